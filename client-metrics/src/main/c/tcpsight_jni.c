@@ -1,0 +1,115 @@
+#define _GNU_SOURCE
+/*
+ * JNI wrappers around tcpsight_socket.c. Deliberately dumb: argument checks, copies and
+ * nothing else. Errors come back as negative errno values for Java to describe.
+ */
+#include <errno.h>
+#include <jni.h>
+#include <string.h>
+
+#include "io_tcpsight_tcp_NativeTcp.h"
+#include "tcpsight_socket.h"
+
+#define CONGESTION_NAME_CAPACITY 16
+
+static void throw_illegal_argument(JNIEnv *env, const char *message) {
+    jclass cls = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
+    if (cls != NULL) {
+        (*env)->ThrowNew(env, cls, message);
+    }
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_recordStride(JNIEnv *env, jclass cls) {
+    return TCPSIGHT_RECORD_STRIDE;
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_infoCapacity(JNIEnv *env, jclass cls) {
+    return TCPSIGHT_INFO_CAPACITY;
+}
+
+/* NIO socket channels keep their descriptor in an int field named fdVal. JNI field access
+ * is not subject to module encapsulation, so no --add-opens is needed. */
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_fileDescriptor(JNIEnv *env, jclass cls, jobject channel) {
+    if (channel == NULL) {
+        return -1;
+    }
+    jclass channel_class = (*env)->GetObjectClass(env, channel);
+    jfieldID field = (*env)->GetFieldID(env, channel_class, "fdVal", "I");
+    if (field == NULL) {
+        (*env)->ExceptionClear(env);
+        return -1;
+    }
+    return (*env)->GetIntField(env, channel, field);
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_tcpInfo(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
+    unsigned char buffer[TCPSIGHT_INFO_CAPACITY];
+    jsize length = (*env)->GetArrayLength(env, out);
+    if (length < TCPSIGHT_INFO_CAPACITY) {
+        throw_illegal_argument(env, "tcp_info array is smaller than the native capacity");
+        return -EINVAL;
+    }
+    int filled = tcpsight_tcp_info(fd, buffer, TCPSIGHT_INFO_CAPACITY);
+    if (filled > 0) {
+        (*env)->SetByteArrayRegion(env, out, 0, filled, (const jbyte *) buffer);
+    }
+    return filled;
+}
+
+JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_sampleBatch(JNIEnv *env, jclass cls, jobject fds, jint count, jobject records) {
+    const int32_t *fd_array = (*env)->GetDirectBufferAddress(env, fds);
+    unsigned char *record_array = (*env)->GetDirectBufferAddress(env, records);
+    if (fd_array == NULL || record_array == NULL) {
+        throw_illegal_argument(env, "sampleBatch needs direct buffers");
+        return;
+    }
+    if (count < 0
+        || (*env)->GetDirectBufferCapacity(env, fds) < (jlong) count * 4
+        || (*env)->GetDirectBufferCapacity(env, records) < (jlong) count * TCPSIGHT_RECORD_STRIDE) {
+        throw_illegal_argument(env, "sampleBatch buffers are smaller than count entries");
+        return;
+    }
+    tcpsight_sample_batch(fd_array, count, record_array);
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketState(JNIEnv *env, jclass cls, jint fd, jintArray out) {
+    int32_t values[TCPSIGHT_STATE_COUNT];
+    if ((*env)->GetArrayLength(env, out) < TCPSIGHT_STATE_COUNT) {
+        throw_illegal_argument(env, "socket state array is too small");
+        return -EINVAL;
+    }
+    int rc = tcpsight_socket_state(fd, values);
+    if (rc == 0) {
+        (*env)->SetIntArrayRegion(env, out, 0, TCPSIGHT_STATE_COUNT, (const jint *) values);
+    }
+    return rc;
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_congestion(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
+    char name[CONGESTION_NAME_CAPACITY + 1];
+    if ((*env)->GetArrayLength(env, out) < CONGESTION_NAME_CAPACITY) {
+        throw_illegal_argument(env, "congestion name array is too small");
+        return -EINVAL;
+    }
+    int length = tcpsight_get_congestion(fd, name, sizeof name);
+    if (length > 0) {
+        (*env)->SetByteArrayRegion(env, out, 0, length, (const jbyte *) name);
+    }
+    return length;
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_setCongestion(JNIEnv *env, jclass cls, jint fd, jbyteArray name) {
+    char buffer[CONGESTION_NAME_CAPACITY];
+    jsize length = (*env)->GetArrayLength(env, name);
+    if (length < 1 || length >= CONGESTION_NAME_CAPACITY) {
+        return -EINVAL;
+    }
+    (*env)->GetByteArrayRegion(env, name, 0, length, (jbyte *) buffer);
+    return tcpsight_set_congestion(fd, buffer, length);
+}
+
+JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *env, jclass cls, jint error) {
+    char message[256];
+    const char *text = strerror_r(error, message, sizeof message);
+    return (*env)->NewStringUTF(env, text);
+}

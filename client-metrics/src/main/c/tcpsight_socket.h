@@ -1,0 +1,48 @@
+/*
+ * The socket calls tcpsight needs, in plain C so they can be tested under valgrind
+ * without a JVM. Every function reports failure as a negative errno and never aborts.
+ * Decoding lives in Java: these functions only copy kernel bytes out.
+ */
+#ifndef TCPSIGHT_SOCKET_H
+#define TCPSIGHT_SOCKET_H
+
+#include <stdint.h>
+
+/* Bytes of struct tcp_info requested per socket. 280 is the 6.18 size; a newer kernel
+ * copies only this much, an older one less (the returned length says how much). */
+#define TCPSIGHT_INFO_CAPACITY 280
+
+/* One batch record: int32 status (bytes filled, or -errno), int32 reserved, then the
+ * tcp_info bytes. Java reads the same layout. */
+#define TCPSIGHT_RECORD_HEADER 8
+#define TCPSIGHT_RECORD_STRIDE (TCPSIGHT_RECORD_HEADER + TCPSIGHT_INFO_CAPACITY)
+
+/* Indices into the socket-state array. */
+enum {
+    TCPSIGHT_STATE_RCVBUF = 0,
+    TCPSIGHT_STATE_SNDBUF,
+    TCPSIGHT_STATE_WINDOW_CLAMP,
+    TCPSIGHT_STATE_MAXSEG,
+    TCPSIGHT_STATE_NODELAY,
+    TCPSIGHT_STATE_COUNT
+};
+
+/* Copies tcp_info of fd into out (capacity bytes). Returns the bytes filled or -errno. */
+int tcpsight_tcp_info(int fd, void *out, int capacity);
+
+/* Samples count fds into records of TCPSIGHT_RECORD_STRIDE bytes. Never fails as a whole:
+ * each record carries its own status. */
+void tcpsight_sample_batch(const int32_t *fds, int count, unsigned char *records);
+
+/* Fills out[TCPSIGHT_STATE_COUNT]. Returns 0 or -errno of the first option that failed. */
+int tcpsight_socket_state(int fd, int32_t *out);
+
+/* Writes the congestion control name (NUL-terminated, at most capacity bytes).
+ * Returns its length or -errno. */
+int tcpsight_get_congestion(int fd, char *out, int capacity);
+
+/* Sets the congestion control by name. Returns 0 or -errno (ENOENT: unknown algorithm,
+ * EPERM: not allowed for this process). */
+int tcpsight_set_congestion(int fd, const char *name, int length);
+
+#endif

@@ -1,0 +1,106 @@
+package io.tcpsight.tcp;
+
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+
+/**
+ * The JNI entry points and the loader for libtcpsight.so. Loading never throws: a failure is
+ * kept as the reason in {@link #availability()}, and callers check it first.
+ */
+final class NativeTcp {
+    /** Record layout shared with tcpsight_socket.h. */
+    static final int RECORD_HEADER = 8;
+    static final int INFO_CAPACITY = 280;
+    static final int RECORD_STRIDE = RECORD_HEADER + INFO_CAPACITY;
+    static final int STATE_COUNT = 5;
+    static final int CONGESTION_NAME_CAPACITY = 16;
+
+    private static final NativeAvailability AVAILABILITY = load();
+
+    private NativeTcp() {
+    }
+
+    static NativeAvailability availability() {
+        return AVAILABILITY;
+    }
+
+    static void requireAvailable() {
+        if (!AVAILABILITY.isAvailable()) {
+            throw new NativeUnavailableException(AVAILABILITY.reason());
+        }
+    }
+
+    static String platform() {
+        String arch = System.getProperty("os.arch", "unknown").toLowerCase(Locale.ROOT);
+        if (arch.equals("amd64") || arch.equals("x86_64")) {
+            arch = "x86_64";
+        } else if (arch.equals("arm64")) {
+            arch = "aarch64";
+        }
+        String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT).replace(' ', '-');
+        return os + "-" + arch;
+    }
+
+    private static NativeAvailability load() {
+        String platform = platform();
+        try {
+            if (!platform.startsWith("linux-")) {
+                return NativeAvailability.unavailable(platform, "TCP_INFO is read through a Linux-only JNI library; this JVM runs on "
+                        + System.getProperty("os.name"));
+            }
+            String resource = "/META-INF/native/" + platform + "/libtcpsight.so";
+            Path extracted;
+            try (InputStream library = NativeTcp.class.getResourceAsStream(resource)) {
+                if (library == null) {
+                    return NativeAvailability.unavailable(platform, "this jar has no native library for " + platform
+                            + " (looked for " + resource + ")");
+                }
+                // A private copy per class loader: a JVM may load tcpsight twice (agent and
+                // Connect plugin), and one .so path can be bound to only one class loader.
+                extracted = Files.createTempFile("libtcpsight-", ".so");
+                Files.copy(library, extracted, StandardCopyOption.REPLACE_EXISTING);
+            }
+            try {
+                System.load(extracted.toAbsolutePath().toString());
+            } finally {
+                // Once mapped, the file is no longer needed; nothing is left in the temp folder.
+                Files.deleteIfExists(extracted);
+            }
+            if (recordStride() != RECORD_STRIDE || infoCapacity() != INFO_CAPACITY) {
+                return NativeAvailability.unavailable(platform, "native library layout " + recordStride() + "/" + infoCapacity()
+                        + " does not match the Java layout " + RECORD_STRIDE + "/" + INFO_CAPACITY);
+            }
+            return NativeAvailability.available(platform);
+        } catch (Throwable failure) {
+            return NativeAvailability.unavailable(platform, "loading the native library failed: " + failure);
+        }
+    }
+
+    static native int recordStride();
+
+    static native int infoCapacity();
+
+    /** The fdVal of a NIO channel, or -1 when the object has no such field. */
+    static native int fileDescriptor(Object channel);
+
+    /** Fills out (at least INFO_CAPACITY bytes); returns the bytes filled or -errno. */
+    static native int tcpInfo(int fd, byte[] out);
+
+    /** Samples count fds (native-order int32 in a direct buffer) into RECORD_STRIDE records. */
+    static native void sampleBatch(ByteBuffer fds, int count, ByteBuffer records);
+
+    /** Fills out with SO_RCVBUF, SO_SNDBUF, TCP_WINDOW_CLAMP, TCP_MAXSEG, TCP_NODELAY; returns 0 or -errno. */
+    static native int socketState(int fd, int[] out);
+
+    /** Writes the TCP_CONGESTION name into out; returns its length or -errno. */
+    static native int congestion(int fd, byte[] out);
+
+    /** Sets TCP_CONGESTION; returns 0 or -errno. */
+    static native int setCongestion(int fd, byte[] name);
+
+    static native String errnoMessage(int errno);
+}

@@ -1,0 +1,114 @@
+/*
+ * Exercises tcpsight_socket.c on real kernel sockets. The build runs it under valgrind, so
+ * any invalid read/write or leak in the shim fails the build.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tcpsight_socket.h"
+
+static int failures = 0;
+
+#define CHECK(condition, ...)                                   \
+    do {                                                        \
+        if (!(condition)) {                                     \
+            failures++;                                         \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                       \
+            fputc('\n', stderr);                                \
+        }                                                       \
+    } while (0)
+
+static int loopback_listener(struct sockaddr_in *address) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(address, 0, sizeof *address);
+    address->sin_family = AF_INET;
+    address->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof *address;
+    if (fd < 0 || bind(fd, (struct sockaddr *) address, len) != 0 || listen(fd, 8) != 0
+        || getsockname(fd, (struct sockaddr *) address, &len) != 0) {
+        perror("listener");
+        exit(2);
+    }
+    return fd;
+}
+
+static int32_t record_status(const unsigned char *records, int i) {
+    int32_t status;
+    memcpy(&status, records + (size_t) i * TCPSIGHT_RECORD_STRIDE, sizeof status);
+    return status;
+}
+
+int main(void) {
+    struct sockaddr_in address;
+    int listener = loopback_listener(&address);
+    int client = socket(AF_INET, SOCK_STREAM, 0);
+    if (connect(client, (struct sockaddr *) &address, sizeof address) != 0) {
+        perror("connect");
+        return 2;
+    }
+    int udp = socket(AF_INET, SOCK_DGRAM, 0);
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) {
+        perror("pipe");
+        return 2;
+    }
+
+    unsigned char info[TCPSIGHT_INFO_CAPACITY];
+    int filled = tcpsight_tcp_info(client, info, sizeof info);
+    CHECK(filled >= 104, "client tcp_info filled %d bytes", filled);
+    CHECK(info[0] == 1, "client state %d, expected ESTABLISHED", info[0]);
+
+    filled = tcpsight_tcp_info(listener, info, sizeof info);
+    uint32_t accept_queue, backlog;
+    memcpy(&accept_queue, info + 24, 4);
+    memcpy(&backlog, info + 28, 4);
+    CHECK(info[0] == 10, "listener state %d, expected LISTEN", info[0]);
+    CHECK(accept_queue == 1 && backlog == 8, "listener queue %u/%u, expected 1/8", accept_queue, backlog);
+
+    int32_t fds[] = {client, listener, -1, 100000, udp, pipe_fds[0]};
+    int count = (int) (sizeof fds / sizeof fds[0]);
+    unsigned char *records = malloc((size_t) count * TCPSIGHT_RECORD_STRIDE);
+    tcpsight_sample_batch(fds, count, records);
+    CHECK(record_status(records, 0) > 0, "client status %d", record_status(records, 0));
+    CHECK(record_status(records, 1) > 0, "listener status %d", record_status(records, 1));
+    CHECK(record_status(records, 2) == -EBADF, "fd -1 status %d", record_status(records, 2));
+    CHECK(record_status(records, 3) == -EBADF, "unopened fd status %d", record_status(records, 3));
+    CHECK(record_status(records, 4) == -EOPNOTSUPP || record_status(records, 4) == -ENOPROTOOPT,
+          "udp status %d", record_status(records, 4));
+    CHECK(record_status(records, 5) == -ENOTSOCK, "pipe status %d", record_status(records, 5));
+    free(records);
+
+    int32_t state[TCPSIGHT_STATE_COUNT];
+    int rc = tcpsight_socket_state(client, state);
+    CHECK(rc == 0, "socket state rc %d", rc);
+    CHECK(state[TCPSIGHT_STATE_RCVBUF] > 0 && state[TCPSIGHT_STATE_SNDBUF] > 0, "buffers %d/%d",
+          state[TCPSIGHT_STATE_RCVBUF], state[TCPSIGHT_STATE_SNDBUF]);
+    CHECK(tcpsight_socket_state(pipe_fds[0], state) == -ENOTSOCK, "socket state of a pipe");
+
+    char name[17];
+    int length = tcpsight_get_congestion(client, name, sizeof name);
+    CHECK(length > 0 && (size_t) length == strlen(name), "congestion length %d", length);
+    CHECK(tcpsight_get_congestion(client, name, 0) == -EINVAL, "zero capacity");
+    CHECK(tcpsight_set_congestion(client, "no-such-cc", 10) == -ENOENT, "unknown congestion control");
+    CHECK(tcpsight_set_congestion(client, "reno", 4) == 0, "reno is always built in");
+    length = tcpsight_get_congestion(client, name, sizeof name);
+    CHECK(length == 4 && strcmp(name, "reno") == 0, "congestion after set: %s", name);
+
+    close(client);
+    close(listener);
+    close(udp);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    if (failures == 0) {
+        printf("socket_test: all checks passed\n");
+    }
+    return failures == 0 ? 0 : 1;
+}
