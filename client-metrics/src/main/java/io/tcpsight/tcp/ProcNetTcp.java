@@ -53,6 +53,9 @@ public final class ProcNetTcp {
             }
             try {
                 long inode = Long.parseLong(columns[INODE]);
+                if (inode == 0) {
+                    continue; // orphaned and TIME_WAIT sockets belong to no process
+                }
                 Entry entry = new Entry(address(columns[LOCAL]), address(columns[REMOTE]),
                         TcpState.of(Integer.parseInt(columns[STATE], 16)), inode);
                 entries.put(inode, entry);
