@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Prepares the tcpsight lab on this machine. Idempotent: on a reused machine every step that
+# is already done is skipped, so a second run takes seconds.
+#
+#  - Debian packages: docker.io, debootstrap, iproute2.
+#  - dockerd on a private socket ($TCPSIGHT_LAB_HOME/docker.sock), no iptables, loopback only.
+#  - tcpsight-lab/jre:17, a JRE base image built from Debian packages (no registry needed).
+#  - tcpsight-lab/toxiproxy:2.12.0, Toxiproxy built from the Go module proxy into a scratch image.
+#
+# Kafka images are built by the tests themselves (standard Dockerfiles in docker/, from the
+# Maven-resolved jars), with the JRE image above as their base.
+#
+# Usage (root): integration-tests/lab/setup.sh
+# Then: export DOCKER_HOST=unix://$TCPSIGHT_LAB_HOME/docker.sock (default /var/lib/tcpsight-lab).
+set -euo pipefail
+
+LAB_HOME=${TCPSIGHT_LAB_HOME:-/var/lib/tcpsight-lab}
+SOCKET=$LAB_HOME/docker.sock
+JRE_IMAGE=tcpsight-lab/jre:17
+TOXIPROXY_VERSION=v2.12.0
+TOXIPROXY_IMAGE=tcpsight-lab/toxiproxy:2.12.0
+DEBIAN_MIRROR=${TCPSIGHT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+export DEBIAN_FRONTEND=noninteractive
+
+log() { echo "[lab setup] $*"; }
+
+if [ "$(id -u)" != 0 ]; then
+  echo "[lab setup] must run as root (network namespaces, TUN devices and dockerd need it)" >&2
+  exit 1
+fi
+mkdir -p "$LAB_HOME"
+
+missing=()
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+[ -x /usr/bin/docker ] || missing+=(docker.io)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+if ((${#missing[@]})); then
+  log "installing ${missing[*]}"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The docker.io client matches its daemon's API; a newer client elsewhere on PATH may not.
+docker() { /usr/bin/docker -H "unix://$SOCKET" "$@"; }
+
+if docker info >/dev/null 2>&1; then
+  log "dockerd already running on $SOCKET"
+else
+  log "starting dockerd on $SOCKET"
+  rm -f "$SOCKET" "$LAB_HOME/dockerd.pid"
+  nohup dockerd --iptables=false --ip6tables=false \
+    --bip 10.99.0.1/24 --default-address-pool base=10.99.0.0/16,size=24 --ip 127.0.0.1 \
+    --data-root "$LAB_HOME/data" --exec-root "$LAB_HOME/exec" --pidfile "$LAB_HOME/dockerd.pid" \
+    --host "unix://$SOCKET" >"$LAB_HOME/dockerd.log" 2>&1 &
+  for _ in $(seq 1 60); do
+    docker info >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  docker info >/dev/null 2>&1 || { echo "[lab setup] dockerd did not start; last log lines:" >&2; tail -20 "$LAB_HOME/dockerd.log" >&2; exit 1; }
+fi
+
+if docker image inspect "$JRE_IMAGE" >/dev/null 2>&1; then
+  log "$JRE_IMAGE present"
+else
+  log "building $JRE_IMAGE with debootstrap (about 70 s)"
+  rootfs=$LAB_HOME/jre-rootfs
+  rm -rf "$rootfs"
+  debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$rootfs" "$DEBIAN_MIRROR" >"$LAB_HOME/debootstrap.log" 2>&1 \
+    || { tail -20 "$LAB_HOME/debootstrap.log" >&2; exit 1; }
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  tar -C "$rootfs" -c . | docker import -c 'ENV LANG=C.UTF-8' - "$JRE_IMAGE" >/dev/null
+  rm -rf "$rootfs"
+  docker run --rm "$JRE_IMAGE" java -version 2>&1 | head -1
+fi
+
+if docker image inspect "$TOXIPROXY_IMAGE" >/dev/null 2>&1; then
+  log "$TOXIPROXY_IMAGE present"
+else
+  log "building toxiproxy $TOXIPROXY_VERSION from the Go module proxy"
+  command -v go >/dev/null 2>&1 || { echo "[lab setup] go is needed to build toxiproxy (install Go 1.22+)" >&2; exit 1; }
+  context=$LAB_HOME/toxiproxy-image
+  mkdir -p "$context"
+  GOBIN=$context CGO_ENABLED=0 go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
+  mv "$context/server" "$context/toxiproxy"
+  cp "$(dirname "$0")/../docker/toxiproxy.Dockerfile" "$context/Dockerfile"
+  DOCKER_BUILDKIT=0 docker build -q -t "$TOXIPROXY_IMAGE" "$context" >/dev/null
+fi
+log "ready: DOCKER_HOST=unix://$SOCKET"

@@ -1,0 +1,304 @@
+package io.tcpsight.lab;
+
+import io.tcpsight.host.NetstatCounters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Two hosts joined by a real TCP path with a chosen RTT, rate and loss: a server network
+ * namespace, and a client that is either a second namespace or the test JVM's own namespace,
+ * with a TUN device on each side and the delay line forwarding between them.
+ *
+ * <p>Everything it creates is named {@code tcpsight-<pid>-<n>} (namespaces) or
+ * {@code tsl<pid>x<n>} (the root namespace's TUN device), and {@link #close()} removes it all,
+ * as does the next lab started after a JVM that died without closing.
+ */
+public final class KernelLab implements AutoCloseable {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final long PID = ProcessHandle.current().pid();
+    private static volatile boolean staleCleaned;
+
+    private final int index;
+    private final Link link;
+    private final String serverNamespace;
+    private final String clientNamespace;
+    private final String clientTun;
+    private final String serverTun;
+    private final String clientAddress;
+    private final String serverAddress;
+    private final List<LabProcess> processes = Collections.synchronizedList(new ArrayList<>());
+    private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
+    private LabProcess delayLine;
+    private boolean closed;
+
+    /** Settings of one lab; every part has a default (client in the test JVM's namespace). */
+    public static final class Builder {
+        private Link link = Link.rtt(Duration.ZERO);
+        private boolean clientNamespace;
+        private final Map<String, String> serverSysctls = new LinkedHashMap<>();
+        private final Map<String, String> clientSysctls = new LinkedHashMap<>();
+
+        public Builder link(Link value) {
+            link = value;
+            return this;
+        }
+
+        /** Put the client in its own namespace (needed for client sysctls such as tcp_timestamps). */
+        public Builder clientInNamespace() {
+            clientNamespace = true;
+            return this;
+        }
+
+        /** A namespaced sysctl of the server side, e.g. net.core.somaxconn. */
+        public Builder serverSysctl(String key, Object value) {
+            serverSysctls.put(key, String.valueOf(value));
+            return this;
+        }
+
+        /** A namespaced sysctl of the client side; implies {@link #clientInNamespace()}. */
+        public Builder clientSysctl(String key, Object value) {
+            clientNamespace = true;
+            clientSysctls.put(key, String.valueOf(value));
+            return this;
+        }
+
+        public KernelLab start() throws IOException, InterruptedException {
+            LabPrerequisites.requireKernelLab();
+            KernelLab lab = new KernelLab(link, clientNamespace);
+            try {
+                lab.build(serverSysctls, clientSysctls);
+                return lab;
+            } catch (IOException | InterruptedException | RuntimeException | Error failure) {
+                lab.close();
+                throw failure;
+            }
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private KernelLab(Link link, boolean clientNamespace) {
+        this.index = NEXT.incrementAndGet();
+        this.link = link;
+        String prefix = "tcpsight-" + PID + "-" + index;
+        this.serverNamespace = prefix + "-s";
+        this.clientNamespace = clientNamespace ? prefix + "-c" : null;
+        this.clientTun = "tsl" + PID + "x" + index;
+        this.serverTun = "tslsrv";
+        int subnet = (int) ((PID * 31 + index) % 250) + 1;
+        this.clientAddress = "10.213." + subnet + ".1";
+        this.serverAddress = "10.213." + subnet + ".2";
+    }
+
+    private void build(Map<String, String> serverSysctls, Map<String, String> clientSysctls) throws IOException, InterruptedException {
+        cleanStaleLabs();
+        Runtime.getRuntime().addShutdownHook(cleanupOnExit);
+        setUpSide(serverNamespace, serverTun, serverAddress, clientAddress, serverSysctls);
+        if (clientNamespace != null) {
+            setUpSide(clientNamespace, "tslcli", clientAddress, serverAddress, clientSysctls);
+        } else {
+            setUpSide(null, clientTun, clientAddress, serverAddress, clientSysctls);
+        }
+        List<String> command = new ArrayList<>(Arrays.asList(LabPaths.delayLine().toString(),
+                "--a-ns", clientNamespace == null ? "-" : clientNamespace, "--a-tun", clientNamespace == null ? clientTun : "tslcli",
+                "--b-ns", serverNamespace, "--b-tun", serverTun,
+                "--delay-us", Long.toString(link.oneWayDelay().toNanos() / 1000),
+                "--queue-packets", Integer.toString(link.queuePackets())));
+        if (link.rateMbit() > 0) {
+            command.addAll(Arrays.asList("--rate-mbit", Double.toString(link.rateMbit())));
+        }
+        if (link.lossPercent() > 0) {
+            command.addAll(Arrays.asList("--loss-pct", Double.toString(link.lossPercent()), "--seed", Long.toString(index)));
+        }
+        delayLine = LabProcess.start(serverNamespace + "-delayline", command);
+        delayLine.awaitLine("^ready$", Duration.ofSeconds(10));
+    }
+
+    private void setUpSide(String namespace, String tun, String address, String peer, Map<String, String> sysctls)
+            throws IOException, InterruptedException {
+        if (namespace != null) {
+            run("ip", "netns", "add", namespace);
+            inNamespace(namespace, "ip", "link", "set", "lo", "up");
+            // Router solicitations would otherwise cross the link and show up in every capture.
+            inNamespace(namespace, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
+            for (Map.Entry<String, String> sysctl : sysctls.entrySet()) {
+                inNamespace(namespace, "sysctl", "-qw", sysctl.getKey() + "=" + sysctl.getValue());
+            }
+        } else if (!sysctls.isEmpty()) {
+            throw new IllegalArgumentException("client sysctls need the client in its own namespace");
+        }
+        inNamespace(namespace, "ip", "tuntap", "add", "mode", "tun", "name", tun);
+        if (namespace == null) {
+            run("sysctl", "-qw", "net.ipv6.conf." + tun + ".disable_ipv6=1");
+        }
+        inNamespace(namespace, "ip", "addr", "add", address + "/32", "dev", tun);
+        inNamespace(namespace, "ip", "link", "set", tun, "txqueuelen", "5000", "up");
+        inNamespace(namespace, "ip", "route", "add", peer + "/32", "dev", tun);
+    }
+
+    public Link link() {
+        return link;
+    }
+
+    /** The server's address, reachable from the client side only across the delay line. */
+    public String serverAddress() {
+        return serverAddress;
+    }
+
+    public String clientAddress() {
+        return clientAddress;
+    }
+
+    public String serverNamespace() {
+        return serverNamespace;
+    }
+
+    /** Starts a command in the server namespace; the lab stops it on close. */
+    public LabProcess execInServer(String name, List<String> command) throws IOException {
+        return track(LabProcess.start(serverNamespace + "-" + name, inNamespaceCommand(serverNamespace, command)));
+    }
+
+    /** Starts a command on the client side (its namespace, or this JVM's); the lab stops it on close. */
+    public LabProcess execInClient(String name, List<String> command) throws IOException {
+        return track(LabProcess.start(serverNamespace + "-client-" + name, inNamespaceCommand(clientNamespace, command)));
+    }
+
+    /** A JVM running mainClass with this test JVM's classpath, in the server namespace. */
+    public LabProcess javaInServer(String name, Class<?> mainClass, String... args) throws IOException {
+        return execInServer(name, javaCommand(mainClass, args));
+    }
+
+    public LabProcess javaInClient(String name, Class<?> mainClass, String... args) throws IOException {
+        return execInClient(name, javaCommand(mainClass, args));
+    }
+
+    LabProcess track(LabProcess process) {
+        processes.add(process);
+        return process;
+    }
+
+    static List<String> javaCommand(Class<?> mainClass, String... args) {
+        List<String> command = new ArrayList<>(Arrays.asList(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(Arrays.asList(args));
+        return command;
+    }
+
+    /** The server namespace's TcpExt counters (SyncookiesSent, ListenOverflows, ...). */
+    public NetstatCounters serverNetstat() throws IOException, InterruptedException {
+        return NetstatCounters.parse(output(inNamespaceCommand(serverNamespace, List.of("cat", "/proc/net/netstat"))),
+                serverNamespace + ":/proc/net/netstat");
+    }
+
+    /** Stops every process, the delay line (printing its statistics to its log) and removes the network. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<LabProcess> started;
+        synchronized (processes) {
+            started = new ArrayList<>(processes);
+        }
+        Collections.reverse(started);
+        started.forEach(LabProcess::close);
+        if (delayLine != null) {
+            delayLine.close();
+        }
+        removeNetwork();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanupOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run
+        }
+    }
+
+    /** Delay-line statistics, once the lab is closed. */
+    public String delayLineStatistics() {
+        return delayLine == null ? "" : delayLine.output();
+    }
+
+    private void removeNetwork() {
+        quietly("ip", "netns", "del", serverNamespace);
+        if (clientNamespace != null) {
+            quietly("ip", "netns", "del", clientNamespace);
+        } else {
+            quietly("ip", "link", "del", clientTun);
+        }
+    }
+
+    /** Removes namespaces and devices of labs whose JVM died without closing them. */
+    private static synchronized void cleanStaleLabs() throws IOException, InterruptedException {
+        if (staleCleaned) {
+            return;
+        }
+        staleCleaned = true;
+        for (String line : output(List.of("ip", "netns", "list")).split("\n")) {
+            String name = line.split("\\s+")[0];
+            if (name.startsWith("tcpsight-") && !ownerAlive(name.split("-")[1])) {
+                quietly("ip", "netns", "del", name);
+            }
+        }
+        for (String line : output(List.of("ip", "-o", "link", "show", "type", "tun")).split("\n")) {
+            String[] parts = line.split(":\\s+");
+            if (parts.length > 1 && parts[1].matches("tsl\\d+x\\d+") && !ownerAlive(parts[1].substring(3, parts[1].indexOf('x')))) {
+                quietly("ip", "link", "del", parts[1]);
+            }
+        }
+    }
+
+    private static boolean ownerAlive(String pid) {
+        try {
+            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException notOurs) {
+            return true;
+        }
+    }
+
+    private static List<String> inNamespaceCommand(String namespace, List<String> command) {
+        if (namespace == null) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>(Arrays.asList("ip", "netns", "exec", namespace));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    private static void inNamespace(String namespace, String... command) throws IOException, InterruptedException {
+        output(inNamespaceCommand(namespace, Arrays.asList(command)));
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        output(Arrays.asList(command));
+    }
+
+    static String output(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int exit = process.waitFor();
+        if (exit != 0) {
+            throw new IOException(String.join(" ", command) + " failed (exit " + exit + "): " + output.trim());
+        }
+        return output;
+    }
+
+    private static void quietly(String... command) {
+        try {
+            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        } catch (IOException | InterruptedException ignored) {
+            // best effort: cleanup must not hide the test's own failure
+        }
+    }
+}

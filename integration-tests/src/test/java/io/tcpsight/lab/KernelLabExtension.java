@@ -1,0 +1,50 @@
+package io.tcpsight.lab;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * JUnit 5 access to the kernel lab. Checks the prerequisites once per class (skip outside CI,
+ * fail in CI) and closes every lab a test started after it, passed or failed.
+ *
+ * <pre>
+ * &#64;RegisterExtension static KernelLabExtension lab = new KernelLabExtension();
+ * KafkaBroker broker = lab.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+ * </pre>
+ */
+public final class KernelLabExtension implements BeforeAllCallback, AfterEachCallback {
+    private final List<KernelLab> open = new ArrayList<>();
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        LabPrerequisites.requireKernelLab();
+    }
+
+    /** Starts a lab; it is closed after the current test. */
+    public synchronized KernelLab start(KernelLab.Builder builder) throws IOException, InterruptedException {
+        KernelLab lab = builder.start();
+        open.add(lab);
+        return lab;
+    }
+
+    /** One line: a real broker this far away, clients in the test JVM. */
+    public KafkaBroker kafkaBrokerBehind(Link link) throws IOException, InterruptedException {
+        return KafkaBroker.start(start(KernelLab.builder().link(link)), Map.of());
+    }
+
+    @Override
+    public synchronized void afterEach(ExtensionContext context) {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            KernelLab lab = open.get(i);
+            lab.close();
+            System.out.println("[lab " + lab.serverNamespace() + ", " + lab.link() + "] delay line: "
+                    + lab.delayLineStatistics().replace("ready\n", "").trim().replace("\n", "; "));
+        }
+        open.clear();
+    }
+}

@@ -1,0 +1,214 @@
+package io.tcpsight.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.tcp.TcpInfo;
+import io.tcpsight.tcp.TcpSockets;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The kernel lab proves itself: real RTT, real window limits, real SYN cookies. */
+class KernelLabIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+
+    @ParameterizedTest(name = "{0} ms one way")
+    @ValueSource(ints = {25, 50})
+    void roundTripTimeAcrossTheLineIsTwiceTheDelay(int oneWayMillis) throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(oneWayMillis))));
+        lab.javaInServer("echo", LabPeer.class, "echo", lab.serverAddress(), "7000").awaitLine("^listening$", Duration.ofSeconds(20));
+        try (SocketChannel channel = SocketChannel.open(new InetSocketAddress(lab.serverAddress(), 7000))) {
+            ByteBuffer buffer = ByteBuffer.allocate(100);
+            for (int i = 0; i < 20; i++) {
+                buffer.clear();
+                channel.write(buffer);
+                buffer.clear();
+                while (buffer.hasRemaining()) {
+                    channel.read(buffer);
+                }
+            }
+            TcpInfo info = TcpSockets.tcpInfo(channel);
+            long expectedMicros = 2L * oneWayMillis * 1000;
+            System.out.printf("one way %d ms: srtt %.2f ms, min_rtt %.2f ms%n", oneWayMillis, info.rttMicros() / 1000.0,
+                    info.minRtt().get().toNanos() / 1e6);
+            assertEquals(expectedMicros, info.rttMicros(), 2000, "smoothed RTT");
+            assertEquals(expectedMicros, info.minRtt().get().toNanos() / 1000, 2000, "min RTT");
+        }
+    }
+
+    @Test
+    void a64KibReceiveBufferThrottlesBulkTransferAt100MsRtt() throws Exception {
+        Link link = Link.rtt(Duration.ofMillis(100)).rateMbit(200);
+        KernelLab lab = LAB.start(KernelLab.builder().link(link));
+        lab.javaInServer("sink-64k", LabPeer.class, "sink", lab.serverAddress(), "7001", "65536").awaitLine("^listening$", Duration.ofSeconds(20));
+        lab.javaInServer("sink-auto", LabPeer.class, "sink", lab.serverAddress(), "7002", "-1").awaitLine("^listening$", Duration.ofSeconds(20));
+
+        double small = bulkMbit(lab.serverAddress(), 7001);
+        double autotuned = bulkMbit(lab.serverAddress(), 7002);
+        System.out.printf("%s: receiver SO_RCVBUF=65536 %.1f Mbit/s, autotuned %.1f Mbit/s, ratio %.1fx%n", link, small, autotuned,
+                autotuned / small);
+        assertTrue(autotuned >= 10 * small, "autotuned " + autotuned + " vs 64 KiB " + small + " Mbit/s");
+    }
+
+    /** Sends for 6 s; goodput is the bytes the receiver acknowledged from second 2 to 6 (after slow start). */
+    private static double bulkMbit(String address, int port) throws Exception {
+        try (SocketChannel channel = SocketChannel.open(new InetSocketAddress(address, port))) {
+            Thread writer = new Thread(() -> {
+                ByteBuffer data = ByteBuffer.allocateDirect(1 << 20);
+                try {
+                    while (true) {
+                        data.clear();
+                        channel.write(data);
+                    }
+                } catch (IOException closed) {
+                    // the measurement is over
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            Thread.sleep(2000);
+            long startAcked = TcpSockets.tcpInfo(channel).bytesAcked().getAsLong();
+            long start = System.nanoTime();
+            Thread.sleep(4000);
+            long acked = TcpSockets.tcpInfo(channel).bytesAcked().getAsLong() - startAcked;
+            return acked * 8 / ((System.nanoTime() - start) / 1e9) / 1e6;
+        }
+    }
+
+    @Test
+    void aKafkaConsumerWithA64KibReceiveBufferIsFarSlowerAt100MsRtt() throws Exception {
+        Link link = Link.rtt(Duration.ofMillis(100)).rateMbit(200);
+        // The broker's own socket buffers (102400 by default) would cap both consumers alike;
+        // autotuned here so that only the consumer's receive.buffer.bytes differs.
+        KafkaBroker broker = KafkaBroker.start(LAB.start(KernelLab.builder().link(link)),
+                Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
+        String topic = "prefilled";
+        int records = 6000;
+        int recordBytes = 10_000;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 4, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
+        producerConfig.put(ProducerConfig.BATCH_SIZE_CONFIG, "1000000");
+        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "1");
+        long start = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            byte[] value = new byte[recordBytes];
+            new Random(1).nextBytes(value);
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(topic, value));
+            }
+            producer.flush();
+        }
+        System.out.printf("prefilled %d MB in %.1f s%n", records * recordBytes / 1_000_000, (System.nanoTime() - start) / 1e9);
+
+        double small = consumeMbPerSecond(broker, topic, "65536", records);
+        double autotuned = consumeMbPerSecond(broker, topic, "-1", records);
+        System.out.printf("%s: consumer receive.buffer.bytes=65536 %.2f MB/s, -1 %.2f MB/s, ratio %.1fx%n", link, small, autotuned,
+                autotuned / small);
+        assertTrue(autotuned >= 5 * small, "autotuned " + autotuned + " vs 64 KiB " + small + " MB/s");
+    }
+
+    /** Reads the topic from the start for at most 10 s; MB/s over the time it read. */
+    private static double consumeMbPerSecond(KafkaBroker broker, String topic, String receiveBuffer, int records) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "lab-" + receiveBuffer);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "lab-consumer-" + receiveBuffer);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(Collections.singletonList(topic));
+            long bytes = 0;
+            int count = 0;
+            long start = 0;
+            long deadline = System.nanoTime() + 40_000_000_000L;
+            while (count < records && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (start == 0) {
+                        start = System.nanoTime(); // from the first record: group join is not throughput
+                        deadline = start + 10_000_000_000L;
+                    }
+                    bytes += record.value().length;
+                    count++;
+                }
+            }
+            assertTrue(start > 0, "consumer with receive.buffer.bytes=" + receiveBuffer + " received nothing");
+            return bytes / ((System.nanoTime() - start) / 1e9) / 1e6;
+        }
+    }
+
+    @Test
+    void synCookiesWithoutClientTimestampsLoseWindowScaling() throws Exception {
+        Result withoutTimestamps = synBurst(0);
+        Result withTimestamps = synBurst(1);
+        System.out.println("client timestamps off: " + withoutTimestamps + "; on: " + withTimestamps);
+        assertTrue(withoutTimestamps.cookiesSent > 0, "SyncookiesSent rose in the server namespace");
+        assertTrue(withoutTimestamps.unscaled > 0, "connections without window scaling appear");
+        assertTrue(withTimestamps.cookiesSent > 0, "cookies are sent in the control run too");
+        assertEquals(0, withTimestamps.unscaled, "with timestamps the cookie carries window scaling");
+    }
+
+    private static final class Result {
+        final int accepted;
+        final int unscaled;
+        final long cookiesSent;
+
+        Result(int accepted, int unscaled, long cookiesSent) {
+            this.accepted = accepted;
+            this.unscaled = unscaled;
+            this.cookiesSent = cookiesSent;
+        }
+
+        @Override
+        public String toString() {
+            return accepted + " accepted, " + unscaled + " without window scaling, SyncookiesSent +" + cookiesSent;
+        }
+    }
+
+    private static Result synBurst(int clientTimestamps) throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(25)).rateMbit(200))
+                .serverSysctl("net.ipv4.tcp_syncookies", 1).serverSysctl("net.core.somaxconn", 4)
+                .clientSysctl("net.ipv4.tcp_timestamps", clientTimestamps));
+        int connections = 64;
+        LabProcess server = lab.javaInServer("syn-server-ts" + clientTimestamps, LabPeer.class, "syn-server", lab.serverAddress(), "7100",
+                "1", "1000", "8000");
+        server.awaitLine("^listening$", Duration.ofSeconds(20));
+        long cookiesBefore = lab.serverNetstat().tcpExt(NetstatCounters.SYNCOOKIES_SENT).getAsLong();
+        LabProcess burst = lab.javaInClient("burst-ts" + clientTimestamps, LabPeer.class, "burst", lab.serverAddress(), "7100",
+                Integer.toString(connections), "12000");
+        burst.awaitLine("^connected \\d+ of \\d+$", Duration.ofSeconds(60));
+        Matcher summary = server.awaitLine("^summary accepted=(\\d+) unscaled=(\\d+)$", Duration.ofSeconds(30));
+        long cookies = lab.serverNetstat().tcpExt(NetstatCounters.SYNCOOKIES_SENT).getAsLong() - cookiesBefore;
+        return new Result(Integer.parseInt(summary.group(1)), Integer.parseInt(summary.group(2)), cookies);
+    }
+}

@@ -1,0 +1,34 @@
+package io.tcpsight.lab;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/** Where the build put the lab's parts; set by failsafe (integration-tests/pom.xml). */
+final class LabPaths {
+    private LabPaths() {
+    }
+
+    static Path home() {
+        return path("tcpsight.lab.home", "/var/lib/tcpsight-lab");
+    }
+
+    static Path delayLine() {
+        return path("tcpsight.lab.delayline", "target/lab-bin/delayline");
+    }
+
+    static Path kafkaLib() {
+        return path("tcpsight.lab.kafka.lib", "kafka-runtime/target/lib");
+    }
+
+    static Path dockerFiles() {
+        return path("tcpsight.lab.docker", "docker");
+    }
+
+    static Path work() {
+        return path("tcpsight.lab.work", "target/lab-work");
+    }
+
+    private static Path path(String property, String fallback) {
+        return Paths.get(System.getProperty(property, fallback)).toAbsolutePath();
+    }
+}

@@ -1,0 +1,81 @@
+package io.tcpsight.lab;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * What each lab needs from the machine. Outside CI a missing prerequisite skips the test with
+ * the reason printed; with CI=true it fails the build, so a broken CI machine cannot look green.
+ */
+public final class LabPrerequisites {
+    private LabPrerequisites() {
+    }
+
+    public static boolean inCi() {
+        return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    public static void requireKernelLab() {
+        if (!isRoot()) {
+            unavailable("the kernel lab needs root (network namespaces, TUN devices, SCHED_FIFO)");
+        }
+        if (!Files.exists(Paths.get("/dev/net/tun"))) {
+            unavailable("the kernel lab needs /dev/net/tun");
+        }
+        if (!onPath("ip")) {
+            unavailable("the kernel lab needs the ip command (apt-get install iproute2)");
+        }
+        if (!Files.isExecutable(LabPaths.delayLine())) {
+            unavailable("the delay line was not built at " + LabPaths.delayLine() + " (run mvn verify, which compiles it)");
+        }
+    }
+
+    public static void requireKafkaRuntime() {
+        try (var jars = Files.list(LabPaths.kafkaLib())) {
+            if (jars.noneMatch(jar -> jar.getFileName().toString().startsWith("kafka_2.13-"))) {
+                unavailable("no Kafka jars in " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime)");
+            }
+        } catch (IOException missing) {
+            unavailable("no Kafka runtime at " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime): " + missing);
+        }
+    }
+
+    public static void requireContainerLab() {
+        Path socket = LabPaths.home().resolve("docker.sock");
+        if (!Files.exists(socket)) {
+            unavailable("no lab Docker engine at " + socket + "; run integration-tests/lab/setup.sh as root");
+        }
+    }
+
+    private static boolean isRoot() {
+        try {
+            List<String> status = Files.readAllLines(Paths.get("/proc/self/status"));
+            return status.stream().anyMatch(line -> line.startsWith("Uid:") && line.split("\\s+")[2].equals("0"));
+        } catch (IOException unreadable) {
+            return false;
+        }
+    }
+
+    private static boolean onPath(String command) {
+        for (String directory : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
+            if (Files.isExecutable(Paths.get(directory, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void unavailable(String reason) {
+        if (inCi()) {
+            fail(reason + " (CI=true: a missing lab prerequisite fails the build)");
+        }
+        System.out.println("SKIPPED (lab prerequisite missing): " + reason);
+        Assumptions.abort(reason);
+    }
+}
