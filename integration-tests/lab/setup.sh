@@ -21,6 +21,7 @@ TOXIPROXY_VERSION=v2.12.0
 TOXIPROXY_IMAGE=tcpsight-lab/toxiproxy:2.12.0
 DEBIAN_MIRROR=${TCPSIGHT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 export DEBIAN_FRONTEND=noninteractive
+export PATH="$PATH:/usr/local/go/bin"
 
 log() { echo "[lab setup] $*"; }
 

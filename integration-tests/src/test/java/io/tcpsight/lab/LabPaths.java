@@ -24,6 +24,14 @@ final class LabPaths {
         return path("tcpsight.lab.docker", "docker");
     }
 
+    static Path connectPlugins() {
+        return path("tcpsight.lab.connect.plugins", "target/connect-plugins");
+    }
+
+    static String baseImage() {
+        return System.getProperty("tcpsight.lab.base.image", "tcpsight-lab/jre:17");
+    }
+
     static Path work() {
         return path("tcpsight.lab.work", "target/lab-work");
     }

@@ -1,0 +1,210 @@
+package io.tcpsight.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The container lab proves itself: Toxiproxy sits in every client path and its faults are real to Kafka. */
+class ContainerLabIT {
+    private static ProxiedKafka kafka;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = ProxiedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void consumerFetchLatencyRisesByTheLatencyToxic() throws Exception {
+        createTopic("latency", 1);
+        double baseline = fetchLatencyMillis("latency");
+        kafka.hostProxy().toxics().latency("latency-100ms", ToxicDirection.DOWNSTREAM, 100);
+        double delayed;
+        try {
+            delayed = fetchLatencyMillis("latency");
+        } finally {
+            kafka.hostProxy().toxics().get("latency-100ms").remove();
+        }
+        System.out.printf("fetch-latency-avg: %.1f ms without toxic, %.1f ms with a 100 ms latency toxic%n", baseline, delayed);
+        assertEquals(100, delayed - baseline, 25, "the toxic adds about 100 ms to every fetch round trip");
+    }
+
+    /** fetch.max.wait.ms=0 makes the broker answer at once, so the latency is the round trip. */
+    private static double fetchLatencyMillis(String topic) {
+        Properties config = consumerConfig("latency-probe");
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "0");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            long end = System.nanoTime() + 3_000_000_000L;
+            while (System.nanoTime() < end) {
+                consumer.poll(Duration.ofMillis(100));
+            }
+            return metric(consumer.metrics(), "consumer-fetch-manager-metrics", "fetch-latency-avg");
+        }
+    }
+
+    @Test
+    void connectWorkerRunsAFileSinkWithFourTasksThroughTheProxy() throws Exception {
+        createTopic("to-file", 4);
+        int records = 2000;
+        produce("to-file", records);
+        try (ConnectWorker worker = ConnectWorker.start(kafka, Map.of())) {
+            worker.put("/connectors/file-sink/config", Map.of(
+                    "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                    "tasks.max", "4",
+                    "topics", "to-file",
+                    "file", "/tmp/sink.txt"));
+            JsonNode status = awaitAllTasksRunning(worker, "file-sink", 4);
+            System.out.println("connector status: " + status);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            int lines = 0;
+            while (lines < records && System.nanoTime() < deadline) {
+                String count = worker.container().execInContainer("sh", "-c", "cat /tmp/sink.txt 2>/dev/null | wc -l").getStdout().trim();
+                lines = Integer.parseInt(count);
+                Thread.sleep(500);
+            }
+            assertEquals(records, lines, "every record reached the sink file");
+            String distinct = worker.container().execInContainer("sh", "-c", "sort -u /tmp/sink.txt | wc -l").getStdout().trim();
+            assertEquals(records, Integer.parseInt(distinct), "no record lost or duplicated");
+        }
+    }
+
+    private static JsonNode awaitAllTasksRunning(ConnectWorker worker, String connector, int tasks) throws Exception {
+        long deadline = System.nanoTime() + 90_000_000_000L;
+        JsonNode status = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                status = worker.get("/connectors/" + connector + "/status");
+                int running = 0;
+                for (JsonNode task : status.path("tasks")) {
+                    running += "RUNNING".equals(task.path("state").asText()) ? 1 : 0;
+                }
+                if ("RUNNING".equals(status.path("connector").path("state").asText()) && running == tasks) {
+                    return status;
+                }
+            } catch (java.io.IOException notYet) {
+                // 404 until the connector is created
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError(connector + " did not reach " + tasks + " RUNNING tasks: " + status);
+    }
+
+    @Test
+    void resetPeerMakesClientsReconnectAndNoRecordIsLost() throws Exception {
+        createTopic("resets", 2);
+        int records = 3000;
+        Properties config = consumerConfig("reset-reader");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+                KafkaProducer<String, String> producer = producer()) {
+            consumer.subscribe(List.of("resets"));
+            Set<String> seen = new HashSet<>();
+            int received = 0;
+            for (int i = 0; i < records / 2; i++) {
+                producer.send(new ProducerRecord<>("resets", "record-" + i));
+            }
+            producer.flush();
+            received += drain(consumer, seen, 3000);
+            double connectionsBefore = metric(consumer.metrics(), "consumer-metrics", "connection-creation-total");
+
+            kafka.hostProxy().toxics().resetPeer("reset", ToxicDirection.DOWNSTREAM, 0);
+            for (int i = records / 2; i < records; i++) {
+                producer.send(new ProducerRecord<>("resets", "record-" + i)); // buffered and retried by the producer
+            }
+            received += drain(consumer, seen, 3000);
+            kafka.hostProxy().toxics().get("reset").remove();
+
+            producer.flush();
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (seen.size() < records && System.nanoTime() < deadline) {
+                received += drain(consumer, seen, 1000);
+            }
+            double connectionsAfter = metric(consumer.metrics(), "consumer-metrics", "connection-creation-total");
+            System.out.printf("reset_peer: consumer connections %.0f -> %.0f, %d distinct of %d records, %d deliveries%n",
+                    connectionsBefore, connectionsAfter, seen.size(), records, received);
+            assertTrue(connectionsAfter > connectionsBefore, "the consumer reconnected after the resets");
+            assertEquals(records, seen.size(), "no record lost");
+        }
+    }
+
+    private static int drain(KafkaConsumer<String, String> consumer, Set<String> seen, long millis) {
+        int count = 0;
+        long end = System.nanoTime() + millis * 1_000_000L;
+        while (System.nanoTime() < end) {
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+                seen.add(record.value());
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static void createTopic(String name, int partitions) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static KafkaProducer<String, String> producer() {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    private static void produce(String topic, int records) {
+        try (KafkaProducer<String, String> producer = producer()) {
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(topic, "record-" + i));
+            }
+        }
+    }
+
+    private static Properties consumerConfig(String group) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return config;
+    }
+
+    private static double metric(Map<MetricName, ? extends Metric> metrics, String group, String name) {
+        return metrics.entrySet().stream()
+                .filter(entry -> entry.getKey().group().equals(group) && entry.getKey().name().equals(name) && entry.getKey().tags().size() <= 1)
+                .map(entry -> ((Number) entry.getValue().metricValue()).doubleValue())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no metric " + group + "/" + name));
+    }
+}
