@@ -1,0 +1,67 @@
+package io.tcpsight.connection;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What kind of Kafka client a connection belongs to, which decides the configuration key a
+ * finding names. Derived from the client.id conventions of Kafka and Connect when nothing
+ * better is known.
+ */
+public enum ClientKind {
+    CONSUMER,
+    PRODUCER,
+    ADMIN,
+    /** A Connect task's consumer: client.id connector-consumer-NAME-TASK. */
+    CONNECT_CONSUMER,
+    /** A Connect task's producer: client.id connector-producer-NAME-TASK. */
+    CONNECT_PRODUCER,
+    /** A broker's replica fetcher. */
+    REPLICA_FETCHER,
+    UNKNOWN;
+
+    private static final Pattern CONNECT = Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+)$");
+
+    /** Guesses the kind from a client.id; UNKNOWN when it follows no convention. */
+    public static ClientKind fromClientId(String clientId) {
+        if (clientId == null) {
+            return UNKNOWN;
+        }
+        Matcher connect = CONNECT.matcher(clientId);
+        if (connect.matches()) {
+            return connect.group(1).equals("consumer") ? CONNECT_CONSUMER : CONNECT_PRODUCER;
+        }
+        if (clientId.startsWith("consumer-")) {
+            return CONSUMER;
+        }
+        if (clientId.startsWith("producer-")) {
+            return PRODUCER;
+        }
+        if (clientId.startsWith("adminclient-")) {
+            return ADMIN;
+        }
+        if (clientId.startsWith("broker-") && clientId.contains("-fetcher-")) {
+            return REPLICA_FETCHER;
+        }
+        return UNKNOWN;
+    }
+
+    /** The connector a Connect task client works for, from its client.id. */
+    public static Optional<String> connectorName(String clientId) {
+        if (clientId == null) {
+            return Optional.empty();
+        }
+        Matcher connect = CONNECT.matcher(clientId);
+        return connect.matches() ? Optional.of(connect.group(2)) : Optional.empty();
+    }
+
+    public boolean isConnect() {
+        return this == CONNECT_CONSUMER || this == CONNECT_PRODUCER;
+    }
+
+    /** The client-config prefix Connect uses for this kind at worker level ("consumer."), or "". */
+    public String connectWorkerPrefix() {
+        return this == CONNECT_CONSUMER ? "consumer." : this == CONNECT_PRODUCER ? "producer." : "";
+    }
+}

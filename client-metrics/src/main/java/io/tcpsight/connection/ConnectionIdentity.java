@@ -1,0 +1,118 @@
+package io.tcpsight.connection;
+
+import java.net.InetSocketAddress;
+import java.time.Instant;
+
+/**
+ * Who a connection belongs to, as far as it is known. Immutable; the with-methods return a
+ * completed copy (the broker learns a connection's client.id only from its first request).
+ */
+public final class ConnectionIdentity {
+    private final Role role;
+    private final String clientId;
+    private final String nodeId;
+    private final String listener;
+    private final String principal;
+    private final InetSocketAddress local;
+    private final InetSocketAddress remote;
+    private final Instant openedAt;
+
+    private ConnectionIdentity(Role role, String clientId, String nodeId, String listener, String principal, InetSocketAddress local,
+            InetSocketAddress remote, Instant openedAt) {
+        this.role = role;
+        this.clientId = clientId;
+        this.nodeId = nodeId;
+        this.listener = listener;
+        this.principal = principal;
+        this.local = local;
+        this.remote = remote;
+        this.openedAt = openedAt;
+    }
+
+    public static ConnectionIdentity of(Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
+        return new ConnectionIdentity(role, null, null, null, null, local, remote, openedAt);
+    }
+
+    public ConnectionIdentity withClientId(String value) {
+        return new ConnectionIdentity(role, value, nodeId, listener, principal, local, remote, openedAt);
+    }
+
+    public ConnectionIdentity withNodeId(String value) {
+        return new ConnectionIdentity(role, clientId, value, listener, principal, local, remote, openedAt);
+    }
+
+    public ConnectionIdentity withListener(String value) {
+        return new ConnectionIdentity(role, clientId, nodeId, value, principal, local, remote, openedAt);
+    }
+
+    public ConnectionIdentity withPrincipal(String value) {
+        return new ConnectionIdentity(role, clientId, nodeId, listener, value, local, remote, openedAt);
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    /** null when not known (yet). */
+    public String clientId() {
+        return clientId;
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public String listener() {
+        return listener;
+    }
+
+    public String principal() {
+        return principal;
+    }
+
+    public InetSocketAddress local() {
+        return local;
+    }
+
+    public InetSocketAddress remote() {
+        return remote;
+    }
+
+    public Instant openedAt() {
+        return openedAt;
+    }
+
+    public ClientKind clientKind() {
+        return ClientKind.fromClientId(clientId);
+    }
+
+    /** "client.id=X node=1 listener=PLAINTEXT peer=10.0.0.2:9092", with what is known. */
+    public String describe() {
+        StringBuilder text = new StringBuilder(role.label());
+        append(text, "client.id", clientId);
+        append(text, "node", nodeId);
+        append(text, "listener", listener);
+        append(text, "peer", address(remote));
+        return text.toString();
+    }
+
+    private static void append(StringBuilder text, String key, String value) {
+        if (value != null) {
+            text.append(' ').append(key).append('=').append(value);
+        }
+    }
+
+    /** host:port without a reverse lookup, or null. */
+    public static String address(InetSocketAddress address) {
+        if (address == null) {
+            return null;
+        }
+        String host = address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

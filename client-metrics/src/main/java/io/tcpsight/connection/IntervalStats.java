@@ -1,0 +1,77 @@
+package io.tcpsight.connection;
+
+/**
+ * What a connection did between two samples: the rates and ratios the rules read. Fractions
+ * are of busy time (the time the connection had data to send), between 0 and 1.
+ */
+public final class IntervalStats {
+    private final double seconds;
+    private final long busyMicros;
+    private final long rwndLimitedMicros;
+    private final long sndbufLimitedMicros;
+    private final long retransmittedSegments;
+    private final long segmentsOut;
+    private final long bytesAcked;
+    private final long bytesReceived;
+
+    public IntervalStats(double seconds, long busyMicros, long rwndLimitedMicros, long sndbufLimitedMicros, long retransmittedSegments,
+            long segmentsOut, long bytesAcked, long bytesReceived) {
+        this.seconds = seconds;
+        this.busyMicros = busyMicros;
+        this.rwndLimitedMicros = rwndLimitedMicros;
+        this.sndbufLimitedMicros = sndbufLimitedMicros;
+        this.retransmittedSegments = retransmittedSegments;
+        this.segmentsOut = segmentsOut;
+        this.bytesAcked = bytesAcked;
+        this.bytesReceived = bytesReceived;
+    }
+
+    public double seconds() {
+        return seconds;
+    }
+
+    /** Share of the interval the connection was busy sending. */
+    public double busyRatio() {
+        return seconds <= 0 ? 0 : Math.min(1, busyMicros / (seconds * 1e6));
+    }
+
+    /** Share of busy time limited by the peer's advertised receive window. */
+    public double rwndLimitedRatio() {
+        return busyMicros <= 0 ? 0 : Math.min(1, (double) rwndLimitedMicros / busyMicros);
+    }
+
+    /** Share of busy time limited by this socket's send buffer. */
+    public double sndbufLimitedRatio() {
+        return busyMicros <= 0 ? 0 : Math.min(1, (double) sndbufLimitedMicros / busyMicros);
+    }
+
+    /** Retransmitted segments over segments sent. */
+    public double retransmitRatio() {
+        return segmentsOut <= 0 ? 0 : Math.min(1, (double) retransmittedSegments / segmentsOut);
+    }
+
+    public long retransmittedSegments() {
+        return retransmittedSegments;
+    }
+
+    public long segmentsOut() {
+        return segmentsOut;
+    }
+
+    public long bytesAcked() {
+        return bytesAcked;
+    }
+
+    public long bytesReceived() {
+        return bytesReceived;
+    }
+
+    /** Bytes per second acknowledged by the peer over the interval. */
+    public double sendRateBytesPerSecond() {
+        return seconds <= 0 ? 0 : bytesAcked / seconds;
+    }
+
+    public double receiveRateBytesPerSecond() {
+        return seconds <= 0 ? 0 : bytesReceived / seconds;
+    }
+}

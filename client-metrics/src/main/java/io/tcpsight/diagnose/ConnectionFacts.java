@@ -1,0 +1,159 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.IntervalStats;
+import io.tcpsight.tcp.SocketBufferState;
+import io.tcpsight.tcp.TcpInfo;
+import io.tcpsight.tcp.TcpState;
+
+/**
+ * Everything the connection rules may look at, as plain values: what the kernel says about the
+ * socket, what happened in the last interval, the Kafka settings that apply and the kernel.
+ * Built from real snapshots by {@link #observed}; built directly in rule tests.
+ */
+public final class ConnectionFacts {
+    final ConnectionIdentity identity;
+    final boolean established;
+    final long rttMicros;
+    final Boolean windowScaling;
+    final int rcvWindowScale;
+    final Long sndWindowBytes;
+    final Integer receiveBufferBytes;
+    final Integer windowClampBytes;
+    final String congestionControl;
+    final IntervalStats interval;
+    final Long handshakeMillis;
+    final KafkaSettings kafka;
+    final KernelFacts kernel;
+
+    private ConnectionFacts(Builder builder) {
+        identity = builder.identity;
+        established = builder.established;
+        rttMicros = builder.rttMicros;
+        windowScaling = builder.windowScaling;
+        rcvWindowScale = builder.rcvWindowScale;
+        sndWindowBytes = builder.sndWindowBytes;
+        receiveBufferBytes = builder.receiveBufferBytes;
+        windowClampBytes = builder.windowClampBytes;
+        congestionControl = builder.congestionControl;
+        interval = builder.interval;
+        handshakeMillis = builder.handshakeMillis;
+        kafka = builder.kafka;
+        kernel = builder.kernel;
+    }
+
+    public static Builder builder(ConnectionIdentity identity) {
+        return new Builder(identity);
+    }
+
+    /** Facts from a real socket's snapshot and buffer state (buffers may be null). */
+    public static Builder observed(ConnectionIdentity identity, TcpInfo info, SocketBufferState buffers) {
+        Builder builder = new Builder(identity)
+                .established(info.state() == TcpState.ESTABLISHED)
+                .rttMicros(info.rttMicros())
+                .windowScaling(info.options().windowScaling())
+                .rcvWindowScale(info.rcvWindowScale());
+        if (info.sndWindowBytes().isPresent()) {
+            builder.sndWindowBytes(info.sndWindowBytes().getAsLong());
+        }
+        if (buffers != null) {
+            builder.receiveBufferBytes(buffers.receiveBufferBytes()).windowClampBytes(buffers.windowClampBytes())
+                    .congestionControl(buffers.congestionControl());
+        }
+        return builder;
+    }
+
+    public ConnectionIdentity identity() {
+        return identity;
+    }
+
+    public double rttMillis() {
+        return rttMicros / 1000.0;
+    }
+
+    /** Builder; every field but the identity is optional. */
+    public static final class Builder {
+        private final ConnectionIdentity identity;
+        private boolean established = true;
+        private long rttMicros;
+        private Boolean windowScaling;
+        private int rcvWindowScale;
+        private Long sndWindowBytes;
+        private Integer receiveBufferBytes;
+        private Integer windowClampBytes;
+        private String congestionControl;
+        private IntervalStats interval;
+        private Long handshakeMillis;
+        private KafkaSettings kafka = KafkaSettings.unknown();
+        private KernelFacts kernel = KernelFacts.unknown();
+
+        private Builder(ConnectionIdentity identity) {
+            this.identity = identity;
+        }
+
+        public Builder established(boolean value) {
+            established = value;
+            return this;
+        }
+
+        public Builder rttMicros(long value) {
+            rttMicros = value;
+            return this;
+        }
+
+        public Builder windowScaling(boolean value) {
+            windowScaling = value;
+            return this;
+        }
+
+        public Builder rcvWindowScale(int value) {
+            rcvWindowScale = value;
+            return this;
+        }
+
+        public Builder sndWindowBytes(long value) {
+            sndWindowBytes = value;
+            return this;
+        }
+
+        /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
+        public Builder receiveBufferBytes(int value) {
+            receiveBufferBytes = value;
+            return this;
+        }
+
+        public Builder windowClampBytes(int value) {
+            windowClampBytes = value;
+            return this;
+        }
+
+        public Builder congestionControl(String value) {
+            congestionControl = value;
+            return this;
+        }
+
+        public Builder interval(IntervalStats value) {
+            interval = value;
+            return this;
+        }
+
+        public Builder handshakeMillis(Long value) {
+            handshakeMillis = value;
+            return this;
+        }
+
+        public Builder kafka(KafkaSettings value) {
+            kafka = value;
+            return this;
+        }
+
+        public Builder kernel(KernelFacts value) {
+            kernel = value;
+            return this;
+        }
+
+        public ConnectionFacts build() {
+            return new ConnectionFacts(this);
+        }
+    }
+}

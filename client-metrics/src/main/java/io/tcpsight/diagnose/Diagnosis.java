@@ -1,0 +1,36 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.config.TcpsightConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Runs every rule over facts. */
+public final class Diagnosis {
+    private Diagnosis() {
+    }
+
+    public static List<Finding> connection(ConnectionFacts facts, TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        add(findings, ConnectionRules.smallReceiveBuffer(facts, config));
+        add(findings, ConnectionRules.kernelWindowClampRegression(facts, config));
+        add(findings, ConnectionRules.noWindowScaling(facts, config));
+        add(findings, ConnectionRules.receiveWindowLimited(facts, config));
+        add(findings, ConnectionRules.sendBufferLimited(facts, config));
+        add(findings, ConnectionRules.retransmissions(facts, config));
+        add(findings, ConnectionRules.slowHandshake(facts, config));
+        add(findings, ConnectionRules.fetchSizeBelowBdp(facts, config));
+        return findings;
+    }
+
+    public static List<Finding> listener(ListenerFacts facts, TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        add(findings, ListenerRules.listenBacklogOverflow(facts, config));
+        add(findings, ListenerRules.synCookies(facts, config));
+        return findings;
+    }
+
+    private static void add(List<Finding> findings, Optional<Finding> finding) {
+        finding.ifPresent(findings::add);
+    }
+}

@@ -1,0 +1,157 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.connection.ConnectionIdentity;
+import java.util.List;
+
+/**
+ * The JSON form of findings, the contract of /findings, /tcpsight/findings and doctor --json:
+ * <pre>
+ * {"rule":"small-receive-buffer","severity":"warn",
+ *  "connection":{"role":"client","clientId":"c1","nodeId":"1","listener":"PLAINTEXT","local":"10.0.0.1:50000","remote":"10.0.0.2:9092"},
+ *  "evidence":{"rtt":{"value":100.2,"unit":"ms"},...},
+ *  "remedy":{"settings":[{"scope":"client","key":"receive.buffer.bytes","value":"-1"}],"why":"..."}}
+ * </pre>
+ * Connection fields that are not known are left out.
+ */
+public final class FindingJson {
+    private FindingJson() {
+    }
+
+    public static String array(List<Finding> findings) {
+        StringBuilder json = new StringBuilder("[");
+        for (int i = 0; i < findings.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            write(json, findings.get(i));
+        }
+        return json.append(']').toString();
+    }
+
+    public static String of(Finding finding) {
+        StringBuilder json = new StringBuilder();
+        write(json, finding);
+        return json.toString();
+    }
+
+    private static void write(StringBuilder json, Finding finding) {
+        json.append("{\"rule\":");
+        string(json, finding.rule().id());
+        json.append(",\"severity\":");
+        string(json, finding.severity().label());
+        json.append(",\"connection\":");
+        connection(json, finding.connection());
+        json.append(",\"evidence\":{");
+        List<Evidence> evidence = finding.evidence();
+        for (int i = 0; i < evidence.size(); i++) {
+            Evidence item = evidence.get(i);
+            if (i > 0) {
+                json.append(',');
+            }
+            string(json, item.name());
+            json.append(":{\"value\":");
+            value(json, item.value());
+            json.append(",\"unit\":");
+            string(json, item.unit());
+            json.append('}');
+        }
+        json.append("},\"remedy\":{\"settings\":[");
+        List<Setting> settings = finding.remedy().settings();
+        for (int i = 0; i < settings.size(); i++) {
+            Setting setting = settings.get(i);
+            if (i > 0) {
+                json.append(',');
+            }
+            json.append("{\"scope\":");
+            string(json, setting.scope());
+            json.append(",\"key\":");
+            string(json, setting.key());
+            json.append(",\"value\":");
+            string(json, setting.value());
+            json.append('}');
+        }
+        json.append("],\"why\":");
+        string(json, finding.remedy().why());
+        json.append("}}");
+    }
+
+    /** A connection identity as a JSON object with the known fields only. */
+    public static void connection(StringBuilder json, ConnectionIdentity identity) {
+        json.append("{\"role\":");
+        string(json, identity.role().label());
+        field(json, "clientId", identity.clientId());
+        field(json, "nodeId", identity.nodeId());
+        field(json, "listener", identity.listener());
+        field(json, "principal", identity.principal());
+        field(json, "local", ConnectionIdentity.address(identity.local()));
+        field(json, "remote", ConnectionIdentity.address(identity.remote()));
+        json.append('}');
+    }
+
+    private static void field(StringBuilder json, String name, String value) {
+        if (value != null) {
+            json.append(',');
+            string(json, name);
+            json.append(':');
+            string(json, value);
+        }
+    }
+
+    public static void value(StringBuilder json, Object value) {
+        if (value instanceof Double || value instanceof Float) {
+            double number = ((Number) value).doubleValue();
+            if (Double.isNaN(number) || Double.isInfinite(number)) {
+                json.append("null");
+            } else {
+                json.append(BigDecimalText.of(number));
+            }
+        } else if (value instanceof Number || value instanceof Boolean) {
+            json.append(value);
+        } else if (value == null) {
+            json.append("null");
+        } else {
+            string(json, value.toString());
+        }
+    }
+
+    public static void string(StringBuilder json, String text) {
+        json.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"':
+                    json.append("\\\"");
+                    break;
+                case '\\':
+                    json.append("\\\\");
+                    break;
+                case '\n':
+                    json.append("\\n");
+                    break;
+                case '\r':
+                    json.append("\\r");
+                    break;
+                case '\t':
+                    json.append("\\t");
+                    break;
+                default:
+                    if (c < 0x20) {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+            }
+        }
+        json.append('"');
+    }
+
+    /** Numbers rounded to 4 significant digits, without exponent for ordinary magnitudes. */
+    static final class BigDecimalText {
+        private BigDecimalText() {
+        }
+
+        static String of(double value) {
+            return new java.math.BigDecimal(value).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.connection.ClientKind;
+import java.util.Map;
+
+/**
+ * The Kafka settings of one client that the rules judge, with Kafka's defaults applied for
+ * its kind (3.9 and 4.x agree). A null field is not known (e.g. a consumer's settings seen from
+ * the broker).
+ */
+public final class KafkaSettings {
+    public static final int DEFAULT_FETCH_MAX_BYTES = 52_428_800;
+    public static final int DEFAULT_MAX_PARTITION_FETCH_BYTES = 1_048_576;
+
+    private final Integer receiveBufferBytes;
+    private final Integer sendBufferBytes;
+    private final Long fetchMaxBytes;
+    private final Long maxPartitionFetchBytes;
+    private final Integer partitionsPerBroker;
+
+    public KafkaSettings(Integer receiveBufferBytes, Integer sendBufferBytes, Long fetchMaxBytes, Long maxPartitionFetchBytes,
+            Integer partitionsPerBroker) {
+        this.receiveBufferBytes = receiveBufferBytes;
+        this.sendBufferBytes = sendBufferBytes;
+        this.fetchMaxBytes = fetchMaxBytes;
+        this.maxPartitionFetchBytes = maxPartitionFetchBytes;
+        this.partitionsPerBroker = partitionsPerBroker;
+    }
+
+    public static KafkaSettings unknown() {
+        return new KafkaSettings(null, null, null, null, null);
+    }
+
+    /** Reads a client config (values as Kafka accepts them: strings or numbers), defaults by kind. */
+    public static KafkaSettings fromClientConfig(Map<String, ?> config, ClientKind kind) {
+        boolean consumer = kind == ClientKind.CONSUMER || kind == ClientKind.CONNECT_CONSUMER;
+        boolean producer = kind == ClientKind.PRODUCER || kind == ClientKind.CONNECT_PRODUCER;
+        int receiveDefault = producer ? 32_768 : 65_536;
+        int sendDefault = 131_072;
+        return new KafkaSettings(
+                intValue(config, "receive.buffer.bytes", receiveDefault),
+                intValue(config, "send.buffer.bytes", sendDefault),
+                consumer ? (long) intValue(config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES) : null,
+                consumer ? (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES) : null,
+                null);
+    }
+
+    private static int intValue(Map<String, ?> config, String key, int fallback) {
+        Object value = config.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(String.valueOf(value).trim());
+        } catch (NumberFormatException notANumber) {
+            return fallback; // Kafka itself rejects such a config before any connection exists
+        }
+    }
+
+    public KafkaSettings withPartitionsPerBroker(Integer partitions) {
+        return new KafkaSettings(receiveBufferBytes, sendBufferBytes, fetchMaxBytes, maxPartitionFetchBytes, partitions);
+    }
+
+    /** receive.buffer.bytes as configured: -1 is kernel autotuning. */
+    public Integer receiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+
+    public Integer sendBufferBytes() {
+        return sendBufferBytes;
+    }
+
+    public Long fetchMaxBytes() {
+        return fetchMaxBytes;
+    }
+
+    public Long maxPartitionFetchBytes() {
+        return maxPartitionFetchBytes;
+    }
+
+    /** Partitions this client fetches from the broker of the connection. */
+    public Integer partitionsPerBroker() {
+        return partitionsPerBroker;
+    }
+}

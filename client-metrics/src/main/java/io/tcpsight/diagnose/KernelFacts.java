@@ -1,0 +1,47 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.host.BufferLimits;
+import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.host.KernelVersion;
+
+/** The kernel facts rules use; null when not known. */
+public final class KernelFacts {
+    private final KernelVersion version;
+    private final Long tcpRmemMax;
+    private final Long tcpWmemMax;
+    private final Long timestamps;
+
+    public KernelFacts(KernelVersion version, Long tcpRmemMax, Long tcpWmemMax, Long timestamps) {
+        this.version = version;
+        this.tcpRmemMax = tcpRmemMax;
+        this.tcpWmemMax = tcpWmemMax;
+        this.timestamps = timestamps;
+    }
+
+    public static KernelFacts unknown() {
+        return new KernelFacts(null, null, null, null);
+    }
+
+    public static KernelFacts from(HostTcpFacts host) {
+        return new KernelFacts(host.kernel().orElse(null), host.tcpRmem().map(BufferLimits::maxBytes).orElse(null),
+                host.tcpWmem().map(BufferLimits::maxBytes).orElse(null),
+                host.timestamps().isPresent() ? host.timestamps().getAsLong() : null);
+    }
+
+    public KernelVersion version() {
+        return version;
+    }
+
+    public Long tcpRmemMax() {
+        return tcpRmemMax;
+    }
+
+    public Long tcpWmemMax() {
+        return tcpWmemMax;
+    }
+
+    /** net.ipv4.tcp_timestamps of this host. */
+    public Long timestamps() {
+        return timestamps;
+    }
+}

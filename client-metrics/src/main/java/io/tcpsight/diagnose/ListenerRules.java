@@ -1,0 +1,82 @@
+package io.tcpsight.diagnose;
+
+import static io.tcpsight.config.TcpsightConfig.RULE_ACCEPT_QUEUE_RATIO;
+
+import io.tcpsight.config.TcpsightConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Rules for a broker's listening sockets and its namespace's SYN and listen counters. Pure functions. */
+public final class ListenerRules {
+    private ListenerRules() {
+    }
+
+    /** A backlog that absorbs a burst: four times the current one, at least 1024. */
+    static long recommendedBacklog(ListenerFacts facts) {
+        long current = facts.configuredBacklog != null ? facts.configuredBacklog : facts.effectiveBacklog;
+        return Math.max(1024, 4 * current);
+    }
+
+    private static List<Setting> backlogSettings(ListenerFacts facts) {
+        long backlog = recommendedBacklog(facts);
+        List<Setting> settings = new ArrayList<>();
+        settings.add(new Setting("broker", "socket.listen.backlog.size", Long.toString(backlog)));
+        if (facts.somaxconn == null || facts.somaxconn < backlog) {
+            settings.add(Setting.sysctl("net.core.somaxconn", backlog));
+        }
+        settings.add(new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
+        return settings;
+    }
+
+    private static void queueEvidence(List<Evidence> evidence, ListenerFacts facts) {
+        evidence.add(new Evidence("acceptQueue", facts.acceptQueueLength, "connections"));
+        evidence.add(new Evidence("effectiveBacklog", facts.effectiveBacklog, "connections"));
+        if (facts.configuredBacklog != null) {
+            evidence.add(new Evidence("socket.listen.backlog.size", facts.configuredBacklog, "connections"));
+        }
+        if (facts.somaxconn != null) {
+            evidence.add(new Evidence("net.core.somaxconn", facts.somaxconn, "connections"));
+        }
+    }
+
+    public static Optional<Finding> listenBacklogOverflow(ListenerFacts facts, TcpsightConfig config) {
+        boolean overflowed = positive(facts.listenOverflows) || positive(facts.listenDrops);
+        boolean nearlyFull = facts.effectiveBacklog > 0
+                && (double) facts.acceptQueueLength / facts.effectiveBacklog >= config.get(RULE_ACCEPT_QUEUE_RATIO);
+        if (!overflowed && !nearlyFull) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        queueEvidence(evidence, facts);
+        if (facts.listenOverflows != null) {
+            evidence.add(new Evidence("ListenOverflows", facts.listenOverflows, "per interval"));
+        }
+        if (facts.listenDrops != null) {
+            evidence.add(new Evidence("ListenDrops", facts.listenDrops, "per interval"));
+        }
+        return Optional.of(new Finding(RuleId.LISTEN_BACKLOG_OVERFLOW, overflowed ? Severity.CRITICAL : Severity.WARN, facts.identity, evidence,
+                new Remedy(backlogSettings(facts), "when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
+                        + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller one wins), and "
+                        + "pace client startup bursts")));
+    }
+
+    public static Optional<Finding> synCookies(ListenerFacts facts, TcpsightConfig config) {
+        if (!positive(facts.syncookiesSent)) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(new Evidence("SyncookiesSent", facts.syncookiesSent, "per interval"));
+        queueEvidence(evidence, facts);
+        List<Setting> settings = backlogSettings(facts);
+        settings.add(Setting.sysctl("net.ipv4.tcp_timestamps", 1));
+        Severity severity = facts.hostTimestamps != null && facts.hostTimestamps == 0 ? Severity.CRITICAL : Severity.WARN;
+        return Optional.of(new Finding(RuleId.SYN_COOKIES, severity, facts.identity, evidence, new Remedy(settings,
+                "the listen queue overflowed and the kernel answered with SYN cookies; a cookie keeps window scaling only inside the "
+                        + "TCP timestamp, so clients without timestamps are stuck at a 64 KiB window for the connection's life")));
+    }
+
+    private static boolean positive(Long value) {
+        return value != null && value > 0;
+    }
+}

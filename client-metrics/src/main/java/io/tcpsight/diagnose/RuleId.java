@@ -1,0 +1,30 @@
+package io.tcpsight.diagnose;
+
+/** The stable rule ids: a contract shared by the agent, the Connect plugin, the doctor and the logs. */
+public enum RuleId {
+    SMALL_RECEIVE_BUFFER("small-receive-buffer"),
+    KERNEL_WINDOW_CLAMP_REGRESSION("kernel-window-clamp-regression"),
+    NO_WINDOW_SCALING("no-window-scaling"),
+    RECEIVE_WINDOW_LIMITED("receive-window-limited"),
+    SEND_BUFFER_LIMITED("send-buffer-limited"),
+    RETRANSMISSIONS("retransmissions"),
+    SLOW_HANDSHAKE("slow-handshake"),
+    LISTEN_BACKLOG_OVERFLOW("listen-backlog-overflow"),
+    SYN_COOKIES("syn-cookies"),
+    FETCH_SIZE_BELOW_BDP("fetch-size-below-bdp");
+
+    private final String id;
+
+    RuleId(String id) {
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}

@@ -1,0 +1,137 @@
+package io.tcpsight.tuning;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Client settings from the bandwidth-delay product: a consumer gets one fetch response per
+ * round trip, so each fetch must carry at least a BDP, and the receive window must hold one.
+ * A plain function: RTT, target rate, partitions per broker and the limits of host and
+ * broker in; settings and the reasoning out.
+ */
+public final class FetchSizing {
+    public static final long MIB = 1 << 20;
+    /** Kafka's defaults, which the recommendation never goes below. */
+    public static final long FETCH_MAX_BYTES_DEFAULT = 52_428_800;
+    public static final long MAX_PARTITION_FETCH_BYTES_DEFAULT = 1_048_576;
+    /** The broker's own cap on a fetch response (its fetch.max.bytes default, 55 MiB). */
+    public static final long BROKER_FETCH_MAX_BYTES_DEFAULT = 57_671_680;
+    /** Since Linux 6.6 about half of the receive buffer becomes window (scaling_ratio). */
+    static final double WINDOW_SHARE_OF_BUFFER = 0.5;
+    /** Room for a second response in flight while the first one is consumed. */
+    static final double HEADROOM = 2.0;
+
+    private FetchSizing() {
+    }
+
+    /** What goes in. Limits that are unknown are null. */
+    public static final class Input {
+        final double rttSeconds;
+        final double targetBytesPerSecond;
+        final int partitionsPerBroker;
+        final Long tcpRmemMax;
+        final long brokerFetchMaxBytes;
+
+        public Input(double rttSeconds, double targetBytesPerSecond, int partitionsPerBroker, Long tcpRmemMax, Long brokerFetchMaxBytes) {
+            if (!(rttSeconds >= 0) || !(targetBytesPerSecond > 0) || partitionsPerBroker < 1) {
+                throw new IllegalArgumentException("sizing needs rtt >= 0 s, a target rate > 0 and at least one partition, got rtt "
+                        + rttSeconds + " s, rate " + targetBytesPerSecond + " B/s, partitions " + partitionsPerBroker);
+            }
+            this.rttSeconds = rttSeconds;
+            this.targetBytesPerSecond = targetBytesPerSecond;
+            this.partitionsPerBroker = partitionsPerBroker;
+            this.tcpRmemMax = tcpRmemMax;
+            this.brokerFetchMaxBytes = brokerFetchMaxBytes == null ? BROKER_FETCH_MAX_BYTES_DEFAULT : brokerFetchMaxBytes;
+        }
+    }
+
+    /** What comes out: values for the client, and the host limit they need. */
+    public static final class Recommendation {
+        private final long bdpBytes;
+        private final int receiveBufferBytes;
+        private final long fetchMaxBytes;
+        private final long maxPartitionFetchBytes;
+        private final int producerSendBufferBytes;
+        private final long requiredTcpRmemMax;
+        private final boolean tcpRmemMaxTooLow;
+        private final List<String> reasoning;
+
+        Recommendation(long bdpBytes, int receiveBufferBytes, long fetchMaxBytes, long maxPartitionFetchBytes, int producerSendBufferBytes,
+                long requiredTcpRmemMax, boolean tcpRmemMaxTooLow, List<String> reasoning) {
+            this.bdpBytes = bdpBytes;
+            this.receiveBufferBytes = receiveBufferBytes;
+            this.fetchMaxBytes = fetchMaxBytes;
+            this.maxPartitionFetchBytes = maxPartitionFetchBytes;
+            this.producerSendBufferBytes = producerSendBufferBytes;
+            this.requiredTcpRmemMax = requiredTcpRmemMax;
+            this.tcpRmemMaxTooLow = tcpRmemMaxTooLow;
+            this.reasoning = Collections.unmodifiableList(reasoning);
+        }
+
+        public long bdpBytes() {
+            return bdpBytes;
+        }
+
+        /** receive.buffer.bytes: -1, kernel autotuning, which grows the window to what the path needs. */
+        public int receiveBufferBytes() {
+            return receiveBufferBytes;
+        }
+
+        public long fetchMaxBytes() {
+            return fetchMaxBytes;
+        }
+
+        public long maxPartitionFetchBytes() {
+            return maxPartitionFetchBytes;
+        }
+
+        /** Producer send.buffer.bytes: -1 for the same reason. */
+        public int producerSendBufferBytes() {
+            return producerSendBufferBytes;
+        }
+
+        /** The third value of net.ipv4.tcp_rmem that autotuning needs to reach the target. */
+        public long requiredTcpRmemMax() {
+            return requiredTcpRmemMax;
+        }
+
+        /** Whether this host's tcp_rmem max is known to be below {@link #requiredTcpRmemMax()}. */
+        public boolean tcpRmemMaxTooLow() {
+            return tcpRmemMaxTooLow;
+        }
+
+        public List<String> reasoning() {
+            return reasoning;
+        }
+    }
+
+    public static Recommendation recommend(Input input) {
+        List<String> why = new ArrayList<>();
+        long bdp = (long) Math.ceil(input.rttSeconds * input.targetBytesPerSecond);
+        why.add(String.format("BDP = %.1f ms x %.1f Mbit/s = %d bytes", input.rttSeconds * 1000, input.targetBytesPerSecond * 8 / 1e6, bdp));
+
+        long requiredRmem = roundUpToMib((long) Math.ceil(bdp * HEADROOM / WINDOW_SHARE_OF_BUFFER));
+        boolean rmemTooLow = input.tcpRmemMax != null && input.tcpRmemMax < requiredRmem;
+        why.add("receive.buffer.bytes=-1: autotuning grows the window to the path; a fixed buffer also fixes the window scale at connect time");
+        why.add("net.ipv4.tcp_rmem max >= " + requiredRmem + " (two BDPs of window at a window share of about half the buffer)"
+                + (input.tcpRmemMax == null ? "" : rmemTooLow ? "; this host has " + input.tcpRmemMax + ", too low" : "; this host has "
+                        + input.tcpRmemMax + ", enough"));
+
+        long cap = Math.max(FETCH_MAX_BYTES_DEFAULT, input.brokerFetchMaxBytes);
+        long fetchMax = Math.min(cap, Math.max(FETCH_MAX_BYTES_DEFAULT, roundUpToMib((long) Math.ceil(bdp * HEADROOM))));
+        why.add("fetch.max.bytes=" + fetchMax + ": one response per round trip must carry two BDPs (not above the broker's "
+                + input.brokerFetchMaxBytes + ")");
+        long perPartition = (long) Math.ceil(bdp * HEADROOM / input.partitionsPerBroker);
+        long maxPartition = Math.min(fetchMax, Math.max(MAX_PARTITION_FETCH_BYTES_DEFAULT, roundUpToMib(perPartition)));
+        why.add("max.partition.fetch.bytes=" + maxPartition + ": " + input.partitionsPerBroker
+                + " partition(s) per broker together fill the response");
+        why.add("producer send.buffer.bytes=-1: the producer's window of unacknowledged bytes must hold a BDP too");
+        return new Recommendation(bdp, -1, fetchMax, maxPartition, -1, requiredRmem, rmemTooLow, why);
+    }
+
+    /** Rounds up to whole MiB, at least one. */
+    public static long roundUpToMib(long bytes) {
+        return Math.max(MIB, (bytes + MIB - 1) / MIB * MIB);
+    }
+}
