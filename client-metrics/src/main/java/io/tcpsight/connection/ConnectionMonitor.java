@@ -1,0 +1,103 @@
+package io.tcpsight.connection;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.ConnectionFacts;
+import io.tcpsight.diagnose.Diagnosis;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One round of observation: sample every tracked connection, turn each into facts, run the
+ * rules, publish the findings and tell the exporters. Components (reporter, agent, plugin)
+ * decide what is tracked and which Kafka settings apply; this does the rest.
+ */
+public final class ConnectionMonitor {
+    /** Told after every round; exporters implement it. */
+    public interface RoundListener {
+        void onRound(List<TrackedConnection> sampled, List<Finding> findings);
+    }
+
+    private final ConnectionRegistry registry;
+    private final ConnectionSampler sampler;
+    private final TcpsightConfig config;
+    private final Function<TrackedConnection, KafkaSettings> settings;
+    private final Supplier<KernelFacts> kernel;
+    private final FindingsBoard board;
+    private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
+    private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
+
+    public ConnectionMonitor(ConnectionRegistry registry, TcpsightConfig config, Function<TrackedConnection, KafkaSettings> settings,
+            Supplier<KernelFacts> kernel, FindingsBoard board) {
+        this.registry = registry;
+        this.sampler = new ConnectionSampler(registry);
+        this.config = config;
+        this.settings = settings;
+        this.kernel = kernel;
+        this.board = board;
+    }
+
+    public void addListener(RoundListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Findings that come from elsewhere (listeners, host counters), evaluated each round. */
+    public void addFindingSource(Supplier<List<Finding>> source) {
+        extraFindings.add(source);
+    }
+
+    public ConnectionRegistry registry() {
+        return registry;
+    }
+
+    public FindingsBoard board() {
+        return board;
+    }
+
+    public TcpsightConfig config() {
+        return config;
+    }
+
+    public void round() {
+        List<TrackedConnection> sampled = sampler.sample();
+        KernelFacts kernelFacts = kernel.get();
+        List<Finding> findings = new ArrayList<>();
+        for (TrackedConnection connection : sampled) {
+            findings.addAll(Diagnosis.connection(facts(connection, kernelFacts), config));
+        }
+        for (Supplier<List<Finding>> source : extraFindings) {
+            findings.addAll(source.get());
+        }
+        board.publish(findings, System.currentTimeMillis());
+        for (RoundListener listener : listeners) {
+            listener.onRound(sampled, findings);
+        }
+    }
+
+    private ConnectionFacts facts(TrackedConnection connection, KernelFacts kernelFacts) {
+        ConnectionSample sample = connection.latest();
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(connection.identity())
+                .established(sample.state == io.tcpsight.tcp.TcpState.ESTABLISHED)
+                .rttMicros(sample.rttMicros)
+                .windowScaling(sample.options.windowScaling())
+                .rcvWindowScale(sample.rcvWindowScale)
+                .interval(sample.interval)
+                .handshakeMillis(connection.handshakeMillis())
+                .kafka(settings.apply(connection))
+                .kernel(kernelFacts);
+        if (sample.sndWindowBytes >= 0) {
+            facts.sndWindowBytes(sample.sndWindowBytes);
+        }
+        if (sample.buffers != null) {
+            facts.receiveBufferBytes(sample.buffers.receiveBufferBytes()).windowClampBytes(sample.buffers.windowClampBytes())
+                    .congestionControl(sample.buffers.congestionControl());
+        }
+        return facts.build();
+    }
+}

@@ -1,0 +1,104 @@
+package io.tcpsight.connection;
+
+import io.tcpsight.tcp.Errno;
+import io.tcpsight.tcp.SocketBufferState;
+import io.tcpsight.tcp.TcpInfoField;
+import io.tcpsight.tcp.TcpInfoSampler;
+import io.tcpsight.tcp.TcpOptions;
+import io.tcpsight.tcp.TcpSocketException;
+import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.tcp.TcpState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Samples every tracked connection in one batched call, keeps the previous sample of each and
+ * derives the interval between them. A descriptor that has gone (EBADF, not a socket any more)
+ * releases its connection. One sampler per sampling thread.
+ */
+public final class ConnectionSampler {
+    /** Buffer state is re-read every this many samples. */
+    static final int BUFFER_READ_EVERY = 6;
+
+    private final ConnectionRegistry registry;
+    private final TcpInfoSampler batch;
+    private int[] fds = new int[64];
+    private TrackedConnection[] order = new TrackedConnection[64];
+
+    public ConnectionSampler(ConnectionRegistry registry) {
+        this.registry = registry;
+        this.batch = new TcpInfoSampler(64);
+    }
+
+    /** Samples now; returns the connections that were sampled successfully. */
+    public List<TrackedConnection> sample() {
+        List<TrackedConnection> tracked = registry.connections();
+        int n = tracked.size();
+        if (fds.length < n) {
+            fds = new int[Math.max(n, fds.length * 2)];
+            order = new TrackedConnection[fds.length];
+        }
+        for (int i = 0; i < n; i++) {
+            order[i] = tracked.get(i);
+            fds[i] = order[i].fd();
+        }
+        batch.sample(fds, n);
+        long now = System.nanoTime();
+        List<TrackedConnection> sampled = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            TrackedConnection connection = order[i];
+            order[i] = null;
+            if (!batch.succeeded(i)) {
+                int errno = batch.errno(i);
+                if (errno == Errno.EBADF || errno == Errno.ENOTSOCK || Errno.isNotTcp(errno)) {
+                    registry.release(connection);
+                }
+                continue;
+            }
+            connection.latest(read(i, now, connection));
+            sampled.add(connection);
+        }
+        return sampled;
+    }
+
+    private ConnectionSample read(int i, long now, TrackedConnection connection) {
+        ConnectionSample previous = connection.latest();
+        SocketBufferState buffers = previous == null ? null : previous.buffers;
+        if (connection.bufferReadDue(BUFFER_READ_EVERY)) {
+            try {
+                buffers = TcpSockets.bufferState(connection.fd());
+            } catch (TcpSocketException gone) {
+                // closed between the two calls; the next sample releases it
+            }
+        }
+        long busy = field(i, TcpInfoField.BUSY_TIME);
+        long rwnd = field(i, TcpInfoField.RWND_LIMITED);
+        long sndbuf = field(i, TcpInfoField.SNDBUF_LIMITED);
+        long retrans = batch.value(i, TcpInfoField.TOTAL_RETRANS);
+        long segsOut = field(i, TcpInfoField.SEGS_OUT);
+        long acked = field(i, TcpInfoField.BYTES_ACKED);
+        long received = field(i, TcpInfoField.BYTES_RECEIVED);
+        IntervalStats interval = null;
+        if (previous != null && now > previous.nanoTime) {
+            interval = new IntervalStats((now - previous.nanoTime) / 1e9, delta(busy, previous.busyMicros), delta(rwnd, previous.rwndLimitedMicros),
+                    delta(sndbuf, previous.sndbufLimitedMicros), delta(retrans, previous.totalRetrans),
+                    // segs_out is 32 bits in the kernel and wraps
+                    segsOut >= previous.segmentsOut ? segsOut - previous.segmentsOut : segsOut + (1L << 32) - previous.segmentsOut,
+                    delta(acked, previous.bytesAcked), delta(received, previous.bytesReceived));
+        }
+        return new ConnectionSample(now, TcpState.of((int) batch.value(i, TcpInfoField.STATE)), batch.value(i, TcpInfoField.RTT),
+                field(i, TcpInfoField.MIN_RTT), new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)),
+                (int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE),
+                batch.value(i, TcpInfoField.SND_CWND), field(i, TcpInfoField.SND_WND), field(i, TcpInfoField.RCV_WND),
+                field(i, TcpInfoField.DELIVERY_RATE), retrans, busy, rwnd, sndbuf, segsOut, acked, received,
+                field(i, TcpInfoField.BYTES_RETRANS), buffers, interval);
+    }
+
+    private long field(int i, TcpInfoField field) {
+        return batch.has(i, field) ? batch.value(i, field) : -1;
+    }
+
+    private static long delta(long now, long before) {
+        return now < 0 || before < 0 || now < before ? 0 : now - before;
+    }
+}

@@ -1,0 +1,72 @@
+package io.tcpsight.connection;
+
+import java.util.function.UnaryOperator;
+
+/**
+ * One connection under observation: its socket, who it belongs to (completed as the owner
+ * learns more) and what the last sample saw. The sampler thread writes samples; any thread may
+ * read them.
+ */
+public final class TrackedConnection {
+    private final int fd;
+    private final long inode;
+    private volatile ConnectionIdentity identity;
+    private volatile Long handshakeMillis;
+    private volatile ConnectionSample latest;
+    private int samplesSinceBufferRead;
+
+    TrackedConnection(int fd, long inode, ConnectionIdentity identity) {
+        this.fd = fd;
+        this.inode = inode;
+        this.identity = identity;
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    /** The socket's inode when known from a census, else 0. */
+    public long inode() {
+        return inode;
+    }
+
+    public ConnectionIdentity identity() {
+        return identity;
+    }
+
+    public void updateIdentity(UnaryOperator<ConnectionIdentity> change) {
+        identity = change.apply(identity);
+    }
+
+    /** Connection setup time, when the owner measured it (client side). */
+    public Long handshakeMillis() {
+        return handshakeMillis;
+    }
+
+    public void handshakeMillis(long millis) {
+        handshakeMillis = millis;
+    }
+
+    /** The last sample, or null before the first. */
+    public ConnectionSample latest() {
+        return latest;
+    }
+
+    void latest(ConnectionSample sample) {
+        latest = sample;
+    }
+
+    /** Buffer state is re-read every few samples: it changes slowly and costs five system calls. */
+    boolean bufferReadDue(int everySamples) {
+        if (latest == null || latest.buffers == null || ++samplesSinceBufferRead >= everySamples) {
+            samplesSinceBufferRead = 0;
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "fd " + fd + " " + identity.describe();
+    }
+}

@@ -1,0 +1,115 @@
+package io.tcpsight.export;
+
+import io.tcpsight.connection.ConnectionMonitor;
+import io.tcpsight.connection.ConnectionSample;
+import io.tcpsight.connection.IntervalStats;
+import io.tcpsight.connection.TrackedConnection;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingJson;
+import io.tcpsight.diagnose.Severity;
+import java.lang.management.ManagementFactory;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/** The JMX view of a monitor under io.tcpsight:type=&lt;component&gt;,name=&lt;name&gt;. */
+public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
+    public static final String DOMAIN = "io.tcpsight";
+    private static final int WORST = 10;
+
+    private final ConnectionMonitor monitor;
+    private final ObjectName name;
+
+    private TcpsightJmx(ConnectionMonitor monitor, ObjectName name) {
+        this.monitor = monitor;
+        this.name = name;
+    }
+
+    public static ObjectName objectName(String type, String name) throws JMException {
+        return new ObjectName(DOMAIN + ":type=" + type + ",name=" + ObjectName.quote(name));
+    }
+
+    /** Registers; an MBean left by an earlier instance of the same name is replaced. */
+    public static TcpsightJmx register(ConnectionMonitor monitor, String type, String name) throws JMException {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName objectName = objectName(type, name);
+        TcpsightJmx bean = new TcpsightJmx(monitor, objectName);
+        if (server.isRegistered(objectName)) {
+            server.unregisterMBean(objectName);
+        }
+        server.registerMBean(new StandardMBean(bean, TcpsightStatusMBean.class), objectName);
+        return bean;
+    }
+
+    @Override
+    public int getTrackedConnections() {
+        return monitor.registry().size();
+    }
+
+    @Override
+    public long getRefusedConnections() {
+        return monitor.registry().refused();
+    }
+
+    @Override
+    public int getFindingCount() {
+        return monitor.board().current().size();
+    }
+
+    @Override
+    public int getWarnCount() {
+        return monitor.board().countBySeverity().get(Severity.WARN);
+    }
+
+    @Override
+    public int getCriticalCount() {
+        return monitor.board().countBySeverity().get(Severity.CRITICAL);
+    }
+
+    @Override
+    public String[] getFindings() {
+        List<Finding> findings = monitor.board().current();
+        return findings.stream().map(FindingJson::of).toArray(String[]::new);
+    }
+
+    @Override
+    public String[] getWorstConnections() {
+        return worst(monitor.registry().connections(), WORST).stream().map(TcpsightJmx::describe).toArray(String[]::new);
+    }
+
+    /** Sampled connections, most window-limited first, then by RTT. */
+    public static List<TrackedConnection> worst(List<TrackedConnection> connections, int limit) {
+        Comparator<TrackedConnection> byLimit = Comparator.comparingDouble(TcpsightJmx::limitedRatio);
+        Comparator<TrackedConnection> byRtt = Comparator.comparingLong(connection -> connection.latest().rttMicros());
+        return connections.stream().filter(connection -> connection.latest() != null)
+                .sorted(byLimit.thenComparing(byRtt).reversed()).limit(limit).collect(Collectors.toList());
+    }
+
+    private static double limitedRatio(TrackedConnection connection) {
+        IntervalStats interval = connection.latest().interval();
+        return interval == null ? 0 : Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio());
+    }
+
+    static String describe(TrackedConnection connection) {
+        ConnectionSample sample = connection.latest();
+        IntervalStats interval = sample.interval();
+        return String.format("%s rtt=%.2fms wscale=%s snd_wnd=%d cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
+                connection.identity().describe(), sample.rttMicros() / 1000.0,
+                sample.options().windowScaling() ? sample.sndWindowScale() + "," + sample.rcvWindowScale() : "off", sample.sndWindowBytes(),
+                sample.sndCwnd(), sample.totalRetrans(), interval == null ? 0 : interval.rwndLimitedRatio(),
+                interval == null ? 0 : interval.sndbufLimitedRatio());
+    }
+
+    @Override
+    public void close() {
+        try {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+        } catch (JMException alreadyGone) {
+            // nothing to undo
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.tcpsight.kafka;
+
+import io.tcpsight.config.InvalidSettingException;
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.CensusTracker;
+import io.tcpsight.connection.ClientKind;
+import io.tcpsight.connection.ConnectionMonitor;
+import io.tcpsight.connection.ConnectionRegistry;
+import io.tcpsight.connection.SamplingLoop;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.diagnose.Severity;
+import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.tcp.ProcessSocket;
+import io.tcpsight.tcp.TcpSockets;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.metrics.KafkaMetric;
+import org.apache.kafka.common.metrics.MetricsReporter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * tcpsight for a plain producer, consumer or admin client:
+ * {@code metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter}.
+ *
+ * <p>At {@code configure()} it reads the client's buffer and fetch settings; once the client
+ * runs, it samples this process's connections to the client's brokers (found by the process
+ * census, matched by the bootstrap servers' ports) on its own daemon thread and raises
+ * findings (small-receive-buffer, fetch-size-below-bdp, and the TCP rules it can see) to the
+ * log and to JMX as {@code io.tcpsight:type=ClientMetrics,name=<client.id>}. It never logs a
+ * secret and never writes to a socket.
+ */
+public class TcpsightMetricsReporter implements MetricsReporter {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpsightMetricsReporter.class);
+    static final String JMX_TYPE = "ClientMetrics";
+    private static final List<String> SETTINGS_SHOWN = Arrays.asList("receive.buffer.bytes", "send.buffer.bytes", "fetch.max.bytes",
+            "max.partition.fetch.bytes", "bootstrap.servers");
+
+    private final Consumer<String> info;
+    private final Consumer<String> warn;
+    private String clientId;
+    private ClientKind kind;
+    private KafkaSettings settings;
+    private TcpsightConfig config;
+    private Set<Integer> brokerPorts = Collections.emptySet();
+    private ConnectionMonitor monitor;
+    private SamplingLoop loop;
+    private TcpsightJmx jmx;
+
+    public TcpsightMetricsReporter() {
+        this(LOG::info, LOG::warn);
+    }
+
+    /** With other log sinks; tests read what would be logged. */
+    TcpsightMetricsReporter(Consumer<String> info, Consumer<String> warn) {
+        this.info = info;
+        this.warn = warn;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        try {
+            config = TcpsightConfig.from(configs);
+        } catch (InvalidSettingException invalid) {
+            throw new ConfigException(invalid.getMessage());
+        }
+        Object id = configs.get("client.id");
+        clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
+        kind = kindOf(clientId, configs);
+        settings = KafkaSettings.fromClientConfig(configs, kind);
+        brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
+        StringBuilder shown = new StringBuilder();
+        Map<String, String> masked = SecretMasking.mask(configs);
+        for (String key : SETTINGS_SHOWN) {
+            if (masked.containsKey(key)) {
+                shown.append(' ').append(key).append('=').append(masked.get(key));
+            }
+        }
+        info.accept("tcpsight reporter for client.id=" + clientId + " (" + kind.name().toLowerCase() + "):" + shown);
+    }
+
+    static ClientKind kindOf(String clientId, Map<String, ?> configs) {
+        ClientKind fromId = ClientKind.fromClientId(clientId);
+        if (fromId != ClientKind.UNKNOWN) {
+            return fromId;
+        }
+        if (configs.containsKey("key.deserializer") || configs.containsKey("group.id")) {
+            return ClientKind.CONSUMER;
+        }
+        if (configs.containsKey("key.serializer")) {
+            return ClientKind.PRODUCER;
+        }
+        return ClientKind.ADMIN;
+    }
+
+    static Set<Integer> bootstrapPorts(Object bootstrap) {
+        Set<Integer> ports = new HashSet<>();
+        if (bootstrap == null) {
+            return ports;
+        }
+        String text = bootstrap instanceof List ? String.join(",", ((List<?>) bootstrap).stream().map(String::valueOf).toArray(String[]::new))
+                : String.valueOf(bootstrap);
+        for (String server : text.split(",")) {
+            int colon = server.trim().lastIndexOf(':');
+            if (colon > 0) {
+                try {
+                    ports.add(Integer.parseInt(server.trim().substring(colon + 1)));
+                } catch (NumberFormatException notAPort) {
+                    // Kafka rejects such a bootstrap.servers itself
+                }
+            }
+        }
+        return ports;
+    }
+
+    @Override
+    public void init(List<KafkaMetric> metrics) {
+        if (config == null) {
+            return;
+        }
+        if (!TcpSockets.availability().isAvailable()) {
+            warn.accept("tcpsight reporter for client.id=" + clientId + " is off: " + TcpSockets.availability().reason());
+            return;
+        }
+        ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
+        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), this::log);
+        monitor = new ConnectionMonitor(registry, config, connection -> settings, () -> KernelFacts.from(HostTcpFacts.current()), board);
+        CensusTracker census = new CensusTracker(registry, this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId));
+        try {
+            jmx = TcpsightJmx.register(monitor, JMX_TYPE, clientId);
+        } catch (javax.management.JMException | RuntimeException unavailable) {
+            warn.accept("tcpsight reporter for client.id=" + clientId + ": JMX registration failed, findings go to the log only: " + unavailable);
+        }
+        loop = new SamplingLoop("tcpsight-reporter-" + clientId, config, () -> {
+            try {
+                census.refresh();
+            } catch (IOException unreadable) {
+                throw new IllegalStateException("process census failed: " + unreadable.getMessage(), unreadable);
+            }
+            monitor.round();
+        }, warn).start();
+    }
+
+    private boolean isBrokerConnection(ProcessSocket socket) {
+        return brokerPorts.contains(socket.remote().getPort());
+    }
+
+    private void log(Finding finding) {
+        if (finding.severity() == Severity.INFO) {
+            info.accept(finding.logLine());
+        } else {
+            warn.accept(finding.logLine());
+        }
+    }
+
+    /** The monitor behind this reporter, once init() ran (null before, or when tcpsight is unavailable). */
+    public ConnectionMonitor monitor() {
+        return monitor;
+    }
+
+    @Override
+    public void metricChange(KafkaMetric metric) {
+        // tcpsight reads the kernel, not Kafka's metrics
+    }
+
+    @Override
+    public void metricRemoval(KafkaMetric metric) {
+        // nothing kept per metric
+    }
+
+    @Override
+    public void close() {
+        if (loop != null) {
+            loop.close();
+        }
+        if (jmx != null) {
+            jmx.close();
+        }
+    }
+}

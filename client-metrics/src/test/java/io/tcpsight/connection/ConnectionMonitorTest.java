@@ -1,0 +1,161 @@
+package io.tcpsight.connection;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.tcp.TcpSockets;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The connection model on real loopback sockets. */
+class ConnectionMonitorTest {
+
+    static ConnectionIdentity identity(SocketChannel channel, Role role, String clientId) throws Exception {
+        return ConnectionIdentity.of(role, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress) channel.getRemoteAddress(),
+                Instant.now()).withClientId(clientId);
+    }
+
+    @Test
+    void theRegistryIsBoundedAndCountsWhatItRefused() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(2);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(2)) {
+            for (SocketChannel channel : loopback.clients) {
+                assertTrue(registry.track(TcpSockets.fileDescriptor(channel), 0, identity(channel, Role.CLIENT, "c")).isPresent());
+            }
+            SocketChannel third = loopback.connectPair(0);
+            assertFalse(registry.track(TcpSockets.fileDescriptor(third), 0, identity(third, Role.CLIENT, "c")).isPresent());
+            assertEquals(2, registry.size());
+            assertEquals(1, registry.refused());
+            registry.release(TcpSockets.fileDescriptor(loopback.clients.get(0)));
+            assertEquals(1, registry.size());
+        }
+    }
+
+    @Test
+    void samplesDeriveTheIntervalAndAClosedDescriptorIsReleased() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(100);
+        ConnectionSampler sampler = new ConnectionSampler(registry);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
+            SocketChannel client = loopback.connectPair(0);
+            SocketChannel server = loopback.accepted.get(0);
+            TrackedConnection sending = registry.track(TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c")).get();
+            TrackedConnection receiving = registry.track(TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c")).get();
+            assertEquals(2, sampler.sample().size());
+            assertNull(sending.latest().interval(), "no interval on the first sample");
+            assertNotNull(sending.latest().buffers(), "buffer state read on the first sample");
+
+            LoopbackConnections.transfer(client, server, 4 << 20);
+            Thread.sleep(20);
+            sampler.sample();
+            IntervalStats sent = sending.latest().interval();
+            assertTrue(sent.bytesAcked() >= 4 << 20, "acked " + sent.bytesAcked());
+            assertTrue(sent.segmentsOut() > 0);
+            assertTrue(receiving.latest().interval().bytesReceived() >= 4 << 20);
+            assertTrue(sent.seconds() > 0);
+
+            int closedFd = TcpSockets.fileDescriptor(client);
+            client.close();
+            sampler.sample();
+            assertFalse(registry.get(closedFd).isPresent(), "EBADF released the connection");
+            assertEquals(1, registry.size());
+        }
+    }
+
+    @Test
+    void aSenderBehindASlowReaderIsFoundReceiveWindowLimited() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        List<List<Finding>> rounds = new ArrayList<>();
+        FindingsBoard board = new FindingsBoard(0, finding -> { });
+        ConnectionMonitor monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> KafkaSettings.unknown(),
+                () -> KernelFacts.from(HostTcpFacts.current()), board);
+        monitor.addListener((sampled, findings) -> rounds.add(findings));
+        try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
+            loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
+            SocketChannel broker = loopback.connectPair(0);
+            SocketChannel consumer = loopback.accepted.get(0);
+            registry.track(TcpSockets.fileDescriptor(broker), 0, identity(broker, Role.BROKER, "consumer-slow-1"));
+            monitor.round();
+            broker.configureBlocking(false);
+            ByteBuffer out = ByteBuffer.allocate(1 << 16);
+            ByteBuffer in = ByteBuffer.allocate(1024);
+            long end = System.nanoTime() + 1_000_000_000L;
+            while (System.nanoTime() < end) {
+                out.clear();
+                broker.write(out);
+                in.clear();
+                consumer.read(in); // 1 KiB every 2 ms: the consumer, not the network, is the limit
+                Thread.sleep(2);
+            }
+            monitor.round();
+            IntervalStats interval = registry.connections().get(0).latest().interval();
+            assertTrue(interval.rwndLimitedRatio() > 0.5, "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());
+            Finding finding = rounds.get(1).stream().filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED).findFirst()
+                    .orElseThrow(() -> new AssertionError("no receive-window-limited in " + rounds.get(1)));
+            assertEquals("consumer-slow-1", finding.connection().clientId());
+            assertEquals("receive.buffer.bytes", finding.remedy().settings().get(0).key());
+        }
+    }
+
+    @Test
+    void jitterSpreadsTheIntervalWithinItsShare() {
+        assertEquals(9_000, SamplingLoop.nextDelayNanos(10_000, 0.1, 0.0));
+        assertEquals(10_000, SamplingLoop.nextDelayNanos(10_000, 0.1, 0.5));
+        assertEquals(10_999, SamplingLoop.nextDelayNanos(10_000, 0.1, 0.9999), 1);
+        assertEquals(10_000, SamplingLoop.nextDelayNanos(10_000, 0, 0.9));
+    }
+
+    @Test
+    void aFailingRoundIsReportedOnceAndTheLoopGoesOn() throws Exception {
+        List<String> warnings = new ArrayList<>();
+        int[] rounds = {0};
+        TcpsightConfig fast = TcpsightConfig.from(Map.of("tcpsight.sample.interval.ms", "100"));
+        try (SamplingLoop loop = new SamplingLoop("test-loop", fast, () -> {
+            rounds[0]++;
+            throw new IllegalStateException("boom");
+        }, warnings::add).start()) {
+            Thread.sleep(600);
+        }
+        assertTrue(rounds[0] >= 3, "rounds " + rounds[0]);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("boom"));
+    }
+
+    @Test
+    void theCensusTrackerFollowsOpenAndClose() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(100);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
+            int port = loopback.port();
+            CensusTracker tracker = new CensusTracker(registry, socket -> socket.remote().getPort() == port,
+                    socket -> CensusTracker.clientIdentity(socket, "consumer-g-1"));
+            SocketChannel first = loopback.connectPair(0);
+            SocketChannel second = loopback.connectPair(0);
+            tracker.refresh();
+            assertEquals(2, registry.size(), "only the client ends: their peer is the listener's port");
+            assertEquals("consumer-g-1", registry.get(TcpSockets.fileDescriptor(first)).get().identity().clientId());
+            int gone = TcpSockets.fileDescriptor(second);
+            second.close();
+            tracker.refresh();
+            assertFalse(registry.get(gone).isPresent());
+            assertEquals(1, registry.size());
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.tcpsight.diagnose;
+
+/** Lets tests in other packages use the rule tests' facts. */
+public final class ConnectionRulesTestAccess {
+    private ConnectionRulesTestAccess() {
+    }
+
+    public static ConnectionFacts smallBufferConsumer() {
+        return ConnectionRulesTest.smallBufferConsumer(100).build();
+    }
+}

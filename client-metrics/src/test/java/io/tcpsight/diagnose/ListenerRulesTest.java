@@ -1,0 +1,53 @@
+package io.tcpsight.diagnose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.Role;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ListenerRulesTest {
+    static final ConnectionIdentity LISTENER = ConnectionIdentity.of(Role.BROKER, new InetSocketAddress("0.0.0.0", 9092), null, Instant.EPOCH)
+            .withListener("PLAINTEXT").withNodeId("1");
+
+    static ListenerFacts facts(long queue, long backlog, Long overflows, Long drops, Long cookies, Long timestamps) {
+        return new ListenerFacts(LISTENER, queue, backlog, 50, 4096L, overflows, drops, cookies, timestamps);
+    }
+
+    @Test
+    void aQueueNearItsBacklogWarnsAndAnOverflowIsCritical() {
+        Finding near = ListenerRules.listenBacklogOverflow(facts(40, 50, 0L, 0L, 0L, 1L), TcpsightConfig.defaults()).get();
+        assertEquals(Severity.WARN, near.severity());
+        assertEquals("1024", ConnectionRulesTest.settings(near).get("broker:socket.listen.backlog.size"));
+        assertFalse(ConnectionRulesTest.settings(near).containsKey("sysctl:net.core.somaxconn"), "4096 already >= 1024");
+        assertEquals("PLAINTEXT", near.connection().listener());
+        Finding overflow = ListenerRules.listenBacklogOverflow(facts(0, 50, 12L, 12L, null, 1L), TcpsightConfig.defaults()).get();
+        assertEquals(Severity.CRITICAL, overflow.severity());
+        assertEquals(12L, overflow.evidence("ListenOverflows").get().value());
+        assertFalse(ListenerRules.listenBacklogOverflow(facts(39, 50, 0L, 0L, 0L, 1L), TcpsightConfig.defaults()).isPresent());
+        assertFalse(ListenerRules.listenBacklogOverflow(facts(0, 50, null, null, null, null), TcpsightConfig.defaults()).isPresent());
+    }
+
+    @Test
+    void aLargerBacklogNeedsSomaxconnToo() {
+        ListenerFacts small = new ListenerFacts(LISTENER, 500, 512, 512, 512L, 3L, 3L, null, 1L);
+        Finding finding = ListenerRules.listenBacklogOverflow(small, TcpsightConfig.defaults()).get();
+        assertEquals("2048", ConnectionRulesTest.settings(finding).get("broker:socket.listen.backlog.size"));
+        assertEquals("2048", ConnectionRulesTest.settings(finding).get("sysctl:net.core.somaxconn"));
+    }
+
+    @Test
+    void synCookiesWarnAndAreCriticalWhenThisHostHasTimestampsOff() {
+        Finding cookies = ListenerRules.synCookies(facts(0, 50, 0L, 0L, 62L, 1L), TcpsightConfig.defaults()).get();
+        assertEquals(Severity.WARN, cookies.severity());
+        assertEquals("1", ConnectionRulesTest.settings(cookies).get("sysctl:net.ipv4.tcp_timestamps"));
+        assertTrue(cookies.remedy().why().contains("timestamp"));
+        assertEquals(Severity.CRITICAL, ListenerRules.synCookies(facts(0, 50, 0L, 0L, 1L, 0L), TcpsightConfig.defaults()).get().severity());
+        assertFalse(ListenerRules.synCookies(facts(0, 50, 0L, 0L, 0L, 1L), TcpsightConfig.defaults()).isPresent());
+    }
+}

@@ -1,0 +1,89 @@
+package io.tcpsight.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.connection.ClientKind;
+import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.tcp.LoopbackConnections;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class TcpsightMetricsReporterTest {
+    private final List<String> logged = new ArrayList<>();
+
+    private TcpsightMetricsReporter reporter() {
+        return new TcpsightMetricsReporter(logged::add, logged::add);
+    }
+
+    @Test
+    void configureRecordsTheSettingsAndNeverASecret() {
+        Map<String, Object> config = new HashMap<>();
+        config.put("client.id", "consumer-orders-1");
+        config.put("bootstrap.servers", "b1:9092,b2:9092");
+        config.put("receive.buffer.bytes", "65536");
+        config.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required password=\"hunter2\";");
+        config.put("ssl.truststore.password", "hunter3");
+        config.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        TcpsightMetricsReporter reporter = reporter();
+        reporter.configure(config);
+        String all = String.join("\n", logged);
+        assertTrue(all.contains("client.id=consumer-orders-1 (consumer)"), all);
+        assertTrue(all.contains("receive.buffer.bytes=65536"), all);
+        assertFalse(all.contains("hunter"), all);
+        reporter.close();
+    }
+
+    @Test
+    void aBadTcpsightSettingFailsConfigurationNamingTheKey() {
+        ConfigException failure = assertThrows(ConfigException.class,
+                () -> reporter().configure(Map.of("tcpsight.sample.interval.ms", "soon")));
+        assertTrue(failure.getMessage().contains("tcpsight.sample.interval.ms=soon"), failure.getMessage());
+    }
+
+    @Test
+    void kindAndBrokerPortsComeFromTheClientConfig() {
+        assertEquals(ClientKind.PRODUCER, TcpsightMetricsReporter.kindOf("app", Map.of("key.serializer", "x")));
+        assertEquals(ClientKind.CONSUMER, TcpsightMetricsReporter.kindOf("app", Map.of("group.id", "g")));
+        assertEquals(ClientKind.ADMIN, TcpsightMetricsReporter.kindOf("app", Map.of()));
+        assertEquals(ClientKind.CONNECT_CONSUMER, TcpsightMetricsReporter.kindOf("connector-consumer-x-0", Map.of("key.serializer", "x")));
+        assertEquals(Set.of(9092, 9093), TcpsightMetricsReporter.bootstrapPorts("a:9092, [::1]:9093,b"));
+        assertEquals(Set.of(9094), TcpsightMetricsReporter.bootstrapPorts(List.of("a:9094")));
+    }
+
+    @Test
+    void onceRunningItTracksTheClientsBrokerConnectionsAndStaysQuietOnLoopback() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName name = TcpsightJmx.objectName(TcpsightMetricsReporter.JMX_TYPE, "consumer-local-1");
+        try (LoopbackConnections broker = LoopbackConnections.ipv4().pairs(2)) {
+            TcpsightMetricsReporter reporter = reporter();
+            reporter.configure(Map.of("client.id", "consumer-local-1", "bootstrap.servers", "127.0.0.1:" + broker.port(),
+                    "receive.buffer.bytes", "65536", "group.id", "g", "tcpsight.sample.interval.ms", "200"));
+            reporter.init(List.of());
+            try {
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while ((Integer) server.getAttribute(name, "TrackedConnections") < 2 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertEquals(2, server.getAttribute(name, "TrackedConnections"), "the two client ends to the broker port");
+                Thread.sleep(500);
+                assertEquals(0, server.getAttribute(name, "FindingCount"), "a loopback path is healthy: " + logged);
+                assertTrue(reporter.monitor().registry().connections().stream()
+                        .allMatch(c -> "consumer-local-1".equals(c.identity().clientId()) && c.latest() != null));
+            } finally {
+                reporter.close();
+            }
+        }
+        assertFalse(server.isRegistered(name));
+    }
+}

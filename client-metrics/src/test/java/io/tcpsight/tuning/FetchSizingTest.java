@@ -1,0 +1,78 @@
+package io.tcpsight.tuning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FetchSizingTest {
+    private static final double MBIT = 1e6 / 8;
+
+    static FetchSizing.Recommendation size(double rttMillis, double mbit, int partitions, Long rmem) {
+        return FetchSizing.recommend(new FetchSizing.Input(rttMillis / 1000, mbit * MBIT, partitions, rmem, null));
+    }
+
+    @Test
+    void hundredMillisecondsAt200MbitPerSecond() {
+        FetchSizing.Recommendation r = size(100, 200, 4, 4_194_304L);
+        assertEquals(2_500_000, r.bdpBytes());
+        assertEquals(-1, r.receiveBufferBytes());
+        assertEquals(-1, r.producerSendBufferBytes());
+        assertEquals(52_428_800, r.fetchMaxBytes(), "Kafka's default already carries 2 x BDP");
+        assertEquals(2 * FetchSizing.MIB, r.maxPartitionFetchBytes(), "5 MB over 4 partitions, rounded up to MiB");
+        assertEquals(10 * FetchSizing.MIB, r.requiredTcpRmemMax());
+        assertTrue(r.tcpRmemMaxTooLow(), "4 MiB cannot hold a 5 MB window");
+        assertTrue(r.reasoning().get(0).contains("2500000 bytes"), r.reasoning().get(0));
+        assertFalse(size(100, 200, 4, null).tcpRmemMaxTooLow(), "unknown is not too low");
+    }
+
+    @Test
+    void veryLongFatPathsAreCappedByTheBroker() {
+        FetchSizing.Recommendation r = size(300, 10_000, 1, null);
+        assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, r.fetchMaxBytes());
+        assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, r.maxPartitionFetchBytes(), "never above fetch.max.bytes");
+    }
+
+    @Test
+    void badInputIsRejectedWithTheValues() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> new FetchSizing.Input(0.1, 0, 1, null, null));
+        assertTrue(failure.getMessage().contains("rate 0.0"), failure.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(-1, 1, 1, null, null));
+        assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(0.1, 1, 0, null, null));
+    }
+
+    /** Property: every output is monotone in RTT and rate, and within Kafka's defaults and the broker's cap. */
+    @Test
+    void recommendationsAreMonotoneInRttAndRateAndWithinBounds() {
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            double rtt = random.nextDouble() * 500;
+            double rate = 0.1 + random.nextDouble() * 20_000;
+            int partitions = 1 + random.nextInt(200);
+            FetchSizing.Recommendation base = size(rtt, rate, partitions, null);
+            FetchSizing.Recommendation longer = size(rtt * (1 + random.nextDouble()), rate, partitions, null);
+            FetchSizing.Recommendation faster = size(rtt, rate * (1 + random.nextDouble()), partitions, null);
+            for (FetchSizing.Recommendation more : new FetchSizing.Recommendation[] {longer, faster}) {
+                String context = "rtt " + rtt + " rate " + rate + " partitions " + partitions;
+                assertTrue(more.bdpBytes() >= base.bdpBytes(), context);
+                assertTrue(more.fetchMaxBytes() >= base.fetchMaxBytes(), context);
+                assertTrue(more.maxPartitionFetchBytes() >= base.maxPartitionFetchBytes(), context);
+                assertTrue(more.requiredTcpRmemMax() >= base.requiredTcpRmemMax(), context);
+            }
+            assertTrue(base.fetchMaxBytes() >= FetchSizing.FETCH_MAX_BYTES_DEFAULT);
+            assertTrue(base.fetchMaxBytes() <= FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT);
+            assertTrue(base.maxPartitionFetchBytes() >= FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT);
+            assertTrue(base.maxPartitionFetchBytes() <= base.fetchMaxBytes());
+            assertTrue(base.requiredTcpRmemMax() >= 2 * base.bdpBytes() && base.requiredTcpRmemMax() % FetchSizing.MIB == 0);
+            // Unless the broker cap binds, one fetch carries at least a BDP: the consumer is not fetch-bound.
+            if (base.fetchMaxBytes() < FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT) {
+                assertTrue(Math.min(base.fetchMaxBytes(), base.maxPartitionFetchBytes() * partitions) >= base.bdpBytes(),
+                        "rtt " + rtt + " rate " + rate + " partitions " + partitions);
+            }
+        }
+    }
+}
