@@ -108,6 +108,19 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_setCongestion(JNIEnv *env,
     return tcpsight_set_congestion(fd, buffer, length);
 }
 
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketAddresses(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
+    unsigned char buffer[TCPSIGHT_ADDRESSES_BYTES];
+    if ((*env)->GetArrayLength(env, out) < TCPSIGHT_ADDRESSES_BYTES) {
+        throw_illegal_argument(env, "address array is too small");
+        return -EINVAL;
+    }
+    int rc = tcpsight_socket_addresses(fd, buffer);
+    if (rc == 0) {
+        (*env)->SetByteArrayRegion(env, out, 0, TCPSIGHT_ADDRESSES_BYTES, (const jbyte *) buffer);
+    }
+    return rc;
+}
+
 JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *env, jclass cls, jint error) {
     char message[256];
     const char *text = strerror_r(error, message, sizeof message);

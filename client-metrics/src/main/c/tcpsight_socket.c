@@ -1,6 +1,7 @@
 #include "tcpsight_socket.h"
 
 #include <errno.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
@@ -58,5 +59,49 @@ int tcpsight_set_congestion(int fd, const char *name, int length) {
     if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t) length) != 0) {
         return -errno;
     }
+    return 0;
+}
+
+static int copy_address(const struct sockaddr_storage *address, int *family, int32_t *port, unsigned char *bytes) {
+    if (address->ss_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *) address;
+        *family = 4;
+        *port = ntohs(v4->sin_port);
+        memcpy(bytes, &v4->sin_addr, 4);
+        return 0;
+    }
+    if (address->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *) address;
+        *family = 6;
+        *port = ntohs(v6->sin6_port);
+        memcpy(bytes, &v6->sin6_addr, 16);
+        return 0;
+    }
+    return -EAFNOSUPPORT;
+}
+
+int tcpsight_socket_addresses(int fd, unsigned char *out) {
+    struct sockaddr_storage local, remote;
+    socklen_t local_len = sizeof local, remote_len = sizeof remote;
+    int32_t header[4] = {0, 0, 0, 0};
+    int family = 0, peer_family = 0;
+    memset(out, 0, TCPSIGHT_ADDRESSES_BYTES);
+    if (getsockname(fd, (struct sockaddr *) &local, &local_len) != 0) {
+        return -errno;
+    }
+    int rc = copy_address(&local, &family, &header[1], out + 16);
+    if (rc != 0) {
+        return rc;
+    }
+    if (getpeername(fd, (struct sockaddr *) &remote, &remote_len) == 0) {
+        rc = copy_address(&remote, &peer_family, &header[2], out + 32);
+        if (rc != 0) {
+            return rc;
+        }
+    } else if (errno != ENOTCONN) {
+        return -errno;
+    }
+    header[0] = family;
+    memcpy(out, header, sizeof header);
     return 0;
 }

@@ -41,6 +41,14 @@ int tcpsight_socket_state(int fd, int32_t *out);
  * Returns its length or -errno. */
 int tcpsight_get_congestion(int fd, char *out, int capacity);
 
+/* Addresses of a socket, for the census: int32 family (4 or 6), int32 local port, int32 remote
+ * port, int32 reserved, 16 bytes local address, 16 bytes remote address (IPv4 in the first 4).
+ * A socket without a peer (listening) has remote port 0. */
+#define TCPSIGHT_ADDRESSES_BYTES 48
+
+/* Fills out[TCPSIGHT_ADDRESSES_BYTES]. Returns 0 or -errno (EAFNOSUPPORT for non-IP sockets). */
+int tcpsight_socket_addresses(int fd, unsigned char *out);
+
 /* Sets the congestion control by name. Returns 0 or -errno (ENOENT: unknown algorithm,
  * EPERM: not allowed for this process). */
 int tcpsight_set_congestion(int fd, const char *name, int length);

@@ -102,6 +102,18 @@ int main(void) {
     length = tcpsight_get_congestion(client, name, sizeof name);
     CHECK(length == 4 && strcmp(name, "reno") == 0, "congestion after set: %s", name);
 
+    unsigned char addresses[TCPSIGHT_ADDRESSES_BYTES];
+    int32_t header[4];
+    CHECK(tcpsight_socket_addresses(client, addresses) == 0, "client addresses");
+    memcpy(header, addresses, sizeof header);
+    CHECK(header[0] == 4 && header[2] == ntohs(address.sin_port), "client family %d peer port %d", header[0], header[2]);
+    CHECK(memcmp(addresses + 32, &address.sin_addr, 4) == 0, "client peer address");
+    CHECK(tcpsight_socket_addresses(listener, addresses) == 0, "listener addresses");
+    memcpy(header, addresses, sizeof header);
+    CHECK(header[1] == ntohs(address.sin_port) && header[2] == 0, "listener ports %d/%d", header[1], header[2]);
+    CHECK(tcpsight_socket_addresses(pipe_fds[0], addresses) == -ENOTSOCK, "pipe addresses");
+    CHECK(tcpsight_socket_addresses(-1, addresses) == -EBADF, "bad fd addresses");
+
     close(client);
     close(listener);
     close(udp);

@@ -18,6 +18,7 @@ final class NativeTcp {
     static final int RECORD_STRIDE = RECORD_HEADER + INFO_CAPACITY;
     static final int STATE_COUNT = 5;
     static final int CONGESTION_NAME_CAPACITY = 16;
+    static final int ADDRESSES_BYTES = 48;
 
     private static final NativeAvailability AVAILABILITY = load();
 
@@ -101,6 +102,9 @@ final class NativeTcp {
 
     /** Sets TCP_CONGESTION; returns 0 or -errno. */
     static native int setCongestion(int fd, byte[] name);
+
+    /** Fills out (ADDRESSES_BYTES) with family, ports and addresses; returns 0 or -errno. */
+    static native int socketAddresses(int fd, byte[] out);
 
     static native String errnoMessage(int errno);
 }

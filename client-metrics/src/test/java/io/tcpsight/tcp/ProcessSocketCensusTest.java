@@ -51,6 +51,26 @@ class ProcessSocketCensusTest {
         assertEquals(before, fds(ProcessSocketCensus.take()), "closed sockets leave the census");
     }
 
+    @Test
+    void askingEachSocketAgreesWithTheKernelsTcpTables() throws Exception {
+        try (LoopbackConnections v4 = LoopbackConnections.ipv4().pairs(3);
+                LoopbackConnections v6 = new LoopbackConnections(InetAddress.getByName("::1"), 16).pairs(2)) {
+            v4.connectOnly(0); // one still in the accept queue: established, not yet accepted
+            List<ProcessSocket> direct = ProcessSocketCensus.takeFromDescriptors(java.nio.file.Paths.get("/proc/self/fd"));
+            List<ProcessSocket> tables = ProcessSocketCensus.take(java.nio.file.Paths.get("/proc/self"));
+            assertEquals(describe(tables), describe(direct));
+            assertEquals(direct.size(), ProcessSocketCensus.take().size());
+        }
+    }
+
+    private static List<String> describe(List<ProcessSocket> sockets) {
+        List<String> lines = new java.util.ArrayList<>();
+        for (ProcessSocket socket : sockets) {
+            lines.add(socket.inode() + " " + socket);
+        }
+        return lines;
+    }
+
     private static Set<Integer> fds(List<ProcessSocket> sockets) {
         Set<Integer> fds = new HashSet<>();
         for (ProcessSocket socket : sockets) {

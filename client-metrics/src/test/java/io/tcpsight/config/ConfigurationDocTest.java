@@ -1,0 +1,22 @@
+package io.tcpsight.config;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+/** docs/configuration.md lists every key with its real default and range. */
+class ConfigurationDocTest {
+
+    @Test
+    void everyKeyIsDocumentedWithItsDefault() throws Exception {
+        String doc = new String(Files.readAllBytes(Paths.get("../docs/configuration.md")), StandardCharsets.UTF_8);
+        for (SettingKey<?> key : TcpsightConfig.KEYS) {
+            String defaultText = key.defaultValue() instanceof Double && (Double) key.defaultValue() == Math.rint((Double) key.defaultValue())
+                    ? Long.toString(((Double) key.defaultValue()).longValue()) : String.valueOf(key.defaultValue());
+            assertTrue(doc.contains("| `" + key.name() + "` | " + defaultText + " |"), key.name() + " with default " + defaultText);
+        }
+    }
+}
