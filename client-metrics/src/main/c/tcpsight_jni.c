@@ -126,3 +126,39 @@ JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *en
     const char *text = strerror_r(error, message, sizeof message);
     return (*env)->NewStringUTF(env, text);
 }
+
+/*
+ * The broker agent relocates tcpsight's classes under io.tcpsight.shaded, and exported JNI
+ * symbols only match the original class name. So the library also registers its functions
+ * for the relocated name, when the loading class loader has that class.
+ */
+static const char *const RELOCATED_CLASS = "io/tcpsight/shaded/tcp/NativeTcp";
+
+static JNINativeMethod METHODS[] = {
+    {"recordStride", "()I", (void *) Java_io_tcpsight_tcp_NativeTcp_recordStride},
+    {"infoCapacity", "()I", (void *) Java_io_tcpsight_tcp_NativeTcp_infoCapacity},
+    {"fileDescriptor", "(Ljava/lang/Object;)I", (void *) Java_io_tcpsight_tcp_NativeTcp_fileDescriptor},
+    {"tcpInfo", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_tcpInfo},
+    {"sampleBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_tcp_NativeTcp_sampleBatch},
+    {"socketState", "(I[I)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketState},
+    {"congestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_congestion},
+    {"setCongestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_setCongestion},
+    {"socketAddresses", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketAddresses},
+    {"errnoMessage", "(I)Ljava/lang/String;", (void *) Java_io_tcpsight_tcp_NativeTcp_errnoMessage},
+};
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+    JNIEnv *env;
+    if ((*vm)->GetEnv(vm, (void **) &env, JNI_VERSION_1_8) != JNI_OK) {
+        return JNI_VERSION_1_8;
+    }
+    jclass relocated = (*env)->FindClass(env, RELOCATED_CLASS);
+    if (relocated == NULL) {
+        (*env)->ExceptionClear(env);
+        return JNI_VERSION_1_8;
+    }
+    if ((*env)->RegisterNatives(env, relocated, METHODS, sizeof METHODS / sizeof METHODS[0]) != 0) {
+        (*env)->ExceptionClear(env);
+    }
+    return JNI_VERSION_1_8;
+}

@@ -48,9 +48,10 @@ public final class ConnectionFacts {
 
     /** Facts from a real socket's snapshot and buffer state (buffers may be null). */
     public static Builder observed(ConnectionIdentity identity, TcpInfo info, SocketBufferState buffers) {
+        long minRtt = info.minRtt().map(rtt -> rtt.toNanos() / 1000).orElse(0L);
         Builder builder = new Builder(identity)
                 .established(info.state() == TcpState.ESTABLISHED)
-                .rttMicros(info.rttMicros())
+                .rttMicros(minRtt > 0 ? minRtt : info.rttMicros())
                 .windowScaling(info.options().windowScaling())
                 .rcvWindowScale(info.rcvWindowScale());
         if (info.sndWindowBytes().isPresent()) {
@@ -96,6 +97,7 @@ public final class ConnectionFacts {
             return this;
         }
 
+        /** The path's round-trip time: min_rtt where known, else the smoothed RTT. */
         public Builder rttMicros(long value) {
             rttMicros = value;
             return this;

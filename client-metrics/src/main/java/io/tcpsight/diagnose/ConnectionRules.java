@@ -170,10 +170,21 @@ public final class ConnectionRules {
         return interval != null && interval.busyRatio() >= config.get(RULE_MIN_BUSY_RATIO);
     }
 
+    /**
+     * The peer's window is the limit: the sender spent at least the threshold share of busy time
+     * rwnd-limited, or at least half of it while the peer's advertised window over the RTT is
+     * below the target rate. The second case is for BBR, which reports rwnd_limited low (about
+     * 44% measured in the lab) while fully window-bound.
+     */
     public static Optional<Finding> receiveWindowLimited(ConnectionFacts facts, TcpsightConfig config) {
         IntervalStats interval = facts.interval;
         double threshold = config.get(RULE_WINDOW_LIMITED_RATIO);
-        if (!busyEnough(interval, config) || interval.rwndLimitedRatio() < threshold) {
+        if (!busyEnough(interval, config)) {
+            return Optional.empty();
+        }
+        boolean peerWindowTooSmall = facts.sndWindowBytes != null && facts.rttMicros > 0
+                && facts.sndWindowBytes / (facts.rttMicros / 1e6) < config.targetBytesPerSecond();
+        if (interval.rwndLimitedRatio() < threshold && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();

@@ -189,6 +189,19 @@ class ConnectionRulesTest {
     }
 
     @Test
+    void underBbrASmallPeerWindowCountsFromHalfTheThreshold() {
+        ConnectionFacts.Builder bbr = ConnectionFacts.builder(broker("consumer-far-1")).rttMicros(100_000).sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.44, 0, 0, 5000));
+        assertTrue(ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).isPresent(), "44% and 5 Mbit/s of window");
+        ConnectionFacts bigWindow = ConnectionFacts.builder(broker("c")).rttMicros(100_000).sndWindowBytes(8_000_000)
+                .interval(interval(0.9, 0.44, 0, 0, 5000)).build();
+        assertFalse(ConnectionRules.receiveWindowLimited(bigWindow, DEFAULTS).isPresent(), "an 8 MB window carries 640 Mbit/s");
+        ConnectionFacts barely = ConnectionFacts.builder(broker("c")).rttMicros(100_000).sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.2, 0, 0, 5000)).build();
+        assertFalse(ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
+    }
+
+    @Test
     void sendBufferLimitedNamesTheOwnBufferAndTcpWmem() {
         ConnectionFacts producer = ConnectionFacts.builder(client("producer-7")).rttMicros(100_000).interval(interval(0.8, 0, 0.9, 0, 5000))
                 .kernel(KERNEL_618).build();

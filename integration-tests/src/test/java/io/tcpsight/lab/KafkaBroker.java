@@ -1,94 +1,243 @@
 package io.tcpsight.lab;
 
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node KRaft broker JVM from the Maven-resolved Kafka jars, started in the lab's
- * server namespace: clients reach it only across the delay line.
+ * A real single-node KRaft broker JVM from Maven-resolved Kafka jars (4.3.1 or 3.9.2), either
+ * in a kernel lab's server namespace (reachable only across the delay line) or on loopback,
+ * optionally with the tcpsight agent.
  */
-public final class KafkaBroker {
-    public static final int PORT = 9092;
-    private static final int CONTROLLER_PORT = 9093;
+public final class KafkaBroker implements AutoCloseable {
+    private static final AtomicInteger NEXT = new AtomicInteger();
 
-    private final KernelLab lab;
-    private final LabProcess process;
+    /** The Kafka lines the agent supports. */
+    public enum Version {
+        V4_3("4.3.1"),
+        V3_9("3.9.2");
 
-    private KafkaBroker(KernelLab lab, LabProcess process) {
-        this.lab = lab;
-        this.process = process;
+        private final String release;
+
+        Version(String release) {
+            this.release = release;
+        }
+
+        Path lib() {
+            return this == V4_3 ? LabPaths.kafkaLib() : LabPaths.kafka39Lib();
+        }
+
+        public String release() {
+            return release;
+        }
     }
 
-    /** Starts a broker in the lab's server namespace and waits until a client across the link sees it. */
-    public static KafkaBroker start(KernelLab lab, Map<String, String> overrides) throws IOException, InterruptedException {
-        LabPrerequisites.requireKafkaRuntime();
-        Path directory = Files.createDirectories(LabPaths.work().resolve(lab.serverNamespace() + "-kafka"));
-        Path config = directory.resolve("server.properties");
-        Properties properties = new Properties();
-        properties.setProperty("process.roles", "broker,controller");
-        properties.setProperty("node.id", "1");
-        properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + CONTROLLER_PORT);
-        properties.setProperty("listeners", "PLAINTEXT://" + lab.serverAddress() + ":" + PORT + ",CONTROLLER://127.0.0.1:" + CONTROLLER_PORT);
-        properties.setProperty("advertised.listeners", "PLAINTEXT://" + lab.serverAddress() + ":" + PORT);
-        properties.setProperty("controller.listener.names", "CONTROLLER");
-        properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        properties.setProperty("log.dirs", directory.resolve("data").toString());
-        properties.setProperty("offsets.topic.replication.factor", "1");
-        properties.setProperty("transaction.state.log.replication.factor", "1");
-        properties.setProperty("transaction.state.log.min.isr", "1");
-        properties.setProperty("share.coordinator.state.topic.replication.factor", "1");
-        properties.setProperty("share.coordinator.state.topic.min.isr", "1");
-        properties.setProperty("group.initial.rebalance.delay.ms", "0");
-        properties.putAll(overrides);
-        try (var out = Files.newBufferedWriter(config)) {
-            properties.store(out, "tcpsight lab broker");
-        }
-        Path log4j = directory.resolve("log4j2.properties");
-        Files.write(log4j, List.of("rootLogger.level = WARN", "rootLogger.appenderRef.console.ref = console",
-                "appender.console.type = Console", "appender.console.name = console",
-                "appender.console.layout.type = PatternLayout", "appender.console.layout.pattern = [%d] %p %m (%c)%n"),
-                StandardCharsets.UTF_8);
+    private final String host;
+    private final int port;
+    private final LabProcess process;
+    private final Integer agentPort;
+    private final boolean ownsProcess;
 
-        List<String> java = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + log4j, "-cp", LabPaths.kafkaLib() + "/*"));
-        List<String> format = new ArrayList<>(java);
-        format.addAll(Arrays.asList("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
-        try (LabProcess formatting = LabProcess.start(lab.serverNamespace() + "-kafka-format", format)) {
-            if (formatting.awaitExit(Duration.ofSeconds(60)) != 0) {
-                throw new IOException("formatting Kafka storage failed:\n" + formatting.output());
-            }
+    private KafkaBroker(String host, int port, LabProcess process, Integer agentPort, boolean ownsProcess) {
+        this.host = host;
+        this.port = port;
+        this.process = process;
+        this.agentPort = agentPort;
+        this.ownsProcess = ownsProcess;
+    }
+
+    /** A broker in the lab's server namespace with these settings; Kafka 4.3.1, no agent. */
+    public static KafkaBroker start(KernelLab lab, Map<String, String> overrides) throws IOException, InterruptedException {
+        return inLab(lab).overrides(overrides).start();
+    }
+
+    public static Builder inLab(KernelLab lab) {
+        return new Builder(lab);
+    }
+
+    public static Builder onLoopback() {
+        return new Builder(null);
+    }
+
+    public static final class Builder {
+        private final KernelLab lab;
+        private Version version = Version.V4_3;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+        private String agentArguments;
+        private final List<String> jvmOptions = new ArrayList<>();
+
+        private Builder(KernelLab lab) {
+            this.lab = lab;
         }
-        List<String> broker = new ArrayList<>(java);
-        broker.addAll(Arrays.asList("kafka.Kafka", config.toString()));
-        KafkaBroker started = new KafkaBroker(lab, lab.execInServer("kafka", broker));
-        started.awaitReady(Duration.ofSeconds(90));
-        return started;
+
+        public Builder version(Version value) {
+            version = value;
+            return this;
+        }
+
+        public Builder overrides(Map<String, String> values) {
+            overrides.putAll(values);
+            return this;
+        }
+
+        /** Starts the broker with the tcpsight agent and these arguments (host and port are added when absent). */
+        public Builder agent(String arguments) {
+            agentArguments = arguments;
+            return this;
+        }
+
+        public Builder jvmOption(String option) {
+            jvmOptions.add(option);
+            return this;
+        }
+
+        public KafkaBroker start() throws IOException, InterruptedException {
+            LabPrerequisites.requireKafkaRuntime();
+            String host = lab == null ? "127.0.0.1" : lab.serverAddress();
+            int port = lab == null ? freePort() : 9092;
+            int controllerPort = lab == null ? freePort() : 9093;
+            String name = (lab == null ? "loopback-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet() : lab.serverNamespace())
+                    + "-kafka-" + version.release();
+            Path directory = Files.createDirectories(LabPaths.work().resolve(name));
+            Path config = writeConfig(directory, host, port, controllerPort);
+            List<String> java = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + writeLog4j2(directory),
+                    "-Dlog4j.configuration=file:" + writeLog4j1(directory)));
+            java.addAll(jvmOptions);
+            Integer agentPort = null;
+            if (agentArguments != null) {
+                String arguments = agentArguments;
+                if (!arguments.contains("port=")) {
+                    agentPort = lab == null ? freePort() : 9464;
+                    arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + agentPort;
+                }
+                if (!arguments.contains("host=") && lab != null) {
+                    arguments = arguments + ",host=" + host; // so the test JVM can reach it across the line
+                }
+                java.add("-javaagent:" + LabPaths.agentJar() + "=" + arguments);
+            }
+            java.addAll(Arrays.asList("-cp", version.lib() + "/*"));
+            List<String> format = new ArrayList<>(java.subList(0, 5));
+            format.addAll(Arrays.asList("-cp", version.lib() + "/*", "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
+                    "-c", config.toString()));
+            try (LabProcess formatting = LabProcess.start(name + "-format", format)) {
+                if (formatting.awaitExit(Duration.ofSeconds(60)) != 0) {
+                    throw new IOException("formatting Kafka storage failed:\n" + formatting.output());
+                }
+            }
+            List<String> broker = new ArrayList<>(java);
+            broker.addAll(Arrays.asList("kafka.Kafka", config.toString()));
+            LabProcess process = lab == null ? LabProcess.start(name, broker) : lab.execInServer("kafka-" + version.release(), broker);
+            KafkaBroker started = new KafkaBroker(host, port, process, agentPort, lab == null);
+            try {
+                started.awaitReady(Duration.ofSeconds(90));
+            } catch (AssertionError | RuntimeException failure) {
+                started.close();
+                throw failure;
+            }
+            return started;
+        }
+
+        private Path writeConfig(Path directory, String host, int port, int controllerPort) throws IOException {
+            Properties properties = new Properties();
+            properties.setProperty("process.roles", "broker,controller");
+            properties.setProperty("node.id", "1");
+            properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            properties.setProperty("listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            properties.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
+            properties.setProperty("controller.listener.names", "CONTROLLER");
+            properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            properties.setProperty("log.dirs", directory.resolve("data").toString());
+            properties.setProperty("offsets.topic.replication.factor", "1");
+            properties.setProperty("transaction.state.log.replication.factor", "1");
+            properties.setProperty("transaction.state.log.min.isr", "1");
+            if (version == Version.V4_3) {
+                properties.setProperty("share.coordinator.state.topic.replication.factor", "1");
+                properties.setProperty("share.coordinator.state.topic.min.isr", "1");
+            }
+            properties.setProperty("group.initial.rebalance.delay.ms", "0");
+            properties.putAll(overrides);
+            Path config = directory.resolve("server.properties");
+            try (var out = Files.newBufferedWriter(config)) {
+                properties.store(out, "tcpsight lab broker");
+            }
+            return config;
+        }
+    }
+
+    private static Path writeLog4j2(Path directory) throws IOException {
+        Path file = directory.resolve("log4j2.properties");
+        Files.write(file, List.of("rootLogger.level = WARN", "rootLogger.appenderRef.console.ref = console",
+                "appender.console.type = Console", "appender.console.name = console",
+                "appender.console.layout.type = PatternLayout", "appender.console.layout.pattern = [%d] %p %m (%c)%n",
+                "logger.tcpsight.name = io.tcpsight", "logger.tcpsight.level = INFO"), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static Path writeLog4j1(Path directory) throws IOException {
+        Path file = directory.resolve("log4j.properties");
+        Files.write(file, List.of("log4j.rootLogger=WARN, stdout", "log4j.logger.io.tcpsight=INFO",
+                "log4j.appender.stdout=org.apache.log4j.ConsoleAppender", "log4j.appender.stdout.layout=org.apache.log4j.PatternLayout",
+                "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n"), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     public String bootstrapServers() {
-        return lab.serverAddress() + ":" + PORT;
+        return host + ":" + port;
     }
 
     public LabProcess process() {
         return process;
     }
 
+    /** The agent's HTTP endpoint, e.g. http://127.0.0.1:9464. */
+    public String agentUrl() {
+        if (agentPort == null) {
+            throw new IllegalStateException("this broker runs without the agent's HTTP endpoint");
+        }
+        return "http://" + host + ":" + agentPort;
+    }
+
+    /** GET on the agent's endpoint. */
+    public String agentGet(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(agentUrl() + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + path + " -> " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
     private void awaitReady(Duration timeout) throws InterruptedException {
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "lab-readiness");
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception last = null;
         try (Admin admin = Admin.create(config)) {
@@ -106,7 +255,14 @@ public final class KafkaBroker {
                 Thread.sleep(200);
             }
         }
-        throw new AssertionError("Kafka broker in " + lab.serverNamespace() + " not ready within " + timeout + " (" + last + "). Output:\n"
+        throw new AssertionError("Kafka broker " + bootstrapServers() + " not ready within " + timeout + " (" + last + "). Output:\n"
                 + process.output());
+    }
+
+    @Override
+    public void close() {
+        if (ownsProcess) {
+            process.close();
+        }
     }
 }

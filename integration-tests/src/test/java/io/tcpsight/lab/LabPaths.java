@@ -20,6 +20,14 @@ final class LabPaths {
         return path("tcpsight.lab.kafka.lib", "kafka-runtime/target/lib");
     }
 
+    static Path kafka39Lib() {
+        return path("tcpsight.lab.kafka39.lib", "kafka-runtime-3.9/target/lib");
+    }
+
+    static Path agentJar() {
+        return path("tcpsight.lab.agent.jar", "../broker-agent/target/tcpsight-broker-agent-0.1.0-SNAPSHOT.jar");
+    }
+
     static Path dockerFiles() {
         return path("tcpsight.lab.docker", "docker");
     }

@@ -1,0 +1,334 @@
+package io.tcpsight.agent;
+
+import io.tcpsight.agent.hooks.Hooks;
+import io.tcpsight.agent.http.AgentHttpServer;
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.ConnectionMonitor;
+import io.tcpsight.connection.ConnectionRegistry;
+import io.tcpsight.connection.Role;
+import io.tcpsight.connection.SamplingLoop;
+import io.tcpsight.connection.TrackedConnection;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.diagnose.Severity;
+import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.tcp.TcpSocketException;
+import io.tcpsight.tcp.TcpSockets;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Everything the agent keeps at run time: the registry of Kafka connections (fed by the hooks),
+ * the monitor and its daemon sampling thread, the listener watch, and the outputs.
+ */
+final class AgentRuntime implements Hooks.Receiver {
+    private final AgentSettings settings;
+    private final AgentLog log;
+    private final ConnectionRegistry registry;
+    private final ConnectionMonitor monitor;
+    private final ListenerWatch listeners;
+    /** Broker-side Kafka connection id -> connection, for attribution by RequestContext. */
+    private final Map<String, TrackedConnection> byConnectionId = new ConcurrentHashMap<>();
+    private final Map<Integer, String> connectionIdByFd = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> connectStartByFd = new ConcurrentHashMap<>();
+    private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
+    private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
+    private final boolean nativeAvailable;
+    private SamplingLoop loop;
+    private AgentHttpServer http;
+    private TcpsightJmx jmx;
+
+    AgentRuntime(AgentSettings settings, AgentLog log) {
+        this.settings = settings;
+        this.log = log;
+        TcpsightConfig config = settings.config;
+        this.registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
+        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), this::logFinding);
+        this.monitor = new ConnectionMonitor(registry, config, connection -> KafkaSettings.unknown(),
+                () -> KernelFacts.from(HostTcpFacts.current()), board);
+        this.listeners = new ListenerWatch(listenerByPort, settings.port);
+        this.nativeAvailable = TcpSockets.availability().isAvailable();
+    }
+
+    void start() {
+        if (!nativeAvailable) {
+            log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason() + "; connections are not tracked");
+            return;
+        }
+        monitor.addFindingSource(() -> {
+            try {
+                return listeners.evaluate(monitor.config());
+            } catch (IOException | RuntimeException unreadable) {
+                failed("listener watch", unreadable);
+                return Collections.emptyList();
+            }
+        });
+        loop = new SamplingLoop("tcpsight-agent-sampler", monitor.config(), () -> {
+            forgetReleased();
+            monitor.round();
+        }, log::warn).start();
+        try {
+            jmx = TcpsightJmx.register(monitor, "BrokerAgent", "agent");
+        } catch (Exception unavailable) {
+            log.warn("tcpsight agent: JMX registration failed: " + unavailable);
+        }
+        if (settings.port > 0) {
+            try {
+                http = AgentHttpServer.start(settings.host, settings.port, monitor, listeners);
+            } catch (IOException | RuntimeException bindFailed) {
+                log.warn("tcpsight agent: HTTP endpoint on " + settings.host + ":" + settings.port + " not started: " + bindFailed);
+            }
+        }
+    }
+
+    ConnectionMonitor monitor() {
+        return monitor;
+    }
+
+    @Override
+    public void registered(Object selector, String connectionId, SocketChannel channel, long connectStartNanos) {
+        if (!nativeAvailable) {
+            return;
+        }
+        int fd;
+        try {
+            fd = TcpSockets.fileDescriptor(channel);
+        } catch (TcpSocketException closed) {
+            return;
+        }
+        boolean client = connectStartNanos != 0;
+        InetSocketAddress local = address(channel, true);
+        InetSocketAddress remote = address(channel, false);
+        ConnectionIdentity identity = ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote, Instant.now());
+        if (client) {
+            identity = identity.withClientId(clientIdBySelector.get(selector)).withNodeId(nodeId(connectionId));
+        } else if (local != null) {
+            identity = identity.withListener(listenerByPort.get(local.getPort()));
+        }
+        TrackedConnection tracked = registry.track(fd, 0, identity).orElse(null);
+        if (tracked == null) {
+            return;
+        }
+        if (client) {
+            connectStartByFd.put(fd, connectStartNanos);
+        } else {
+            byConnectionId.put(connectionId, tracked);
+            connectionIdByFd.put(fd, connectionId);
+            if (settings.congestion != null) {
+                setCongestion(channel);
+            }
+        }
+    }
+
+    /** Side tables follow the registry: a connection the sampler released (its fd went away unseen) leaves them too. */
+    private void forgetReleased() {
+        connectionIdByFd.keySet().removeIf(fd -> !registry.get(fd).isPresent());
+        byConnectionId.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+        connectStartByFd.keySet().removeIf(fd -> !registry.get(fd).isPresent());
+    }
+
+    int sideTableSize() {
+        return byConnectionId.size() + connectionIdByFd.size() + connectStartByFd.size();
+    }
+
+    /** Client-side Kafka connection ids are node ids: negative for bootstrap, MAX_VALUE - id for a coordinator. */
+    static String nodeId(String connectionId) {
+        try {
+            int id = Integer.parseInt(connectionId);
+            if (id < 0) {
+                return "bootstrap";
+            }
+            return Integer.toString(id > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE - id : id);
+        } catch (NumberFormatException notANode) {
+            return null;
+        }
+    }
+
+    private void setCongestion(SocketChannel channel) {
+        try {
+            TcpSockets.setCongestionControl(channel, settings.congestion);
+        } catch (TcpSocketException refused) {
+            failed("congestion=" + settings.congestion, refused);
+        }
+    }
+
+    private static InetSocketAddress address(SocketChannel channel, boolean local) {
+        try {
+            return (InetSocketAddress) (local ? channel.getLocalAddress() : channel.getRemoteAddress());
+        } catch (IOException | RuntimeException unknown) {
+            return null;
+        }
+    }
+
+    @Override
+    public void connected(SocketChannel channel) {
+        if (!nativeAvailable) {
+            return;
+        }
+        int fd = TcpSockets.fileDescriptor(channel);
+        Long start = connectStartByFd.remove(fd);
+        if (start != null) {
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            registry.get(fd).ifPresent(connection -> {
+                connection.handshakeMillis(millis);
+                InetSocketAddress local = address(channel, true);
+                if (connection.identity().local() == null && local != null) {
+                    connection.updateIdentity(identity -> ConnectionIdentity.of(identity.role(), local, identity.remote(), identity.openedAt())
+                            .withClientId(identity.clientId()).withNodeId(identity.nodeId()));
+                }
+            });
+        }
+    }
+
+    @Override
+    public void closing(SocketChannel channel) {
+        if (!nativeAvailable || !channel.isOpen()) {
+            return;
+        }
+        int fd = TcpSockets.fileDescriptor(channel);
+        registry.release(fd);
+        connectStartByFd.remove(fd);
+        String connectionId = connectionIdByFd.remove(fd);
+        if (connectionId != null) {
+            byConnectionId.remove(connectionId);
+        }
+    }
+
+    @Override
+    public void networkClient(Object selector, String clientId) {
+        if (clientId != null) {
+            clientIdBySelector.put(selector, clientId);
+        }
+    }
+
+    @Override
+    public void request(String connectionId, Object context) {
+        TrackedConnection connection = byConnectionId.get(connectionId);
+        if (connection == null || connection.identity().clientId() != null) {
+            return; // not ours, or attributed already: the common case costs one map lookup
+        }
+        RequestFields fields = RequestFields.of(context);
+        String clientId = fields.clientId(context);
+        String principal = fields.principal(context);
+        String listener = fields.listener(context);
+        connection.updateIdentity(identity -> identity.withClientId(clientId).withPrincipal(principal).withListener(listener));
+        InetSocketAddress local = connection.identity().local();
+        if (listener != null && local != null && listenerByPort.size() < 64) {
+            listenerByPort.putIfAbsent(local.getPort(), listener);
+        }
+    }
+
+    @Override
+    public void failed(String where, Throwable failure) {
+        String key = where + ": " + failure.getClass().getName();
+        if (reportedFailures.size() < 100 && reportedFailures.add(key)) {
+            log.warn("tcpsight agent: " + where + " failed, Kafka is unaffected (reported once): " + failure);
+        }
+    }
+
+    private void logFinding(Finding finding) {
+        if (finding.severity() == Severity.INFO) {
+            log.info(finding.logLine());
+        } else {
+            log.warn(finding.logLine());
+        }
+    }
+
+    List<String> trackedClientIds() {
+        List<String> ids = new ArrayList<>();
+        for (TrackedConnection connection : registry.connections()) {
+            ids.add(connection.identity().clientId());
+        }
+        return ids;
+    }
+
+    /** Reads RequestContext's public fields reflectively, once per class, so nothing here links to Kafka. */
+    static final class RequestFields {
+        private static volatile RequestFields cached;
+        private final Class<?> type;
+        private final Field header;
+        private final Field principal;
+        private final Field listenerName;
+
+        private RequestFields(Class<?> type) throws ReflectiveOperationException {
+            this.type = type;
+            this.header = type.getField("header");
+            this.principal = type.getField("principal");
+            this.listenerName = type.getField("listenerName");
+        }
+
+        static RequestFields of(Object context) {
+            RequestFields fields = cached;
+            if (fields == null || fields.type != context.getClass()) {
+                try {
+                    fields = new RequestFields(context.getClass());
+                } catch (ReflectiveOperationException changed) {
+                    throw new IllegalStateException("RequestContext has no public header/principal/listenerName", changed);
+                }
+                cached = fields;
+            }
+            return fields;
+        }
+
+        String clientId(Object context) {
+            return (String) call(get(header, context), "clientId");
+        }
+
+        String principal(Object context) {
+            Object value = get(principal, context);
+            return value == null ? null : value.toString();
+        }
+
+        String listener(Object context) {
+            return (String) call(get(listenerName, context), "value");
+        }
+
+        private static Object get(Field field, Object target) {
+            try {
+                return field.get(target);
+            } catch (IllegalAccessException inaccessible) {
+                return null;
+            }
+        }
+
+        private static Object call(Object target, String method) {
+            if (target == null) {
+                return null;
+            }
+            try {
+                Method getter = target.getClass().getMethod(method);
+                return getter.invoke(target);
+            } catch (ReflectiveOperationException missing) {
+                return null;
+            }
+        }
+    }
+
+    void close() {
+        if (loop != null) {
+            loop.close();
+        }
+        if (http != null) {
+            http.close();
+        }
+        if (jmx != null) {
+            jmx.close();
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.tcpsight.agent;
+
+import io.tcpsight.config.InvalidSettingException;
+import io.tcpsight.config.SettingKey;
+import io.tcpsight.config.TcpsightConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The agent's arguments, in the jmx_exporter spirit:
+ * {@code -javaagent:tcpsight-broker-agent.jar=port=9464,host=127.0.0.1,interval=10s} or
+ * {@code config=/path/tcpsight.properties}. Keys are the shared tcpsight keys without their
+ * prefix, plus the agent's own. Anything unknown or malformed is an {@link InvalidSettingException}.
+ */
+final class AgentSettings {
+    static final String PORT = "port";
+    static final String HOST = "host";
+    static final String INTERVAL = "interval";
+    static final String CONGESTION = "congestion";
+    static final String CONFIG = "config";
+    private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m)$");
+    private static final Pattern ALGORITHM = Pattern.compile("^[a-z][a-z0-9_]{0,14}$");
+
+    final int port;
+    final String host;
+    final String congestion;
+    final TcpsightConfig config;
+
+    private AgentSettings(int port, String host, String congestion, TcpsightConfig config) {
+        this.port = port;
+        this.host = host;
+        this.congestion = congestion;
+        this.config = config;
+    }
+
+    static List<String> allowedKeys() {
+        List<String> keys = new ArrayList<>(List.of(PORT, HOST, INTERVAL, CONGESTION, CONFIG));
+        for (SettingKey<?> key : TcpsightConfig.KEYS) {
+            keys.add(key.shortName());
+        }
+        return keys;
+    }
+
+    static AgentSettings parse(String arguments) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (arguments != null && !arguments.trim().isEmpty()) {
+            for (String pair : arguments.split(",")) {
+                int equals = pair.indexOf('=');
+                if (equals <= 0) {
+                    throw new InvalidSettingException("agent argument", pair, "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1");
+                }
+                values.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+            }
+        }
+        if (values.containsKey(CONFIG)) {
+            Map<String, String> fromFile = readFile(values.remove(CONFIG));
+            fromFile.putAll(values); // arguments win over the file
+            values = fromFile;
+        }
+        List<String> allowed = allowedKeys();
+        Map<String, Object> shared = new HashMap<>();
+        for (Map.Entry<String, String> entry : values.entrySet()) {
+            String key = entry.getKey().startsWith("tcpsight.") ? entry.getKey().substring("tcpsight.".length()) : entry.getKey();
+            if (!allowed.contains(key)) {
+                throw new InvalidSettingException(entry.getKey(), entry.getValue(), "not a tcpsight agent setting; allowed: " + String.join(", ", allowed));
+            }
+            if (TcpsightConfig.key("tcpsight." + key) != null) {
+                shared.put("tcpsight." + key, entry.getValue());
+            }
+        }
+        String interval = values.get(INTERVAL);
+        if (interval != null) {
+            shared.put(TcpsightConfig.SAMPLE_INTERVAL_MS.name(), Long.toString(durationMillis(interval)));
+        }
+        int port = 9464;
+        if (values.containsKey(PORT)) {
+            try {
+                port = Integer.parseInt(values.get(PORT));
+            } catch (NumberFormatException notANumber) {
+                port = -1;
+            }
+            if (port < 0 || port > 65535) {
+                throw new InvalidSettingException(PORT, values.get(PORT), "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)");
+            }
+        }
+        String host = values.getOrDefault(HOST, "127.0.0.1");
+        if (host.isEmpty()) {
+            throw new InvalidSettingException(HOST, host, "an address to bind the HTTP endpoint to, e.g. 127.0.0.1 (the default) or 0.0.0.0");
+        }
+        String congestion = values.get(CONGESTION);
+        if (congestion != null && !ALGORITHM.matcher(congestion).matches()) {
+            throw new InvalidSettingException(CONGESTION, congestion, "a congestion control name such as bbr or cubic");
+        }
+        return new AgentSettings(port, host, congestion, TcpsightConfig.from(shared));
+    }
+
+    static long durationMillis(String text) {
+        Matcher matcher = DURATION.matcher(text);
+        if (!matcher.matches()) {
+            throw new InvalidSettingException(INTERVAL, text, "a duration such as 500ms, 10s or 1m");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        return matcher.group(2).equals("ms") ? amount : matcher.group(2).equals("s") ? amount * 1000 : amount * 60_000;
+    }
+
+    private static Map<String, String> readFile(String path) {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(Paths.get(path), StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException unreadable) {
+            throw new InvalidSettingException(CONFIG, path, "a readable properties file (" + unreadable + ")");
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String name : properties.stringPropertyNames()) {
+            values.put(name, properties.getProperty(name));
+        }
+        return values;
+    }
+}

@@ -1,0 +1,90 @@
+package io.tcpsight.agent.http;
+
+import io.tcpsight.connection.ConnectionSample;
+import io.tcpsight.connection.IntervalStats;
+import io.tcpsight.connection.TrackedConnection;
+import io.tcpsight.diagnose.FindingJson;
+import io.tcpsight.tcp.SocketBufferState;
+import java.util.List;
+
+/** The JSON of /connections: each connection's identity and what its last sample saw. */
+final class ConnectionJson {
+    private ConnectionJson() {
+    }
+
+    static String array(List<TrackedConnection> connections) {
+        StringBuilder json = new StringBuilder("[");
+        boolean first = true;
+        for (TrackedConnection connection : connections) {
+            ConnectionSample sample = connection.latest();
+            if (sample == null) {
+                continue;
+            }
+            if (!first) {
+                json.append(',');
+            }
+            first = false;
+            json.append("{\"connection\":");
+            FindingJson.connection(json, connection.identity());
+            json.append(",\"tcpInfo\":{");
+            field(json, "state", sample.state().name(), true);
+            field(json, "rttMs", sample.rttMicros() / 1000.0, false);
+            if (sample.minRttMicros() >= 0) {
+                field(json, "minRttMs", sample.minRttMicros() / 1000.0, false);
+            }
+            field(json, "options", sample.options().toString(), false);
+            field(json, "windowScaling", sample.options().windowScaling(), false);
+            field(json, "sndWscale", sample.sndWindowScale(), false);
+            field(json, "rcvWscale", sample.rcvWindowScale(), false);
+            field(json, "sndCwnd", sample.sndCwnd(), false);
+            optional(json, "sndWnd", sample.sndWindowBytes());
+            optional(json, "rcvWnd", sample.rcvWindowBytes());
+            optional(json, "deliveryRateBytesPerSecond", sample.deliveryRateBytesPerSecond());
+            field(json, "totalRetrans", sample.totalRetrans(), false);
+            optional(json, "bytesAcked", sample.bytesAcked());
+            optional(json, "bytesReceived", sample.bytesReceived());
+            json.append('}');
+            IntervalStats interval = sample.interval();
+            if (interval != null) {
+                json.append(",\"interval\":{");
+                field(json, "seconds", interval.seconds(), true);
+                field(json, "busy", interval.busyRatio(), false);
+                field(json, "rwndLimited", interval.rwndLimitedRatio(), false);
+                field(json, "sndbufLimited", interval.sndbufLimitedRatio(), false);
+                field(json, "retransmitRatio", interval.retransmitRatio(), false);
+                field(json, "sendRateBytesPerSecond", interval.sendRateBytesPerSecond(), false);
+                field(json, "receiveRateBytesPerSecond", interval.receiveRateBytesPerSecond(), false);
+                json.append('}');
+            }
+            SocketBufferState buffers = sample.buffers();
+            if (buffers != null) {
+                json.append(",\"socket\":{");
+                field(json, "SO_RCVBUF", buffers.receiveBufferBytes(), true);
+                field(json, "SO_SNDBUF", buffers.sendBufferBytes(), false);
+                field(json, "TCP_WINDOW_CLAMP", buffers.windowClampBytes(), false);
+                field(json, "TCP_CONGESTION", buffers.congestionControl(), false);
+                json.append('}');
+            }
+            if (connection.handshakeMillis() != null) {
+                json.append(",\"handshakeMs\":").append(connection.handshakeMillis());
+            }
+            json.append('}');
+        }
+        return json.append(']').toString();
+    }
+
+    private static void optional(StringBuilder json, String name, long value) {
+        if (value >= 0) {
+            field(json, name, value, false);
+        }
+    }
+
+    private static void field(StringBuilder json, String name, Object value, boolean first) {
+        if (!first) {
+            json.append(',');
+        }
+        FindingJson.string(json, name);
+        json.append(':');
+        FindingJson.value(json, value);
+    }
+}

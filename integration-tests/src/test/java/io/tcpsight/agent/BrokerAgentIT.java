@@ -1,0 +1,153 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.KafkaBroker;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The agent in real broker JVMs on loopback: attribution, bad arguments, bounded memory. */
+class BrokerAgentIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ParameterizedTest(name = "Kafka {0}")
+    @EnumSource(KafkaBroker.Version.class)
+    void everyConnectionIsAttributedToItsClientIdAndListener(KafkaBroker.Version version) throws Exception {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().version(version).agent("interval=1s").start()) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            }
+            Properties producerConfig = new Properties();
+            producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "orders-producer");
+            Properties consumerConfig = new Properties();
+            consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "orders-consumer");
+            consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "orders");
+            consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
+                    KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
+                for (int i = 0; i < 100; i++) {
+                    producer.send(new ProducerRecord<>("orders", "order-" + i));
+                }
+                producer.flush();
+                consumer.subscribe(List.of("orders"));
+                int read = 0;
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (read < 100 && System.nanoTime() < deadline) {
+                    read += consumer.poll(Duration.ofMillis(200)).count();
+                }
+                assertEquals(100, read);
+                Thread.sleep(2500); // two sampling rounds
+
+                JsonNode connections = JSON.readTree(broker.agentGet("/connections?top=1000"));
+                List<String> seen = new ArrayList<>();
+                for (JsonNode connection : connections) {
+                    JsonNode id = connection.path("connection");
+                    seen.add(id.path("role").asText() + " " + id.path("clientId").asText() + " " + id.path("listener").asText());
+                    assertTrue(connection.path("tcpInfo").path("rttMs").isNumber());
+                }
+                assertTrue(seen.contains("broker orders-producer PLAINTEXT"), seen.toString());
+                assertTrue(seen.contains("broker orders-consumer PLAINTEXT"), seen.toString());
+                assertTrue(seen.stream().anyMatch(line -> line.endsWith("CONTROLLER")), "the broker's own controller channel: " + seen);
+                assertTrue(seen.stream().noneMatch(line -> line.startsWith("broker  ")), "no unattributed broker-side connection: " + seen);
+
+                String metrics = broker.agentGet("/metrics");
+                assertTrue(metrics.contains("tcpsight_connection_rtt_seconds_count{client_id=\"orders-consumer\""), metrics);
+                assertTrue(metrics.contains("tcpsight_connections "), metrics);
+                JsonNode findings = JSON.readTree(broker.agentGet("/findings"));
+                assertTrue(findings.isArray());
+                for (JsonNode finding : findings) {
+                    // Listener findings read the namespace's counters, which other processes on this host also move.
+                    boolean listenerRule = finding.path("rule").asText().matches("listen-backlog-overflow|syn-cookies");
+                    assertTrue(listenerRule || finding.path("severity").asText().equals("info"), "a loopback connection is healthy: " + finding);
+                }
+            }
+        }
+    }
+
+    @Test
+    void badArgumentsGiveOneClearLineAndTheBrokerStillStarts() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("port=abc,interval=10s").start()) {
+            String output = broker.process().output();
+            long lines = output.lines().filter(line -> line.contains("tcpsight")).count();
+            assertEquals(1, lines, output);
+            assertTrue(output.contains("tcpsight agent disabled, the JVM continues without it: port=abc is not valid: "
+                    + "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)"), output);
+        }
+        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("colour=blue,port=0").start()) {
+            assertTrue(broker.process().output().contains("colour=blue is not valid: not a tcpsight agent setting; allowed: port, host,"),
+                    broker.process().output());
+        }
+    }
+
+    @Test
+    void aHundredThousandConnectCloseCyclesLeaveTheRegistryAndHeapAtBaseline() throws Exception {
+        // A backlog of 50 (Kafka's default) overflows under a tight connect loop and each dropped SYN
+        // costs a one-second retransmit; 4096 keeps the loop at full speed (20,000 cycles in 1.9 s).
+        try (KafkaBroker broker = KafkaBroker.onLoopback().overrides(Map.of("socket.listen.backlog.size", "4096")).agent("interval=1s").start()) {
+            Thread.sleep(2500);
+            double baseline = gauge(broker.agentGet("/metrics"), "tcpsight_connections");
+            long baselineObjects = trackedObjects(broker);
+            String[] hostPort = broker.bootstrapServers().split(":");
+            InetSocketAddress address = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+            int cycles = 100_000;
+            long start = System.nanoTime();
+            for (int i = 0; i < cycles; i++) {
+                try (Socket socket = new Socket()) {
+                    socket.setSoLinger(true, 0); // reset on close: no TIME_WAIT, so ports never run out
+                    socket.connect(address, 2000);
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Thread.sleep(3000); // the broker closes its ends; a sampling round or two passes
+            double after = gauge(broker.agentGet("/metrics"), "tcpsight_connections");
+            long afterObjects = trackedObjects(broker);
+            System.out.printf("%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",
+                    cycles, seconds, baseline, after, baselineObjects, afterObjects);
+            assertTrue(after <= baseline + 2, "registry back at baseline: " + baseline + " -> " + after);
+            assertTrue(afterObjects <= baselineObjects + 2, "heap back at baseline: " + baselineObjects + " -> " + afterObjects);
+        }
+    }
+
+    private static double gauge(String metrics, String name) {
+        Matcher matcher = Pattern.compile("(?m)^" + name + " ([0-9.eE+-]+)$").matcher(metrics);
+        assertTrue(matcher.find(), name + " in " + metrics);
+        return Double.parseDouble(matcher.group(1));
+    }
+
+    /** Live TrackedConnection instances in the broker's heap, after a full GC. */
+    private static long trackedObjects(KafkaBroker broker) throws Exception {
+        String jcmd = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        long pid = broker.process().pid();
+        Process histogram = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+        String output = new String(histogram.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        histogram.waitFor();
+        Matcher matcher = Pattern.compile("(?m)^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+io\\.tcpsight\\.shaded\\.connection\\.TrackedConnection$").matcher(output);
+        return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+    }
+}
