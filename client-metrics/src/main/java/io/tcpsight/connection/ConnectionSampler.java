@@ -87,11 +87,17 @@ public final class ConnectionSampler {
                     delta(acked, previous.bytesAcked), delta(received, previous.bytesReceived));
         }
         return new ConnectionSample(now, TcpState.of((int) batch.value(i, TcpInfoField.STATE)), batch.value(i, TcpInfoField.RTT),
-                field(i, TcpInfoField.MIN_RTT), new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)),
+                minRtt(i), new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)),
                 (int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE),
                 batch.value(i, TcpInfoField.SND_CWND), field(i, TcpInfoField.SND_WND), field(i, TcpInfoField.RCV_WND),
                 field(i, TcpInfoField.DELIVERY_RATE), retrans, busy, rwnd, sndbuf, segsOut, acked, received,
                 field(i, TcpInfoField.BYTES_RETRANS), buffers, interval);
+    }
+
+    /** -1 when unknown: not reported, or no RTT sample yet (the kernel reports ~0U then). */
+    private long minRtt(int i) {
+        long value = field(i, TcpInfoField.MIN_RTT);
+        return value == 0xFFFF_FFFFL ? -1 : value;
     }
 
     private long field(int i, TcpInfoField field) {

@@ -95,10 +95,15 @@ public final class TcpInfo {
         return base(TcpInfoField.RTTVAR);
     }
 
+    /** The windowed minimum RTT; empty before the first RTT sample (the kernel reports ~0U then). */
     public Optional<Duration> minRtt() {
         OptionalLong micros = get(TcpInfoField.MIN_RTT);
-        return micros.isPresent() ? Optional.of(Duration.ofNanos(micros.getAsLong() * 1000)) : Optional.empty();
+        return micros.isPresent() && micros.getAsLong() != NO_RTT_SAMPLE ? Optional.of(Duration.ofNanos(micros.getAsLong() * 1000))
+                : Optional.empty();
     }
+
+    /** What tcpi_min_rtt holds before the connection has measured a round trip. */
+    static final long NO_RTT_SAMPLE = 0xFFFF_FFFFL;
 
     public long sndCwnd() {
         return base(TcpInfoField.SND_CWND);

@@ -35,6 +35,8 @@ public final class KernelLab implements AutoCloseable {
     private final String serverTun;
     private final String clientAddress;
     private final String serverAddress;
+    private final String controlLink;
+    private final int subnet;
     private final List<LabProcess> processes = Collections.synchronizedList(new ArrayList<>());
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
@@ -96,9 +98,10 @@ public final class KernelLab implements AutoCloseable {
         this.clientNamespace = clientNamespace ? prefix + "-c" : null;
         this.clientTun = "tsl" + PID + "x" + index;
         this.serverTun = "tslsrv";
-        int subnet = (int) ((PID * 31 + index) % 250) + 1;
+        this.subnet = (int) ((PID * 31 + index) % 250) + 1;
         this.clientAddress = "10.213." + subnet + ".1";
         this.serverAddress = "10.213." + subnet + ".2";
+        this.controlLink = "tsc" + PID + "x" + index;
     }
 
     private void build(Map<String, String> serverSysctls, Map<String, String> clientSysctls) throws IOException, InterruptedException {
@@ -107,6 +110,7 @@ public final class KernelLab implements AutoCloseable {
         setUpSide(serverNamespace, serverTun, serverAddress, clientAddress, serverSysctls);
         if (clientNamespace != null) {
             setUpSide(clientNamespace, "tslcli", clientAddress, serverAddress, clientSysctls);
+            setUpControlLink();
         } else {
             setUpSide(null, clientTun, clientAddress, serverAddress, clientSysctls);
         }
@@ -145,6 +149,24 @@ public final class KernelLab implements AutoCloseable {
         inNamespace(namespace, "ip", "addr", "add", address + "/32", "dev", tun);
         inNamespace(namespace, "ip", "link", "set", tun, "txqueuelen", "5000", "up");
         inNamespace(namespace, "ip", "route", "add", peer + "/32", "dev", tun);
+    }
+
+    /**
+     * With the client in its own namespace, the test JVM still needs to reach the server (broker
+     * readiness, the agent's HTTP endpoint): an undelayed veth pair to the server namespace,
+     * with a route to the server's lab address. Traffic under test goes from the client
+     * namespace across the delay line as before.
+     */
+    private void setUpControlLink() throws IOException, InterruptedException {
+        String root = "10.214." + subnet + ".1";
+        String server = "10.214." + subnet + ".2";
+        run("ip", "link", "add", controlLink, "type", "veth", "peer", "name", "tslctl", "netns", serverNamespace);
+        run("sysctl", "-qw", "net.ipv6.conf." + controlLink + ".disable_ipv6=1");
+        run("ip", "addr", "add", root + "/30", "dev", controlLink);
+        run("ip", "link", "set", controlLink, "up");
+        inNamespace(serverNamespace, "ip", "addr", "add", server + "/30", "dev", "tslctl");
+        inNamespace(serverNamespace, "ip", "link", "set", "tslctl", "up");
+        run("ip", "route", "add", serverAddress + "/32", "via", server, "dev", controlLink);
     }
 
     public Link link() {
@@ -231,7 +253,8 @@ public final class KernelLab implements AutoCloseable {
     }
 
     private void removeNetwork() {
-        quietly("ip", "netns", "del", serverNamespace);
+        quietly("ip", "netns", "del", serverNamespace); // takes the control link's peer, and so the link, with it
+        quietly("ip", "link", "del", controlLink);
         if (clientNamespace != null) {
             quietly("ip", "netns", "del", clientNamespace);
         } else {
@@ -251,10 +274,11 @@ public final class KernelLab implements AutoCloseable {
                 quietly("ip", "netns", "del", name);
             }
         }
-        for (String line : output(List.of("ip", "-o", "link", "show", "type", "tun")).split("\n")) {
+        for (String line : output(List.of("ip", "-o", "link", "show")).split("\n")) {
             String[] parts = line.split(":\\s+");
-            if (parts.length > 1 && parts[1].matches("tsl\\d+x\\d+") && !ownerAlive(parts[1].substring(3, parts[1].indexOf('x')))) {
-                quietly("ip", "link", "del", parts[1]);
+            String name = parts.length > 1 ? parts[1].split("@")[0] : "";
+            if (name.matches("ts[lc]\\d+x\\d+") && !ownerAlive(name.substring(3, name.indexOf('x')))) {
+                quietly("ip", "link", "del", name);
             }
         }
     }

@@ -1,0 +1,124 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLab;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabPeer;
+import io.tcpsight.lab.Link;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The agent in a broker across the kernel delay line: it names the client whose TCP is the problem. */
+class AgentLabIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void aConsumerWithA64KibBuffer100MsAwayIsReportedByClientIdAsReceiveWindowLimited() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(100)).rateMbit(200)));
+        // The broker's own buffers autotune, so that only the consumer's window can be the limit.
+        KafkaBroker broker = KafkaBroker.inLab(lab).agent("interval=2s")
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1")).start();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("far", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
+        producerConfig.put(ProducerConfig.BATCH_SIZE_CONFIG, "1000000");
+        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            byte[] value = new byte[10_000];
+            new Random(7).nextBytes(value);
+            for (int i = 0; i < 3000; i++) {
+                producer.send(new ProducerRecord<>("far", value));
+            }
+        }
+        Properties consumerConfig = new Properties();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "far-consumer");
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "far");
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerConfig.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
+        JsonNode finding;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of("far"));
+            finding = pollFindings(broker, consumer, Duration.ofSeconds(25),
+                    f -> f.path("rule").asText().equals("receive-window-limited") && "far-consumer".equals(f.path("connection").path("clientId").asText()));
+        }
+        System.out.println("agent finding: " + finding);
+        assertEquals("broker", finding.path("connection").path("role").asText());
+        assertEquals("PLAINTEXT", finding.path("connection").path("listener").asText());
+        assertEquals(100, finding.path("evidence").path("rtt").path("value").asDouble(), 3);
+        assertTrue(finding.path("evidence").path("peerWindow").path("value").asLong() <= 131_072, finding.toString());
+        JsonNode setting = finding.path("remedy").path("settings").get(0);
+        assertEquals("receive.buffer.bytes", setting.path("key").asText());
+        assertEquals("-1", setting.path("value").asText());
+    }
+
+    @Test
+    void aSynBurstWithoutClientTimestampsShowsUnscaledConnectionsAndTheListenersSynCookies() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(25)).rateMbit(200))
+                .serverSysctl("net.ipv4.tcp_syncookies", 1).serverSysctl("net.core.somaxconn", 4)
+                .clientSysctl("net.ipv4.tcp_timestamps", 0));
+        KafkaBroker broker = KafkaBroker.inLab(lab).agent("interval=1s").overrides(Map.of("socket.listen.backlog.size", "1")).start();
+        lab.javaInClient("burst", LabPeer.class, "burst", lab.serverAddress(), "9092", "64", "15000")
+                .awaitLine("^connected \\d+ of \\d+$", Duration.ofSeconds(60));
+        JsonNode unscaled = pollFindings(broker, null, Duration.ofSeconds(20), f -> f.path("rule").asText().equals("no-window-scaling"));
+        // The counters are per network namespace, so each of the broker's listeners carries the finding.
+        JsonNode cookies = pollFindings(broker, null, Duration.ofSeconds(20),
+                f -> f.path("rule").asText().equals("syn-cookies") && f.path("connection").path("listener").asText().equals("PLAINTEXT"));
+        System.out.println("agent findings: " + unscaled + "\n" + cookies);
+        assertEquals("broker", unscaled.path("connection").path("role").asText());
+        assertTrue(unscaled.path("connection").path("remote").asText().startsWith(lab.clientAddress() + ":"));
+        assertTrue(unscaled.path("evidence").path("rtt").isMissingNode() || unscaled.path("evidence").path("rtt").path("value").asDouble() < 1000,
+                "no RTT sample yet is no RTT, not 71 minutes: " + unscaled);
+        assertTrue(cookies.path("evidence").path("SyncookiesSent").path("value").asLong() > 0);
+        assertEquals(1, cookies.path("evidence").path("effectiveBacklog").path("value").asLong());
+    }
+
+    /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */
+    private static JsonNode pollFindings(KafkaBroker broker, KafkaConsumer<byte[], byte[]> consumer, Duration timeout, Predicate<JsonNode> wanted)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> seen = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            if (consumer != null) {
+                consumer.poll(Duration.ofMillis(200));
+            } else {
+                Thread.sleep(200);
+            }
+            for (JsonNode finding : JSON.readTree(broker.agentGet("/findings"))) {
+                if (wanted.test(finding)) {
+                    return finding;
+                }
+                seen.add(finding.path("rule").asText() + ":" + finding.path("connection").path("clientId").asText());
+            }
+        }
+        throw new AssertionError("no such finding within " + timeout + "; seen " + seen.subList(Math.max(0, seen.size() - 20), seen.size())
+                + "\nconnections: " + broker.agentGet("/connections?top=10"));
+    }
+}
