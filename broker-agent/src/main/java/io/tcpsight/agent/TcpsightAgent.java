@@ -1,7 +1,9 @@
 package io.tcpsight.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tcpsight.agent.hooks.DoCloseAdvice;
@@ -47,13 +49,25 @@ public final class TcpsightAgent {
         try {
             AgentSettings settings = AgentSettings.parse(arguments);
             AgentRuntime started = new AgentRuntime(settings, log);
-            started.start();
             Hooks.install(started);
             instrument(instrumentation, log);
             runtime = started;
-            log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
-                    + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
-                    + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : ""));
+            // The rest (native library, sampler, JMX, HTTP) starts off the JVM's startup path, on a
+            // daemon thread: threads it creates (the HTTP dispatcher) inherit daemon status, so the
+            // agent never keeps a JVM from exiting.
+            Thread starter = new Thread(() -> {
+                try {
+                    started.start();
+                    log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
+                            + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
+                            + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : ""));
+                } catch (Throwable failure) {
+                    Hooks.install(null);
+                    log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
+                }
+            }, "tcpsight-agent-start");
+            starter.setDaemon(true);
+            starter.start();
         } catch (InvalidSettingException invalid) {
             Hooks.install(null);
             log.warn("tcpsight agent disabled, the JVM continues without it: " + invalid.getMessage());
@@ -77,6 +91,8 @@ public final class TcpsightAgent {
         new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                // Decided by name alone: no other class is ever parsed or described.
+                .ignore(not(nameStartsWith("org.apache.kafka.")))
                 .with(new AgentBuilder.Listener.Adapter() {
                     @Override
                     public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {

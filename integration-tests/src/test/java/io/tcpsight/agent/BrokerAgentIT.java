@@ -90,6 +90,31 @@ class BrokerAgentIT {
         }
     }
 
+    /** KAFKA_OPTS reaches Kafka's command-line tools too: with the agent and its HTTP endpoint they must still exit. */
+    @Test
+    void theAgentNeverKeepsAJvmFromExiting() throws Exception {
+        String javaBinary = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process tool = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=0,host=127.0.0.1",
+                "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid").redirectErrorStream(true).start();
+        Process toolWithHttp = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port="
+                + freePort(), "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid")
+                .redirectErrorStream(true).start();
+        for (Process process : new Process[] {tool, toolWithHttp}) {
+            boolean exited = process.waitFor(60, TimeUnit.SECONDS);
+            if (!exited) {
+                process.destroyForcibly();
+            }
+            assertTrue(exited, "the tool did not exit with the agent loaded");
+            assertEquals(0, process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     @Test
     void badArgumentsGiveOneClearLineAndTheBrokerStillStarts() throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback().agent("port=abc,interval=10s").start()) {

@@ -1,0 +1,74 @@
+package io.tcpsight.tcp;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.ConnectionMonitor;
+import io.tcpsight.connection.ConnectionRegistry;
+import io.tcpsight.connection.Role;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.host.HostTcpFacts;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One sampling round of the broker agent over {@code connections} tracked connections: the
+ * batched sample, buffer state every sixth round, interval stats, every rule and the board. The
+ * agent tracks by hooks, so no census is in this cost.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class MonitorRoundBenchmark {
+    @Param({"1000", "10000"})
+    public int connections;
+
+    private LoopbackConnections loopback;
+    private ConnectionMonitor monitor;
+
+    @Setup(Level.Trial)
+    public void open() throws IOException {
+        loopback = LoopbackConnections.ipv4().pairs(connections / 2);
+        ConnectionRegistry registry = new ConnectionRegistry(connections);
+        for (SocketChannel[] side : new SocketChannel[][] {loopback.clients.toArray(new SocketChannel[0]), loopback.accepted.toArray(new SocketChannel[0])}) {
+            for (SocketChannel channel : side) {
+                registry.track(TcpSockets.fileDescriptor(channel), 0, ConnectionIdentity.of(Role.BROKER,
+                        (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress) channel.getRemoteAddress(), Instant.now())
+                        .withClientId("consumer-" + (channel.hashCode() % 50)).withListener("PLAINTEXT"));
+            }
+        }
+        monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> KafkaSettings.unknown(),
+                () -> KernelFacts.from(HostTcpFacts.current()), new FindingsBoard(600_000, finding -> { }));
+    }
+
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+        loopback.close();
+    }
+
+    @Benchmark
+    public int agentRound() {
+        monitor.round();
+        return monitor.board().current().size();
+    }
+}
