@@ -52,7 +52,7 @@ public final class TcpsightAgent {
             Hooks.install(started);
             instrument(instrumentation, log);
             runtime = started;
-            // The rest (native library, sampler, JMX, HTTP) starts off the JVM's startup path, on a
+            // The rest (sampler, JMX, HTTP) starts off the JVM's startup path, on a
             // daemon thread: threads it creates (the HTTP dispatcher) inherit daemon status, so the
             // agent never keeps a JVM from exiting.
             Thread starter = new Thread(() -> {

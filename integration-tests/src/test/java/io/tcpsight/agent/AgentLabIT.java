@@ -100,6 +100,98 @@ class AgentLabIT {
         assertEquals(1, cookies.path("evidence").path("effectiveBacklog").path("value").asLong());
     }
 
+    @Test
+    void anAgentInAClientReportsAHandshakeThatWaitedForSynRetransmissions() throws Exception {
+        // Without cookies a full accept queue drops SYNs; the client retransmits after 1 s, 3 s, 7 s.
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(5)))
+                .serverSysctl("net.ipv4.tcp_syncookies", 0).serverSysctl("net.core.somaxconn", 1));
+        lab.javaInServer("full-queue", LabPeer.class, "syn-server", lab.serverAddress(), "7200", "1", "6000", "20000")
+                .awaitLine("^listening$", Duration.ofSeconds(20));
+        List<java.nio.channels.SocketChannel> fillers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) { // a backlog of one holds two; the third waits in the SYN queue
+            java.nio.channels.SocketChannel filler = java.nio.channels.SocketChannel.open();
+            filler.configureBlocking(false);
+            filler.connect(new java.net.InetSocketAddress(lab.serverAddress(), 7200));
+            fillers.add(filler);
+        }
+        int agentPort = freePort();
+        List<String> admin = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=" + agentPort + ",interval=1s",
+                "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "org.apache.kafka.tools.ClusterTool", "cluster-id",
+                "--bootstrap-server", lab.serverAddress() + ":7200"));
+        lab.execInClient("admin-with-agent", admin);
+        JsonNode finding = null;
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (finding == null && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            try {
+                for (JsonNode candidate : JSON.readTree(get("http://127.0.0.1:" + agentPort + "/findings"))) {
+                    if (candidate.path("rule").asText().equals("slow-handshake")) {
+                        finding = candidate;
+                    }
+                }
+            } catch (java.io.IOException notUpYet) {
+                // the client JVM is still starting
+            }
+        }
+        for (java.nio.channels.SocketChannel filler : fillers) {
+            filler.close();
+        }
+        System.out.println("client agent finding: " + finding);
+        assertTrue(finding != null, "no slow-handshake finding from the client's agent");
+        assertEquals("client", finding.path("connection").path("role").asText());
+        assertEquals("bootstrap", finding.path("connection").path("nodeId").asText());
+        assertTrue(finding.path("connection").path("clientId").asText().startsWith("adminclient-"), finding.toString());
+        assertTrue(finding.path("evidence").path("handshake").path("value").asLong() >= 1000, finding.toString());
+        assertEquals("socket.listen.backlog.size", finding.path("remedy").path("settings").get(0).path("key").asText());
+    }
+
+    @Test
+    void lossOnTheLineIsReportedAsRetransmissionsForTheConsumer() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(40)).rateMbit(100).lossPercent(3)));
+        KafkaBroker broker = KafkaBroker.inLab(lab).agent("interval=2s")
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1")).start();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("lossy", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            byte[] value = new byte[10_000];
+            new Random(3).nextBytes(value);
+            for (int i = 0; i < 2000; i++) {
+                producer.send(new ProducerRecord<>("lossy", value));
+            }
+        }
+        Properties consumerConfig = new Properties();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "lossy-consumer");
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "lossy");
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of("lossy"));
+            JsonNode finding = pollFindings(broker, consumer, Duration.ofSeconds(30),
+                    f -> f.path("rule").asText().equals("retransmissions") && "lossy-consumer".equals(f.path("connection").path("clientId").asText()));
+            System.out.println("agent finding: " + finding);
+            assertTrue(finding.path("evidence").path("retransmitRatio").path("value").asDouble() >= 0.01, finding.toString());
+            assertEquals("broker", finding.path("connection").path("role").asText());
+        }
+    }
+
+    private static String get(String url) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return response.body();
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */
     private static JsonNode pollFindings(KafkaBroker broker, KafkaConsumer<byte[], byte[]> consumer, Duration timeout, Predicate<JsonNode> wanted)
             throws Exception {

@@ -90,6 +90,31 @@ class BrokerAgentIT {
         }
     }
 
+    @Test
+    void congestionControlIsSetOnAcceptedSocketsOnlyWhenAskedFor() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s,congestion=reno").start()) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "cc-probe"))) {
+                admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+                Thread.sleep(2500);
+                List<String> seen = new ArrayList<>();
+                for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
+                    seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText()
+                            + " " + connection.path("socket").path("TCP_CONGESTION").asText());
+                }
+                assertTrue(seen.contains("broker cc-probe reno"), "accepted sockets use reno: " + seen);
+                assertTrue(seen.stream().filter(line -> line.startsWith("client ")).noneMatch(line -> line.endsWith(" reno")),
+                        "the broker's own outgoing sockets are left alone: " + seen);
+            }
+        }
+        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
+            Thread.sleep(2500);
+            String host = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/sys/net/ipv4/tcp_congestion_control"))).trim();
+            for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
+                assertEquals(host, connection.path("socket").path("TCP_CONGESTION").asText(), "nothing written without the option");
+            }
+        }
+    }
+
     /** KAFKA_OPTS reaches Kafka's command-line tools too: with the agent and its HTTP endpoint they must still exit. */
     @Test
     void theAgentNeverKeepsAJvmFromExiting() throws Exception {
