@@ -114,7 +114,7 @@ class AgentLabIT {
             filler.connect(new java.net.InetSocketAddress(lab.serverAddress(), 7200));
             fillers.add(filler);
         }
-        int agentPort = freePort();
+        int agentPort = KafkaBroker.freePort();
         List<String> admin = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=" + agentPort + ",interval=1s",
                 "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "org.apache.kafka.tools.ClusterTool", "cluster-id",
@@ -186,11 +186,6 @@ class AgentLabIT {
         return response.body();
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */
     private static JsonNode pollFindings(KafkaBroker broker, KafkaConsumer<byte[], byte[]> consumer, Duration timeout, Predicate<JsonNode> wanted)

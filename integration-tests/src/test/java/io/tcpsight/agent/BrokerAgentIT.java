@@ -122,7 +122,7 @@ class BrokerAgentIT {
         Process tool = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=0,host=127.0.0.1",
                 "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid").redirectErrorStream(true).start();
         Process toolWithHttp = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port="
-                + freePort(), "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid")
+                + KafkaBroker.freePort(), "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid")
                 .redirectErrorStream(true).start();
         for (Process process : new Process[] {tool, toolWithHttp}) {
             boolean exited = process.waitFor(60, TimeUnit.SECONDS);
@@ -134,11 +134,6 @@ class BrokerAgentIT {
         }
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     @Test
     void badArgumentsGiveOneClearLineAndTheBrokerStillStarts() throws Exception {

@@ -200,7 +200,8 @@ public final class KafkaBroker implements AutoCloseable {
         return file;
     }
 
-    static int freePort() throws IOException {
+    /** A TCP port free on this host right now. */
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
