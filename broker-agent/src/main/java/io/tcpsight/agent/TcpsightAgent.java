@@ -111,7 +111,8 @@ public final class TcpsightAgent {
                 .type(named("org.apache.kafka.clients.NetworkClient"))
                 .transform((builder, type, loader, module, domain) -> builder.visit(networkClient.on(isConstructor())))
                 .type(named("org.apache.kafka.common.requests.RequestContext"))
-                .transform((builder, type, loader, module, domain) -> builder.visit(requestContext.on(isConstructor())))
+                // The shorter constructors delegate to the 10-argument one (3.9 and 4.x): one call per request.
+                .transform((builder, type, loader, module, domain) -> builder.visit(requestContext.on(isConstructor().and(takesArguments(10)))))
                 .installOn(instrumentation);
     }
 }
