@@ -91,6 +91,36 @@ class BrokerAgentIT {
     }
 
     @Test
+    void theAgentAttachesToABrokerThatIsAlreadyRunning() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().start()) {
+            int port = KafkaBroker.freePort();
+            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(broker.process().pid()));
+            try {
+                vm.loadAgent(System.getProperty("tcpsight.lab.agent.jar"), "port=" + port + ",interval=1s");
+            } finally {
+                vm.detach();
+            }
+            // Kafka's classes were loaded before the agent: this proves they were retransformed.
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "late-admin"))) {
+                admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+                List<String> seen = new ArrayList<>();
+                long deadline = System.nanoTime() + 15_000_000_000L;
+                while (!seen.contains("broker late-admin") && System.nanoTime() < deadline) {
+                    Thread.sleep(500);
+                    seen.clear();
+                    java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                            .newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/connections?top=100")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                    for (JsonNode connection : JSON.readTree(response.body())) {
+                        seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText());
+                    }
+                }
+                assertTrue(seen.contains("broker late-admin"), seen.toString());
+            }
+        }
+    }
+
+    @Test
     void congestionControlIsSetOnAcceptedSocketsOnlyWhenAskedFor() throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s,congestion=reno").start()) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "cc-probe"))) {
