@@ -55,6 +55,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final LabProcess process;
     private final Integer agentPort;
     private final boolean ownsProcess;
+    private final long launchedNanos;
+    private long listeningNanos;
 
     private KafkaBroker(String host, int port, LabProcess process, Integer agentPort, boolean ownsProcess) {
         this.host = host;
@@ -62,6 +64,12 @@ public final class KafkaBroker implements AutoCloseable {
         this.process = process;
         this.agentPort = agentPort;
         this.ownsProcess = ownsProcess;
+        this.launchedNanos = System.nanoTime();
+    }
+
+    /** From launching the broker JVM to its client listener accepting a TCP connection (20 ms resolution). */
+    public double secondsToListening() {
+        return (listeningNanos - launchedNanos) / 1e9;
     }
 
     /** A broker in the lab's server namespace with these settings; Kafka 4.3.1, no agent. */
@@ -235,6 +243,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private void awaitReady(Duration timeout) throws InterruptedException {
+        awaitListening(timeout);
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
@@ -258,6 +267,20 @@ public final class KafkaBroker implements AutoCloseable {
         }
         throw new AssertionError("Kafka broker " + bootstrapServers() + " not ready within " + timeout + " (" + last + "). Output:\n"
                 + process.output());
+    }
+
+    /** A plain TCP probe: an Admin client's reconnect backoff (up to 1 s) would blur startup times. */
+    private void awaitListening(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && process.process().isAlive()) {
+            try (java.net.Socket probe = new java.net.Socket()) {
+                probe.connect(new java.net.InetSocketAddress(host, port), 1000);
+                listeningNanos = System.nanoTime();
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(20);
+            }
+        }
     }
 
     @Override
