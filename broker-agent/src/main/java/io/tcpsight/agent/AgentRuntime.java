@@ -24,9 +24,7 @@ import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -44,8 +42,6 @@ final class AgentRuntime implements Hooks.Receiver {
     private final ListenerWatch listeners;
     /** Broker-side Kafka connection id -> connection, for attribution by RequestContext. */
     private final Map<String, TrackedConnection> byConnectionId = new ConcurrentHashMap<>();
-    private final Map<Integer, String> connectionIdByFd = new ConcurrentHashMap<>();
-    private final Map<Integer, Long> connectStartByFd = new ConcurrentHashMap<>();
     private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
@@ -90,15 +86,11 @@ final class AgentRuntime implements Hooks.Receiver {
         }
         if (settings.port > 0) {
             try {
-                http = AgentHttpServer.start(settings.host, settings.port, monitor, listeners);
+                http = AgentHttpServer.start(settings.host, settings.port, monitor);
             } catch (IOException | RuntimeException bindFailed) {
                 log.warn("tcpsight agent: HTTP endpoint on " + settings.host + ":" + settings.port + " not started: " + bindFailed);
             }
         }
-    }
-
-    ConnectionMonitor monitor() {
-        return monitor;
     }
 
     @Override
@@ -126,25 +118,19 @@ final class AgentRuntime implements Hooks.Receiver {
             return;
         }
         if (client) {
-            connectStartByFd.put(fd, connectStartNanos);
+            tracked.handshakeStarted(connectStartNanos);
         } else {
+            tracked.ownerKey(connectionId);
             byConnectionId.put(connectionId, tracked);
-            connectionIdByFd.put(fd, connectionId);
             if (settings.congestion != null) {
                 setCongestion(channel);
             }
         }
     }
 
-    /** Side tables follow the registry: a connection the sampler released (its fd went away unseen) leaves them too. */
+    /** The id table follows the registry: a connection the sampler released (its fd went away unseen) leaves it too. */
     private void forgetReleased() {
-        connectionIdByFd.keySet().removeIf(fd -> !registry.get(fd).isPresent());
         byConnectionId.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
-        connectStartByFd.keySet().removeIf(fd -> !registry.get(fd).isPresent());
-    }
-
-    int sideTableSize() {
-        return byConnectionId.size() + connectionIdByFd.size() + connectStartByFd.size();
     }
 
     /** Client-side Kafka connection ids are node ids: negative for bootstrap, MAX_VALUE - id for a coordinator. */
@@ -182,18 +168,14 @@ final class AgentRuntime implements Hooks.Receiver {
             return;
         }
         int fd = TcpSockets.fileDescriptor(channel);
-        Long start = connectStartByFd.remove(fd);
-        if (start != null) {
-            long millis = (System.nanoTime() - start) / 1_000_000;
-            registry.get(fd).ifPresent(connection -> {
-                connection.handshakeMillis(millis);
-                InetSocketAddress local = address(channel, true);
-                if (connection.identity().local() == null && local != null) {
-                    connection.updateIdentity(identity -> ConnectionIdentity.of(identity.role(), local, identity.remote(), identity.openedAt())
-                            .withClientId(identity.clientId()).withNodeId(identity.nodeId()));
-                }
-            });
-        }
+        registry.get(fd).ifPresent(connection -> {
+            connection.handshakeCompleted(System.nanoTime());
+            InetSocketAddress local = address(channel, true);
+            if (connection.identity().local() == null && local != null) {
+                connection.updateIdentity(identity -> ConnectionIdentity.of(identity.role(), local, identity.remote(), identity.openedAt())
+                        .withClientId(identity.clientId()).withNodeId(identity.nodeId()));
+            }
+        });
     }
 
     @Override
@@ -201,12 +183,12 @@ final class AgentRuntime implements Hooks.Receiver {
         if (!nativeAvailable || !channel.isOpen()) {
             return;
         }
-        int fd = TcpSockets.fileDescriptor(channel);
-        registry.release(fd);
-        connectStartByFd.remove(fd);
-        String connectionId = connectionIdByFd.remove(fd);
-        if (connectionId != null) {
-            byConnectionId.remove(connectionId);
+        TrackedConnection connection = registry.get(TcpSockets.fileDescriptor(channel)).orElse(null);
+        if (connection != null) {
+            registry.release(connection);
+            if (connection.ownerKey() != null) {
+                byConnectionId.remove(connection.ownerKey(), connection);
+            }
         }
     }
 
@@ -248,14 +230,6 @@ final class AgentRuntime implements Hooks.Receiver {
         } else {
             log.warn(finding.logLine());
         }
-    }
-
-    List<String> trackedClientIds() {
-        List<String> ids = new ArrayList<>();
-        for (TrackedConnection connection : registry.connections()) {
-            ids.add(connection.identity().clientId());
-        }
-        return ids;
     }
 
     /** Reads RequestContext's public fields reflectively, once per class, so nothing here links to Kafka. */

@@ -24,14 +24,13 @@ public final class ConnectionSample {
     final long segmentsOut;
     final long bytesAcked;
     final long bytesReceived;
-    final long bytesRetrans;
     final SocketBufferState buffers;
     final IntervalStats interval;
 
     ConnectionSample(long nanoTime, TcpState state, long rttMicros, long minRttMicros, TcpOptions options, int sndWindowScale,
             int rcvWindowScale, long sndCwnd, long sndWindowBytes, long rcvWindowBytes, long deliveryRateBytesPerSecond, long totalRetrans,
             long busyMicros, long rwndLimitedMicros, long sndbufLimitedMicros, long segmentsOut, long bytesAcked, long bytesReceived,
-            long bytesRetrans, SocketBufferState buffers, IntervalStats interval) {
+            SocketBufferState buffers, IntervalStats interval) {
         this.nanoTime = nanoTime;
         this.state = state;
         this.rttMicros = rttMicros;
@@ -50,7 +49,6 @@ public final class ConnectionSample {
         this.segmentsOut = segmentsOut;
         this.bytesAcked = bytesAcked;
         this.bytesReceived = bytesReceived;
-        this.bytesRetrans = bytesRetrans;
         this.buffers = buffers;
         this.interval = interval;
     }

@@ -90,8 +90,7 @@ public final class ConnectionSampler {
                 minRtt(i), new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)),
                 (int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE),
                 batch.value(i, TcpInfoField.SND_CWND), field(i, TcpInfoField.SND_WND), field(i, TcpInfoField.RCV_WND),
-                field(i, TcpInfoField.DELIVERY_RATE), retrans, busy, rwnd, sndbuf, segsOut, acked, received,
-                field(i, TcpInfoField.BYTES_RETRANS), buffers, interval);
+                field(i, TcpInfoField.DELIVERY_RATE), retrans, busy, rwnd, sndbuf, segsOut, acked, received, buffers, interval);
     }
 
     /** -1 when unknown: not reported, or no RTT sample yet (the kernel reports ~0U then). */

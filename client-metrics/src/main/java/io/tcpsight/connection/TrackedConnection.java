@@ -12,6 +12,8 @@ public final class TrackedConnection {
     private final long inode;
     private volatile ConnectionIdentity identity;
     private volatile Long handshakeMillis;
+    private volatile long handshakeStartedNanos;
+    private volatile String ownerKey;
     private volatile ConnectionSample latest;
     private int samplesSinceBufferRead;
 
@@ -45,6 +47,29 @@ public final class TrackedConnection {
 
     public void handshakeMillis(long millis) {
         handshakeMillis = millis;
+    }
+
+    /** Marks when this end started connecting; {@link #handshakeCompleted} turns it into {@link #handshakeMillis()}. */
+    public void handshakeStarted(long nanoTime) {
+        handshakeStartedNanos = nanoTime;
+    }
+
+    /** Records the handshake's duration once, if a start was marked. */
+    public void handshakeCompleted(long nanoTime) {
+        long started = handshakeStartedNanos;
+        if (started != 0) {
+            handshakeStartedNanos = 0;
+            handshakeMillis = (nanoTime - started) / 1_000_000;
+        }
+    }
+
+    /** The owner's own name for the connection (the agent keeps Kafka's connection id here), or null. */
+    public String ownerKey() {
+        return ownerKey;
+    }
+
+    public void ownerKey(String key) {
+        ownerKey = key;
     }
 
     /** The last sample, or null before the first. */

@@ -2,14 +2,11 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.connection.ConnectionIdentity;
 import io.tcpsight.connection.IntervalStats;
-import io.tcpsight.tcp.SocketBufferState;
-import io.tcpsight.tcp.TcpInfo;
-import io.tcpsight.tcp.TcpState;
 
 /**
  * Everything the connection rules may look at, as plain values: what the kernel says about the
  * socket, what happened in the last interval, the Kafka settings that apply and the kernel.
- * Built from real snapshots by {@link #observed}; built directly in rule tests.
+ * Built from real samples by ConnectionMonitor; built directly in rule tests.
  */
 public final class ConnectionFacts {
     final ConnectionIdentity identity;
@@ -44,24 +41,6 @@ public final class ConnectionFacts {
 
     public static Builder builder(ConnectionIdentity identity) {
         return new Builder(identity);
-    }
-
-    /** Facts from a real socket's snapshot and buffer state (buffers may be null). */
-    public static Builder observed(ConnectionIdentity identity, TcpInfo info, SocketBufferState buffers) {
-        long minRtt = info.minRtt().map(rtt -> rtt.toNanos() / 1000).orElse(0L);
-        Builder builder = new Builder(identity)
-                .established(info.state() == TcpState.ESTABLISHED)
-                .rttMicros(minRtt > 0 ? minRtt : info.rttMicros())
-                .windowScaling(info.options().windowScaling())
-                .rcvWindowScale(info.rcvWindowScale());
-        if (info.sndWindowBytes().isPresent()) {
-            builder.sndWindowBytes(info.sndWindowBytes().getAsLong());
-        }
-        if (buffers != null) {
-            builder.receiveBufferBytes(buffers.receiveBufferBytes()).windowClampBytes(buffers.windowClampBytes())
-                    .congestionControl(buffers.congestionControl());
-        }
-        return builder;
     }
 
     public ConnectionIdentity identity() {

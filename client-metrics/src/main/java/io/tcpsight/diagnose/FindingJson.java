@@ -103,7 +103,7 @@ public final class FindingJson {
             if (Double.isNaN(number) || Double.isInfinite(number)) {
                 json.append("null");
             } else {
-                json.append(BigDecimalText.of(number));
+                json.append(fourDigits(number));
             }
         } else if (value instanceof Number || value instanceof Boolean) {
             json.append(value);
@@ -145,13 +145,8 @@ public final class FindingJson {
         json.append('"');
     }
 
-    /** Numbers rounded to 4 significant digits, without exponent for ordinary magnitudes. */
-    static final class BigDecimalText {
-        private BigDecimalText() {
-        }
-
-        static String of(double value) {
-            return new java.math.BigDecimal(value).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
-        }
+    /** A number rounded to 4 significant digits, without an exponent. */
+    private static String fourDigits(double value) {
+        return new java.math.BigDecimal(value).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
     }
 }

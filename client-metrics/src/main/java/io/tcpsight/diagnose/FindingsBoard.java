@@ -3,6 +3,8 @@ package io.tcpsight.diagnose;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +29,7 @@ public final class FindingsBoard {
     /** Replaces the current findings with this round's and logs the ones due. */
     public void publish(List<Finding> findings, long nowMillis) {
         current = Collections.unmodifiableList(new ArrayList<>(findings));
-        List<String> keys = new ArrayList<>(findings.size());
+        Set<String> keys = new HashSet<>(findings.size() * 2);
         for (Finding finding : findings) {
             String key = finding.rule().id() + " " + finding.connection().describe();
             keys.add(key);

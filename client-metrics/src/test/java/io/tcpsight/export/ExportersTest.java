@@ -26,7 +26,6 @@ import java.nio.channels.SocketChannel;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -121,7 +120,4 @@ class ExportersTest {
         assertFalse(server.isRegistered(name), "closed means unregistered");
     }
 
-    static String names(SimpleMeterRegistry meters) {
-        return meters.getMeters().stream().map(m -> m.getId().getName()).distinct().collect(Collectors.joining(","));
-    }
 }

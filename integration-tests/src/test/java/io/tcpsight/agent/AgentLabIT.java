@@ -125,7 +125,7 @@ class AgentLabIT {
         while (finding == null && System.nanoTime() < deadline) {
             Thread.sleep(500);
             try {
-                for (JsonNode candidate : JSON.readTree(get("http://127.0.0.1:" + agentPort + "/findings"))) {
+                for (JsonNode candidate : JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + agentPort + "/findings"))) {
                     if (candidate.path("rule").asText().equals("slow-handshake")) {
                         finding = candidate;
                     }
@@ -179,12 +179,6 @@ class AgentLabIT {
         }
     }
 
-    private static String get(String url) throws Exception {
-        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        return response.body();
-    }
 
 
     /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */

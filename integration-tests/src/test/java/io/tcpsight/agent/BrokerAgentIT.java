@@ -108,10 +108,7 @@ class BrokerAgentIT {
                 while (!seen.contains("broker late-admin") && System.nanoTime() < deadline) {
                     Thread.sleep(500);
                     seen.clear();
-                    java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
-                            .newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/connections?top=100")).build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString());
-                    for (JsonNode connection : JSON.readTree(response.body())) {
+                    for (JsonNode connection : JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"))) {
                         seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText());
                     }
                 }

@@ -233,11 +233,15 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** GET on the agent's endpoint. */
     public String agentGet(String path) throws IOException, InterruptedException {
+        return httpGet(agentUrl() + path);
+    }
+
+    /** GET a URL; anything but 200 is an IOException with the status and body. */
+    public static String httpGet(String url) throws IOException, InterruptedException {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(agentUrl() + path)).timeout(Duration.ofSeconds(10)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+                HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
-            throw new IOException("GET " + path + " -> " + response.statusCode() + ": " + response.body());
+            throw new IOException("GET " + url + " -> " + response.statusCode() + ": " + response.body());
         }
         return response.body();
     }

@@ -32,7 +32,7 @@ public final class AgentHttpServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, Object listeners) throws IOException {
+    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor) throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
