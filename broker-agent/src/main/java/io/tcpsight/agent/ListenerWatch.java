@@ -14,19 +14,28 @@ import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The broker's listening sockets: accept-queue length against the effective backlog, and the
- * namespace's listen-overflow and SYN-cookie counters over each interval.
+ * The broker's listening sockets: accept-queue length against the effective backlog, and how
+ * much the namespace's listen-overflow and SYN-cookie counters rose over the last
+ * {@link #WINDOW_NANOS}. A window rather than the last interval: a connect storm lasts a second,
+ * and a finding that vanished one interval later would be missed by anyone who looks later.
  */
 final class ListenerWatch {
+    static final long WINDOW_NANOS = TimeUnit.MINUTES.toNanos(5);
+    private static final String[] COUNTERS = {NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT};
+
     private final Map<Integer, String> listenerByPort;
     private final int ownHttpPort;
-    private NetstatCounters previous;
+    /** (nanoTime, counters) per round within the window, oldest first; only the three counters are kept. */
+    private final Deque<long[]> history = new ArrayDeque<>();
 
     ListenerWatch(Map<Integer, String> listenerByPort, int ownHttpPort) {
         this.listenerByPort = listenerByPort;
@@ -65,9 +74,12 @@ final class ListenerWatch {
     }
 
     List<Finding> evaluate(TcpsightConfig config) throws IOException {
-        NetstatCounters now = NetstatCounters.read();
-        NetstatCounters before = previous;
-        previous = now;
+        long[] now = snapshot(NetstatCounters.read(), System.nanoTime());
+        while (!history.isEmpty() && now[0] - history.peekFirst()[0] > WINDOW_NANOS) {
+            history.removeFirst();
+        }
+        long[] before = history.peekFirst();
+        history.addLast(now);
         HostTcpFacts host = HostTcpFacts.current();
         Long somaxconn = host.somaxconn().isPresent() ? host.somaxconn().getAsLong() : null;
         Long timestamps = host.timestamps().isPresent() ? host.timestamps().getAsLong() : null;
@@ -76,20 +88,28 @@ final class ListenerWatch {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
             Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn ? (int) listener.queue.effectiveBacklog() : null;
             ListenerFacts facts = new ListenerFacts(listener.identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog(),
-                    configured, somaxconn, delta(now, before, NetstatCounters.LISTEN_OVERFLOWS), delta(now, before, NetstatCounters.LISTEN_DROPS),
-                    delta(now, before, NetstatCounters.SYNCOOKIES_SENT), timestamps);
+                    configured, somaxconn, rise(now, before, 1), rise(now, before, 2), rise(now, before, 3), timestamps);
             findings.addAll(Diagnosis.listener(facts, config));
         }
         return findings;
     }
 
+    /** nanoTime, then each of {@link #COUNTERS}, -1 where this kernel lacks it. */
+    private static long[] snapshot(NetstatCounters counters, long nanoTime) {
+        long[] values = new long[COUNTERS.length + 1];
+        values[0] = nanoTime;
+        for (int i = 0; i < COUNTERS.length; i++) {
+            OptionalLong value = counters.tcpExt(COUNTERS[i]);
+            values[i + 1] = value.isPresent() ? value.getAsLong() : -1;
+        }
+        return values;
+    }
+
     /** Counters are per network namespace, so every listener of this broker shares them. */
-    private static Long delta(NetstatCounters now, NetstatCounters before, String counter) {
-        if (before == null) {
+    private static Long rise(long[] now, long[] before, int index) {
+        if (before == null || now[index] < 0 || before[index] < 0) {
             return null;
         }
-        OptionalLong current = now.tcpExt(counter);
-        OptionalLong earlier = before.tcpExt(counter);
-        return current.isPresent() && earlier.isPresent() ? Math.max(0, current.getAsLong() - earlier.getAsLong()) : null;
+        return Math.max(0, now[index] - before[index]);
     }
 }

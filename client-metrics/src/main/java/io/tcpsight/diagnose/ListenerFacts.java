@@ -3,8 +3,9 @@ package io.tcpsight.diagnose;
 import io.tcpsight.connection.ConnectionIdentity;
 
 /**
- * A listening socket and its namespace's counters over the last interval. Counter deltas are
- * null when not known (first sample, or /proc/net/netstat unreadable).
+ * A listening socket and how much its namespace's counters rose recently (the agent uses the
+ * last 5 minutes, so a short connect storm stays visible). Rises are null when not known
+ * (first sample, or /proc/net/netstat unreadable).
  */
 public final class ListenerFacts {
     final ConnectionIdentity identity;

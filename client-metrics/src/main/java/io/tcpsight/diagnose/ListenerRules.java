@@ -50,10 +50,10 @@ public final class ListenerRules {
         List<Evidence> evidence = new ArrayList<>();
         queueEvidence(evidence, facts);
         if (facts.listenOverflows != null) {
-            evidence.add(new Evidence("ListenOverflows", facts.listenOverflows, "per interval"));
+            evidence.add(new Evidence("ListenOverflows", facts.listenOverflows, "in the last 5 min"));
         }
         if (facts.listenDrops != null) {
-            evidence.add(new Evidence("ListenDrops", facts.listenDrops, "per interval"));
+            evidence.add(new Evidence("ListenDrops", facts.listenDrops, "in the last 5 min"));
         }
         return Optional.of(new Finding(RuleId.LISTEN_BACKLOG_OVERFLOW, overflowed ? Severity.CRITICAL : Severity.WARN, facts.identity, evidence,
                 new Remedy(backlogSettings(facts), "when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
@@ -66,7 +66,7 @@ public final class ListenerRules {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
-        evidence.add(new Evidence("SyncookiesSent", facts.syncookiesSent, "per interval"));
+        evidence.add(new Evidence("SyncookiesSent", facts.syncookiesSent, "in the last 5 min"));
         queueEvidence(evidence, facts);
         List<Setting> settings = backlogSettings(facts);
         settings.add(Setting.sysctl("net.ipv4.tcp_timestamps", 1));

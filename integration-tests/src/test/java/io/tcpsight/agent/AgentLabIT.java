@@ -88,6 +88,8 @@ class AgentLabIT {
         lab.javaInClient("burst", LabPeer.class, "burst", lab.serverAddress(), "9092", "64", "15000")
                 .awaitLine("^connected \\d+ of \\d+$", Duration.ofSeconds(60));
         JsonNode unscaled = pollFindings(broker, null, Duration.ofSeconds(20), f -> f.path("rule").asText().equals("no-window-scaling"));
+        // A finding that lived for one interval only would be gone by now (three 1 s intervals later).
+        Thread.sleep(3000);
         // The counters are per network namespace, so each of the broker's listeners carries the finding.
         JsonNode cookies = pollFindings(broker, null, Duration.ofSeconds(20),
                 f -> f.path("rule").asText().equals("syn-cookies") && f.path("connection").path("listener").asText().equals("PLAINTEXT"));
