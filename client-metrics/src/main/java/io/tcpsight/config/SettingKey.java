@@ -19,7 +19,7 @@ public final class SettingKey<T> {
         this.parser = parser;
     }
 
-    static SettingKey<Long> wholeNumber(String name, long defaultValue, long min, long max, String unit, String documentation) {
+    public static SettingKey<Long> wholeNumber(String name, long defaultValue, long min, long max, String unit, String documentation) {
         String allowed = "a whole number of " + unit + " from " + min + " to " + max;
         return new SettingKey<>(name, defaultValue, allowed, documentation, text -> {
             long value = Long.parseLong(text.trim());
@@ -30,7 +30,7 @@ public final class SettingKey<T> {
         });
     }
 
-    static SettingKey<Double> decimal(String name, double defaultValue, double min, double max, String unit, String documentation) {
+    public static SettingKey<Double> decimal(String name, double defaultValue, double min, double max, String unit, String documentation) {
         String allowed = "a number" + (unit.isEmpty() ? "" : " of " + unit) + " from " + trim(min) + " to " + trim(max);
         return new SettingKey<>(name, defaultValue, allowed, documentation, text -> {
             double value = Double.parseDouble(text.trim());
@@ -41,7 +41,7 @@ public final class SettingKey<T> {
         });
     }
 
-    static SettingKey<Boolean> flag(String name, boolean defaultValue, String documentation) {
+    public static SettingKey<Boolean> flag(String name, boolean defaultValue, String documentation) {
         return new SettingKey<>(name, defaultValue, "true or false", documentation, text -> {
             String value = text.trim().toLowerCase(Locale.ROOT);
             if (!value.equals("true") && !value.equals("false")) {
@@ -49,6 +49,23 @@ public final class SettingKey<T> {
             }
             return Boolean.valueOf(value);
         });
+    }
+
+    /** One of a fixed set of words, compared without regard to case; the canonical spelling is returned. */
+    public static SettingKey<String> choice(String name, String defaultValue, java.util.List<String> choices, String documentation) {
+        return new SettingKey<>(name, defaultValue, "one of " + String.join(", ", choices), documentation, text -> {
+            for (String choice : choices) {
+                if (choice.equalsIgnoreCase(text.trim())) {
+                    return choice;
+                }
+            }
+            throw new IllegalArgumentException();
+        });
+    }
+
+    /** Free text; empty means "not set" and gives the default. */
+    public static SettingKey<String> text(String name, String defaultValue, String allowed, String documentation) {
+        return new SettingKey<>(name, defaultValue, allowed, documentation, text -> text.trim().isEmpty() ? defaultValue : text.trim());
     }
 
     private static String trim(double value) {

@@ -13,7 +13,7 @@ public enum ClientKind {
     CONSUMER,
     PRODUCER,
     ADMIN,
-    /** A Connect task's consumer: client.id connector-consumer-NAME-TASK. */
+    /** A Connect task's consumer: client.id connector-consumer-NAME-TASK (TASK "*" when only the connector is known). */
     CONNECT_CONSUMER,
     /** A Connect task's producer: client.id connector-producer-NAME-TASK. */
     CONNECT_PRODUCER,
@@ -21,7 +21,7 @@ public enum ClientKind {
     REPLICA_FETCHER,
     UNKNOWN;
 
-    private static final Pattern CONNECT = Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+)$");
+    private static final Pattern CONNECT = Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+|\\*)$");
 
     /** Guesses the kind from a client.id; UNKNOWN when it follows no convention. */
     public static ClientKind fromClientId(String clientId) {

@@ -1,5 +1,6 @@
 package io.tcpsight.diagnose;
 
+import io.tcpsight.connection.ClientKind;
 import io.tcpsight.connection.ConnectionIdentity;
 import java.util.List;
 
@@ -80,6 +81,11 @@ public final class FindingJson {
         json.append("{\"role\":");
         string(json, identity.role().label());
         field(json, "clientId", identity.clientId());
+        if (identity.clientKind().isConnect()) {
+            field(json, "connector", ClientKind.connectorName(identity.clientId()).orElse(null));
+            String task = identity.clientId().substring(identity.clientId().lastIndexOf('-') + 1);
+            field(json, "task", task.equals("*") ? null : task);
+        }
         field(json, "nodeId", identity.nodeId());
         field(json, "listener", identity.listener());
         field(json, "principal", identity.principal());

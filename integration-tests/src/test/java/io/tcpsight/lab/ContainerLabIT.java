@@ -87,12 +87,23 @@ class ContainerLabIT {
                     "file", "/tmp/sink.txt"));
             JsonNode status = awaitAllTasksRunning(worker, "file-sink", 4);
             System.out.println("connector status: " + status);
-            long deadline = System.nanoTime() + 60_000_000_000L;
+            long start = System.nanoTime();
+            long deadline = start + 120_000_000_000L;
             int lines = 0;
+            int reported = -1;
             while (lines < records && System.nanoTime() < deadline) {
                 String count = worker.container().execInContainer("sh", "-c", "cat /tmp/sink.txt 2>/dev/null | wc -l").getStdout().trim();
                 lines = Integer.parseInt(count);
+                if (lines != reported) {
+                    System.out.printf("sink file: %d lines after %d ms%n", lines, (System.nanoTime() - start) / 1_000_000);
+                    reported = lines;
+                }
                 Thread.sleep(500);
+            }
+            if (lines < records) {
+                System.out.println("connector status at failure: " + worker.get("/connectors/file-sink/status"));
+                String logs = worker.container().getLogs();
+                System.out.println("worker log tail:\n" + logs.substring(Math.max(0, logs.length() - 20_000)));
             }
             assertEquals(records, lines, "every record reached the sink file");
             String distinct = worker.container().execInContainer("sh", "-c", "sort -u /tmp/sink.txt | wc -l").getStdout().trim();

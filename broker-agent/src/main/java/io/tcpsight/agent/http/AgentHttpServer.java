@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.connection.ConnectionMonitor;
 import io.tcpsight.diagnose.FindingJson;
+import io.tcpsight.export.ConnectionJson;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.export.TcpsightMeterBinder;
 import java.io.IOException;

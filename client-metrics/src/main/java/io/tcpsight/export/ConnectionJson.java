@@ -1,4 +1,4 @@
-package io.tcpsight.agent.http;
+package io.tcpsight.export;
 
 import io.tcpsight.connection.ConnectionSample;
 import io.tcpsight.connection.IntervalStats;
@@ -8,11 +8,11 @@ import io.tcpsight.tcp.SocketBufferState;
 import java.util.List;
 
 /** The JSON of /connections: each connection's identity and what its last sample saw. */
-final class ConnectionJson {
+public final class ConnectionJson {
     private ConnectionJson() {
     }
 
-    static String array(List<TrackedConnection> connections) {
+    public static String array(List<TrackedConnection> connections) {
         StringBuilder json = new StringBuilder("[");
         boolean first = true;
         for (TrackedConnection connection : connections) {

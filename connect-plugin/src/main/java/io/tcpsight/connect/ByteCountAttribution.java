@@ -1,0 +1,188 @@
+package io.tcpsight.connect;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Tells which Kafka client owns a socket without hooking Kafka: every client publishes, per
+ * connection ("node-N"), the bytes it has read and written; the kernel counts the same bytes per
+ * socket (tcpi_bytes_received, tcpi_bytes_acked). For plaintext connections the two agree
+ * exactly when idle, and differ by what still sits in the socket queues when busy. Pure; the
+ * caller reads both sides as close together as it can.
+ */
+final class ByteCountAttribution {
+    /** Largest gap still taken as "the same connection": bytes queued in the kernel between the two reads. */
+    static final long TOLERANCE_BYTES = 8L << 20;
+
+    private ByteCountAttribution() {
+    }
+
+    /** One side of a client's per-connection metrics. */
+    static final class ClientConnection {
+        final String clientId;
+        final String nodeId;
+        final long bytesRead;
+        final long bytesWritten;
+
+        ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten) {
+            this.clientId = clientId;
+            this.nodeId = nodeId;
+            this.bytesRead = bytesRead;
+            this.bytesWritten = bytesWritten;
+        }
+
+        @Override
+        public String toString() {
+            return clientId + "/node-" + nodeId + " read=" + bytesRead + " written=" + bytesWritten;
+        }
+    }
+
+    /** One socket as the kernel counts it; {@code brokerNodeId} when its peer is a known broker, else null. */
+    static final class SocketCounts {
+        final int fd;
+        final String brokerNodeId;
+        final long bytesReceived;
+        final long bytesAcked;
+
+        SocketCounts(int fd, String brokerNodeId, long bytesReceived, long bytesAcked) {
+            this.fd = fd;
+            this.brokerNodeId = brokerNodeId;
+            this.bytesReceived = bytesReceived;
+            this.bytesAcked = bytesAcked;
+        }
+    }
+
+    /** Who owns a socket: a client id, or "connector-consumer-NAME-*" when only the connector is certain. */
+    static final class Owner {
+        final String clientId;
+        final String nodeId;
+
+        Owner(String clientId, String nodeId) {
+            this.clientId = clientId;
+            this.nodeId = nodeId;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Owner && ((Owner) other).clientId.equals(clientId) && Objects.equals(((Owner) other).nodeId, nodeId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(clientId, nodeId);
+        }
+
+        @Override
+        public String toString() {
+            return clientId + "@" + nodeId;
+        }
+    }
+
+    /**
+     * Pairs sockets with client connections, closest byte counts first, each used once. A socket
+     * whose best match ties with another client's is given the connector ("-*") when all tied
+     * clients are tasks of one connector, and left out otherwise (a later round tells them apart).
+     */
+    static Map<Integer, Owner> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
+        List<Candidate> candidates = new ArrayList<>();
+        for (SocketCounts socket : sockets) {
+            for (ClientConnection client : clients) {
+                long distance = distance(socket, client);
+                if (distance >= 0) {
+                    candidates.add(new Candidate(socket, client, distance));
+                }
+            }
+        }
+        candidates.sort(Comparator.comparingLong(candidate -> candidate.distance));
+        Map<Integer, List<Candidate>> bestBySocket = new HashMap<>();
+        for (Candidate candidate : candidates) {
+            List<Candidate> best = bestBySocket.computeIfAbsent(candidate.socket.fd, fd -> new ArrayList<>());
+            if (best.isEmpty() || best.get(0).distance == candidate.distance) {
+                best.add(candidate);
+            }
+        }
+        Map<Integer, Owner> owners = new HashMap<>();
+        Set<ClientConnection> used = new HashSet<>();
+        for (Candidate candidate : candidates) {
+            int fd = candidate.socket.fd;
+            if (owners.containsKey(fd) || used.contains(candidate.client)) {
+                continue;
+            }
+            List<Candidate> best = bestBySocket.get(fd);
+            if (candidate.distance != best.get(0).distance) {
+                continue; // its best partners went to other sockets; a later round decides
+            }
+            Set<String> tiedClients = new HashSet<>();
+            for (Candidate tied : best) {
+                if (!used.contains(tied.client)) {
+                    tiedClients.add(tied.client.clientId);
+                }
+            }
+            used.add(candidate.client);
+            String nodeId = candidate.client.nodeId;
+            if (tiedClients.size() <= 1) {
+                owners.put(fd, new Owner(candidate.client.clientId, nodeId));
+            } else {
+                String connector = commonConnectorClient(tiedClients);
+                if (connector != null) {
+                    owners.put(fd, new Owner(connector, nodeId));
+                }
+            }
+        }
+        return owners;
+    }
+
+    /** -1 when the two cannot be the same connection. */
+    static long distance(SocketCounts socket, ClientConnection client) {
+        if (socket.brokerNodeId != null && !sameBroker(socket.brokerNodeId, client.nodeId)) {
+            return -1;
+        }
+        long unread = socket.bytesReceived - client.bytesRead; // received by the kernel, not yet read by Kafka
+        long unacked = client.bytesWritten - socket.bytesAcked; // written by Kafka, not yet acknowledged by the peer
+        if (unread < 0 || unacked < -1 || unread > TOLERANCE_BYTES || unacked > TOLERANCE_BYTES) {
+            return -1; // -1: the SYN counts as one acknowledged byte on some kernels
+        }
+        return unread + Math.abs(unacked);
+    }
+
+    /** A client's connection id is the node id, or for the group coordinator Integer.MAX_VALUE - node id; bootstrap ids are negative. */
+    static boolean sameBroker(String brokerNodeId, String clientNodeId) {
+        try {
+            int broker = Integer.parseInt(brokerNodeId);
+            int connection = Integer.parseInt(clientNodeId);
+            return connection < 0 || connection == broker || connection == Integer.MAX_VALUE - broker;
+        } catch (NumberFormatException notNumeric) {
+            return true;
+        }
+    }
+
+    private static String commonConnectorClient(Set<String> clientIds) {
+        String common = null;
+        for (String clientId : clientIds) {
+            String group = clientId.replaceFirst("-\\d+$", "-*");
+            if (!group.startsWith("connector-") || group.equals(clientId) || (common != null && !common.equals(group))) {
+                return null;
+            }
+            common = group;
+        }
+        return common;
+    }
+
+    private static final class Candidate {
+        final SocketCounts socket;
+        final ClientConnection client;
+        final long distance;
+
+        Candidate(SocketCounts socket, ClientConnection client, long distance) {
+            this.socket = socket;
+            this.client = client;
+            this.distance = distance;
+        }
+    }
+}

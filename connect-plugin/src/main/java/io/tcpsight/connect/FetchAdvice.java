@@ -1,0 +1,84 @@
+package io.tcpsight.connect;
+
+import io.tcpsight.tuning.FetchSizing;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The client values the config provider hands out, with where they came from. */
+final class FetchAdvice {
+    /** Kafka's own defaults for the fetch sizes and kernel autotuning for the buffers: safe on any path. */
+    static final Map<String, String> FALLBACK;
+
+    static {
+        Map<String, String> fallback = new LinkedHashMap<>();
+        fallback.put("fetch.max.bytes", Long.toString(FetchSizing.FETCH_MAX_BYTES_DEFAULT));
+        fallback.put("max.partition.fetch.bytes", Long.toString(FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT));
+        fallback.put("receive.buffer.bytes", "-1");
+        fallback.put("send.buffer.bytes", "-1");
+        FALLBACK = Collections.unmodifiableMap(fallback);
+    }
+
+    private final Map<String, String> values;
+    private final Duration rtt;
+    private final Instant measuredAt;
+    private final String reason;
+
+    private FetchAdvice(Map<String, String> values, Duration rtt, Instant measuredAt, String reason) {
+        this.values = Collections.unmodifiableMap(values);
+        this.rtt = rtt;
+        this.measuredAt = measuredAt;
+        this.reason = reason;
+    }
+
+    static FetchAdvice measured(FetchSizing.Recommendation recommendation, Duration rtt, Instant at) {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("fetch.max.bytes", Long.toString(recommendation.fetchMaxBytes()));
+        values.put("max.partition.fetch.bytes", Long.toString(recommendation.maxPartitionFetchBytes()));
+        values.put("receive.buffer.bytes", Integer.toString(recommendation.receiveBufferBytes()));
+        values.put("send.buffer.bytes", Integer.toString(recommendation.producerSendBufferBytes()));
+        return new FetchAdvice(values, rtt, at, String.join("; ", recommendation.reasoning()));
+    }
+
+    static FetchAdvice fallback(String why, Instant at) {
+        return new FetchAdvice(FALLBACK, null, at, why);
+    }
+
+    Map<String, String> values() {
+        return values;
+    }
+
+    /** Null for fallback advice. */
+    Duration rtt() {
+        return rtt;
+    }
+
+    boolean isFallback() {
+        return rtt == null;
+    }
+
+    Instant measuredAt() {
+        return measuredAt;
+    }
+
+    String reason() {
+        return reason;
+    }
+
+    /** The largest up-or-down ratio between the numeric values of two pieces of advice (1 when equal). */
+    double driftFrom(FetchAdvice other) {
+        double worst = 1;
+        for (Map.Entry<String, String> entry : values.entrySet()) {
+            long mine = Long.parseLong(entry.getValue());
+            long theirs = Long.parseLong(other.values.getOrDefault(entry.getKey(), entry.getValue()));
+            if (mine > 0 && theirs > 0) {
+                worst = Math.max(worst, Math.max((double) mine / theirs, (double) theirs / mine));
+            } else if ((mine > 0) != (theirs > 0)) {
+                worst = Double.POSITIVE_INFINITY;
+            }
+        }
+        return worst;
+    }
+}

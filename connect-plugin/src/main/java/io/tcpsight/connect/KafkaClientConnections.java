@@ -1,0 +1,69 @@
+package io.tcpsight.connect;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Reads every Kafka client's per-connection byte totals from JMX (Kafka's JmxReporter, on by
+ * default): {@code kafka.consumer:type=consumer-node-metrics,client-id=...,node-id=node-N} and
+ * the same for producers, admin clients and the worker's group member.
+ */
+final class KafkaClientConnections {
+    private static final List<String> PATTERNS = Arrays.asList("kafka.consumer:type=consumer-node-metrics,*",
+            "kafka.producer:type=producer-node-metrics,*", "kafka.admin.client:type=admin-client-node-metrics,*",
+            "kafka.connect:type=connect-node-metrics,*");
+    private static final String[] ATTRIBUTES = {"incoming-byte-total", "outgoing-byte-total"};
+
+    private KafkaClientConnections() {
+    }
+
+    static List<ByteCountAttribution.ClientConnection> read() {
+        return read(ManagementFactory.getPlatformMBeanServer());
+    }
+
+    static List<ByteCountAttribution.ClientConnection> read(MBeanServer server) {
+        List<ByteCountAttribution.ClientConnection> connections = new ArrayList<>();
+        for (String pattern : PATTERNS) {
+            try {
+                for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+                    String clientId = unquote(name.getKeyProperty("client-id"));
+                    String node = unquote(name.getKeyProperty("node-id"));
+                    if (clientId == null || node == null || !node.startsWith("node-")) {
+                        continue;
+                    }
+                    AttributeList values = server.getAttributes(name, ATTRIBUTES);
+                    Double read = null;
+                    Double written = null;
+                    for (Attribute attribute : values.asList()) {
+                        if (attribute.getValue() instanceof Number) {
+                            double value = ((Number) attribute.getValue()).doubleValue();
+                            if (attribute.getName().equals(ATTRIBUTES[0])) {
+                                read = value;
+                            } else {
+                                written = value;
+                            }
+                        }
+                    }
+                    if (read != null && written != null) {
+                        connections.add(new ByteCountAttribution.ClientConnection(clientId, node.substring("node-".length()),
+                                read.longValue(), written.longValue()));
+                    }
+                }
+            } catch (JMException | RuntimeException gone) {
+                // a client closed between query and read; the next round sees the rest
+            }
+        }
+        return connections;
+    }
+
+    private static String unquote(String value) {
+        return value != null && value.startsWith("\"") ? ObjectName.unquote(value) : value;
+    }
+}

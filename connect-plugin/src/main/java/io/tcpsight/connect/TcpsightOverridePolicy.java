@@ -1,0 +1,126 @@
+package io.tcpsight.connect;
+
+import io.tcpsight.config.SettingKey;
+import io.tcpsight.config.TcpsightConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.connector.policy.ConnectorClientConfigOverridePolicy;
+import org.apache.kafka.connect.connector.policy.ConnectorClientConfigRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code connector.client.config.override.policy=io.tcpsight.connect.TcpsightOverridePolicy}:
+ * Connect's All, Principal or None policy decides what may be overridden
+ * ({@code tcpsight.override.policy}, default All as in Connect), and tcpsight adds two things.
+ * Each task client build waits for a JVM-wide token bucket, so a burst of task starts reaches
+ * the brokers spread out; and a small buffer override on a long path is warned about (rejected
+ * at validation only when asked).
+ */
+public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePolicy {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpsightOverridePolicy.class);
+    private static final String CONNECT_POLICIES = "org.apache.kafka.connect.connector.policy.";
+
+    private ConnectorClientConfigOverridePolicy delegate;
+    private StartupPacer pacer;
+    private boolean rejectSmallBuffers;
+    private TcpsightConfig shared;
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        ConnectSettings settings = ConnectSettings.from(configs, ConnectSettings.POLICY_KEYS);
+        shared = settings.shared();
+        rejectSmallBuffers = settings.get(ConnectSettings.REJECT_SMALL_BUFFERS);
+        String name = settings.get(ConnectSettings.OVERRIDE_POLICY);
+        delegate = connectPolicy(name);
+        delegate.configure(configs);
+        if (settings.get(ConnectSettings.STARTUP_PACING)) {
+            pacer = StartupPacer.shared(settings.get(ConnectSettings.STARTUP_RATE), settings.get(ConnectSettings.STARTUP_BURST),
+                    settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS));
+        }
+        LOG.info("tcpsight override policy: Connect's {} policy decides overrides; task client builds {}; small buffer overrides are {}",
+                name, pacer == null ? "are not paced" : "are paced at " + settings.get(ConnectSettings.STARTUP_RATE) + " per second (burst "
+                        + settings.get(ConnectSettings.STARTUP_BURST) + ", wait at most " + settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS)
+                        + " ms)", rejectSmallBuffers ? "rejected at validation" : "warned about");
+    }
+
+    /** Connect's own policy of that name, from the worker's class path. */
+    static ConnectorClientConfigOverridePolicy connectPolicy(String name) {
+        String className = CONNECT_POLICIES + name + "ConnectorClientConfigOverridePolicy";
+        try {
+            Class<?> type = Class.forName(className, true, ConnectorClientConfigOverridePolicy.class.getClassLoader());
+            return (ConnectorClientConfigOverridePolicy) type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError | ClassCastException missing) {
+            throw new ConfigException(ConnectSettings.OVERRIDE_POLICY.name(), name, "Connect's " + className + " cannot be loaded: " + missing);
+        }
+    }
+
+    @Override
+    public List<ConfigValue> validate(ConnectorClientConfigRequest request) {
+        boolean taskBuild = TaskBuild.isCurrent();
+        if (taskBuild && pacer != null) {
+            pacer.pace(request.connectorName() + " " + request.clientType().name().toLowerCase());
+        }
+        List<ConfigValue> values = new ArrayList<>(delegate.validate(request));
+        checkBuffers(request, values, taskBuild);
+        return values;
+    }
+
+    private void checkBuffers(ConnectorClientConfigRequest request, List<ConfigValue> values, boolean taskBuild) {
+        Duration measured = FetchAdvisor.shared().lastRtt();
+        Duration rtt = measured != null ? measured : Duration.ofNanos((long) (shared.get(TcpsightConfig.RULE_MIN_RTT_MS) * 1e6));
+        String prefix = request.clientType().name().toLowerCase() + ".override.";
+        for (String key : new String[] {"receive.buffer.bytes", "send.buffer.bytes"}) {
+            Object value = request.clientProps().get(key);
+            if (value == null) {
+                continue;
+            }
+            Optional<String> problem = BufferCheck.judge(prefix + key, value, rtt, measured != null, shared);
+            if (!problem.isPresent()) {
+                continue;
+            }
+            if (warned.add(request.connectorName() + "/" + prefix + key + "=" + value)) {
+                LOG.warn("tcpsight: connector {}: {}", request.connectorName(), problem.get());
+            }
+            if (rejectSmallBuffers && !taskBuild) {
+                ConfigValue target = values.stream().filter(v -> v.name().equals(key)).findFirst().orElseGet(() -> {
+                    ConfigValue added = new ConfigValue(key, value, new ArrayList<>(), new ArrayList<>());
+                    values.add(added);
+                    return added;
+                });
+                target.addErrorMessage(problem.get() + " (rejected because tcpsight.override.reject.small.buffers=true)");
+            }
+        }
+    }
+
+    @Override
+    public ConfigDef config() {
+        ConfigDef definition = new ConfigDef();
+        for (SettingKey<?> key : ConnectSettings.POLICY_KEYS) {
+            definition.define(key.name(), ConfigDef.Type.STRING, String.valueOf(key.defaultValue()), ConfigDef.Importance.LOW,
+                    key.documentation() + " Allowed: " + key.allowed() + ".");
+        }
+        return definition;
+    }
+
+    @Override
+    public String version() {
+        return Versions.plugin();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (delegate != null) {
+            delegate.close();
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.tcpsight.connect;
+
+import io.tcpsight.diagnose.FindingJson;
+import io.tcpsight.export.ConnectionJson;
+import io.tcpsight.export.TcpsightJmx;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** GET /tcpsight/findings, /tcpsight/connections?top=N and /tcpsight/metrics on the worker's REST server. */
+@Path("/tcpsight")
+public class TcpsightResource {
+    static final int DEFAULT_TOP = 20;
+    static final int MAX_TOP = 1000;
+
+    private final WorkerObservation observation;
+
+    TcpsightResource(WorkerObservation observation) {
+        this.observation = observation;
+    }
+
+    @GET
+    @Path("/findings")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String findings() {
+        return FindingJson.array(observation.monitor().board().current());
+    }
+
+    @GET
+    @Path("/connections")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response connections(@QueryParam("top") String top) {
+        int limit = DEFAULT_TOP;
+        if (top != null) {
+            try {
+                limit = Integer.parseInt(top.trim());
+            } catch (NumberFormatException notANumber) {
+                limit = -1;
+            }
+            if (limit < 1 || limit > MAX_TOP) {
+                return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
+                        .entity("top=" + top + " is not allowed: a whole number from 1 to " + MAX_TOP + "\n").build();
+            }
+        }
+        return Response.ok(ConnectionJson.array(TcpsightJmx.worst(observation.monitor().registry().connections(), limit)),
+                MediaType.APPLICATION_JSON).build();
+    }
+
+    @GET
+    @Path("/metrics")
+    @Produces("text/plain; version=0.0.4; charset=utf-8")
+    public String metrics() {
+        return observation.scrape();
+    }
+}

@@ -1,0 +1,93 @@
+package io.tcpsight.connect;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.tcp.TcpSockets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.rest.ConnectRestExtension;
+import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code rest.extension.classes=io.tcpsight.connect.TcpsightRestExtension}. At configure() it
+ * judges the worker's client buffers at once; at register() it starts observing the worker's
+ * connections and serves /tcpsight/findings, /tcpsight/connections and /tcpsight/metrics.
+ * Fails open: a problem is one log line, and the worker runs on.
+ */
+public class TcpsightRestExtension implements ConnectRestExtension {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpsightRestExtension.class);
+
+    private Map<String, String> workerConfig;
+    private ConnectSettings settings;
+    private volatile ConnectClusterState clusterState;
+    private WorkerObservation observation;
+    private Readaptation readaptation;
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        settings = ConnectSettings.from(configs, ConnectSettings.EXTENSION_KEYS);
+        workerConfig = new HashMap<>();
+        configs.forEach((key, value) -> workerConfig.put(key, value == null ? null : String.valueOf(value)));
+        String bootstrap = workerConfig.get("bootstrap.servers");
+        if (bootstrap != null) {
+            FetchAdvisor.shared().workerBootstrapServers(bootstrap);
+        }
+        TcpsightConfig shared = settings.shared();
+        Duration assumed = Duration.ofNanos((long) (shared.get(TcpsightConfig.RULE_MIN_RTT_MS) * 1e6));
+        for (String warning : BufferCheck.worker(workerConfig, assumed, false, shared)) {
+            LOG.warn("tcpsight: worker config: {}", warning);
+        }
+    }
+
+    @Override
+    public void register(ConnectRestExtensionContext context) {
+        clusterState = context.clusterState();
+        try {
+            if (!TcpSockets.availability().isAvailable()) {
+                LOG.warn("tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
+                        TcpSockets.availability().reason());
+            }
+            observation = new WorkerObservation(workerConfig, settings.shared(), () -> clusterState)
+                    .start(workerConfig.getOrDefault("group.id", "connect"));
+            context.configurable().register(new TcpsightResource(observation));
+            if (settings.get(ConnectSettings.READAPT)) {
+                readaptation = new Readaptation(FetchAdvisor.shared(), settings.get(ConnectSettings.READAPT_FACTOR),
+                        Readaptation.restUrl(workerConfig, settings.get(ConnectSettings.READAPT_REST_URL)), () -> clusterState)
+                        .start(Duration.ofMillis(settings.get(ConnectSettings.READAPT_INTERVAL_MS)));
+            }
+            LOG.info("tcpsight: observing this worker's broker connections every {} ms; GET /tcpsight/findings, /tcpsight/connections,"
+                    + " /tcpsight/metrics{}", settings.shared().get(TcpsightConfig.SAMPLE_INTERVAL_MS),
+                    readaptation == null ? "" : "; re-adaptation on");
+        } catch (RuntimeException | LinkageError failed) {
+            LOG.warn("tcpsight: the REST extension is off, the worker runs on: {}", failed.toString());
+        }
+    }
+
+    /** For tests in this package. */
+    WorkerObservation observation() {
+        return observation;
+    }
+
+    static List<String> workerWarnings(Map<String, String> workerConfig, TcpsightConfig shared) {
+        return BufferCheck.worker(workerConfig, Duration.ofNanos((long) (shared.get(TcpsightConfig.RULE_MIN_RTT_MS) * 1e6)), false, shared);
+    }
+
+    @Override
+    public String version() {
+        return Versions.plugin();
+    }
+
+    @Override
+    public void close() {
+        if (readaptation != null) {
+            readaptation.close();
+        }
+        if (observation != null) {
+            observation.close();
+        }
+    }
+}
