@@ -109,9 +109,10 @@ final class ByteCountAttribution {
         }
         Map<Integer, Owner> owners = new HashMap<>();
         Set<ClientConnection> used = new HashSet<>();
+        Set<Integer> decided = new HashSet<>();
         for (Candidate candidate : candidates) {
             int fd = candidate.socket.fd;
-            if (owners.containsKey(fd) || used.contains(candidate.client)) {
+            if (decided.contains(fd) || used.contains(candidate.client)) {
                 continue;
             }
             List<Candidate> best = bestBySocket.get(fd);
@@ -124,13 +125,15 @@ final class ByteCountAttribution {
                     tiedClients.add(tied.client.clientId);
                 }
             }
-            used.add(candidate.client);
+            decided.add(fd);
             String nodeId = candidate.client.nodeId;
             if (tiedClients.size() <= 1) {
+                used.add(candidate.client);
                 owners.put(fd, new Owner(candidate.client.clientId, nodeId));
             } else {
                 String connector = commonConnectorClient(tiedClients);
                 if (connector != null) {
+                    used.add(candidate.client);
                     owners.put(fd, new Owner(connector, nodeId));
                 }
             }

@@ -30,6 +30,9 @@ public final class FetchAdvisor {
     private FetchAdvice lastHandedOut;
     private boolean failureLogged;
 
+    FetchAdvisor() {
+    }
+
     static FetchAdvisor shared() {
         return SHARED;
     }

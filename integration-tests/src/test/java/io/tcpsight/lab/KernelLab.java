@@ -36,6 +36,7 @@ public final class KernelLab implements AutoCloseable {
     private final String clientAddress;
     private final String serverAddress;
     private final String controlLink;
+    private final String clientControlLink;
     private final int subnet;
     private final List<LabProcess> processes = Collections.synchronizedList(new ArrayList<>());
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
@@ -102,6 +103,7 @@ public final class KernelLab implements AutoCloseable {
         this.clientAddress = "10.213." + subnet + ".1";
         this.serverAddress = "10.213." + subnet + ".2";
         this.controlLink = "tsc" + PID + "x" + index;
+        this.clientControlLink = "tsk" + PID + "x" + index;
     }
 
     private void build(Map<String, String> serverSysctls, Map<String, String> clientSysctls) throws IOException, InterruptedException {
@@ -111,6 +113,7 @@ public final class KernelLab implements AutoCloseable {
         if (clientNamespace != null) {
             setUpSide(clientNamespace, "tslcli", clientAddress, serverAddress, clientSysctls);
             setUpControlLink();
+            setUpClientControlLink();
         } else {
             setUpSide(null, clientTun, clientAddress, serverAddress, clientSysctls);
         }
@@ -167,6 +170,28 @@ public final class KernelLab implements AutoCloseable {
         inNamespace(serverNamespace, "ip", "addr", "add", server + "/30", "dev", "tslctl");
         inNamespace(serverNamespace, "ip", "link", "set", "tslctl", "up");
         run("ip", "route", "add", serverAddress + "/32", "via", server, "dev", controlLink);
+    }
+
+    /**
+     * And an undelayed veth pair to the client namespace, so the test JVM can reach what runs
+     * there (a Connect worker's REST API) at {@link #clientControlAddress()}.
+     */
+    private void setUpClientControlLink() throws IOException, InterruptedException {
+        String root = "10.215." + subnet + ".1";
+        run("ip", "link", "add", clientControlLink, "type", "veth", "peer", "name", "tslctl", "netns", clientNamespace);
+        run("sysctl", "-qw", "net.ipv6.conf." + clientControlLink + ".disable_ipv6=1");
+        run("ip", "addr", "add", root + "/30", "dev", clientControlLink);
+        run("ip", "link", "set", clientControlLink, "up");
+        inNamespace(clientNamespace, "ip", "addr", "add", clientControlAddress() + "/30", "dev", "tslctl");
+        inNamespace(clientNamespace, "ip", "link", "set", "tslctl", "up");
+    }
+
+    /** The client namespace's address on its undelayed control link (only with the client in a namespace). */
+    public String clientControlAddress() {
+        if (clientNamespace == null) {
+            throw new IllegalStateException("the client runs in the test JVM's namespace");
+        }
+        return "10.215." + subnet + ".2";
     }
 
     public Link link() {
@@ -255,6 +280,7 @@ public final class KernelLab implements AutoCloseable {
     private void removeNetwork() {
         quietly("ip", "netns", "del", serverNamespace); // takes the control link's peer, and so the link, with it
         quietly("ip", "link", "del", controlLink);
+        quietly("ip", "link", "del", clientControlLink);
         if (clientNamespace != null) {
             quietly("ip", "netns", "del", clientNamespace);
         } else {
@@ -277,7 +303,7 @@ public final class KernelLab implements AutoCloseable {
         for (String line : output(List.of("ip", "-o", "link", "show")).split("\n")) {
             String[] parts = line.split(":\\s+");
             String name = parts.length > 1 ? parts[1].split("@")[0] : "";
-            if (name.matches("ts[lc]\\d+x\\d+") && !ownerAlive(name.substring(3, name.indexOf('x')))) {
+            if (name.matches("ts[lck]\\d+x\\d+") && !ownerAlive(name.substring(3, name.indexOf('x')))) {
                 quietly("ip", "link", "del", name);
             }
         }

@@ -1,0 +1,73 @@
+package io.tcpsight.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.ConfigData;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class TcpsightConfigProviderTest {
+    @Test
+    void valuesComeFromAHandshakeMeasuredByTheKernel() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            FetchAdvisor advisor = new FetchAdvisor();
+            TcpsightConfigProvider provider = new TcpsightConfigProvider(advisor);
+            provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + listener.getLocalPort()));
+            ConfigData data = provider.get("fetch", Set.of("fetch.max.bytes", "max.partition.fetch.bytes", "receive.buffer.bytes"));
+            // loopback: the BDP is tiny, so Kafka's defaults stand and the buffer autotunes
+            assertEquals(Map.of("fetch.max.bytes", "52428800", "max.partition.fetch.bytes", "1048576", "receive.buffer.bytes", "-1"), data.data());
+            assertEquals(null, data.ttl(), "no TTL: it would restart the connector, not its tasks (KAFKA-17627)");
+            assertTrue(advisor.lastRtt() != null && advisor.lastRtt().toMillis() < 5, String.valueOf(advisor.lastRtt()));
+        }
+    }
+
+    @Test
+    void aFailedMeasurementHandsOutTheSafeFallback() throws Exception {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = probe.getLocalPort();
+        }
+        FetchAdvisor advisor = new FetchAdvisor();
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(advisor);
+        provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort, "tcpsight.rtt.probe.timeout.ms", "500"));
+        assertEquals(FetchAdvice.FALLBACK, provider.get("fetch").data());
+        assertTrue(advisor.handOut().isFallback());
+    }
+
+    @Test
+    void aLongerPathGivesLargerFetches() {
+        FetchAdvice near = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.001,
+                25e6, 1, null, null)), java.time.Duration.ofMillis(1), java.time.Instant.now());
+        FetchAdvice far = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.1,
+                25e6, 1, null, null)), java.time.Duration.ofMillis(100), java.time.Instant.now());
+        assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
+        assertEquals(Long.toString(5L << 20), far.values().get("max.partition.fetch.bytes")); // 2 x 2.5 MB BDP, whole MiB
+        assertEquals(5.0, far.driftFrom(near), 1e-9);
+    }
+
+    @Test
+    void unknownPathsAndKeysAreClearErrors() {
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(new FetchAdvisor());
+        provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:1", "tcpsight.rtt.probe.timeout.ms", "100"));
+        ConfigException path = assertThrows(ConfigException.class, () -> provider.get("sizes", Set.of("fetch.max.bytes")));
+        assertTrue(path.getMessage().contains("the only path is 'fetch'"), path.getMessage());
+        ConfigException key = assertThrows(ConfigException.class, () -> provider.get("fetch", Set.of("fetch.min.bytes")));
+        assertTrue(key.getMessage().contains("fetch.min.bytes") && key.getMessage().contains("max.partition.fetch.bytes"), key.getMessage());
+        ConfigException param = assertThrows(ConfigException.class,
+                () -> provider.configure(Map.of("tcpsight.rtt.refresh.ms", "soon")));
+        assertTrue(param.getMessage().contains("tcpsight.rtt.refresh.ms"), param.getMessage());
+    }
+
+    @Test
+    void bootstrapServersParseLikeKafkas() {
+        assertEquals(java.util.List.of(InetSocketAddress.createUnresolved("a", 9092), InetSocketAddress.createUnresolved("::1", 9093)),
+                ClusterRtt.parseServers(" a:9092, [::1]:9093, junk"));
+    }
+}
