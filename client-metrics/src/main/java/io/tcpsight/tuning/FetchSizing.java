@@ -19,8 +19,14 @@ public final class FetchSizing {
     public static final long BROKER_FETCH_MAX_BYTES_DEFAULT = 57_671_680;
     /** Since Linux 6.6 about half of the receive buffer becomes window (scaling_ratio). */
     static final double WINDOW_SHARE_OF_BUFFER = 0.5;
-    /** Room for a second response in flight while the first one is consumed. */
+    /** Window room: two BDPs, so the window never binds while the sender ramps. */
     static final double HEADROOM = 2.0;
+    /**
+     * BDPs one fetch response carries. A consumer sends no fetch while one is in flight or being
+     * processed, so a response of n BDPs keeps its link busy at most n/(n+1) of the time: 9 aims
+     * at 90%. Measured in the lab: 2 BDPs gave 65% of a 100 ms, 200 Mbit/s link to 4 tasks.
+     */
+    static final double FETCH_BDPS = 9.0;
 
     private FetchSizing() {
     }
@@ -119,10 +125,11 @@ public final class FetchSizing {
                         + input.tcpRmemMax + ", enough"));
 
         long cap = Math.max(FETCH_MAX_BYTES_DEFAULT, input.brokerFetchMaxBytes);
-        long fetchMax = Math.min(cap, Math.max(FETCH_MAX_BYTES_DEFAULT, roundUpToMib((long) Math.ceil(bdp * HEADROOM))));
-        why.add("fetch.max.bytes=" + fetchMax + ": one response per round trip must carry two BDPs (not above the broker's "
+        long fetchMax = Math.min(cap, Math.max(FETCH_MAX_BYTES_DEFAULT, roundUpToMib((long) Math.ceil(bdp * FETCH_BDPS))));
+        why.add("fetch.max.bytes=" + fetchMax + ": the consumer waits for each response, so one must carry nine BDPs to keep the"
+                + " link busy 90% of the time (not above the broker's "
                 + input.brokerFetchMaxBytes + ")");
-        long perPartition = (long) Math.ceil(bdp * HEADROOM / input.partitionsPerBroker);
+        long perPartition = (long) Math.ceil(bdp * FETCH_BDPS / input.partitionsPerBroker);
         long maxPartition = Math.min(fetchMax, Math.max(MAX_PARTITION_FETCH_BYTES_DEFAULT, roundUpToMib(perPartition)));
         why.add("max.partition.fetch.bytes=" + maxPartition + ": " + input.partitionsPerBroker
                 + " partition(s) per broker together fill the response");

@@ -258,8 +258,8 @@ class ConnectionRulesTest {
         Finding finding = ConnectionRules.fetchSizeBelowBdp(onePartition, gigabit).get();
         assertEquals(12_500_000L, finding.evidence("bdp").get().value());
         assertEquals(1_048_576L, finding.evidence("bytesPerFetch").get().value());
-        assertEquals("52428800", settings(finding).get("client:fetch.max.bytes"));
-        assertEquals("25165824", settings(finding).get("client:max.partition.fetch.bytes"), "2 x BDP rounded up to MiB");
+        assertEquals("57671680", settings(finding).get("client:fetch.max.bytes"), "9 x BDP, capped at the broker's fetch.max.bytes");
+        assertEquals("57671680", settings(finding).get("client:max.partition.fetch.bytes"), "never above fetch.max.bytes");
         ConnectionFacts manyPartitions = ConnectionFacts.builder(client("consumer-g-1")).rttMicros(100_000)
                 .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 16)).kernel(KERNEL_618).build();
         assertFalse(ConnectionRules.fetchSizeBelowBdp(manyPartitions, gigabit).isPresent(), "16 MiB per fetch >= 12.5 MB");

@@ -21,8 +21,8 @@ class FetchSizingTest {
         assertEquals(2_500_000, r.bdpBytes());
         assertEquals(-1, r.receiveBufferBytes());
         assertEquals(-1, r.producerSendBufferBytes());
-        assertEquals(52_428_800, r.fetchMaxBytes(), "Kafka's default already carries 2 x BDP");
-        assertEquals(2 * FetchSizing.MIB, r.maxPartitionFetchBytes(), "5 MB over 4 partitions, rounded up to MiB");
+        assertEquals(52_428_800, r.fetchMaxBytes(), "Kafka's default already carries 9 x BDP");
+        assertEquals(6 * FetchSizing.MIB, r.maxPartitionFetchBytes(), "22.5 MB over 4 partitions, rounded up to MiB");
         assertEquals(10 * FetchSizing.MIB, r.requiredTcpRmemMax());
         assertTrue(r.tcpRmemMaxTooLow(), "4 MiB cannot hold a 5 MB window");
         assertTrue(r.reasoning().get(0).contains("2500000 bytes"), r.reasoning().get(0));

@@ -48,8 +48,8 @@ class TcpsightConfigProviderTest {
         FetchAdvice far = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.1,
                 25e6, 1, null, null)), java.time.Duration.ofMillis(100), java.time.Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
-        assertEquals(Long.toString(5L << 20), far.values().get("max.partition.fetch.bytes")); // 2 x 2.5 MB BDP, whole MiB
-        assertEquals(5.0, far.driftFrom(near), 1e-9);
+        assertEquals(Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
+        assertEquals(22.0, far.driftFrom(near), 1e-9);
     }
 
     @Test
