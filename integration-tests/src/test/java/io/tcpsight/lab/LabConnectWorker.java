@@ -123,6 +123,16 @@ public final class LabConnectWorker implements AutoCloseable {
         return send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(10)).GET().build());
     }
 
+    /** GET as text (e.g. /tcpsight/metrics). */
+    public String getText(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(10)).GET()
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + path + " -> " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
     public JsonNode delete(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(restUrl + path)).DELETE().build());
     }
