@@ -9,11 +9,9 @@ import io.tcpsight.connection.ConnectionRegistry;
 import io.tcpsight.connection.Role;
 import io.tcpsight.connection.SamplingLoop;
 import io.tcpsight.connection.TrackedConnection;
-import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.KafkaSettings;
 import io.tcpsight.diagnose.KernelFacts;
-import io.tcpsight.diagnose.Severity;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.tcp.TcpSocketException;
@@ -55,7 +53,7 @@ final class AgentRuntime implements Hooks.Receiver {
         this.log = log;
         TcpsightConfig config = settings.config;
         this.registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
-        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), this::logFinding);
+        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), finding -> finding.logTo(log::info, log::warn));
         this.monitor = new ConnectionMonitor(registry, config, connection -> KafkaSettings.unknown(),
                 () -> KernelFacts.from(HostTcpFacts.current()), board);
         this.listeners = new ListenerWatch(listenerByPort, settings.port);
@@ -221,14 +219,6 @@ final class AgentRuntime implements Hooks.Receiver {
         String key = where + ": " + failure.getClass().getName();
         if (reportedFailures.size() < 100 && reportedFailures.add(key)) {
             log.warn("tcpsight agent: " + where + " failed, Kafka is unaffected (reported once): " + failure);
-        }
-    }
-
-    private void logFinding(Finding finding) {
-        if (finding.severity() == Severity.INFO) {
-            log.info(finding.logLine());
-        } else {
-            log.warn(finding.logLine());
         }
     }
 

@@ -85,6 +85,11 @@ public final class SettingKey<T> {
         return defaultValue;
     }
 
+    /** The default as documentation writes it: whole numbers without ".0". */
+    public String defaultText() {
+        return defaultValue instanceof Double ? trim((Double) defaultValue) : String.valueOf(defaultValue);
+    }
+
     public String allowed() {
         return allowed;
     }

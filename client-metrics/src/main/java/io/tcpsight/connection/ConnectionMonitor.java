@@ -10,6 +10,7 @@ import io.tcpsight.diagnose.KernelFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -32,6 +33,7 @@ public final class ConnectionMonitor {
     private final FindingsBoard board;
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
 
     public ConnectionMonitor(ConnectionRegistry registry, TcpsightConfig config, Function<TrackedConnection, KafkaSettings> settings,
             Supplier<KernelFacts> kernel, FindingsBoard board) {
@@ -45,6 +47,15 @@ public final class ConnectionMonitor {
 
     public void addListener(RoundListener listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * Told after sampling and before the rules: for components that name connections from what
+     * was just sampled (the Connect plugin matches byte counts), so this round's findings carry
+     * the names.
+     */
+    public void addNamer(Consumer<List<TrackedConnection>> namer) {
+        namers.add(namer);
     }
 
     /** Findings that come from elsewhere (listeners, host counters), evaluated each round. */
@@ -66,6 +77,9 @@ public final class ConnectionMonitor {
 
     public void round() {
         List<TrackedConnection> sampled = sampler.sample();
+        for (Consumer<List<TrackedConnection>> namer : namers) {
+            namer.accept(sampled);
+        }
         KernelFacts kernelFacts = kernel.get();
         List<Finding> findings = new ArrayList<>();
         for (TrackedConnection connection : sampled) {

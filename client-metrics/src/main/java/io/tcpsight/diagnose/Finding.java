@@ -4,6 +4,7 @@ import io.tcpsight.connection.ConnectionIdentity;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -53,6 +54,11 @@ public final class Finding {
     public String logLine() {
         return "tcpsight " + severity.label() + " " + rule.id() + " [" + connection.describe() + "] "
                 + evidence.stream().map(Evidence::describe).collect(Collectors.joining(", ")) + " -> " + remedy.describe();
+    }
+
+    /** Logs the line at info for an info finding, at warn otherwise. */
+    public void logTo(Consumer<String> info, Consumer<String> warn) {
+        (severity == Severity.INFO ? info : warn).accept(logLine());
     }
 
     @Override

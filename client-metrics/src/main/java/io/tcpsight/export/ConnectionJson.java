@@ -9,7 +9,23 @@ import java.util.List;
 
 /** The JSON of /connections: each connection's identity and what its last sample saw. */
 public final class ConnectionJson {
+    public static final int DEFAULT_TOP = 20;
+    public static final int MAX_TOP = 1000;
+
     private ConnectionJson() {
+    }
+
+    /** The top=N parameter of a /connections endpoint: default 20 when absent, -1 when not a whole number from 1 to 1000. */
+    public static int top(String value) {
+        if (value == null) {
+            return DEFAULT_TOP;
+        }
+        try {
+            int top = Integer.parseInt(value.trim());
+            return top >= 1 && top <= MAX_TOP ? top : -1;
+        } catch (NumberFormatException notANumber) {
+            return -1;
+        }
     }
 
     public static String array(List<TrackedConnection> connections) {

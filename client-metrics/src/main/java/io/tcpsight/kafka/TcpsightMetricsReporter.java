@@ -2,21 +2,21 @@ package io.tcpsight.kafka;
 
 import io.tcpsight.config.InvalidSettingException;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.BootstrapServers;
 import io.tcpsight.connection.CensusTracker;
 import io.tcpsight.connection.ClientKind;
 import io.tcpsight.connection.ConnectionMonitor;
 import io.tcpsight.connection.ConnectionRegistry;
 import io.tcpsight.connection.SamplingLoop;
-import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.KafkaSettings;
 import io.tcpsight.diagnose.KernelFacts;
-import io.tcpsight.diagnose.Severity;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -106,20 +106,8 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     static Set<Integer> bootstrapPorts(Object bootstrap) {
         Set<Integer> ports = new HashSet<>();
-        if (bootstrap == null) {
-            return ports;
-        }
-        String text = bootstrap instanceof List ? String.join(",", ((List<?>) bootstrap).stream().map(String::valueOf).toArray(String[]::new))
-                : String.valueOf(bootstrap);
-        for (String server : text.split(",")) {
-            int colon = server.trim().lastIndexOf(':');
-            if (colon > 0) {
-                try {
-                    ports.add(Integer.parseInt(server.trim().substring(colon + 1)));
-                } catch (NumberFormatException notAPort) {
-                    // Kafka rejects such a bootstrap.servers itself
-                }
-            }
+        for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
+            ports.add(server.getPort());
         }
         return ports;
     }
@@ -134,7 +122,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
             return;
         }
         ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
-        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), this::log);
+        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), finding -> finding.logTo(info, warn));
         monitor = new ConnectionMonitor(registry, config, connection -> settings, () -> KernelFacts.from(HostTcpFacts.current()), board);
         CensusTracker census = new CensusTracker(registry, this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId));
         try {
@@ -154,14 +142,6 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     private boolean isBrokerConnection(ProcessSocket socket) {
         return brokerPorts.contains(socket.remote().getPort());
-    }
-
-    private void log(Finding finding) {
-        if (finding.severity() == Severity.INFO) {
-            info.accept(finding.logLine());
-        } else {
-            warn.accept(finding.logLine());
-        }
     }
 
     /** The monitor behind this reporter, once init() ran (null before, or when tcpsight is unavailable). */

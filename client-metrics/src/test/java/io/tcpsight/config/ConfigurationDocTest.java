@@ -14,9 +14,7 @@ class ConfigurationDocTest {
     void everyKeyIsDocumentedWithItsDefault() throws Exception {
         String doc = new String(Files.readAllBytes(Paths.get("../docs/configuration.md")), StandardCharsets.UTF_8);
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
-            String defaultText = key.defaultValue() instanceof Double && (Double) key.defaultValue() == Math.rint((Double) key.defaultValue())
-                    ? Long.toString(((Double) key.defaultValue()).longValue()) : String.valueOf(key.defaultValue());
-            assertTrue(doc.contains("| `" + key.name() + "` | " + defaultText + " |"), key.name() + " with default " + defaultText);
+            assertTrue(doc.contains("| `" + key.name() + "` | " + key.defaultText() + " |"), key.name() + " with default " + key.defaultText());
         }
     }
 }

@@ -92,8 +92,15 @@ class ConnectionMonitorTest {
             loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
             SocketChannel broker = loopback.connectPair(0);
             SocketChannel consumer = loopback.accepted.get(0);
-            registry.track(TcpSockets.fileDescriptor(broker), 0, identity(broker, Role.BROKER, "consumer-slow-1"));
+            registry.track(TcpSockets.fileDescriptor(broker), 0, identity(broker, Role.BROKER, null));
+            // named from the sample itself once it has sent data, before the rules of the same round run
+            monitor.addNamer(sampled -> sampled.forEach(connection -> {
+                if (connection.latest().bytesAcked() > 1) { // the SYN counts as one acknowledged byte
+                    connection.updateIdentity(unnamed -> unnamed.withClientId("consumer-slow-1"));
+                }
+            }));
             monitor.round();
+            assertEquals(null, registry.connections().get(0).identity().clientId(), "nothing sent yet, nothing named");
             broker.configureBlocking(false);
             ByteBuffer out = ByteBuffer.allocate(1 << 16);
             ByteBuffer in = ByteBuffer.allocate(1024);

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -58,38 +57,14 @@ final class ByteCountAttribution {
         }
     }
 
-    /** Who owns a socket: a client id, or "connector-consumer-NAME-*" when only the connector is certain. */
-    static final class Owner {
-        final String clientId;
-        final String nodeId;
-
-        Owner(String clientId, String nodeId) {
-            this.clientId = clientId;
-            this.nodeId = nodeId;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Owner && ((Owner) other).clientId.equals(clientId) && Objects.equals(((Owner) other).nodeId, nodeId);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(clientId, nodeId);
-        }
-
-        @Override
-        public String toString() {
-            return clientId + "@" + nodeId;
-        }
-    }
-
     /**
      * Pairs sockets with client connections, closest byte counts first, each used once. A socket
      * whose best match ties with another client's is given the connector ("-*") when all tied
      * clients are tasks of one connector, and left out otherwise (a later round tells them apart).
+     *
+     * @return the owning client.id by socket fd
      */
-    static Map<Integer, Owner> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
+    static Map<Integer, String> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
         List<Candidate> candidates = new ArrayList<>();
         for (SocketCounts socket : sockets) {
             for (ClientConnection client : clients) {
@@ -107,7 +82,7 @@ final class ByteCountAttribution {
                 best.add(candidate);
             }
         }
-        Map<Integer, Owner> owners = new HashMap<>();
+        Map<Integer, String> owners = new HashMap<>();
         Set<ClientConnection> used = new HashSet<>();
         Set<Integer> decided = new HashSet<>();
         for (Candidate candidate : candidates) {
@@ -126,15 +101,14 @@ final class ByteCountAttribution {
                 }
             }
             decided.add(fd);
-            String nodeId = candidate.client.nodeId;
             if (tiedClients.size() <= 1) {
                 used.add(candidate.client);
-                owners.put(fd, new Owner(candidate.client.clientId, nodeId));
+                owners.put(fd, candidate.client.clientId);
             } else {
                 String connector = commonConnectorClient(tiedClients);
                 if (connector != null) {
                     used.add(candidate.client);
-                    owners.put(fd, new Owner(connector, nodeId));
+                    owners.put(fd, connector);
                 }
             }
         }

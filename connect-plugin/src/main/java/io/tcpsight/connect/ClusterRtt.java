@@ -64,33 +64,4 @@ final class ClusterRtt {
             return Duration.ofNanos(elapsed);
         }
     }
-
-    /** host:port[,host:port...] as Kafka writes bootstrap.servers; malformed entries are skipped. */
-    static List<InetSocketAddress> parseServers(String servers) {
-        List<InetSocketAddress> parsed = new ArrayList<>();
-        if (servers == null) {
-            return parsed;
-        }
-        for (String server : servers.split(",")) {
-            String trimmed = server.trim();
-            int colon = trimmed.lastIndexOf(':');
-            if (colon <= 0) {
-                continue;
-            }
-            String host = trimmed.substring(0, colon);
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            int slash = host.indexOf("://");
-            if (slash >= 0) {
-                host = host.substring(slash + 3);
-            }
-            try {
-                parsed.add(InetSocketAddress.createUnresolved(host, Integer.parseInt(trimmed.substring(colon + 1))));
-            } catch (IllegalArgumentException notAPort) {
-                // Kafka rejects such a bootstrap.servers itself
-            }
-        }
-        return parsed;
-    }
 }

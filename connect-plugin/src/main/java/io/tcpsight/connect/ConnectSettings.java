@@ -8,6 +8,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -52,9 +54,9 @@ public final class ConnectSettings {
             BOOTSTRAP_SERVERS));
     public static final List<SettingKey<?>> EXTENSION_KEYS = Collections.unmodifiableList(Arrays.asList(READAPT, READAPT_FACTOR,
             READAPT_INTERVAL_MS, READAPT_REST_URL));
-    public static final List<SettingKey<?>> ALL = Collections.unmodifiableList(Arrays.asList(OVERRIDE_POLICY, STARTUP_PACING, STARTUP_RATE,
-            STARTUP_BURST, STARTUP_MAX_WAIT_MS, REJECT_SMALL_BUFFERS, RTT_REFRESH_MS, RTT_PROBE_TIMEOUT_MS, BOOTSTRAP_SERVERS, READAPT,
-            READAPT_FACTOR, READAPT_INTERVAL_MS, READAPT_REST_URL));
+    /** Every key of the plugin (for documentation). */
+    public static final List<SettingKey<?>> ALL = Collections.unmodifiableList(Stream.of(POLICY_KEYS, PROVIDER_KEYS, EXTENSION_KEYS)
+            .flatMap(List::stream).collect(Collectors.toList()));
 
     private final Map<SettingKey<?>, Object> values = new HashMap<>();
     private final TcpsightConfig shared;

@@ -1,6 +1,7 @@
 package io.tcpsight.connect;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.BootstrapServers;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.tuning.FetchSizing;
 import java.io.IOException;
@@ -51,8 +52,7 @@ public final class FetchAdvisor {
 
     /** The worker's bootstrap.servers, known once the REST extension is configured; used when the provider names none. */
     synchronized void workerBootstrapServers(String servers) {
-        String current = bootstrapServers.get();
-        if (current.isEmpty()) {
+        if (bootstrapServers.get().isEmpty()) {
             bootstrapServers = () -> servers;
         }
     }
@@ -89,7 +89,7 @@ public final class FetchAdvisor {
 
     private FetchAdvice measure(Instant now) {
         String servers = bootstrapServers.get();
-        List<InetSocketAddress> addresses = ClusterRtt.parseServers(servers);
+        List<InetSocketAddress> addresses = BootstrapServers.parse(servers);
         try {
             Duration rtt = ClusterRtt.measure(addresses, probeTimeout);
             Long rmemMax = null;

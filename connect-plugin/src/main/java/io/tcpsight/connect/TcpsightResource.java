@@ -13,9 +13,6 @@ import jakarta.ws.rs.core.Response;
 /** GET /tcpsight/findings, /tcpsight/connections?top=N and /tcpsight/metrics on the worker's REST server. */
 @Path("/tcpsight")
 public class TcpsightResource {
-    static final int DEFAULT_TOP = 20;
-    static final int MAX_TOP = 1000;
-
     private final WorkerObservation observation;
 
     TcpsightResource(WorkerObservation observation) {
@@ -33,17 +30,10 @@ public class TcpsightResource {
     @Path("/connections")
     @Produces(MediaType.APPLICATION_JSON)
     public Response connections(@QueryParam("top") String top) {
-        int limit = DEFAULT_TOP;
-        if (top != null) {
-            try {
-                limit = Integer.parseInt(top.trim());
-            } catch (NumberFormatException notANumber) {
-                limit = -1;
-            }
-            if (limit < 1 || limit > MAX_TOP) {
-                return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
-                        .entity("top=" + top + " is not allowed: a whole number from 1 to " + MAX_TOP + "\n").build();
-            }
+        int limit = ConnectionJson.top(top);
+        if (limit < 0) {
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
+                    .entity("top=" + top + " is not allowed: a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n").build();
         }
         return Response.ok(ConnectionJson.array(TcpsightJmx.worst(observation.monitor().registry().connections(), limit)),
                 MediaType.APPLICATION_JSON).build();

@@ -4,7 +4,6 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.tcp.TcpSockets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.health.ConnectClusterState;
 import org.apache.kafka.connect.rest.ConnectRestExtension;
@@ -65,15 +64,6 @@ public class TcpsightRestExtension implements ConnectRestExtension {
         } catch (RuntimeException | LinkageError failed) {
             LOG.warn("tcpsight: the REST extension is off, the worker runs on: {}", failed.toString());
         }
-    }
-
-    /** For tests in this package. */
-    WorkerObservation observation() {
-        return observation;
-    }
-
-    static List<String> workerWarnings(Map<String, String> workerConfig, TcpsightConfig shared) {
-        return BufferCheck.worker(workerConfig, Duration.ofNanos((long) (shared.get(TcpsightConfig.RULE_MIN_RTT_MS) * 1e6)), false, shared);
     }
 
     @Override

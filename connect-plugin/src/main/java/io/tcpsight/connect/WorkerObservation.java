@@ -5,25 +5,23 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.BootstrapServers;
 import io.tcpsight.connection.CensusTracker;
 import io.tcpsight.connection.ClientKind;
 import io.tcpsight.connection.ConnectionIdentity;
 import io.tcpsight.connection.ConnectionMonitor;
 import io.tcpsight.connection.ConnectionRegistry;
+import io.tcpsight.connection.ConnectionSample;
 import io.tcpsight.connection.Role;
 import io.tcpsight.connection.SamplingLoop;
 import io.tcpsight.connection.TrackedConnection;
-import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.KafkaSettings;
 import io.tcpsight.diagnose.KernelFacts;
-import io.tcpsight.diagnose.Severity;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.tcp.ProcessSocket;
-import io.tcpsight.tcp.TcpInfo;
-import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Instant;
@@ -33,7 +31,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.health.ConnectClusterState;
@@ -56,6 +53,8 @@ final class WorkerObservation implements AutoCloseable {
     private final BrokerDirectory brokers;
     private final CensusTracker census;
     private final Set<Integer> bootstrapPorts = new HashSet<>();
+    /** Connector configs read this round (settingsFor runs per connection; the herder answers each read). */
+    private final Map<String, Map<String, String>> connectorConfigs = new HashMap<>();
     private final PrometheusMeterRegistry prometheus;
     private TcpsightJmx jmx;
     private SamplingLoop loop;
@@ -64,10 +63,11 @@ final class WorkerObservation implements AutoCloseable {
         this.workerConfig = workerConfig;
         this.cluster = cluster;
         ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
-        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), WorkerObservation::log);
+        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), finding -> finding.logTo(LOG::info, LOG::warn));
         monitor = new ConnectionMonitor(registry, config, this::settingsFor, () -> KernelFacts.from(HostTcpFacts.current()), board);
+        monitor.addNamer(this::name);
         brokers = new BrokerDirectory(workerConfig);
-        for (InetSocketAddress server : ClusterRtt.parseServers(workerConfig.get("bootstrap.servers"))) {
+        for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
             bootstrapPorts.add(server.getPort());
         }
         census = new CensusTracker(registry, this::isBrokerConnection, this::identify);
@@ -117,7 +117,7 @@ final class WorkerObservation implements AutoCloseable {
         } catch (IOException unreadable) {
             throw new IllegalStateException("process census failed: " + unreadable.getMessage(), unreadable);
         }
-        attribute();
+        connectorConfigs.clear();
         monitor.round();
     }
 
@@ -132,71 +132,53 @@ final class WorkerObservation implements AutoCloseable {
         return node == null ? identity : identity.withNodeId(node);
     }
 
-    /** Names the owner of every connection not yet known by its exact client.id. */
-    private void attribute() {
-        List<TrackedConnection> open = new ArrayList<>();
-        for (TrackedConnection connection : monitor.registry().connections()) {
-            String clientId = connection.identity().clientId();
-            if (clientId == null || clientId.endsWith("-*")) {
-                open.add(connection);
-            }
-        }
-        if (open.isEmpty() || !TcpSockets.availability().isAvailable()) {
-            return;
-        }
+    /**
+     * Names the owner of every connection not yet known by its exact client.id, from the byte
+     * counts this round just sampled and the clients' totals read right after.
+     */
+    private void name(List<TrackedConnection> sampled) {
         List<ByteCountAttribution.SocketCounts> sockets = new ArrayList<>();
         Map<Integer, TrackedConnection> byFd = new HashMap<>();
-        for (TrackedConnection connection : open) {
-            try {
-                TcpInfo info = TcpSockets.tcpInfo(connection.fd());
-                OptionalLong received = info.bytesReceived();
-                OptionalLong acked = info.bytesAcked();
-                if (received.isPresent() && acked.isPresent()) {
-                    String node = connection.identity().nodeId() != null ? connection.identity().nodeId()
-                            : brokers.nodeAt(connection.identity().remote());
-                    sockets.add(new ByteCountAttribution.SocketCounts(connection.fd(), node, received.getAsLong(), acked.getAsLong()));
-                    byFd.put(connection.fd(), connection);
-                }
-            } catch (RuntimeException closed) {
-                // closed since the census; released next round
+        for (TrackedConnection connection : sampled) {
+            String clientId = connection.identity().clientId();
+            ConnectionSample sample = connection.latest();
+            if ((clientId == null || clientId.endsWith("-*")) && sample.bytesReceived() >= 0 && sample.bytesAcked() >= 0) {
+                sockets.add(new ByteCountAttribution.SocketCounts(connection.fd(), brokers.nodeAt(connection.identity().remote()),
+                        sample.bytesReceived(), sample.bytesAcked()));
+                byFd.put(connection.fd(), connection);
             }
         }
-        Map<Integer, ByteCountAttribution.Owner> owners = ByteCountAttribution.attribute(sockets, KafkaClientConnections.read());
-        for (Map.Entry<Integer, ByteCountAttribution.Owner> owner : owners.entrySet()) {
-            TrackedConnection connection = byFd.get(owner.getKey());
+        if (sockets.isEmpty()) {
+            return;
+        }
+        ByteCountAttribution.attribute(sockets, KafkaClientConnections.read()).forEach((fd, clientId) -> {
+            TrackedConnection connection = byFd.get(fd);
             String brokerNode = brokers.nodeAt(connection.identity().remote());
             connection.updateIdentity(identity -> {
-                ConnectionIdentity named = identity.withClientId(owner.getValue().clientId);
+                ConnectionIdentity named = identity.withClientId(clientId);
                 return brokerNode != null ? named.withNodeId(brokerNode) : named;
             });
-        }
+        });
     }
 
     /** The client settings a connection's owner runs with, as far as the worker and connector configs tell. */
     KafkaSettings settingsFor(TrackedConnection connection) {
         String clientId = connection.identity().clientId();
-        if (clientId == null) {
-            return KafkaSettings.unknown();
-        }
         ClientKind kind = ClientKind.fromClientId(clientId);
-        Map<String, String> effective = new HashMap<>();
-        if (kind.isConnect()) {
-            String prefix = kind.connectWorkerPrefix();
-            copyStripped(workerConfig, prefix, effective);
-            String connector = ClientKind.connectorName(clientId).orElse(null);
-            Map<String, String> connectorConfig = connectorConfig(connector);
-            copyStripped(connectorConfig, prefix.replace(".", ".override."), effective);
-        } else {
-            return KafkaSettings.unknown();
+        if (!kind.isConnect()) {
+            return KafkaSettings.unknown(); // the worker's own clients and unnamed sockets
         }
+        Map<String, String> effective = new HashMap<>();
+        String prefix = kind.connectWorkerPrefix();
+        copyStripped(workerConfig, prefix, effective);
+        ClientKind.connectorName(clientId).ifPresent(connector -> copyStripped(
+                connectorConfigs.computeIfAbsent(connector, this::connectorConfig), prefix.replace(".", ".override."), effective));
         effective.values().removeIf(value -> value == null || value.contains("${"));
         return KafkaSettings.fromClientConfig(effective, kind);
     }
 
+    /** A connector's raw config; asks the herder, so it is read once per connector and round. */
     private Map<String, String> connectorConfig(String connector) {
-        if (connector == null) {
-            return Collections.emptyMap();
-        }
         try {
             ConnectClusterState state = cluster.get();
             Map<String, String> config = state == null ? null : state.connectorConfig(connector);
@@ -211,14 +193,6 @@ final class WorkerObservation implements AutoCloseable {
             if (entry.getKey().startsWith(prefix)) {
                 to.put(entry.getKey().substring(prefix.length()), entry.getValue());
             }
-        }
-    }
-
-    private static void log(Finding finding) {
-        if (finding.severity() == Severity.INFO) {
-            LOG.info(finding.logLine());
-        } else {
-            LOG.warn(finding.logLine());
         }
     }
 

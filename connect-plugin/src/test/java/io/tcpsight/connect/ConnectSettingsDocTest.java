@@ -14,9 +14,7 @@ class ConnectSettingsDocTest {
     void everyPluginKeyIsDocumentedWithItsDefault() throws Exception {
         String doc = new String(Files.readAllBytes(Paths.get("../docs/configuration.md")), StandardCharsets.UTF_8);
         for (SettingKey<?> key : ConnectSettings.ALL) {
-            Object value = key.defaultValue();
-            String text = value instanceof Double && (Double) value == Math.rint((Double) value) ? Long.toString(((Double) value).longValue())
-                    : String.valueOf(value);
+            String text = key.defaultText();
             String row = "| `" + key.name() + "` | " + (text.isEmpty() ? "(" : text + " |");
             assertTrue(doc.contains(row), key.name() + " with default " + text);
         }

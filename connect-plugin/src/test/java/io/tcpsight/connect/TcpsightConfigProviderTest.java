@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Map;
 import java.util.Set;
@@ -63,11 +62,5 @@ class TcpsightConfigProviderTest {
         ConfigException param = assertThrows(ConfigException.class,
                 () -> provider.configure(Map.of("tcpsight.rtt.refresh.ms", "soon")));
         assertTrue(param.getMessage().contains("tcpsight.rtt.refresh.ms"), param.getMessage());
-    }
-
-    @Test
-    void bootstrapServersParseLikeKafkas() {
-        assertEquals(java.util.List.of(InetSocketAddress.createUnresolved("a", 9092), InetSocketAddress.createUnresolved("::1", 9093)),
-                ClusterRtt.parseServers(" a:9092, [::1]:9093, junk"));
     }
 }

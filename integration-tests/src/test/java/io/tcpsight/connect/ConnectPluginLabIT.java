@@ -36,15 +36,8 @@ class ConnectPluginLabIT {
 
     @Test
     void smallConsumerBuffer100MsAwayIsReportedForTheConnectorsConsumersWithinOneInterval() throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(100)).rateMbit(200)).clientInNamespace());
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of());
-        createTopic(broker, "far", 2);
-        produce(broker, "far", 100);
-        try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
-                "consumer.receive.buffer.bytes", "65536", "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)))) {
+        try (LabConnectWorker worker = smallBufferWorkerWithSink(Link.rtt(Duration.ofMillis(100)).rateMbit(200), "far")) {
             Path sink = worker.directory().resolve("far.txt");
-            worker.put("/connectors/far-sink/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", "2", "topics", "far", "file", sink.toString()));
             long running = awaitRunning(worker, "far-sink", 2);
             JsonNode finding = null;
             long deadline = System.nanoTime() + 60_000_000_000L;
@@ -82,15 +75,8 @@ class ConnectPluginLabIT {
 
     @Test
     void theSameWorkerWithBrokersOnAZeroMsLineShowsNoWarning() throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ZERO).rateMbit(200)).clientInNamespace());
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of());
-        createTopic(broker, "near", 2);
-        produce(broker, "near", 100);
-        try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
-                "consumer.receive.buffer.bytes", "65536", "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)))) {
+        try (LabConnectWorker worker = smallBufferWorkerWithSink(Link.rtt(Duration.ZERO).rateMbit(200), "near")) {
             Path sink = worker.directory().resolve("near.txt");
-            worker.put("/connectors/near-sink/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", "2", "topics", "near", "file", sink.toString()));
             awaitRunning(worker, "near-sink", 2);
             awaitLines(sink, 100);
             Thread.sleep(3 * INTERVAL_MS);
@@ -311,15 +297,25 @@ class ConnectPluginLabIT {
         }
     }
 
+    /**
+     * A worker with consumer.receive.buffer.bytes=65536 and the REST extension, across this link from a broker whose topic
+     * (2 partitions, 100 records) a 2-task FileStreamSink "&lt;topic&gt;-sink" starts reading into &lt;topic&gt;.txt.
+     */
+    private static LabConnectWorker smallBufferWorkerWithSink(Link link, String topic) throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(link).clientInNamespace());
+        KafkaBroker broker = KafkaBroker.start(lab, Map.of());
+        createTopic(broker, topic, 2);
+        produce(broker, topic, 100);
+        LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
+                "consumer.receive.buffer.bytes", "65536", "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
+        worker.put("/connectors/" + topic + "-sink/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                "tasks.max", "2", "topics", topic, "file", worker.directory().resolve(topic + ".txt").toString()));
+        return worker;
+    }
+
     static long awaitRunning(LabConnectWorker worker, String connector, int tasks) throws Exception {
-        long deadline = System.nanoTime() + 180_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (worker.runningTasks(connector) == tasks) {
-                return System.nanoTime();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(connector + " did not reach " + tasks + " RUNNING tasks: " + worker.get("/connectors/" + connector + "/status"));
+        worker.awaitRunning(connector, tasks, Duration.ofSeconds(180));
+        return System.nanoTime();
     }
 
     static List<String> awaitLines(Path file, int lines) throws Exception {

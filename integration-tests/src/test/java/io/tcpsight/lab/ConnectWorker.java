@@ -1,12 +1,6 @@
 package io.tcpsight.lab;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
@@ -21,12 +15,11 @@ import org.testcontainers.containers.wait.strategy.Wait;
  * broker through Toxiproxy; the plugin directory (target/connect-plugins) is mounted on
  * plugin.path. Talks to the worker through its REST API.
  */
-public final class ConnectWorker implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+public final class ConnectWorker extends ConnectRest implements AutoCloseable {
     private final GenericContainer<?> container;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private ConnectWorker(GenericContainer<?> container) {
+        super("http://127.0.0.1:" + container.getMappedPort(8083));
         this.container = container;
     }
 
@@ -49,29 +42,8 @@ public final class ConnectWorker implements AutoCloseable {
         return new ConnectWorker(container);
     }
 
-    public String restUrl() {
-        return "http://127.0.0.1:" + container.getMappedPort(8083);
-    }
-
     public GenericContainer<?> container() {
         return container;
-    }
-
-    public JsonNode put(String path, Object body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl() + path)).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
-    }
-
-    public JsonNode get(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl() + path)).GET().build());
-    }
-
-    private JsonNode send(HttpRequest request) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() >= 300) {
-            throw new IOException(request.method() + " " + request.uri() + " -> " + response.statusCode() + ": " + response.body());
-        }
-        return JSON.readTree(response.body());
     }
 
     @Override

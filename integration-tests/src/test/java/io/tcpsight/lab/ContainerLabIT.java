@@ -85,7 +85,7 @@ class ContainerLabIT {
                     "tasks.max", "4",
                     "topics", "to-file",
                     "file", "/tmp/sink.txt"));
-            JsonNode status = awaitAllTasksRunning(worker, "file-sink", 4);
+            JsonNode status = worker.awaitRunning("file-sink", 4, Duration.ofSeconds(90));
             System.out.println("connector status: " + status);
             long start = System.nanoTime();
             long deadline = start + 120_000_000_000L;
@@ -109,27 +109,6 @@ class ContainerLabIT {
             String distinct = worker.container().execInContainer("sh", "-c", "sort -u /tmp/sink.txt | wc -l").getStdout().trim();
             assertEquals(records, Integer.parseInt(distinct), "no record lost or duplicated");
         }
-    }
-
-    private static JsonNode awaitAllTasksRunning(ConnectWorker worker, String connector, int tasks) throws Exception {
-        long deadline = System.nanoTime() + 90_000_000_000L;
-        JsonNode status = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                status = worker.get("/connectors/" + connector + "/status");
-                int running = 0;
-                for (JsonNode task : status.path("tasks")) {
-                    running += "RUNNING".equals(task.path("state").asText()) ? 1 : 0;
-                }
-                if ("RUNNING".equals(status.path("connector").path("state").asText()) && running == tasks) {
-                    return status;
-                }
-            } catch (java.io.IOException notYet) {
-                // 404 until the connector is created
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError(connector + " did not reach " + tasks + " RUNNING tasks: " + status);
     }
 
     @Test

@@ -191,7 +191,8 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static Path writeLog4j2(Path directory) throws IOException {
+    /** WARN, with tcpsight at INFO, to the console: for every lab JVM on Kafka's log4j2 jars. */
+    static Path writeLog4j2(Path directory) throws IOException {
         Path file = directory.resolve("log4j2.properties");
         Files.write(file, List.of("rootLogger.level = WARN", "rootLogger.appenderRef.console.ref = console",
                 "appender.console.type = Console", "appender.console.name = console",

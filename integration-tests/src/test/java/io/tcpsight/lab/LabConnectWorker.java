@@ -1,13 +1,6 @@
 package io.tcpsight.lab;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,19 +17,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * plugin.path) in a kernel lab's client namespace: its clients reach the broker only across the
  * delay line; the test talks to its REST API over the undelayed client control link.
  */
-public final class LabConnectWorker implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+public final class LabConnectWorker extends ConnectRest implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final int REST_PORT = 8083;
 
     private final LabProcess process;
-    private final String restUrl;
     private final Path directory;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private LabConnectWorker(LabProcess process, String restUrl, Path directory) {
+        super(restUrl);
         this.process = process;
-        this.restUrl = restUrl;
         this.directory = directory;
     }
 
@@ -44,6 +34,7 @@ public final class LabConnectWorker implements AutoCloseable {
     public static LabConnectWorker start(KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig)
             throws IOException, InterruptedException {
         LabPrerequisites.requireKafkaRuntime();
+        LabPrerequisites.requireConnectPlugin();
         int n = NEXT.incrementAndGet();
         Path directory = Files.createDirectories(LabPaths.work().resolve(lab.serverNamespace() + "-connect-" + n));
         Map<String, String> config = new LinkedHashMap<>();
@@ -69,11 +60,7 @@ public final class LabConnectWorker implements AutoCloseable {
         try (var out = Files.newBufferedWriter(file)) {
             properties.store(out, "tcpsight lab Connect worker");
         }
-        Path log4j = directory.resolve("log4j2.properties");
-        Files.write(log4j, List.of("rootLogger.level = WARN", "rootLogger.appenderRef.console.ref = console",
-                "appender.console.type = Console", "appender.console.name = console",
-                "appender.console.layout.type = PatternLayout", "appender.console.layout.pattern = [%d] %p %m (%c)%n",
-                "logger.tcpsight.name = io.tcpsight", "logger.tcpsight.level = INFO"), StandardCharsets.UTF_8);
+        Path log4j = KafkaBroker.writeLog4j2(directory);
         List<String> command = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + log4j, "-cp", LabPaths.kafkaLib() + "/*",
                 "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
@@ -101,10 +88,6 @@ public final class LabConnectWorker implements AutoCloseable {
         throw new AssertionError("Connect worker REST not up within " + timeout + ". Output:\n" + process.output());
     }
 
-    public String restUrl() {
-        return restUrl;
-    }
-
     /** Where a FileStreamSink of this worker may write (the worker runs as this user on this host). */
     public Path directory() {
         return directory;
@@ -112,51 +95,6 @@ public final class LabConnectWorker implements AutoCloseable {
 
     public LabProcess process() {
         return process;
-    }
-
-    public JsonNode put(String path, Object body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl + path)).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
-    }
-
-    public JsonNode get(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(10)).GET().build());
-    }
-
-    /** GET as text (e.g. /tcpsight/metrics). */
-    public String getText(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(10)).GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("GET " + path + " -> " + response.statusCode() + ": " + response.body());
-        }
-        return response.body();
-    }
-
-    public JsonNode delete(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl + path)).DELETE().build());
-    }
-
-    private JsonNode send(HttpRequest request) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() >= 300) {
-            throw new IOException(request.method() + " " + request.uri() + " -> " + response.statusCode() + ": " + response.body());
-        }
-        return response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
-    }
-
-    /** Tasks of this connector in state RUNNING, per its status (0 while it does not exist yet). */
-    public int runningTasks(String connector) throws InterruptedException {
-        try {
-            JsonNode status = get("/connectors/" + connector + "/status");
-            int running = 0;
-            for (JsonNode task : status.path("tasks")) {
-                running += "RUNNING".equals(task.path("state").asText()) ? 1 : 0;
-            }
-            return running;
-        } catch (IOException notYet) {
-            return 0;
-        }
     }
 
     @Override

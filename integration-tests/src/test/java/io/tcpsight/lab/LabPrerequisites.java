@@ -46,6 +46,17 @@ public final class LabPrerequisites {
         }
     }
 
+    /** The tcpsight plugin directory (built by connect-plugin) that lab workers put on plugin.path. */
+    public static void requireConnectPlugin() {
+        try (var plugins = Files.walk(LabPaths.connectPlugins(), 3)) {
+            if (plugins.noneMatch(jar -> jar.getFileName().toString().startsWith("tcpsight-connect-plugin-"))) {
+                unavailable("no tcpsight plugin under " + LabPaths.connectPlugins() + " (built by mvn package -pl connect-plugin)");
+            }
+        } catch (IOException missing) {
+            unavailable("no tcpsight plugin directory at " + LabPaths.connectPlugins() + ": " + missing);
+        }
+    }
+
     public static void requireContainerLab() {
         Path socket = LabPaths.home().resolve("docker.sock");
         if (!Files.exists(socket)) {

@@ -22,8 +22,6 @@ import java.util.concurrent.Executors;
  * thread; binds to loopback unless configured otherwise.
  */
 public final class AgentHttpServer implements AutoCloseable {
-    private static final int DEFAULT_TOP = 20;
-    private static final int MAX_TOP = 1000;
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -48,7 +46,7 @@ public final class AgentHttpServer implements AutoCloseable {
         server.createContext("/connections", exchange -> {
             int top = top(exchange.getRequestURI().getQuery());
             if (top < 0) {
-                respond(exchange, 400, "text/plain", "top must be a whole number from 1 to " + MAX_TOP + "\n");
+                respond(exchange, 400, "text/plain", "top must be a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n");
                 return;
             }
             respond(exchange, "application/json", ConnectionJson.array(TcpsightJmx.worst(monitor.registry().connections(), top)));
@@ -59,20 +57,14 @@ public final class AgentHttpServer implements AutoCloseable {
 
     /** top=N from the query string; default 20; -1 when malformed or out of range. */
     static int top(String query) {
-        if (query == null) {
-            return DEFAULT_TOP;
-        }
-        for (String pair : query.split("&")) {
-            if (pair.startsWith("top=")) {
-                try {
-                    int top = Integer.parseInt(pair.substring(4));
-                    return top >= 1 && top <= MAX_TOP ? top : -1;
-                } catch (NumberFormatException notANumber) {
-                    return -1;
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                if (pair.startsWith("top=")) {
+                    return ConnectionJson.top(pair.substring(4));
                 }
             }
         }
-        return DEFAULT_TOP;
+        return ConnectionJson.DEFAULT_TOP;
     }
 
     private static void respond(HttpExchange exchange, String type, String body) throws IOException {

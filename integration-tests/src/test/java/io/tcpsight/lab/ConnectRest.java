@@ -1,0 +1,77 @@
+package io.tcpsight.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A Connect worker's REST API, as the lab's worker fixtures (container or kernel lab) offer it. */
+public class ConnectRest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String restUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    ConnectRest(String restUrl) {
+        this.restUrl = restUrl;
+    }
+
+    public String restUrl() {
+        return restUrl;
+    }
+
+    public JsonNode put(String path, Object body) throws IOException, InterruptedException {
+        return json(send(HttpRequest.newBuilder(URI.create(restUrl + path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build()));
+    }
+
+    public JsonNode get(String path) throws IOException, InterruptedException {
+        return json(getText(path));
+    }
+
+    /** GET as text (e.g. /tcpsight/metrics). */
+    public String getText(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(10)).GET().build());
+    }
+
+    public JsonNode delete(String path) throws IOException, InterruptedException {
+        return json(send(HttpRequest.newBuilder(URI.create(restUrl + path)).DELETE().build()));
+    }
+
+    private String send(HttpRequest request) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() >= 300) {
+            throw new IOException(request.method() + " " + request.uri() + " -> " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    private static JsonNode json(String body) throws IOException {
+        return body.isEmpty() ? JSON.nullNode() : JSON.readTree(body);
+    }
+
+    /** Waits until the connector and this many of its tasks are RUNNING; returns that status. */
+    public JsonNode awaitRunning(String connector, int tasks, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode status = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                status = get("/connectors/" + connector + "/status");
+                int running = 0;
+                for (JsonNode task : status.path("tasks")) {
+                    running += "RUNNING".equals(task.path("state").asText()) ? 1 : 0;
+                }
+                if ("RUNNING".equals(status.path("connector").path("state").asText()) && running == tasks) {
+                    return status;
+                }
+            } catch (IOException notYet) {
+                // 404 until the connector is created
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(connector + " did not reach " + tasks + " RUNNING tasks within " + timeout + ": " + status);
+    }
+}
