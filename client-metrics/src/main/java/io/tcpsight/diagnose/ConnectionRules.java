@@ -110,7 +110,7 @@ public final class ConnectionRules {
      * application set SO_RCVBUF; fixed by 697a6c8cec03 (6.10, 6.6.33) and 05f76b2d634e (6.11,
      * about 6.6.45). The point releases are approximate.
      */
-    static boolean inClampRegressionRange(KernelVersion kernel) {
+    public static boolean inClampRegressionRange(KernelVersion kernel) {
         if (kernel.major() != 6) {
             return false;
         }

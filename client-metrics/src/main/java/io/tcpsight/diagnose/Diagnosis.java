@@ -30,6 +30,15 @@ public final class Diagnosis {
         return findings;
     }
 
+    /** The host rules for the path to a cluster (identity of the slowest broker, its RTT). */
+    public static List<Finding> host(KernelFacts kernel, io.tcpsight.connection.ConnectionIdentity path, long rttMicros,
+            TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        add(findings, HostRules.windowScalingDisabled(kernel, path, rttMicros, config));
+        add(findings, HostRules.timestampsDisabled(kernel, path, config));
+        return findings;
+    }
+
     private static void add(List<Finding> findings, Optional<Finding> finding) {
         finding.ifPresent(findings::add);
     }

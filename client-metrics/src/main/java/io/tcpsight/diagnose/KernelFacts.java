@@ -10,22 +10,29 @@ public final class KernelFacts {
     private final Long tcpRmemMax;
     private final Long tcpWmemMax;
     private final Long timestamps;
+    private final Long windowScaling;
 
     public KernelFacts(KernelVersion version, Long tcpRmemMax, Long tcpWmemMax, Long timestamps) {
+        this(version, tcpRmemMax, tcpWmemMax, timestamps, null);
+    }
+
+    public KernelFacts(KernelVersion version, Long tcpRmemMax, Long tcpWmemMax, Long timestamps, Long windowScaling) {
         this.version = version;
         this.tcpRmemMax = tcpRmemMax;
         this.tcpWmemMax = tcpWmemMax;
         this.timestamps = timestamps;
+        this.windowScaling = windowScaling;
     }
 
     public static KernelFacts unknown() {
-        return new KernelFacts(null, null, null, null);
+        return new KernelFacts(null, null, null, null, null);
     }
 
     public static KernelFacts from(HostTcpFacts host) {
         return new KernelFacts(host.kernel().orElse(null), host.tcpRmem().map(BufferLimits::maxBytes).orElse(null),
                 host.tcpWmem().map(BufferLimits::maxBytes).orElse(null),
-                host.timestamps().isPresent() ? host.timestamps().getAsLong() : null);
+                host.timestamps().isPresent() ? host.timestamps().getAsLong() : null,
+                host.windowScaling().isPresent() ? host.windowScaling().getAsLong() : null);
     }
 
     public KernelVersion version() {
@@ -43,5 +50,10 @@ public final class KernelFacts {
     /** net.ipv4.tcp_timestamps of this host. */
     public Long timestamps() {
         return timestamps;
+    }
+
+    /** net.ipv4.tcp_window_scaling of this host. */
+    public Long windowScaling() {
+        return windowScaling;
     }
 }

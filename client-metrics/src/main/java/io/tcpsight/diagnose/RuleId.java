@@ -11,7 +11,10 @@ public enum RuleId {
     SLOW_HANDSHAKE("slow-handshake"),
     LISTEN_BACKLOG_OVERFLOW("listen-backlog-overflow"),
     SYN_COOKIES("syn-cookies"),
-    FETCH_SIZE_BELOW_BDP("fetch-size-below-bdp");
+    FETCH_SIZE_BELOW_BDP("fetch-size-below-bdp"),
+    WINDOW_SCALING_DISABLED("window-scaling-disabled"),
+    TIMESTAMPS_DISABLED("timestamps-disabled"),
+    BROKER_UNREACHABLE("broker-unreachable");
 
     private final String id;
 

@@ -1,0 +1,49 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ConnectionIdentity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Rules about this host's TCP sysctls, judged for the path to a cluster: the identity names the
+ * path (the slowest broker), the RTT is what was measured on it. Pure functions.
+ */
+public final class HostRules {
+    private HostRules() {
+    }
+
+    public static Optional<Finding> windowScalingDisabled(KernelFacts kernel, ConnectionIdentity path, long rttMicros,
+            TcpsightConfig config) {
+        if (kernel.windowScaling() == null || kernel.windowScaling() != 0) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(new Evidence("net.ipv4.tcp_window_scaling", 0, ""));
+        evidence.add(new Evidence("windowMax", ConnectionRules.UNSCALED_WINDOW_MAX, "bytes"));
+        Severity severity = Severity.WARN;
+        if (rttMicros > 0) {
+            double ceilingRate = ConnectionRules.UNSCALED_WINDOW_MAX / (rttMicros / 1e6);
+            evidence.add(new Evidence("rtt", rttMicros / 1000.0, "ms"));
+            evidence.add(new Evidence("ceilingRate", ceilingRate * 8 / 1e6, "Mbit/s"));
+            if (ceilingRate < config.targetBytesPerSecond()) {
+                severity = Severity.CRITICAL;
+            }
+        }
+        return Optional.of(new Finding(RuleId.WINDOW_SCALING_DISABLED, severity, path, evidence, new Remedy(
+                List.of(Setting.sysctl("net.ipv4.tcp_window_scaling", 1)),
+                "with window scaling off this host never advertises or uses more than 64 KiB of window, whatever the buffers")));
+    }
+
+    public static Optional<Finding> timestampsDisabled(KernelFacts kernel, ConnectionIdentity path, TcpsightConfig config) {
+        if (kernel.timestamps() == null || kernel.timestamps() != 0) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = List.of(new Evidence("net.ipv4.tcp_timestamps", 0, ""));
+        return Optional.of(new Finding(RuleId.TIMESTAMPS_DISABLED, Severity.WARN, path, evidence, new Remedy(
+                List.of(Setting.sysctl("net.ipv4.tcp_timestamps", 1)),
+                "a SYN cookie keeps the window scale only inside the TCP timestamp: whenever a broker's listen queue overflows, "
+                        + "this host's connections come up without window scaling and stay at 64 KiB for their life")));
+    }
+}

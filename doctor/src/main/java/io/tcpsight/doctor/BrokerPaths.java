@@ -1,0 +1,79 @@
+package io.tcpsight.doctor;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.HandshakeProbe;
+import io.tcpsight.connection.Role;
+import io.tcpsight.diagnose.ConnectionFacts;
+import io.tcpsight.diagnose.ConnectionRules;
+import io.tcpsight.diagnose.Evidence;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.Remedy;
+import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.diagnose.Setting;
+import io.tcpsight.diagnose.Severity;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The path to each broker: a few handshakes, their kernel RTT and how long connect() took. */
+final class BrokerPaths {
+    static final int HANDSHAKES_PER_BROKER = 3;
+
+    /** One broker as the cluster advertises it, and what the probe saw. */
+    record BrokerPath(String nodeId, InetSocketAddress address, HandshakeProbe.Result probe, String failure) {
+        boolean reachable() {
+            return probe != null;
+        }
+
+        ConnectionIdentity identity(String clientId) {
+            ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address, Instant.now()).withClientId(clientId);
+            return nodeId == null ? identity : identity.withNodeId(nodeId);
+        }
+    }
+
+    private BrokerPaths() {
+    }
+
+    static BrokerPath probe(String nodeId, InetSocketAddress address, Duration timeout) {
+        try {
+            return new BrokerPath(nodeId, address, HandshakeProbe.probe(address, HANDSHAKES_PER_BROKER, timeout), null);
+        } catch (IOException failed) {
+            return new BrokerPath(nodeId, address, null, failed.getMessage());
+        }
+    }
+
+    /** The reachable broker with the longest RTT: the path that limits a client of the whole cluster. */
+    static Optional<BrokerPath> slowest(List<BrokerPath> brokers) {
+        return brokers.stream().filter(BrokerPath::reachable)
+                .max((a, b) -> a.probe().rtt().compareTo(b.probe().rtt()));
+    }
+
+    /** slow-handshake from the slowest of the probe's handshakes, broker-unreachable for a broker with none. */
+    static List<Finding> findings(List<BrokerPath> brokers, String clientId, TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        for (BrokerPath broker : brokers) {
+            if (broker.reachable()) {
+                ConnectionFacts facts = ConnectionFacts.builder(broker.identity(clientId))
+                        .rttMicros(broker.probe().rtt().toNanos() / 1000)
+                        .handshakeMillis(broker.probe().slowestHandshake().toMillis())
+                        .build();
+                ConnectionRules.slowHandshake(facts, config).ifPresent(findings::add);
+            } else {
+                findings.add(unreachable(broker.identity(clientId), broker.failure()));
+            }
+        }
+        return findings;
+    }
+
+    static Finding unreachable(ConnectionIdentity identity, String failure) {
+        return new Finding(RuleId.BROKER_UNREACHABLE, Severity.CRITICAL, identity, List.of(new Evidence("error", failure, "")),
+                new Remedy(List.of(new Setting("client", "bootstrap.servers", "an address this host can reach"),
+                        new Setting("broker", "advertised.listeners", "addresses clients can reach")),
+                        "no TCP handshake completed: check the address, the broker's advertised.listeners and firewalls on the path"));
+    }
+}

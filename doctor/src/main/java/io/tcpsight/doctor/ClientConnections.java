@@ -1,0 +1,56 @@
+package io.tcpsight.doctor;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.CensusTracker;
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.ConnectionMonitor;
+import io.tcpsight.connection.ConnectionRegistry;
+import io.tcpsight.connection.TrackedConnection;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.tcp.ProcessSocket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Judges the connections a Kafka client with the user's config opened from this process: found
+ * by the process census, sampled once through TCP_INFO, and run through the same connection
+ * rules the agent and the plugin use, with the user's settings. One finding per rule and broker.
+ */
+final class ClientConnections {
+    private ClientConnections() {
+    }
+
+    static List<Finding> judge(Map<InetSocketAddress, String> nodeIds, String clientId, KafkaSettings settings, KernelFacts kernel,
+            TcpsightConfig config) throws IOException {
+        ConnectionRegistry registry = new ConnectionRegistry(1024);
+        FindingsBoard board = new FindingsBoard(Long.MAX_VALUE, finding -> { });
+        ConnectionMonitor monitor = new ConnectionMonitor(registry, config, connection -> settings, () -> kernel, board);
+        Map<String, String> byAddress = new HashMap<>();
+        nodeIds.forEach((address, node) -> byAddress.put(ConnectionIdentity.address(address), node));
+        monitor.addNamer(sampled -> {
+            for (TrackedConnection connection : sampled) {
+                String node = byAddress.get(ConnectionIdentity.address(connection.identity().remote()));
+                if (node != null) {
+                    connection.updateIdentity(identity -> identity.withNodeId(node));
+                }
+            }
+        });
+        CensusTracker census = new CensusTracker(registry, (ProcessSocket socket) -> byAddress.containsKey(
+                ConnectionIdentity.address(socket.remote())), socket -> CensusTracker.clientIdentity(socket, clientId));
+        census.refresh();
+        monitor.round();
+        Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();
+        for (Finding finding : board.current()) {
+            onePerRuleAndBroker.putIfAbsent(finding.rule().id() + " " + ConnectionIdentity.address(finding.connection().remote()), finding);
+        }
+        return new ArrayList<>(onePerRuleAndBroker.values());
+    }
+}
