@@ -6,6 +6,7 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.connection.BootstrapServers;
 import io.tcpsight.connection.ClientKind;
 import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.diagnose.BrokerConfigRules;
 import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingJson;
@@ -35,6 +36,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import picocli.CommandLine.Command;
@@ -52,6 +55,8 @@ import picocli.CommandLine.Spec;
             "Exit codes: 0 healthy (info findings at most), 1 warn or critical findings, 2 usage error, 3 the doctor failed."})
 final class DoctorCommand implements Callable<Integer> {
     static final String DEFAULT_CLIENT_ID = "tcpsight-doctor";
+    /** The broker settings the report shows and judges. */
+    static final List<String> BROKER_KEYS = List.of("socket.send.buffer.bytes", "socket.receive.buffer.bytes", "socket.listen.backlog.size");
 
     @Spec
     private CommandSpec spec;
@@ -153,6 +158,7 @@ final class DoctorCommand implements Callable<Integer> {
         Duration timeout = Duration.ofMillis(timeoutMs);
         List<Finding> findings = new ArrayList<>();
         List<BrokerPaths.BrokerPath> brokers = new ArrayList<>();
+        Map<String, Map<String, String>> brokerConfigs = new LinkedHashMap<>();
 
         Properties adminConfig = new Properties();
         adminConfig.putAll(client);
@@ -163,7 +169,7 @@ final class DoctorCommand implements Callable<Integer> {
             try {
                 nodes = new ArrayList<>(admin.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS));
             } catch (ExecutionException | TimeoutException noAnswer) {
-                nodes = List.of();
+                nodes = new ArrayList<>();
                 String reason = noAnswer instanceof ExecutionException ? String.valueOf(noAnswer.getCause()) : "no answer within " + timeoutMs + " ms";
                 for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
                     BrokerPaths.BrokerPath path = BrokerPaths.probe(null, server, timeout);
@@ -181,12 +187,19 @@ final class DoctorCommand implements Callable<Integer> {
                 nodeIds.put(address, node.idString());
                 brokers.add(BrokerPaths.probe(node.idString(), address, timeout));
             }
-            openConnectionToEachBroker(admin, nodes);
+            brokerConfigs.putAll(openConnectionToEachBroker(admin, nodes));
             if (!nodeIds.isEmpty()) {
                 findings.addAll(ClientConnections.judge(nodeIds, clientId, kafka, kernel, config));
             }
         }
         findings.addAll(BrokerPaths.findings(brokers, clientId, config));
+        for (BrokerPaths.BrokerPath broker : brokers) {
+            Map<String, String> brokerConfig = broker.nodeId() == null ? null : brokerConfigs.get(broker.nodeId());
+            if (broker.reachable() && brokerConfig != null) {
+                findings.addAll(BrokerConfigRules.socketBuffers(brokerConfig, broker.identity(clientId), broker.probe().rtt().toNanos() / 1000,
+                        config));
+            }
+        }
 
         FetchSizing.Recommendation recommendation = null;
         var slowest = BrokerPaths.slowest(brokers);
@@ -214,23 +227,34 @@ final class DoctorCommand implements Callable<Integer> {
         configured.put("max.partition.fetch.bytes", String.valueOf(kafka.maxPartitionFetchBytes()));
         String source = commandConfig == null ? "Kafka's consumer defaults; give yours with --command-config"
                 : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults";
-        return new DoctorReport(bootstrap, note, host, brokers, configured, source, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),
+        return new DoctorReport(bootstrap, note, host, brokers, brokerConfigs, configured, source, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),
                 recommendation, probeTopic, probe, findings);
     }
 
     /**
      * The Admin client (built from the user's config, so its sockets get the user's buffers) asks
-     * each broker for its config: one request per node opens one connection per node to judge.
+     * each broker for its config: one request per node opens one connection per node to judge,
+     * and brings the broker's socket settings. Returns node id -> the settings that matter here.
      */
-    private void openConnectionToEachBroker(Admin admin, List<Node> nodes) throws InterruptedException {
+    private Map<String, Map<String, String>> openConnectionToEachBroker(Admin admin, List<Node> nodes) throws InterruptedException {
+        Map<String, Map<String, String>> configs = new LinkedHashMap<>();
         for (Node node : nodes) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, node.idString());
             try {
-                admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER, node.idString()))).all()
-                        .get(timeoutMs, TimeUnit.MILLISECONDS);
+                Config described = admin.describeConfigs(List.of(resource)).all().get(timeoutMs, TimeUnit.MILLISECONDS).get(resource);
+                Map<String, String> shown = new LinkedHashMap<>();
+                for (String key : BROKER_KEYS) {
+                    ConfigEntry entry = described == null ? null : described.get(key);
+                    if (entry != null && entry.value() != null) {
+                        shown.put(key, entry.value());
+                    }
+                }
+                configs.put(node.idString(), shown);
             } catch (ExecutionException | TimeoutException refusedOrSlow) {
                 // an ACL may refuse the request; the connection it needed is open all the same
             }
         }
+        return configs;
     }
 
     private Properties clientConfig() {

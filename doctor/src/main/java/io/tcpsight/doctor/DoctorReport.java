@@ -10,10 +10,12 @@ import java.util.Map;
 /**
  * Everything one doctor run found, for the human report and for --json.
  *
+ * @param brokerConfigs node id -> the broker's socket settings, where DescribeConfigs was allowed
  * @param configured the client settings judged, as configured (or Kafka's consumer defaults), secrets masked
  * @param recommendation sizing for the slowest broker's RTT; null when no broker answered
  */
 record DoctorReport(String target, String targetNote, HostTcpFacts host, List<BrokerPaths.BrokerPath> brokers,
+        Map<String, Map<String, String>> brokerConfigs,
         Map<String, String> configured, String configSource, double targetMbit, FetchSizing.Recommendation recommendation,
         String probeTopic, List<ThroughputProbe.Result> probe, List<Finding> findings) {
 

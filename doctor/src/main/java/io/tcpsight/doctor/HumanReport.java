@@ -69,6 +69,8 @@ final class HumanReport {
                 out.printf("  %-6s %-28s unreachable: %s%n", broker.nodeId() == null ? "?" : broker.nodeId(), address, broker.failure());
             }
         }
+        report.brokerConfigs().forEach((node, settings) -> out.println("  node " + node + " " + settings.entrySet().stream()
+                .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" "))));
         out.println();
     }
 

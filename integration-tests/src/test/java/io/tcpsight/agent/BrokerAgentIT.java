@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -79,6 +80,7 @@ class BrokerAgentIT {
                 String metrics = broker.agentGet("/metrics");
                 assertTrue(metrics.contains("tcpsight_connection_rtt_seconds_count{client_id=\"orders-consumer\""), metrics);
                 assertTrue(metrics.contains("tcpsight_connections "), metrics);
+                DashboardQueries.assertAllExist(metrics, "broker-agent.json", "kafka-clients.json");
                 JsonNode findings = JSON.readTree(broker.agentGet("/findings"));
                 assertTrue(findings.isArray());
                 for (JsonNode finding : findings) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -70,6 +71,7 @@ class ConnectPluginLabIT {
             assertTrue(log.lines().anyMatch(line -> line.contains("small-receive-buffer") && line.contains("connector-consumer-far-sink-")),
                     "the worker log names the finding and the consumer:\n" + log);
             awaitLines(sink, 100);
+            DashboardQueries.assertAllExist(worker.getText("/tcpsight/metrics"), "connect-plugin.json");
         }
     }
 

@@ -20,6 +20,10 @@ final class LabPaths {
         return path("tcpsight.lab.kafka.lib", "kafka-runtime/target/lib");
     }
 
+    static Path doctorJar() {
+        return path("tcpsight.lab.doctor.jar", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
+    }
+
     static Path kafka39Lib() {
         return path("tcpsight.lab.kafka39.lib", "kafka-runtime-3.9/target/lib");
     }

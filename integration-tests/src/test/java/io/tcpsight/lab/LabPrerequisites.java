@@ -57,6 +57,14 @@ public final class LabPrerequisites {
         }
     }
 
+    /** The doctor's jar with its lib/ and broker-lib/ beside it (built by mvn package -pl doctor). */
+    public static void requireDoctor() {
+        Path jar = LabPaths.doctorJar();
+        if (!Files.isRegularFile(jar) || !Files.isDirectory(jar.resolveSibling("broker-lib"))) {
+            unavailable("no doctor build at " + jar + " with broker-lib/ beside it (mvn package -pl doctor -am)");
+        }
+    }
+
     public static void requireContainerLab() {
         Path socket = LabPaths.home().resolve("docker.sock");
         if (!Files.exists(socket)) {

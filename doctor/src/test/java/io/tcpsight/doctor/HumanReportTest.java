@@ -1,0 +1,74 @@
+package io.tcpsight.doctor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.connection.Role;
+import io.tcpsight.diagnose.ConnectionFacts;
+import io.tcpsight.diagnose.ConnectionRules;
+import io.tcpsight.diagnose.Diagnosis;
+import io.tcpsight.diagnose.Evidence;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.KafkaSettings;
+import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.diagnose.Remedy;
+import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.diagnose.Severity;
+import io.tcpsight.host.KernelVersion;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HumanReportTest {
+    static final ConnectionIdentity BROKER_3 = ConnectionIdentity.of(Role.CLIENT, null, new InetSocketAddress("10.0.0.3", 9092), Instant.EPOCH)
+            .withClientId("tcpsight-doctor").withNodeId("3");
+
+    /** Findings the real rules give for a 64 KiB consumer 100 ms from broker 3 on a host with timestamps off. */
+    static List<Finding> realFindings() {
+        KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
+        ConnectionFacts facts = ConnectionFacts.builder(BROKER_3).rttMicros(100_000).windowScaling(true).rcvWindowScale(2)
+                .receiveBufferBytes(131_072).windowClampBytes(49_152)
+                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), io.tcpsight.connection.ClientKind.CONSUMER))
+                .kernel(kernel).build();
+        List<Finding> findings = new ArrayList<>(Diagnosis.connection(facts, TcpsightConfig.defaults()));
+        findings.addAll(Diagnosis.host(kernel, BROKER_3, 100_000, TcpsightConfig.defaults()));
+        return findings;
+    }
+
+    @Test
+    void findingsAreGroupedBySeverityEachWithItsFix() {
+        List<Finding> findings = realFindings();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.findings(findings, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        int critical = text.indexOf("CRITICAL  small-receive-buffer  [client client.id=tcpsight-doctor node=3 peer=10.0.0.3:9092]");
+        int warn = text.indexOf("WARN  timestamps-disabled");
+        assertTrue(critical >= 0 && warn > critical, "critical before warn:\n" + text);
+        assertTrue(text.contains("fix:      receive.buffer.bytes=-1 (client)"), text);
+        assertTrue(text.contains("evidence: rtt=100 ms, windowCeiling=49152 bytes"), text);
+        assertTrue(text.startsWith("== findings: 1 critical, 2 warn, 0 info"), text);
+        assertTrue(text.strip().endsWith("3 finding(s) to act on (exit 1)"), text);
+    }
+
+    @Test
+    void infoFindingsAloneAreHealthy() {
+        Finding info = new Finding(RuleId.RETRANSMISSIONS, Severity.INFO, BROKER_3, List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
+                new Remedy(List.of(), "noted"));
+        assertEquals(ExitCodes.HEALTHY, report(List.of(info)).exitCode());
+        assertEquals(ExitCodes.HEALTHY, report(List.of()).exitCode());
+        assertEquals(ExitCodes.FINDINGS, report(realFindings()).exitCode());
+        assertTrue(ConnectionRules.inClampRegressionRange(KernelVersion.of(6, 6, 10)));
+    }
+
+    private static DoctorReport report(List<Finding> findings) {
+        return new DoctorReport("x:1", "", null, List.of(), Map.of(), Map.of(), "", 100, null, null, List.of(), findings);
+    }
+}

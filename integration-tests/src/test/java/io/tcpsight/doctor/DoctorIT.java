@@ -1,0 +1,60 @@
+package io.tcpsight.doctor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.LabDoctor;
+import java.io.IOException;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The README's first command: the doctor with no cluster runs against an embedded KRaft broker and leaves nothing behind. */
+class DoctorIT {
+    @Test
+    void withNoClusterTheEmbeddedBrokerGetsTheWholeReportAndIsGoneAfterwards() throws Exception {
+        LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(3), "--probe-topic", "tcpsight-probe", "--probe-seconds", "3");
+        System.out.println(run);
+        assertTrue(run.exit() == 0 || run.exit() == 1, "0 healthy or 1 findings on this host: " + run);
+        assertTrue(run.err().contains("starting an embedded single-node KRaft broker"), run.err());
+        for (String section : new String[] {"== this host", "== brokers", "== client config", "== consume throughput", "== findings"}) {
+            assertTrue(run.out().contains(section), section + " missing:\n" + run.out());
+        }
+        Matcher broker = Pattern.compile("^  1\\s+127\\.0\\.0\\.1:(\\d+)\\s+([0-9.]+) ms", Pattern.MULTILINE).matcher(run.out());
+        assertTrue(broker.find(), "node 1 with its RTT:\n" + run.out());
+        assertTrue(Double.parseDouble(broker.group(2)) < 5, "loopback RTT: " + broker.group(2));
+        Map<String, Double> rates = ProbeTopics.probeRates(run.out());
+        assertEquals(3, rates.size(), rates.toString());
+        rates.values().forEach(rate -> assertTrue(rate > 0, rates.toString()));
+        int port = Integer.parseInt(broker.group(1));
+        assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close(), "the embedded broker was stopped");
+    }
+
+    @Test
+    void jsonPrintsOnlyTheSharedFindingArray() throws Exception {
+        LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(3), "--json");
+        JsonNode findings = new ObjectMapper().readTree(run.out());
+        assertTrue(findings.isArray(), run.toString());
+        for (JsonNode finding : findings) {
+            for (String field : new String[] {"rule", "severity", "connection", "evidence", "remedy"}) {
+                assertTrue(finding.has(field), field + " in " + finding);
+            }
+        }
+        assertEquals(findings.size() == 0 || allInfo(findings) ? 0 : 1, run.exit(), run.toString());
+    }
+
+    private static boolean allInfo(JsonNode findings) {
+        for (JsonNode finding : findings) {
+            if (!finding.path("severity").asText().equals("info")) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

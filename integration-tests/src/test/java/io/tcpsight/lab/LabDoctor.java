@@ -1,0 +1,40 @@
+package io.tcpsight.lab;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs `tcpsight doctor` from its built jar, as an operator would, and keeps what it printed. */
+public final class LabDoctor {
+    /** One run: exit code, stdout, stderr. */
+    public record Run(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
+        }
+    }
+
+    private LabDoctor() {
+    }
+
+    public static Run run(Duration timeout, String... args) throws IOException, InterruptedException {
+        LabPrerequisites.requireDoctor();
+        Files.createDirectories(LabPaths.work());
+        Path out = Files.createTempFile(LabPaths.work(), "doctor-", ".out");
+        Path err = Files.createTempFile(LabPaths.work(), "doctor-", ".err");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                LabPaths.doctorJar().toString(), "doctor"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("tcpsight doctor " + args + " did not finish within " + timeout + "\n" + Files.readString(err));
+        }
+        return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+}
