@@ -35,7 +35,7 @@ final class ThroughputProbe {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "%-46s %8.1f Mbit/s  (%.1f MB in %.1f s%s)", variant.label(), mbitPerSecond(), bytes / 1e6,
+            return String.format(Locale.ROOT, "%-58s %8.1f Mbit/s  (%.1f MB in %.1f s%s)", variant.label(), mbitPerSecond(), bytes / 1e6,
                     elapsed.toNanos() / 1e9, reachedEnd ? ", whole topic" : "");
         }
     }
@@ -46,7 +46,8 @@ final class ThroughputProbe {
     static List<Variant> variants(long fetchMaxBytes, long maxPartitionFetchBytes) {
         return List.of(new Variant("receive.buffer.bytes=65536", Map.of("receive.buffer.bytes", "65536")),
                 new Variant("receive.buffer.bytes=-1", Map.of("receive.buffer.bytes", "-1")),
-                new Variant("tcpsight recommendation (-1, fetch " + fetchMaxBytes / (1 << 20) + " MiB)", Map.of("receive.buffer.bytes", "-1",
+                new Variant("tcpsight recommendation (-1, fetch " + fetchMaxBytes / (1 << 20) + " MiB, "
+                        + maxPartitionFetchBytes / (1 << 20) + " MiB/partition)", Map.of("receive.buffer.bytes", "-1",
                         "fetch.max.bytes", Long.toString(fetchMaxBytes), "max.partition.fetch.bytes", Long.toString(maxPartitionFetchBytes))));
     }
 
