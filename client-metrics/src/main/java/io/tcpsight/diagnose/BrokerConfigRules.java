@@ -1,7 +1,5 @@
 package io.tcpsight.diagnose;
 
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
-
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.connection.ConnectionIdentity;
 import io.tcpsight.tuning.FetchSizing;
@@ -45,7 +43,7 @@ public final class BrokerConfigRules {
             ConnectionIdentity path, long rttMicros, TcpsightConfig config, String traffic) {
         Long bytes = number(brokerConfig.get(key));
         double rttSeconds = rttMicros / 1e6;
-        if (bytes == null || bytes <= 0 || rttMicros <= 0 || rttMicros / 1000.0 < config.get(RULE_MIN_RTT_MS)) {
+        if (bytes == null || bytes <= 0 || !ConnectionRules.longPath(rttMicros, config)) {
             return Optional.empty();
         }
         double ceilingRate = bytes / rttSeconds;
@@ -54,17 +52,17 @@ public final class BrokerConfigRules {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
-        evidence.add(new Evidence("rtt", rttMicros / 1000.0, "ms"));
+        evidence.add(ConnectionRules.rtt(rttMicros));
         evidence.add(new Evidence(key, bytes, "bytes"));
-        evidence.add(new Evidence("ceilingRate", ceilingRate * 8 / 1e6, "Mbit/s"));
-        evidence.add(new Evidence("targetRate", target * 8 / 1e6, "Mbit/s"));
+        evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingRate), "Mbit/s"));
+        evidence.add(new Evidence("targetRate", ConnectionRules.mbit(target), "Mbit/s"));
         long needed = FetchSizing.roundUpToMib((long) Math.ceil(4 * target * rttSeconds));
         List<Setting> settings = List.of(new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
         Severity severity = ceilingRate * 4 < target ? Severity.CRITICAL : Severity.WARN;
         return Optional.of(new Finding(rule, severity, path, evidence, new Remedy(settings, String.format(
                 "the broker sets %s=%d on every accepted socket, so %s between it and this host move at most about %.1f Mbit/s over "
                         + "%.1f ms whatever the client's settings; -1 lets the broker's kernel autotune (its %s max must allow it)",
-                key, bytes, traffic, ceilingRate * 8 / 1e6, rttMicros / 1000.0, sysctl))));
+                key, bytes, traffic, ConnectionRules.mbit(ceilingRate), rttMicros / 1000.0, sysctl))));
     }
 
     private static Long number(String value) {

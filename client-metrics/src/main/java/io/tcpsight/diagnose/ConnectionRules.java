@@ -52,14 +52,23 @@ public final class ConnectionRules {
     }
 
     private static boolean longPath(ConnectionFacts facts, TcpsightConfig config) {
-        return facts.rttMicros > 0 && facts.rttMillis() >= config.get(RULE_MIN_RTT_MS);
+        return longPath(facts.rttMicros, config);
+    }
+
+    /** Long enough for window and fetch-size rules to speak (tcpsight.rule.min.rtt.ms). */
+    static boolean longPath(long rttMicros, TcpsightConfig config) {
+        return rttMicros > 0 && rttMicros / 1000.0 >= config.get(RULE_MIN_RTT_MS);
     }
 
     private static Evidence rtt(ConnectionFacts facts) {
-        return new Evidence("rtt", facts.rttMillis(), "ms");
+        return rtt(facts.rttMicros);
     }
 
-    private static double mbit(double bytesPerSecond) {
+    static Evidence rtt(long rttMicros) {
+        return new Evidence("rtt", rttMicros / 1000.0, "ms");
+    }
+
+    static double mbit(double bytesPerSecond) {
         return bytesPerSecond * 8 / 1e6;
     }
 

@@ -25,8 +25,8 @@ public final class HostRules {
         Severity severity = Severity.WARN;
         if (rttMicros > 0) {
             double ceilingRate = ConnectionRules.UNSCALED_WINDOW_MAX / (rttMicros / 1e6);
-            evidence.add(new Evidence("rtt", rttMicros / 1000.0, "ms"));
-            evidence.add(new Evidence("ceilingRate", ceilingRate * 8 / 1e6, "Mbit/s"));
+            evidence.add(ConnectionRules.rtt(rttMicros));
+            evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingRate), "Mbit/s"));
             if (ceilingRate < config.targetBytesPerSecond()) {
                 severity = Severity.CRITICAL;
             }

@@ -13,7 +13,6 @@ import io.tcpsight.diagnose.FindingJson;
 import io.tcpsight.diagnose.KafkaSettings;
 import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.kafka.SecretMasking;
 import io.tcpsight.tuning.FetchSizing;
 import java.io.IOException;
 import java.io.InputStream;
@@ -159,6 +158,7 @@ final class DoctorCommand implements Callable<Integer> {
         List<Finding> findings = new ArrayList<>();
         List<BrokerPaths.BrokerPath> brokers = new ArrayList<>();
         Map<String, Map<String, String>> brokerConfigs = new LinkedHashMap<>();
+        int partitionsPerBroker = 1;
 
         Properties adminConfig = new Properties();
         adminConfig.putAll(client);
@@ -188,8 +188,13 @@ final class DoctorCommand implements Callable<Integer> {
                 brokers.add(BrokerPaths.probe(node.idString(), address, timeout));
             }
             brokerConfigs.putAll(openConnectionToEachBroker(admin, nodes));
+            if (probeTopic != null) {
+                partitionsPerBroker = ProbeTopic.partitionsPerBroker(admin, probeTopic, timeout);
+            }
             if (!nodeIds.isEmpty()) {
-                findings.addAll(ClientConnections.judge(nodeIds, clientId, kafka, kernel, config));
+                // fetch-size-below-bdp then sizes for the same partitions per broker as the recommendation table
+                KafkaSettings judged = probeTopic == null ? kafka : kafka.withPartitionsPerBroker(partitionsPerBroker);
+                findings.addAll(ClientConnections.judge(nodeIds, clientId, judged, kernel, config));
             }
         }
         findings.addAll(BrokerPaths.findings(brokers, clientId, config));
@@ -208,10 +213,6 @@ final class DoctorCommand implements Callable<Integer> {
             long rttMicros = slowest.get().probe().rtt().toNanos() / 1000;
             ConnectionIdentity path = slowest.get().identity(clientId);
             findings.addAll(Diagnosis.host(kernel, path, rttMicros, config));
-            int partitionsPerBroker = 1;
-            if (probeTopic != null) {
-                partitionsPerBroker = ProbeTopic.partitionsPerBroker(client, probeTopic, Math.max(1, brokers.size()), timeout);
-            }
             recommendation = FetchSizing.recommend(new FetchSizing.Input(rttMicros / 1e6, config.targetBytesPerSecond(), partitionsPerBroker,
                     kernel.tcpRmemMax(), null));
             if (probeTopic != null) {
@@ -298,11 +299,6 @@ final class DoctorCommand implements Callable<Integer> {
         Map<String, Object> map = new LinkedHashMap<>();
         properties.stringPropertyNames().forEach(key -> map.put(key, properties.getProperty(key)));
         return map;
-    }
-
-    /** The client config as it may be shown: secrets masked. */
-    static Map<String, String> shown(Properties client) {
-        return SecretMasking.mask(toMap(client));
     }
 
     private static Path defaultKafkaLib() throws IOException {

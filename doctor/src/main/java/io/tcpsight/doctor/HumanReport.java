@@ -35,7 +35,7 @@ final class HumanReport {
         findings(report.findings(), out);
     }
 
-    private static void host(HostTcpFacts host, PrintStream out) {
+    static void host(HostTcpFacts host, PrintStream out) {
         out.println("== this host");
         String kernel = host.kernel().map(KernelVersion::release).orElse("unknown");
         String range = host.kernel().map(version -> ConnectionRules.inClampRegressionRange(version)

@@ -8,14 +8,14 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The probe topic: its partitions per broker, and on the embedded broker only, creating and filling it. */
@@ -53,21 +53,17 @@ final class ProbeTopic {
         }
     }
 
-    /** Partitions of the topic per broker that leads any, at least 1. */
-    static int partitionsPerBroker(Properties client, String topic, int brokers, Duration timeout) {
-        Properties config = new Properties();
-        config.putAll(client);
-        config.remove("group.id");
-        config.setProperty("key.deserializer", ByteArrayDeserializer.class.getName());
-        config.setProperty("value.deserializer", ByteArrayDeserializer.class.getName());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            List<PartitionInfo> partitions = consumer.partitionsFor(topic, timeout);
-            if (partitions == null || partitions.isEmpty()) {
-                throw new IllegalArgumentException("--probe-topic: topic '" + topic + "' does not exist on " + client.getProperty("bootstrap.servers"));
-            }
-            Set<Integer> leaders = new HashSet<>();
-            partitions.forEach(partition -> leaders.add(partition.leader() == null ? -1 : partition.leader().id()));
-            return Math.max(1, (int) Math.ceil((double) partitions.size() / Math.max(1, Math.min(brokers, leaders.size()))));
+    /** Partitions of the topic per broker that leads any, at least 1; the topic must exist. */
+    static int partitionsPerBroker(Admin admin, String topic, Duration timeout) throws InterruptedException {
+        TopicDescription description;
+        try {
+            description = admin.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+        } catch (ExecutionException | TimeoutException missing) {
+            throw new IllegalArgumentException("--probe-topic: topic '" + topic + "' cannot be described: "
+                    + (missing instanceof ExecutionException ? missing.getCause() : "no answer within " + timeout.toMillis() + " ms"));
         }
+        Set<Integer> leaders = new HashSet<>();
+        description.partitions().forEach(partition -> leaders.add(partition.leader() == null ? -1 : partition.leader().id()));
+        return Math.max(1, (int) Math.ceil((double) description.partitions().size() / Math.max(1, leaders.size())));
     }
 }

@@ -16,16 +16,20 @@ import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.host.KernelVersion;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class HumanReportTest {
     static final ConnectionIdentity BROKER_3 = ConnectionIdentity.of(Role.CLIENT, null, new InetSocketAddress("10.0.0.3", 9092), Instant.EPOCH)
@@ -65,7 +69,25 @@ class HumanReportTest {
         assertEquals(ExitCodes.HEALTHY, report(List.of(info)).exitCode());
         assertEquals(ExitCodes.HEALTHY, report(List.of()).exitCode());
         assertEquals(ExitCodes.FINDINGS, report(realFindings()).exitCode());
+    }
+
+    @Test
+    void theHostSectionSaysWhetherTheKernelIsInThe66ClampRegressionRange(@TempDir Path proc) throws Exception {
         assertTrue(ConnectionRules.inClampRegressionRange(KernelVersion.of(6, 6, 10)));
+        assertTrue(hostSection(proc, "6.6.10-generic").contains("6.6.10-generic (INSIDE the 6.6 window-clamp regression range"));
+        assertTrue(hostSection(proc, "6.18.44").contains("6.18.44 (outside the 6.6 window-clamp regression range)"));
+        String unreadable = hostSection(proc, "");
+        assertTrue(unreadable.contains("kernel                               unknown (version unknown)"), unreadable);
+    }
+
+    /** The host section for a /proc whose only file is the kernel release. */
+    private static String hostSection(Path proc, String release) throws Exception {
+        Path file = proc.resolve("sys/kernel/osrelease");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, release + "\n");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.host(HostTcpFacts.read(proc), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     private static DoctorReport report(List<Finding> findings) {

@@ -10,6 +10,7 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabConnectWorker;
+import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -117,8 +115,8 @@ class ConnectPluginLabIT {
         int partitions = 2;
         // 4000-byte records: FileStreamSink's tasks append to one file, and a line must go out in one write() to stay whole
         int records = 60_000;
-        createTopic(broker, "bulk", partitions);
-        produceBulk(broker, "bulk", records, 4000);
+        LabTopics.create(broker, "bulk", partitions);
+        LabTopics.fill(broker, "bulk", records, 4000);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
                 "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS), "tcpsight.sample.jitter", "0",
                 "config.providers", "tcpsight", "config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider",
@@ -161,7 +159,7 @@ class ConnectPluginLabIT {
                 .serverSysctl("net.ipv4.tcp_syncookies", 1).serverSysctl("net.core.somaxconn", 8));
         KafkaBroker broker = KafkaBroker.start(lab, Map.of());
         int tasks = 200;
-        createTopic(broker, "storm", tasks);
+        LabTopics.create(broker, "storm", tasks);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
                 new StringSerializer(), new StringSerializer())) {
             for (int partition = 0; partition < tasks; partition++) {
@@ -288,16 +286,6 @@ class ConnectPluginLabIT {
         return new Throughput(median, shown, lines);
     }
 
-    static void produceBulk(KafkaBroker broker, String topic, int records, int recordBytes) {
-        String payload = "x".repeat(recordBytes - 12);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "acks", "1", "linger.ms", "20", "batch.size", "1048576", "max.request.size", "4194304", "compression.type", "none"),
-                new StringSerializer(), new StringSerializer())) {
-            for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(topic, String.format("%011d", i) + payload));
-            }
-        }
-    }
 
     /**
      * A worker with consumer.receive.buffer.bytes=65536 and the REST extension, across this link from a broker whose topic
@@ -306,7 +294,7 @@ class ConnectPluginLabIT {
     private static LabConnectWorker smallBufferWorkerWithSink(Link link, String topic) throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder().link(link).clientInNamespace());
         KafkaBroker broker = KafkaBroker.start(lab, Map.of());
-        createTopic(broker, topic, 2);
+        LabTopics.create(broker, topic, 2);
         produce(broker, topic, 100);
         LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
                 "consumer.receive.buffer.bytes", "65536", "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
@@ -336,11 +324,6 @@ class ConnectPluginLabIT {
         return read;
     }
 
-    static void createTopic(KafkaBroker broker, String topic, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
-        }
-    }
 
     static void produce(KafkaBroker broker, String topic, int records) {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),

@@ -1,19 +1,11 @@
 package io.tcpsight.doctor;
 
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.LabTopics;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Lab helpers for the doctor's throughput probe: a filled one-partition topic, and the probe's lines read back. */
 final class ProbeTopics {
@@ -22,26 +14,10 @@ final class ProbeTopics {
     private ProbeTopics() {
     }
 
-    /** A one-partition topic with megabytes of incompressible 64 KiB records, produced across the lab's line. */
-    static void fill(String bootstrap, String topic, int megabytes) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
-        }
-        Properties config = new Properties();
-        config.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.setProperty(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
-        config.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(1 << 20));
-        config.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
-        config.setProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(256L << 20));
-        config.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(2 << 20));
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
-            byte[] value = new byte[64 * 1024];
-            for (int i = 0; i < megabytes * 16; i++) {
-                ThreadLocalRandom.current().nextBytes(value);
-                producer.send(new ProducerRecord<>(topic, value.clone()));
-            }
-            producer.flush();
-        }
+    /** A one-partition topic with megabytes of uncompressed 64 KiB records, produced across the lab's line. */
+    static void fill(KafkaBroker broker, String topic, int megabytes) throws Exception {
+        LabTopics.create(broker, topic, 1);
+        LabTopics.fill(broker, topic, megabytes * 16, 64 * 1024);
     }
 
     /** The probe section's lines: variant label -> Mbit/s, in the order they ran. */

@@ -49,7 +49,7 @@ class ThroughputVersusRttBenchmark {
             KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(rtt)).rateMbit(200))
                     .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432").serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
             try (KafkaBroker broker = KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))) {
-                ProbeTopics.fill(broker.bootstrapServers(), "curve", 200);
+                ProbeTopics.fill(broker, "curve", 200);
                 LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(3), "--bootstrap-server", broker.bootstrapServers(), "--set",
                         "tcpsight.target.throughput.mbit=200", "--probe-topic", "curve", "--probe-seconds", "6");
                 Map<String, Double> rates = ProbeTopics.probeRates(run.out());
@@ -61,7 +61,7 @@ class ThroughputVersusRttBenchmark {
                 rows.add(row);
                 System.out.printf(Locale.ROOT, "RTT %d ms: %.1f / %.1f / %.1f Mbit/s%n", rtt, row[1], row[2], row[3]);
             }
-            LAB.afterEach(null);
+            LAB.closeAll();
         }
         StringBuilder csv = new StringBuilder("rtt_ms,rcvbuf_65536_mbit,autotuned_mbit,tcpsight_mbit\n");
         StringBuilder table = new StringBuilder("| RTT | 65536 | -1 | tcpsight |\n|---:|---:|---:|---:|\n");

@@ -38,7 +38,12 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
     }
 
     @Override
-    public synchronized void afterEach(ExtensionContext context) {
+    public void afterEach(ExtensionContext context) {
+        closeAll();
+    }
+
+    /** Closes every lab started so far (after each test; within a test that runs several labs one after another). */
+    public synchronized void closeAll() {
         for (int i = open.size() - 1; i >= 0; i--) {
             KernelLab lab = open.get(i);
             lab.close();

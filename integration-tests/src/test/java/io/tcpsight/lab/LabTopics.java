@@ -1,0 +1,40 @@
+package io.tcpsight.lab;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Topics for lab tests: created on a lab broker and filled across its line. */
+public final class LabTopics {
+    private LabTopics() {
+    }
+
+    public static void create(KafkaBroker broker, String topic, int partitions) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Records of recordBytes each, numbered so that every one is distinct at a sink, uncompressed,
+     * dealt round-robin over the topic's partitions so that each holds the same share whatever the
+     * producer's pace (its sticky partitioner would not promise that). The producer's send buffer
+     * autotunes, so filling across a long line is not window-bound.
+     */
+    public static void fill(KafkaBroker broker, String topic, int records, int recordBytes) {
+        String payload = "x".repeat(recordBytes - 12);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "acks", "1", "linger.ms", "20", "batch.size", "1048576", "max.request.size", "4194304", "compression.type", "none",
+                "send.buffer.bytes", "-1", "buffer.memory", Long.toString(256L << 20)), new StringSerializer(), new StringSerializer())) {
+            int partitions = producer.partitionsFor(topic).size();
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(topic, i % partitions, null, String.format("%011d", i) + payload));
+            }
+        }
+    }
+}
