@@ -14,7 +14,10 @@ import io.tcpsight.diagnose.KafkaSettings;
 import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.tcp.ProcessSocket;
+import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpSocketException;
+import io.tcpsight.tcp.TcpState;
 import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -40,6 +43,17 @@ final class AgentRuntime implements Hooks.Receiver {
     private final ListenerWatch listeners;
     /** Broker-side Kafka connection id -> connection, for attribution by RequestContext. */
     private final Map<String, TrackedConnection> byConnectionId = new ConcurrentHashMap<>();
+    /**
+     * Broker-side connections adopted from the census (opened before the hooks were installed), by
+     * Kafka's connection id without its index ("local:port-remote:port"), until a request names them.
+     */
+    private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
+    /**
+     * Requests on connections no table knows yet, seen between the hooks' installation and the
+     * adoption (an attach to a busy broker): replayed once the adoption has run, then never again.
+     */
+    private final Map<String, Object> requestsBeforeAdoption = new ConcurrentHashMap<>();
+    private volatile boolean adopting = true;
     private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
@@ -126,9 +140,71 @@ final class AgentRuntime implements Hooks.Receiver {
         }
     }
 
-    /** The id table follows the registry: a connection the sampler released (its fd went away unseen) leaves it too. */
+    /** The id tables follow the registry: a connection the sampler released (its fd went away unseen) leaves them too. */
     private void forgetReleased() {
         byConnectionId.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+        adoptedByAddresses.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+    }
+
+    /**
+     * Tracks the established connections this process already holds that no hook reported: the
+     * hooks are installed off the JVM's startup path, so the first connections (a combined
+     * broker's controller quorum, an early client) may predate them. Accepted ones (local port is
+     * one of this process's listeners) are attributed at their first request. Returns how many.
+     */
+    int adoptOpenConnections() throws IOException {
+        try {
+            return adopt();
+        } finally {
+            adopting = false;
+            requestsBeforeAdoption.forEach(this::request);
+            requestsBeforeAdoption.clear();
+        }
+    }
+
+    private int adopt() throws IOException {
+        if (!nativeAvailable) {
+            return 0;
+        }
+        Set<Integer> listeningPorts = new java.util.HashSet<>();
+        for (ProcessSocket listener : ProcessSocketCensus.listening()) {
+            if (listener.local() != null) {
+                listeningPorts.add(listener.local().getPort());
+            }
+        }
+        int adopted = 0;
+        for (ProcessSocket socket : ProcessSocketCensus.take()) {
+            if (socket.state() != TcpState.ESTABLISHED || socket.local() == null || socket.remote() == null
+                    || socket.local().getPort() == settings.port || registry.get(socket.fd()).isPresent()) {
+                continue;
+            }
+            boolean accepted = listeningPorts.contains(socket.local().getPort());
+            ConnectionIdentity identity = ConnectionIdentity.of(accepted ? Role.BROKER : Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+            TrackedConnection tracked = registry.track(socket.fd(), socket.inode(), identity).orElse(null);
+            if (tracked == null) {
+                continue;
+            }
+            adopted++;
+            if (accepted) {
+                adoptedByAddresses.put(addressKey(socket.local(), socket.remote()), tracked);
+            }
+        }
+        return adopted;
+    }
+
+    /** The part of Kafka's broker-side connection id ("local:port-remote:port-index") before the index. */
+    static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
+        return local.getAddress().getHostAddress() + ":" + local.getPort() + "-" + remote.getAddress().getHostAddress() + ":" + remote.getPort();
+    }
+
+    private TrackedConnection adopted(String connectionId) {
+        int index = connectionId.lastIndexOf('-');
+        TrackedConnection connection = index < 0 ? null : adoptedByAddresses.remove(connectionId.substring(0, index));
+        if (connection != null) {
+            connection.ownerKey(connectionId);
+            byConnectionId.put(connectionId, connection);
+        }
+        return connection;
     }
 
     /** Client-side Kafka connection ids are node ids: negative for bootstrap, MAX_VALUE - id for a coordinator. */
@@ -200,6 +276,13 @@ final class AgentRuntime implements Hooks.Receiver {
     @Override
     public void request(String connectionId, Object context) {
         TrackedConnection connection = byConnectionId.get(connectionId);
+        if (connection == null && !adoptedByAddresses.isEmpty()) {
+            connection = adopted(connectionId);
+        }
+        if (connection == null && adopting && requestsBeforeAdoption.size() < 1024) {
+            requestsBeforeAdoption.putIfAbsent(connectionId, context);
+            return;
+        }
         if (connection == null || connection.identity().clientId() != null) {
             return; // not ours, or attributed already: the common case costs one map lookup
         }
@@ -282,6 +365,11 @@ final class AgentRuntime implements Hooks.Receiver {
                 return null;
             }
         }
+    }
+
+    /** For tests in this package: what the registry tracks now. */
+    java.util.List<TrackedConnection> tracked() {
+        return registry.connections();
     }
 
     void close() {

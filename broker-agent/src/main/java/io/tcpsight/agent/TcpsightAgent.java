@@ -50,17 +50,20 @@ public final class TcpsightAgent {
             AgentSettings settings = AgentSettings.parse(arguments);
             AgentRuntime started = new AgentRuntime(settings, log);
             Hooks.install(started);
-            instrument(instrumentation, log);
             runtime = started;
-            // The rest (sampler, JMX, HTTP) starts off the JVM's startup path, on a
-            // daemon thread: threads it creates (the HTTP dispatcher) inherit daemon status, so the
-            // agent never keeps a JVM from exiting.
+            // Everything else, ByteBuddy's installation included (about 0.5 s of a 2-core machine), runs off
+            // the JVM's startup path on a daemon thread: threads it creates (the HTTP dispatcher) inherit daemon
+            // status, so the agent never keeps a JVM from exiting. Kafka classes loaded meanwhile are
+            // retransformed, and connections opened meanwhile are taken from the process census.
             Thread starter = new Thread(() -> {
                 try {
+                    instrument(instrumentation, log);
+                    int adopted = started.adoptOpenConnections();
                     started.start();
                     log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
                             + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
-                            + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : ""));
+                            + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : "")
+                            + (adopted > 0 ? ", " + adopted + " connections opened before the hooks adopted from the census" : ""));
                 } catch (Throwable failure) {
                     Hooks.install(null);
                     log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
@@ -78,7 +81,7 @@ public final class TcpsightAgent {
     }
 
     /**
-     * The advice is built here, once, before any Kafka class loads: building it inside a
+     * The advice is built here, once, before the transformer is registered: building it inside a
      * transformation would reflect on advice classes while Kafka's class is being defined.
      */
     private static void instrument(Instrumentation instrumentation, AgentLog log) {

@@ -20,8 +20,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -174,26 +177,36 @@ class ConnectPluginLabIT {
         assertTrue(unpaced.cookies > 0, "the unpaced storm overflows the listen queue: " + unpaced);
         assertTrue(paced.pacedBuilds >= tasks, "every task client build went through the token bucket: " + paced);
         assertEquals(0, unpaced.pacedBuilds, 0.0);
-        assertTrue(unpaced.unscaledFindings + paced.unscaledFindings > 0, "unscaled connections are reported in /tcpsight/findings");
-        // The goal is 0 cookies and 0 overflows when paced. NOT met: two runs measured paced 20 / 81 cookies against
-        // unpaced 43 / 17, although all 200 builds were paced. Likely (not proven): each member of a sink connector's group
-        // connects to the partition leader when the group's assignment arrives, for all members at once. Not asserted.
+        // Counted once the group has settled (its last assignment, and so its last leader connection, is made): the
+        // unscaled sockets the kernel shows are the ones tcpsight reports, no more and no fewer.
+        assertTrue(unpaced.unscaledInKernel > 0, "cookies without timestamps leave unscaled connections: " + unpaced);
+        assertEquals(unpaced.unscaledInKernel, unpaced.unscaledFindings, "every unscaled connection is reported: " + unpaced);
+        assertEquals(paced.unscaledInKernel, paced.unscaledFindings, "every unscaled connection is reported: " + paced);
+        // The goal is 0 cookies and 0 overflows when paced. NOT met, and not reachable by pacing builds: the
+        // bootstrap and coordinator connections follow the paced builds, but every member of the connector's group
+        // connects to the partition leader when the group's assignment arrives, and with the classic protocol a join
+        // during a rebalance restarts it, so that assignment arrives for (nearly) all members at once after the last
+        // join (lab, NetworkClient's connection log: 185 of 200 leader connections within 2 s after the last join).
+        // Not asserted; docs/benchmarks.md has the per-phase counts.
         assertTrue(paced.workingSeconds <= 1.3 * unpaced.workingSeconds, "paced " + paced + " vs unpaced " + unpaced);
     }
 
     private static final class Storm {
         double runningSeconds;
         double workingSeconds;
+        double settledSeconds;
         long cookies;
         long overflows;
         int unscaledFindings;
+        int unscaledInKernel;
         double pacedBuilds;
 
         @Override
         public String toString() {
-            return String.format("all RUNNING after %.1f s, every partition delivered after %.1f s, SyncookiesSent +%d,"
-                    + " ListenOverflows +%d, no-window-scaling findings %d, paced builds %.0f", runningSeconds, workingSeconds, cookies, overflows,
-                    unscaledFindings, pacedBuilds);
+            return String.format("all RUNNING after %.1f s, every partition delivered after %.1f s, group settled after %.1f s,"
+                    + " SyncookiesSent +%d, ListenOverflows +%d, unscaled connections %d (kernel) / %d (no-window-scaling findings),"
+                    + " paced builds %.0f", runningSeconds, workingSeconds, settledSeconds, cookies, overflows, unscaledInKernel, unscaledFindings,
+                    pacedBuilds);
         }
     }
 
@@ -212,10 +225,12 @@ class ConnectPluginLabIT {
             storm.runningSeconds = (awaitRunning(worker, name, tasks) - start) / 1e9;
             awaitLines(file, tasks);
             storm.workingSeconds = (System.nanoTime() - start) / 1e9;
+            storm.settledSeconds = (awaitGroupSettled(broker, "connect-" + name, tasks) - start) / 1e9;
             io.tcpsight.host.NetstatCounters after = lab.serverNetstat();
             storm.cookies = after.tcpExt("SyncookiesSent").orElse(0) - before.tcpExt("SyncookiesSent").orElse(0);
             storm.overflows = after.tcpExt("ListenOverflows").orElse(0) - before.tcpExt("ListenOverflows").orElse(0);
             Thread.sleep(INTERVAL_MS * 3 / 2);
+            storm.unscaledInKernel = lab.unscaledClientConnections();
             for (JsonNode finding : worker.get("/tcpsight/findings")) {
                 if (finding.path("rule").asText().equals("no-window-scaling")) {
                     storm.unscaledFindings++;
@@ -301,6 +316,27 @@ class ConnectPluginLabIT {
         worker.put("/connectors/" + topic + "-sink/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
                 "tasks.max", "2", "topics", topic, "file", worker.directory().resolve(topic + ".txt").toString()));
         return worker;
+    }
+
+    /**
+     * Waits until the connector's consumer group is stable with every task a member holding a
+     * partition: the last assignment, and with it the last leader connection, is then made.
+     */
+    static long awaitGroupSettled(KafkaBroker broker, String group, int members) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            long deadline = System.nanoTime() + 180_000_000_000L;
+            String last = "";
+            while (System.nanoTime() < deadline) {
+                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                long holding = description.members().stream().filter(member -> !member.assignment().topicPartitions().isEmpty()).count();
+                last = description.groupState() + ", " + description.members().size() + " members, " + holding + " holding partitions";
+                if (description.groupState() == GroupState.STABLE && holding == members) {
+                    return System.nanoTime();
+                }
+                Thread.sleep(100);
+            }
+            throw new AssertionError("group " + group + " not settled within 180 s: " + last);
+        }
     }
 
     static long awaitRunning(LabConnectWorker worker, String connector, int tasks) throws Exception {

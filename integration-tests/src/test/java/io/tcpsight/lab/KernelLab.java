@@ -248,6 +248,24 @@ public final class KernelLab implements AutoCloseable {
                 serverNamespace + ":/proc/net/netstat");
     }
 
+    /**
+     * The kernel's own view, independent of tcpsight: how many established client-side sockets to
+     * the server have no window scaling (ss prints "wscale:" only for a connection that scales).
+     */
+    public int unscaledClientConnections() throws IOException, InterruptedException {
+        String sockets = output(inNamespaceCommand(clientNamespace, List.of("ss", "-tinH", "state", "established", "dst", serverAddress)));
+        int connections = 0;
+        int scaled = 0;
+        for (String line : sockets.split("\n")) {
+            if (line.contains(serverAddress + ":")) {
+                connections++;
+            } else if (line.contains("wscale:")) {
+                scaled++;
+            }
+        }
+        return connections - scaled;
+    }
+
     /** Stops every process, the delay line (printing its statistics to its log) and removes the network. */
     @Override
     public synchronized void close() {

@@ -1,0 +1,96 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tcpsight.connection.Role;
+import io.tcpsight.connection.TrackedConnection;
+import io.tcpsight.tcp.TcpSockets;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hooks are installed off the startup path, so a connection can predate them. These are real
+ * loopback sockets opened before the runtime exists: the census must adopt both ends, and the
+ * accepted end must take its client.id from its first request, as a hooked connection does. The
+ * request context is a stand-in with RequestContext's public shape; BrokerAgentIT proves the same
+ * path on real Kafka brokers (an attach to a running broker).
+ */
+class AgentRuntimeAdoptionTest {
+
+    @Test
+    void connectionsOpenedBeforeTheHooksAreAdoptedAndAttributedAtTheirFirstRequest() throws Exception {
+        assumeTrue(TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
+                "no native library here: " + TcpSockets.availability().reason());
+        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                SocketChannel accepted = listener.accept()) {
+            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            InetSocketAddress brokerSide = (InetSocketAddress) accepted.getLocalAddress();
+            InetSocketAddress clientSide = (InetSocketAddress) client.getLocalAddress();
+            // Kafka's broker-side connection id: local-remote-index. Its first request comes before the adoption
+            // (hooks installed, census not yet taken), as on an attach to a busy broker.
+            String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + "-7";
+            runtime.request(connectionId, new FakeRequestContext("late-consumer", "User:ANONYMOUS", "PLAINTEXT"));
+            assertTrue(runtime.adoptOpenConnections() >= 2, "both ends adopted");
+            TrackedConnection brokerEnd = find(runtime, brokerSide, clientSide);
+            TrackedConnection clientEnd = find(runtime, clientSide, brokerSide);
+            assertEquals(Role.BROKER, brokerEnd.identity().role(), "local port is one of this process's listeners");
+            assertEquals(Role.CLIENT, clientEnd.identity().role());
+
+            assertEquals("late-consumer", brokerEnd.identity().clientId());
+            assertEquals("PLAINTEXT", brokerEnd.identity().listener());
+            assertEquals("User:ANONYMOUS", brokerEnd.identity().principal());
+            runtime.request(connectionId, new FakeRequestContext("someone-else", "User:other", "OTHER"));
+            assertEquals("late-consumer", brokerEnd.identity().clientId(), "attributed once");
+            assertEquals(0, runtime.adoptOpenConnections(), "nothing adopted twice");
+        }
+    }
+
+    private static TrackedConnection find(AgentRuntime runtime, InetSocketAddress local, InetSocketAddress remote) {
+        return runtime.tracked().stream()
+                .filter(connection -> local.equals(connection.identity().local()) && remote.equals(connection.identity().remote()))
+                .findFirst().orElseThrow(() -> new AssertionError("not adopted: " + local + " -> " + remote + " in " + runtime.tracked()));
+    }
+
+    /** The public shape of Kafka's RequestContext that the agent reads reflectively. */
+    public static final class FakeRequestContext {
+        public final Header header;
+        public final String principal;
+        public final ListenerName listenerName;
+
+        FakeRequestContext(String clientId, String principal, String listener) {
+            this.header = new Header(clientId);
+            this.principal = principal;
+            this.listenerName = new ListenerName(listener);
+        }
+    }
+
+    public static final class Header {
+        private final String clientId;
+
+        Header(String clientId) {
+            this.clientId = clientId;
+        }
+
+        public String clientId() {
+            return clientId;
+        }
+    }
+
+    public static final class ListenerName {
+        private final String value;
+
+        ListenerName(String value) {
+            this.value = value;
+        }
+
+        public String value() {
+            return value;
+        }
+    }
+}
