@@ -33,14 +33,15 @@ public final class TcpsightAgent {
     }
 
     public static void premain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation);
+        start(arguments, instrumentation, true);
     }
 
+    /** An attach is off any startup path: the hooks are in place when the attach returns. */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation);
+        start(arguments, instrumentation, false);
     }
 
-    private static synchronized void start(String arguments, Instrumentation instrumentation) {
+    private static synchronized void start(String arguments, Instrumentation instrumentation, boolean jvmStarting) {
         AgentLog log = AgentLog.create();
         if (runtime != null) {
             log.warn("tcpsight agent: already running in this JVM; ignoring the second start");
@@ -51,13 +52,19 @@ public final class TcpsightAgent {
             AgentRuntime started = new AgentRuntime(settings, log);
             Hooks.install(started);
             runtime = started;
-            // Everything else, ByteBuddy's installation included (about 0.5 s of a 2-core machine), runs off
-            // the JVM's startup path on a daemon thread: threads it creates (the HTTP dispatcher) inherit daemon
-            // status, so the agent never keeps a JVM from exiting. Kafka classes loaded meanwhile are
-            // retransformed, and connections opened meanwhile are taken from the process census.
+            boolean background = jvmStarting && settings.hooksInBackground(System.getProperty("sun.java.command"));
+            if (!background) {
+                instrument(instrumentation, log);
+            }
+            // The rest (sampler, JMX, HTTP), and ByteBuddy's installation when in the background (about 0.5 s
+            // of a 2-core machine), runs off the JVM's startup path on a daemon thread: threads it creates (the
+            // HTTP dispatcher) inherit daemon status, so the agent never keeps a JVM from exiting. Kafka classes
+            // loaded meanwhile are retransformed, and connections opened meanwhile are taken from the census.
             Thread starter = new Thread(() -> {
                 try {
-                    instrument(instrumentation, log);
+                    if (background) {
+                        instrument(instrumentation, log);
+                    }
                     int adopted = started.adoptOpenConnections();
                     started.start();
                     log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)

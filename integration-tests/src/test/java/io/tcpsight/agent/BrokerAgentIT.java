@@ -110,7 +110,13 @@ class BrokerAgentIT {
                 while (!seen.contains("broker late-admin") && System.nanoTime() < deadline) {
                     Thread.sleep(500);
                     seen.clear();
-                    for (JsonNode connection : JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"))) {
+                    JsonNode connections;
+                    try {
+                        connections = JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"));
+                    } catch (java.io.IOException notUpYet) {
+                        continue; // in a broker the agent installs its hooks, then its endpoint, in the background
+                    }
+                    for (JsonNode connection : connections) {
                         seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText());
                     }
                 }
