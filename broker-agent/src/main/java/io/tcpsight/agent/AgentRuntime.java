@@ -147,10 +147,9 @@ final class AgentRuntime implements Hooks.Receiver {
     }
 
     /**
-     * Tracks the established connections this process already holds that no hook reported: the
-     * hooks are installed off the JVM's startup path, so the first connections (a combined
-     * broker's controller quorum, an early client) may predate them. Accepted ones (local port is
-     * one of this process's listeners) are attributed at their first request. Returns how many.
+     * Tracks the established connections this process already holds that no hook reported: on an
+     * attach to a running JVM every existing connection predates the hooks. Accepted ones (local
+     * port is one of this process's listeners) are attributed at their next request. Returns how many.
      */
     int adoptOpenConnections() throws IOException {
         try {
@@ -192,14 +191,23 @@ final class AgentRuntime implements Hooks.Receiver {
         return adopted;
     }
 
-    /** The part of Kafka's broker-side connection id ("local:port-remote:port-index") before the index. */
+    /** The addresses part of Kafka's broker-side connection id ("local:port-remote:port-[processor-]index"). */
     static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
         return local.getAddress().getHostAddress() + ":" + local.getPort() + "-" + remote.getAddress().getHostAddress() + ":" + remote.getPort();
     }
 
+    /** Kafka 3.9 ends the id with "-index", 4.x with "-processor-index": the addresses come before either. */
     private TrackedConnection adopted(String connectionId) {
-        int index = connectionId.lastIndexOf('-');
-        TrackedConnection connection = index < 0 ? null : adoptedByAddresses.remove(connectionId.substring(0, index));
+        TrackedConnection connection = null;
+        String prefix = connectionId;
+        for (int suffixes = 0; suffixes < 2 && connection == null; suffixes++) {
+            int dash = prefix.lastIndexOf('-');
+            if (dash < 0) {
+                return null;
+            }
+            prefix = prefix.substring(0, dash);
+            connection = adoptedByAddresses.remove(prefix);
+        }
         if (connection != null) {
             connection.ownerKey(connectionId);
             byConnectionId.put(connectionId, connection);

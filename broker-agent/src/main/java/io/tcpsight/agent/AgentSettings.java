@@ -29,44 +29,23 @@ final class AgentSettings {
     static final String INTERVAL = "interval";
     static final String CONGESTION = "congestion";
     static final String CONFIG = "config";
-    static final String HOOKS = "hooks";
-    /** The hooks are in place before main runs: every connection is seen from the JVM's first. */
-    static final String HOOKS_AT_START = "at-start";
-    /** The hooks install off the startup path; connections opened meanwhile are adopted from the census. */
-    static final String HOOKS_BACKGROUND = "background";
-    /** background in a broker (kafka.Kafka: its listeners open seconds after start), at-start anywhere else. */
-    static final String HOOKS_AUTO = "auto";
     private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m)$");
     private static final Pattern ALGORITHM = Pattern.compile("^[a-z][a-z0-9_]{0,14}$");
 
     final int port;
     final String host;
     final String congestion;
-    final String hooks;
     final TcpsightConfig config;
 
-    private AgentSettings(int port, String host, String congestion, String hooks, TcpsightConfig config) {
+    private AgentSettings(int port, String host, String congestion, TcpsightConfig config) {
         this.port = port;
         this.host = host;
         this.congestion = congestion;
-        this.hooks = hooks;
         this.config = config;
     }
 
-    /**
-     * Whether ByteBuddy installs on a background thread. In a broker that saves about half a second
-     * of startup and loses nothing; in a client JVM it would miss the handshakes of the first
-     * connections (opened within that half second), which are the ones a connect storm delays.
-     */
-    boolean hooksInBackground(String javaCommand) {
-        if (HOOKS_AUTO.equals(hooks)) {
-            return javaCommand != null && (javaCommand.equals("kafka.Kafka") || javaCommand.startsWith("kafka.Kafka "));
-        }
-        return HOOKS_BACKGROUND.equals(hooks);
-    }
-
     static List<String> allowedKeys() {
-        List<String> keys = new ArrayList<>(List.of(PORT, HOST, INTERVAL, CONGESTION, HOOKS, CONFIG));
+        List<String> keys = new ArrayList<>(List.of(PORT, HOST, INTERVAL, CONGESTION, CONFIG));
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
             keys.add(key.shortName());
         }
@@ -123,11 +102,7 @@ final class AgentSettings {
         if (congestion != null && !ALGORITHM.matcher(congestion).matches()) {
             throw new InvalidSettingException(CONGESTION, congestion, "a congestion control name such as bbr or cubic");
         }
-        String hooks = values.getOrDefault(HOOKS, HOOKS_AUTO);
-        if (!List.of(HOOKS_AUTO, HOOKS_AT_START, HOOKS_BACKGROUND).contains(hooks)) {
-            throw new InvalidSettingException(HOOKS, hooks, "auto (the default: background in a broker, at-start elsewhere), at-start or background");
-        }
-        return new AgentSettings(port, host, congestion, hooks, TcpsightConfig.from(shared));
+        return new AgentSettings(port, host, congestion, TcpsightConfig.from(shared));
     }
 
     static long durationMillis(String text) {

@@ -33,15 +33,14 @@ public final class TcpsightAgent {
     }
 
     public static void premain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation, true);
+        start(arguments, instrumentation);
     }
 
-    /** An attach is off any startup path: the hooks are in place when the attach returns. */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
-        start(arguments, instrumentation, false);
+        start(arguments, instrumentation);
     }
 
-    private static synchronized void start(String arguments, Instrumentation instrumentation, boolean jvmStarting) {
+    private static synchronized void start(String arguments, Instrumentation instrumentation) {
         AgentLog log = AgentLog.create();
         if (runtime != null) {
             log.warn("tcpsight agent: already running in this JVM; ignoring the second start");
@@ -51,26 +50,22 @@ public final class TcpsightAgent {
             AgentSettings settings = AgentSettings.parse(arguments);
             AgentRuntime started = new AgentRuntime(settings, log);
             Hooks.install(started);
+            // Before main runs, so that every connection is seen from the JVM's first. Installing on a
+            // background thread was tried and not kept: on 2 cores it saved no broker startup time (the
+            // install is CPU, not waiting) and would miss a client JVM's first connections.
+            instrument(instrumentation, log);
             runtime = started;
-            boolean background = jvmStarting && settings.hooksInBackground(System.getProperty("sun.java.command"));
-            if (!background) {
-                instrument(instrumentation, log);
-            }
-            // The rest (sampler, JMX, HTTP), and ByteBuddy's installation when in the background (about 0.5 s
-            // of a 2-core machine), runs off the JVM's startup path on a daemon thread: threads it creates (the
-            // HTTP dispatcher) inherit daemon status, so the agent never keeps a JVM from exiting. Kafka classes
-            // loaded meanwhile are retransformed, and connections opened meanwhile are taken from the census.
+            // The rest (sampler, JMX, HTTP) starts off the JVM's startup path, on a daemon thread: threads it
+            // creates (the HTTP dispatcher) inherit daemon status, so the agent never keeps a JVM from exiting.
+            // On an attach, the connections Kafka already holds are adopted from the process census first.
             Thread starter = new Thread(() -> {
                 try {
-                    if (background) {
-                        instrument(instrumentation, log);
-                    }
                     int adopted = started.adoptOpenConnections();
                     started.start();
                     log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
                             + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
                             + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : "")
-                            + (adopted > 0 ? ", " + adopted + " connections opened before the hooks adopted from the census" : ""));
+                            + (adopted > 0 ? ", " + adopted + " open connections adopted from the census" : ""));
                 } catch (Throwable failure) {
                     Hooks.install(null);
                     log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
@@ -88,7 +83,7 @@ public final class TcpsightAgent {
     }
 
     /**
-     * The advice is built here, once, before the transformer is registered: building it inside a
+     * The advice is built here, once, before any Kafka class loads: building it inside a
      * transformation would reflect on advice classes while Kafka's class is being defined.
      */
     private static void instrument(Instrumentation instrumentation, AgentLog log) {

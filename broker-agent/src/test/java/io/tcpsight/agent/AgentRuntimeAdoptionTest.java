@@ -11,7 +11,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The hooks are installed off the startup path, so a connection can predate them. These are real
@@ -22,8 +23,10 @@ import org.junit.jupiter.api.Test;
  */
 class AgentRuntimeAdoptionTest {
 
-    @Test
-    void connectionsOpenedBeforeTheHooksAreAdoptedAndAttributedAtTheirFirstRequest() throws Exception {
+    /** Kafka 3.9's broker-side connection id ends "-index", 4.x's "-processor-index". */
+    @ParameterizedTest
+    @ValueSource(strings = {"-7", "-2-7"})
+    void connectionsOpenedBeforeTheHooksAreAdoptedAndAttributedAtTheirFirstRequest(String idSuffix) throws Exception {
         assumeTrue(TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
                 "no native library here: " + TcpSockets.availability().reason());
         try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -32,9 +35,9 @@ class AgentRuntimeAdoptionTest {
             AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
             InetSocketAddress brokerSide = (InetSocketAddress) accepted.getLocalAddress();
             InetSocketAddress clientSide = (InetSocketAddress) client.getLocalAddress();
-            // Kafka's broker-side connection id: local-remote-index. Its first request comes before the adoption
-            // (hooks installed, census not yet taken), as on an attach to a busy broker.
-            String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + "-7";
+            // The first request comes before the adoption (hooks installed, census not yet taken), as on an attach
+            // to a busy broker.
+            String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + idSuffix;
             runtime.request(connectionId, new FakeRequestContext("late-consumer", "User:ANONYMOUS", "PLAINTEXT"));
             assertTrue(runtime.adoptOpenConnections() >= 2, "both ends adopted");
             TrackedConnection brokerEnd = find(runtime, brokerSide, clientSide);

@@ -37,19 +37,6 @@ class AgentSettingsTest {
     }
 
     @Test
-    void hooksInstallInTheBackgroundOnlyInABrokerUnlessToldOtherwise() {
-        AgentSettings auto = AgentSettings.parse(null);
-        assertTrue(auto.hooksInBackground("kafka.Kafka /etc/kafka/server.properties"));
-        assertTrue(!auto.hooksInBackground("org.apache.kafka.connect.cli.ConnectDistributed worker.properties"));
-        assertTrue(!auto.hooksInBackground("kafka.KafkaOther"));
-        assertTrue(!auto.hooksInBackground(null));
-        assertTrue(!AgentSettings.parse("hooks=at-start").hooksInBackground("kafka.Kafka server.properties"));
-        assertTrue(AgentSettings.parse("hooks=background").hooksInBackground("org.example.App"));
-        assertEquals("hooks=early is not valid: auto (the default: background in a broker, at-start elsewhere), at-start or background",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("hooks=early")).getMessage());
-    }
-
-    @Test
     void aConfigFileIsReadAndArgumentsWinOverIt(@TempDir Path directory) throws Exception {
         Path file = directory.resolve("tcpsight.properties");
         Files.write(file, List.of("tcpsight.sample.interval.ms=3000", "port=9600", "rule.min.rtt.ms=5"));
@@ -70,7 +57,7 @@ class AgentSettingsTest {
         assertEquals("congestion=BBR; is not valid: a congestion control name such as bbr or cubic",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("congestion=BBR;")).getMessage());
         assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("prot=9464")).getMessage()
-                .startsWith("prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, hooks, config, "));
+                .startsWith("prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, config, "));
         assertEquals("agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port")).getMessage());
         assertEquals("tcpsight.sample.jitter=2 is not valid: a number from 0 to 0.5",

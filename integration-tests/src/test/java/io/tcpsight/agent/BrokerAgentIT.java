@@ -94,7 +94,9 @@ class BrokerAgentIT {
 
     @Test
     void theAgentAttachesToABrokerThatIsAlreadyRunning() throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().start();
+                Admin early = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "early-admin"))) {
+            early.describeCluster().nodes().get(30, TimeUnit.SECONDS); // connected before the agent exists
             int port = KafkaBroker.freePort();
             com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(broker.process().pid()));
             try {
@@ -102,25 +104,28 @@ class BrokerAgentIT {
             } finally {
                 vm.detach();
             }
-            // Kafka's classes were loaded before the agent: this proves they were retransformed.
+            // Kafka's classes were loaded before the agent: late-admin proves they were retransformed, early-admin
+            // (no hook saw its connection) that open connections are adopted and attributed at their next request.
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "late-admin"))) {
                 admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
                 List<String> seen = new ArrayList<>();
                 long deadline = System.nanoTime() + 15_000_000_000L;
-                while (!seen.contains("broker late-admin") && System.nanoTime() < deadline) {
+                while (!(seen.contains("broker late-admin") && seen.contains("broker early-admin")) && System.nanoTime() < deadline) {
                     Thread.sleep(500);
+                    early.describeCluster().nodes().get(30, TimeUnit.SECONDS);
                     seen.clear();
                     JsonNode connections;
                     try {
                         connections = JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"));
                     } catch (java.io.IOException notUpYet) {
-                        continue; // in a broker the agent installs its hooks, then its endpoint, in the background
+                        continue; // the endpoint starts on the agent's own thread
                     }
                     for (JsonNode connection : connections) {
                         seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText());
                     }
                 }
                 assertTrue(seen.contains("broker late-admin"), seen.toString());
+                assertTrue(seen.contains("broker early-admin"), seen.toString());
             }
         }
     }
