@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import io.tcpsight.agent.hooks.Hooks;
 import io.tcpsight.agent.http.AgentHttpServer;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connection.ClientConnectionIds;
 import io.tcpsight.connection.ConnectionIdentity;
 import io.tcpsight.connection.ConnectionMonitor;
 import io.tcpsight.connection.ConnectionRegistry;
@@ -48,12 +49,6 @@ final class AgentRuntime implements Hooks.Receiver {
      * Kafka's connection id without its index ("local:port-remote:port"), until a request names them.
      */
     private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
-    /**
-     * Requests on connections no table knows yet, seen between the hooks' installation and the
-     * adoption (an attach to a busy broker): replayed once the adoption has run, then never again.
-     */
-    private final Map<String, Object> requestsBeforeAdoption = new ConcurrentHashMap<>();
-    private volatile boolean adopting = true;
     private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
@@ -121,7 +116,7 @@ final class AgentRuntime implements Hooks.Receiver {
         InetSocketAddress remote = address(channel, false);
         ConnectionIdentity identity = ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote, Instant.now());
         if (client) {
-            identity = identity.withClientId(clientIdBySelector.get(selector)).withNodeId(nodeId(connectionId));
+            identity = identity.withClientId(clientIdBySelector.get(selector)).withNodeId(ClientConnectionIds.brokerNode(connectionId));
         } else if (local != null) {
             identity = identity.withListener(listenerByPort.get(local.getPort()));
         }
@@ -152,16 +147,6 @@ final class AgentRuntime implements Hooks.Receiver {
      * port is one of this process's listeners) are attributed at their next request. Returns how many.
      */
     int adoptOpenConnections() throws IOException {
-        try {
-            return adopt();
-        } finally {
-            adopting = false;
-            requestsBeforeAdoption.forEach(this::request);
-            requestsBeforeAdoption.clear();
-        }
-    }
-
-    private int adopt() throws IOException {
         if (!nativeAvailable) {
             return 0;
         }
@@ -213,19 +198,6 @@ final class AgentRuntime implements Hooks.Receiver {
             byConnectionId.put(connectionId, connection);
         }
         return connection;
-    }
-
-    /** Client-side Kafka connection ids are node ids: negative for bootstrap, MAX_VALUE - id for a coordinator. */
-    static String nodeId(String connectionId) {
-        try {
-            int id = Integer.parseInt(connectionId);
-            if (id < 0) {
-                return "bootstrap";
-            }
-            return Integer.toString(id > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE - id : id);
-        } catch (NumberFormatException notANode) {
-            return null;
-        }
     }
 
     private void setCongestion(SocketChannel channel) {
@@ -286,10 +258,6 @@ final class AgentRuntime implements Hooks.Receiver {
         TrackedConnection connection = byConnectionId.get(connectionId);
         if (connection == null && !adoptedByAddresses.isEmpty()) {
             connection = adopted(connectionId);
-        }
-        if (connection == null && adopting && requestsBeforeAdoption.size() < 1024) {
-            requestsBeforeAdoption.putIfAbsent(connectionId, context);
-            return;
         }
         if (connection == null || connection.identity().clientId() != null) {
             return; // not ours, or attributed already: the common case costs one map lookup

@@ -15,11 +15,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The hooks are installed off the startup path, so a connection can predate them. These are real
- * loopback sockets opened before the runtime exists: the census must adopt both ends, and the
- * accepted end must take its client.id from its first request, as a hooked connection does. The
- * request context is a stand-in with RequestContext's public shape; BrokerAgentIT proves the same
- * path on real Kafka brokers (an attach to a running broker).
+ * On an attach, every open connection predates the hooks. These are real loopback sockets opened
+ * before the runtime exists: the census must adopt both ends, and the accepted end must take its
+ * client.id from its next request, as a hooked connection does. The request context is a
+ * stand-in with RequestContext's public shape; BrokerAgentIT proves the same path by attaching to
+ * real Kafka 3.9.2 and 4.3.1 brokers.
  */
 class AgentRuntimeAdoptionTest {
 
@@ -35,15 +35,14 @@ class AgentRuntimeAdoptionTest {
             AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
             InetSocketAddress brokerSide = (InetSocketAddress) accepted.getLocalAddress();
             InetSocketAddress clientSide = (InetSocketAddress) client.getLocalAddress();
-            // The first request comes before the adoption (hooks installed, census not yet taken), as on an attach
-            // to a busy broker.
-            String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + idSuffix;
-            runtime.request(connectionId, new FakeRequestContext("late-consumer", "User:ANONYMOUS", "PLAINTEXT"));
             assertTrue(runtime.adoptOpenConnections() >= 2, "both ends adopted");
             TrackedConnection brokerEnd = find(runtime, brokerSide, clientSide);
             TrackedConnection clientEnd = find(runtime, clientSide, brokerSide);
             assertEquals(Role.BROKER, brokerEnd.identity().role(), "local port is one of this process's listeners");
             assertEquals(Role.CLIENT, clientEnd.identity().role());
+
+            String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + idSuffix;
+            runtime.request(connectionId, new FakeRequestContext("late-consumer", "User:ANONYMOUS", "PLAINTEXT"));
 
             assertEquals("late-consumer", brokerEnd.identity().clientId());
             assertEquals("PLAINTEXT", brokerEnd.identity().listener());

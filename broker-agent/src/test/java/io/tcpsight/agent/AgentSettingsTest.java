@@ -63,12 +63,4 @@ class AgentSettingsTest {
         assertEquals("tcpsight.sample.jitter=2 is not valid: a number from 0 to 0.5",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("sample.jitter=2")).getMessage());
     }
-
-    @Test
-    void clientConnectionIdsNameTheirNode() {
-        assertEquals("3", AgentRuntime.nodeId("3"));
-        assertEquals("bootstrap", AgentRuntime.nodeId("-1"));
-        assertEquals("2", AgentRuntime.nodeId(Integer.toString(Integer.MAX_VALUE - 2)), "group coordinator");
-        assertNull(AgentRuntime.nodeId("127.0.0.1:9092-127.0.0.1:5000-0-1"));
-    }
 }

@@ -56,7 +56,7 @@ public final class BrokerConfigRules {
         evidence.add(new Evidence(key, bytes, "bytes"));
         evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingRate), "Mbit/s"));
         evidence.add(new Evidence("targetRate", ConnectionRules.mbit(target), "Mbit/s"));
-        long needed = FetchSizing.roundUpToMib((long) Math.ceil(4 * target * rttSeconds));
+        long needed = FetchSizing.kernelBufferMax(rttSeconds, target);
         List<Setting> settings = List.of(new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
         Severity severity = ceilingRate * 4 < target ? Severity.CRITICAL : Severity.WARN;
         return Optional.of(new Finding(rule, severity, path, evidence, new Remedy(settings, String.format(

@@ -117,7 +117,7 @@ public final class FetchSizing {
         long bdp = (long) Math.ceil(input.rttSeconds * input.targetBytesPerSecond);
         why.add(String.format("BDP = %.1f ms x %.1f Mbit/s = %d bytes", input.rttSeconds * 1000, input.targetBytesPerSecond * 8 / 1e6, bdp));
 
-        long requiredRmem = roundUpToMib((long) Math.ceil(bdp * HEADROOM / WINDOW_SHARE_OF_BUFFER));
+        long requiredRmem = kernelBufferMax(input.rttSeconds, input.targetBytesPerSecond);
         boolean rmemTooLow = input.tcpRmemMax != null && input.tcpRmemMax < requiredRmem;
         why.add("receive.buffer.bytes=-1: autotuning grows the window to the path; a fixed buffer also fixes the window scale at connect time");
         why.add("net.ipv4.tcp_rmem max >= " + requiredRmem + " (two BDPs of window at a window share of about half the buffer)"
@@ -138,6 +138,14 @@ public final class FetchSizing {
     }
 
     /** Rounds up to whole MiB, at least one. */
+    /**
+     * The tcp_rmem / tcp_wmem max that lets one socket's buffer autotune to the rate over the RTT:
+     * two BDPs of window (headroom while the sender ramps) at a window share of half the buffer.
+     */
+    public static long kernelBufferMax(double rttSeconds, double bytesPerSecond) {
+        return roundUpToMib((long) Math.ceil(Math.ceil(rttSeconds * bytesPerSecond) * HEADROOM / WINDOW_SHARE_OF_BUFFER));
+    }
+
     public static long roundUpToMib(long bytes) {
         return Math.max(MIB, (bytes + MIB - 1) / MIB * MIB);
     }

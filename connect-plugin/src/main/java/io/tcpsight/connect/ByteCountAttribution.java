@@ -1,5 +1,6 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.connection.ClientConnectionIds;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -128,15 +129,10 @@ final class ByteCountAttribution {
         return unread + Math.abs(unacked);
     }
 
-    /** A client's connection id is the node id, or for the group coordinator Integer.MAX_VALUE - node id; bootstrap ids are negative. */
+    /** Whether a client's connection (by its Kafka connection id) can be one to this broker: a bootstrap connection can. */
     static boolean sameBroker(String brokerNodeId, String clientNodeId) {
-        try {
-            int broker = Integer.parseInt(brokerNodeId);
-            int connection = Integer.parseInt(clientNodeId);
-            return connection < 0 || connection == broker || connection == Integer.MAX_VALUE - broker;
-        } catch (NumberFormatException notNumeric) {
-            return true;
-        }
+        String node = ClientConnectionIds.brokerNode(clientNodeId);
+        return node == null || node.equals(ClientConnectionIds.BOOTSTRAP) || node.equals(brokerNodeId);
     }
 
     private static String commonConnectorClient(Set<String> clientIds) {

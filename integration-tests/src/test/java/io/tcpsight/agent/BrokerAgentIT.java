@@ -92,9 +92,11 @@ class BrokerAgentIT {
         }
     }
 
-    @Test
-    void theAgentAttachesToABrokerThatIsAlreadyRunning() throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().start();
+    /** Both versions: Kafka 3.9 ends a broker-side connection id with "-index", 4.x with "-processor-index". */
+    @ParameterizedTest(name = "Kafka {0}")
+    @EnumSource(KafkaBroker.Version.class)
+    void theAgentAttachesToABrokerThatIsAlreadyRunning(KafkaBroker.Version version) throws Exception {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().version(version).start();
                 Admin early = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "early-admin"))) {
             early.describeCluster().nodes().get(30, TimeUnit.SECONDS); // connected before the agent exists
             int port = KafkaBroker.freePort();
