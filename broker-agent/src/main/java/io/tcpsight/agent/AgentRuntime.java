@@ -53,6 +53,7 @@ final class AgentRuntime implements Hooks.Receiver {
     private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
     private final boolean nativeAvailable;
+    private final ConnectPacer connectPacer;
     private SamplingLoop loop;
     private AgentHttpServer http;
     private TcpsightJmx jmx;
@@ -67,6 +68,20 @@ final class AgentRuntime implements Hooks.Receiver {
                 () -> KernelFacts.from(HostTcpFacts.current()), board);
         this.listeners = new ListenerWatch(listenerByPort, settings.port);
         this.nativeAvailable = TcpSockets.availability().isAvailable();
+        this.connectPacer = settings.connectRate > 0
+                ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log) : null;
+    }
+
+    /** What the startup line says about connect pacing; null when it is off. */
+    String connectPacing() {
+        return connectPacer == null ? null : connectPacer.describe();
+    }
+
+    @Override
+    public void connecting() {
+        if (connectPacer != null) {
+            connectPacer.pace(); // whether or not TCP_INFO is available: pacing needs no native code
+        }
     }
 
     void start() {
@@ -93,7 +108,7 @@ final class AgentRuntime implements Hooks.Receiver {
         }
         if (settings.port > 0) {
             try {
-                http = AgentHttpServer.start(settings.host, settings.port, monitor);
+                http = AgentHttpServer.start(settings.host, settings.port, monitor, connectPacer);
             } catch (IOException | RuntimeException bindFailed) {
                 log.warn("tcpsight agent: HTTP endpoint on " + settings.host + ":" + settings.port + " not started: " + bindFailed);
             }

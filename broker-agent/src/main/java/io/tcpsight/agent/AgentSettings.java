@@ -29,6 +29,11 @@ final class AgentSettings {
     static final String INTERVAL = "interval";
     static final String CONGESTION = "congestion";
     static final String CONFIG = "config";
+    static final String CONNECT_RATE = "connect.rate";
+    static final String CONNECT_BURST = "connect.burst";
+    static final String CONNECT_MAX_WAIT = "connect.max.wait";
+    static final long DEFAULT_CONNECT_BURST = 2;
+    static final long DEFAULT_CONNECT_MAX_WAIT_MS = 5000;
     private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m)$");
     private static final Pattern ALGORITHM = Pattern.compile("^[a-z][a-z0-9_]{0,14}$");
 
@@ -36,16 +41,24 @@ final class AgentSettings {
     final String host;
     final String congestion;
     final TcpsightConfig config;
+    /** Client connects per second across the JVM; 0 when connect pacing is off (the default). */
+    final double connectRate;
+    final long connectBurst;
+    final long connectMaxWaitMillis;
 
-    private AgentSettings(int port, String host, String congestion, TcpsightConfig config) {
+    private AgentSettings(int port, String host, String congestion, TcpsightConfig config, double connectRate, long connectBurst,
+            long connectMaxWaitMillis) {
         this.port = port;
         this.host = host;
         this.congestion = congestion;
         this.config = config;
+        this.connectRate = connectRate;
+        this.connectBurst = connectBurst;
+        this.connectMaxWaitMillis = connectMaxWaitMillis;
     }
 
     static List<String> allowedKeys() {
-        List<String> keys = new ArrayList<>(List.of(PORT, HOST, INTERVAL, CONGESTION, CONFIG));
+        List<String> keys = new ArrayList<>(List.of(PORT, HOST, INTERVAL, CONGESTION, CONNECT_RATE, CONNECT_BURST, CONNECT_MAX_WAIT, CONFIG));
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
             keys.add(key.shortName());
         }
@@ -81,7 +94,7 @@ final class AgentSettings {
         }
         String interval = values.get(INTERVAL);
         if (interval != null) {
-            shared.put(TcpsightConfig.SAMPLE_INTERVAL_MS.name(), Long.toString(durationMillis(interval)));
+            shared.put(TcpsightConfig.SAMPLE_INTERVAL_MS.name(), Long.toString(durationMillis(INTERVAL, interval)));
         }
         int port = 9464;
         if (values.containsKey(PORT)) {
@@ -102,13 +115,47 @@ final class AgentSettings {
         if (congestion != null && !ALGORITHM.matcher(congestion).matches()) {
             throw new InvalidSettingException(CONGESTION, congestion, "a congestion control name such as bbr or cubic");
         }
-        return new AgentSettings(port, host, congestion, TcpsightConfig.from(shared));
+        double connectRate = 0;
+        if (values.containsKey(CONNECT_RATE)) {
+            String text = values.get(CONNECT_RATE);
+            try {
+                connectRate = Double.parseDouble(text);
+            } catch (NumberFormatException notANumber) {
+                connectRate = -1;
+            }
+            if (!(connectRate >= 0.1 && connectRate <= 100_000)) {
+                throw new InvalidSettingException(CONNECT_RATE, text, "client connects per second across the JVM, from 0.1 to 100000"
+                        + " (leave it out to turn connect pacing off)");
+            }
+        }
+        long connectBurst = DEFAULT_CONNECT_BURST;
+        if (values.containsKey(CONNECT_BURST)) {
+            String text = values.get(CONNECT_BURST);
+            try {
+                connectBurst = Long.parseLong(text);
+            } catch (NumberFormatException notANumber) {
+                connectBurst = -1;
+            }
+            if (connectBurst < 1 || connectBurst > 100_000) {
+                throw new InvalidSettingException(CONNECT_BURST, text, "a whole number of connects from 1 to 100000 that may go back to back");
+            }
+        }
+        long connectMaxWait = values.containsKey(CONNECT_MAX_WAIT) ? durationMillis(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT))
+                : DEFAULT_CONNECT_MAX_WAIT_MS;
+        if (connectMaxWait > 60_000) {
+            throw new InvalidSettingException(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT), "at most 60s: the wait blocks the connecting client's thread");
+        }
+        if ((values.containsKey(CONNECT_BURST) || values.containsKey(CONNECT_MAX_WAIT)) && connectRate == 0) {
+            String key = values.containsKey(CONNECT_BURST) ? CONNECT_BURST : CONNECT_MAX_WAIT;
+            throw new InvalidSettingException(key, values.get(key), "only together with connect.rate, which turns connect pacing on");
+        }
+        return new AgentSettings(port, host, congestion, TcpsightConfig.from(shared), connectRate, connectBurst, connectMaxWait);
     }
 
-    static long durationMillis(String text) {
+    static long durationMillis(String key, String text) {
         Matcher matcher = DURATION.matcher(text);
         if (!matcher.matches()) {
-            throw new InvalidSettingException(INTERVAL, text, "a duration such as 500ms, 10s or 1m");
+            throw new InvalidSettingException(key, text, "a duration such as 500ms, 10s or 1m");
         }
         long amount = Long.parseLong(matcher.group(1));
         return matcher.group(2).equals("ms") ? amount : matcher.group(2).equals("s") ? amount * 1000 : amount * 60_000;

@@ -1,25 +1,13 @@
 package io.tcpsight.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
-import io.tcpsight.agent.hooks.DoCloseAdvice;
-import io.tcpsight.agent.hooks.FinishConnectAdvice;
 import io.tcpsight.agent.hooks.Hooks;
-import io.tcpsight.agent.hooks.NetworkClientAdvice;
-import io.tcpsight.agent.hooks.RegisterChannelAdvice;
-import io.tcpsight.agent.hooks.RequestContextAdvice;
-import io.tcpsight.agent.hooks.SelectorConnectAdvice;
+import io.tcpsight.agent.hooks.KafkaHookTransformer;
 import io.tcpsight.config.InvalidSettingException;
 import java.lang.instrument.Instrumentation;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.utility.JavaModule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code -javaagent:tcpsight-broker-agent.jar=port=9464,host=127.0.0.1,interval=10s}. A bad
@@ -65,6 +53,7 @@ public final class TcpsightAgent {
                     log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
                             + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
                             + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : "")
+                            + (started.connectPacing() != null ? ", " + started.connectPacing() : "")
                             + (adopted > 0 ? ", " + adopted + " open connections adopted from the census" : ""));
                 } catch (Throwable failure) {
                     Hooks.install(null);
@@ -83,41 +72,33 @@ public final class TcpsightAgent {
     }
 
     /**
-     * The advice is built here, once, before any Kafka class loads: building it inside a
-     * transformation would reflect on advice classes while Kafka's class is being defined.
+     * Registers the transformer before any Kafka class loads (premain), and on an attach
+     * retransforms the Kafka classes already loaded. A plain transformer over ASM rather than
+     * ByteBuddy's AgentBuilder: the hooks are six call sites, and AgentBuilder loaded about 1,000
+     * classes at start (docs/benchmarks.md).
      */
     private static void instrument(Instrumentation instrumentation, AgentLog log) {
-        Advice connect = Advice.to(SelectorConnectAdvice.class);
-        Advice registerChannel = Advice.to(RegisterChannelAdvice.class);
-        Advice doClose = Advice.to(DoCloseAdvice.class);
-        Advice finishConnect = Advice.to(FinishConnectAdvice.class);
-        Advice networkClient = Advice.to(NetworkClientAdvice.class);
-        Advice requestContext = Advice.to(RequestContextAdvice.class);
-        new AgentBuilder.Default()
-                .disableClassFormatChanges()
-                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                // Decided by name alone: no other class is ever parsed or described.
-                .ignore(not(nameStartsWith("org.apache.kafka.")))
-                .with(new AgentBuilder.Listener.Adapter() {
-                    @Override
-                    public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
-                        log.warn("tcpsight agent: could not instrument " + typeName + ", connections seen through it are missed: " + throwable);
-                    }
-                })
-                .type(named("org.apache.kafka.common.network.Selector"))
-                .transform((DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader, JavaModule module,
-                        java.security.ProtectionDomain domain) -> builder
-                        .visit(connect.on(named("connect").and(takesArguments(4))))
-                        .visit(registerChannel.on(named("registerChannel").and(takesArguments(3))))
-                        .visit(doClose.on(named("doClose").and(takesArguments(2)))))
-                .type(named("org.apache.kafka.common.network.KafkaChannel"))
-                .transform((builder, type, loader, module, domain) -> builder
-                        .visit(finishConnect.on(named("finishConnect").and(takesArguments(0)))))
-                .type(named("org.apache.kafka.clients.NetworkClient"))
-                .transform((builder, type, loader, module, domain) -> builder.visit(networkClient.on(isConstructor())))
-                .type(named("org.apache.kafka.common.requests.RequestContext"))
-                // The shorter constructors delegate to the 10-argument one (3.9 and 4.x): one call per request.
-                .transform((builder, type, loader, module, domain) -> builder.visit(requestContext.on(isConstructor().and(takesArguments(10)))))
-                .installOn(instrumentation);
+        Set<String> reported = ConcurrentHashMap.newKeySet();
+        KafkaHookTransformer transformer = new KafkaHookTransformer((type, failure) -> {
+            if (reported.add(type)) {
+                log.warn("tcpsight agent: could not instrument " + type + ", connections seen through it are missed: " + failure);
+            }
+        });
+        instrumentation.addTransformer(transformer, true);
+        List<Class<?>> loaded = new ArrayList<>();
+        for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+            if (KafkaHookTransformer.CLASS_NAMES.contains(type.getName()) && instrumentation.isModifiableClass(type)) {
+                loaded.add(type);
+            }
+        }
+        for (Class<?> type : loaded) {
+            try {
+                instrumentation.retransformClasses(type);
+            } catch (Throwable failure) {
+                if (reported.add(type.getName())) {
+                    log.warn("tcpsight agent: could not instrument " + type.getName() + ", connections seen through it are missed: " + failure);
+                }
+            }
+        }
     }
 }

@@ -21,6 +21,7 @@ class AgentSettingsTest {
         assertEquals(9464, settings.port);
         assertEquals("127.0.0.1", settings.host);
         assertNull(settings.congestion);
+        assertEquals(0.0, settings.connectRate, "connect pacing is off unless asked");
         assertEquals(10_000L, settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS));
     }
 
@@ -33,7 +34,7 @@ class AgentSettingsTest {
         assertEquals(2000L, settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS));
         assertEquals(1000.0, settings.config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT));
         assertEquals(500L, AgentSettings.parse("sample.interval.ms=500").config.get(TcpsightConfig.SAMPLE_INTERVAL_MS));
-        assertEquals(60_000L, AgentSettings.durationMillis("1m"));
+        assertEquals(60_000L, AgentSettings.durationMillis("interval", "1m"));
     }
 
     @Test
@@ -57,10 +58,43 @@ class AgentSettingsTest {
         assertEquals("congestion=BBR; is not valid: a congestion control name such as bbr or cubic",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("congestion=BBR;")).getMessage());
         assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("prot=9464")).getMessage()
-                .startsWith("prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, config, "));
+                .startsWith("prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, connect.rate, connect.burst, connect.max.wait, config, "));
         assertEquals("agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port")).getMessage());
         assertEquals("tcpsight.sample.jitter=2 is not valid: a number from 0 to 0.5",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("sample.jitter=2")).getMessage());
+    }
+
+    @Test
+    void connectPacingIsOptInAndItsArgumentsAreChecked() {
+        AgentSettings paced = AgentSettings.parse("connect.rate=150,connect.burst=3,connect.max.wait=2s");
+        assertEquals(150.0, paced.connectRate);
+        assertEquals(3, paced.connectBurst);
+        assertEquals(2000, paced.connectMaxWaitMillis);
+        AgentSettings defaults = AgentSettings.parse("connect.rate=0.5");
+        assertEquals(AgentSettings.DEFAULT_CONNECT_BURST, defaults.connectBurst);
+        assertEquals(AgentSettings.DEFAULT_CONNECT_MAX_WAIT_MS, defaults.connectMaxWaitMillis);
+        assertEquals("connect.rate=0 is not valid: client connects per second across the JVM, from 0.1 to 100000 (leave it out to turn"
+                + " connect pacing off)", assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=0")).getMessage());
+        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=fast")).getMessage()
+                .startsWith("connect.rate=fast is not valid: "));
+        assertEquals("connect.burst=0 is not valid: a whole number of connects from 1 to 100000 that may go back to back",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.burst=0")).getMessage());
+        assertEquals("connect.max.wait=5 is not valid: a duration such as 500ms, 10s or 1m",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.max.wait=5")).getMessage());
+        assertEquals("connect.max.wait=2m is not valid: at most 60s: the wait blocks the connecting client's thread",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.max.wait=2m")).getMessage());
+        assertEquals("connect.burst=4 is not valid: only together with connect.rate, which turns connect pacing on",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.burst=4")).getMessage());
+    }
+
+    @Test
+    void aConnectThatWouldWaitPastTheCapGoesAheadAndIsCounted() {
+        ConnectPacer pacer = new ConnectPacer(1, 1, 0, AgentLog.create());
+        pacer.pace(); // the first takes the only permit at once
+        pacer.pace(); // the next would wait about a second, past a cap of 0
+        assertEquals(2, pacer.pacedConnects());
+        assertEquals(1, pacer.cappedConnects());
+        assertEquals(0.0, pacer.waitedSeconds());
     }
 }

@@ -1,5 +1,6 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.connection.TokenBucket;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;

@@ -20,18 +20,31 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LabConnectWorker extends ConnectRest implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final int REST_PORT = 8083;
+    private static final int AGENT_PORT = 9464;
 
     private final LabProcess process;
     private final Path directory;
+    private final ConnectRest agent;
 
-    private LabConnectWorker(LabProcess process, String restUrl, Path directory) {
+    private LabConnectWorker(LabProcess process, String restUrl, Path directory, ConnectRest agent) {
         super(restUrl);
         this.process = process;
         this.directory = directory;
+        this.agent = agent;
     }
 
     /** Starts a worker against this broker with these extra worker settings, and waits for its REST API. */
     public static LabConnectWorker start(KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig)
+            throws IOException, InterruptedException {
+        return start(lab, broker, workerConfig, null);
+    }
+
+    /**
+     * The same, with the tcpsight agent in the worker JVM given these arguments (null: no agent);
+     * its HTTP endpoint is reachable from the test over the control link unless the arguments say
+     * otherwise.
+     */
+    public static LabConnectWorker start(KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig, String agentArguments)
             throws IOException, InterruptedException {
         LabPrerequisites.requireKafkaRuntime();
         LabPrerequisites.requireConnectPlugin();
@@ -62,10 +75,19 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         }
         Path log4j = KafkaBroker.writeLog4j2(directory);
         List<String> command = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + log4j, "-cp", LabPaths.kafkaLib() + "/*",
-                "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
+                "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + log4j));
+        ConnectRest agent = null;
+        if (agentArguments != null) {
+            String arguments = agentArguments;
+            if (!arguments.contains("port=")) {
+                arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + AGENT_PORT + ",host=" + lab.clientControlAddress();
+                agent = new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
+            }
+            command.add("-javaagent:" + LabPaths.agentJar() + "=" + arguments);
+        }
+        command.addAll(Arrays.asList("-cp", LabPaths.kafkaLib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
         LabProcess process = lab.execInClient("connect-" + n, command);
-        LabConnectWorker worker = new LabConnectWorker(process, "http://" + lab.clientControlAddress() + ":" + REST_PORT, directory);
+        LabConnectWorker worker = new LabConnectWorker(process, "http://" + lab.clientControlAddress() + ":" + REST_PORT, directory, agent);
         try {
             worker.awaitRest(Duration.ofSeconds(120));
         } catch (AssertionError | RuntimeException failure) {
@@ -86,6 +108,14 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             }
         }
         throw new AssertionError("Connect worker REST not up within " + timeout + ". Output:\n" + process.output());
+    }
+
+    /** The agent's HTTP endpoint in this worker (GET /metrics, /findings), when started with the agent on its default port. */
+    public ConnectRest agent() {
+        if (agent == null) {
+            throw new IllegalStateException("this worker runs without the agent's HTTP endpoint");
+        }
+        return agent;
     }
 
     /** Where a FileStreamSink of this worker may write (the worker runs as this user on this host). */

@@ -1,15 +1,23 @@
 package io.tcpsight.agent.hooks;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * What the advice inlined into Kafka's classes calls. Only JDK types cross this boundary, so it
- * links wherever Kafka's classes live. Every method returns at once when the agent is off and
- * never lets anything escape into Kafka.
+ * What the calls {@link KafkaHookTransformer} puts into Kafka's classes reach. Only JDK types
+ * cross this boundary, so it links wherever Kafka's classes live. Every method returns at once
+ * when the agent is off and never lets anything escape into Kafka: the call sites have no
+ * exception handler of their own.
  */
 public final class Hooks {
     /** What the agent does with the events; null while the agent is off. */
     public interface Receiver {
+        /** On the thread about to connect, before its socket does; may wait there (connect pacing). */
+        void connecting();
+
         void registered(Object selector, String connectionId, SocketChannel channel, long connectStartNanos);
 
         void connected(SocketChannel channel);
@@ -33,53 +41,95 @@ public final class Hooks {
         receiver = value;
     }
 
+    /** KafkaChannel.selectionKey(), looked up once per class: Hooks must not link to Kafka. */
+    private static final ClassValue<MethodHandle> SELECTION_KEY = new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+            try {
+                return MethodHandles.publicLookup().findVirtual(type, "selectionKey", MethodType.methodType(SelectionKey.class))
+                        .asType(MethodType.methodType(SelectionKey.class, Object.class));
+            } catch (ReflectiveOperationException missing) {
+                throw new IllegalStateException(type.getName() + " has no selectionKey()", missing);
+            }
+        }
+    };
+
+    /**
+     * Selector.connect's entry: the registerChannel that follows on this thread is a client's,
+     * started now, after any pacing wait, so the connect duration is the handshake's alone.
+     */
     public static void connectStarting() {
-        if (receiver != null) {
+        Receiver current = receiver;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.connecting();
+        } catch (Throwable failure) {
+            current.failed("connect pacing", failure);
+        }
+        try {
             CONNECTING.get()[0] = System.nanoTime();
+        } catch (Throwable ignored) {
+            // the connection is then seen as broker side, without a connect duration
         }
     }
 
-    public static void connectFinished() {
-        if (receiver != null) {
-            CONNECTING.get()[0] = 0;
-        }
-    }
-
-    /** Both Selector.connect (client side, inside connectStarting/Finished) and register (broker side) pass here. */
+    /**
+     * Both Selector.connect (client side, after connectStarting) and register (broker side) pass
+     * here. The start is consumed, so a connect that failed before registering leaves nothing
+     * behind for a later registration: the next connect on that thread overwrites it first.
+     */
     public static void registered(Object selector, String connectionId, SocketChannel channel) {
         Receiver current = receiver;
         if (current == null) {
             return;
         }
         try {
-            current.registered(selector, connectionId, channel, CONNECTING.get()[0]);
+            long[] connecting = CONNECTING.get();
+            long started = connecting[0];
+            connecting[0] = 0;
+            current.registered(selector, connectionId, channel, started);
         } catch (Throwable failure) {
             current.failed("registerChannel", failure);
         }
     }
 
-    public static void connected(SocketChannel channel) {
+    /** KafkaChannel.finishConnect's return: true when the client's handshake completed. */
+    public static void finishedConnect(boolean connected, Object kafkaChannel) {
         Receiver current = receiver;
-        if (current == null) {
+        if (current == null || !connected) {
             return;
         }
         try {
-            current.connected(channel);
+            SocketChannel channel = socketOf(kafkaChannel);
+            if (channel != null) {
+                current.connected(channel);
+            }
         } catch (Throwable failure) {
             current.failed("finishConnect", failure);
         }
     }
 
-    public static void closing(SocketChannel channel) {
+    /** Selector.doClose's entry: released while the socket is still open. */
+    public static void closingChannel(Object kafkaChannel) {
         Receiver current = receiver;
-        if (current == null || channel == null) {
+        if (current == null || kafkaChannel == null) {
             return;
         }
         try {
-            current.closing(channel);
+            SocketChannel channel = socketOf(kafkaChannel);
+            if (channel != null) {
+                current.closing(channel);
+            }
         } catch (Throwable failure) {
             current.failed("close", failure);
         }
+    }
+
+    private static SocketChannel socketOf(Object kafkaChannel) throws Throwable {
+        SelectionKey key = (SelectionKey) SELECTION_KEY.get(kafkaChannel.getClass()).invokeExact(kafkaChannel);
+        return key == null ? null : (SocketChannel) key.channel();
     }
 
     public static void networkClient(Object selector, String clientId) {

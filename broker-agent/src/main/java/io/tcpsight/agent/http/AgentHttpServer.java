@@ -2,6 +2,7 @@ package io.tcpsight.agent.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.connection.ConnectionMonitor;
@@ -31,9 +32,13 @@ public final class AgentHttpServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor) throws IOException {
+    /** @param extraMeters bound to the same registry when not null (the agent's connect pacing) */
+    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, MeterBinder extraMeters) throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        if (extraMeters != null) {
+            extraMeters.bindTo(prometheus);
+        }
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tcpsight-agent-http");

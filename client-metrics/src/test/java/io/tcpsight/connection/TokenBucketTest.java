@@ -1,4 +1,4 @@
-package io.tcpsight.connect;
+package io.tcpsight.connection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
