@@ -41,6 +41,13 @@ class AgentOverheadBenchmark {
             double with = median(results.get(true), i);
             table.append(String.format("| %s | %.3f | %.3f | %.3f |%n", names[i], without, with, with / without));
         }
+        List<Double> shares = new ArrayList<>();
+        for (double[] run : results.get(true)) {
+            shares.add(run[4]);
+        }
+        Collections.sort(shares);
+        table.append(String.format("| agent threads' share of broker CPU | | %.3f %% (max %.3f %%) | |%n", 100 * shares.get(shares.size() / 2),
+                100 * shares.get(shares.size() - 1)));
         System.out.println("agent overhead, " + ROUNDS + " interleaved rounds of " + RECORDS + " x 1000-byte records:\n" + table);
         for (boolean agent : new boolean[] {false, true}) {
             for (double[] run : results.get(agent)) {
@@ -58,7 +65,11 @@ class AgentOverheadBenchmark {
         return values.get(values.size() / 2);
     }
 
-    /** startup seconds, produce MB/s, consume MB/s, broker CPU seconds per GB moved. */
+    /**
+     * startup seconds, produce MB/s, consume MB/s, broker CPU seconds per GB moved, and the share
+     * of that CPU the agent's own threads (sampler, HTTP) used: a direct, low-noise bound where the
+     * whole-broker ratios swing by 10 % from run to run on this machine.
+     */
     private static double[] run(boolean agent) throws Exception {
         KafkaBroker.Builder builder = KafkaBroker.onLoopback();
         if (agent) {
@@ -68,6 +79,7 @@ class AgentOverheadBenchmark {
             double startup = broker.secondsToListening();
             long pid = broker.process().pid();
             long cpuBefore = cpuTicks(pid);
+            long agentBefore = agentThreadTicks(pid);
             String produced = tool("org.apache.kafka.tools.ProducerPerformance", "--topic", "bench", "--num-records", Integer.toString(RECORDS),
                     "--record-size", "1000", "--throughput", "-1", "--producer-props", "bootstrap.servers=" + broker.bootstrapServers(), "acks=1",
                     "linger.ms=5", "batch.size=262144");
@@ -80,9 +92,12 @@ class AgentOverheadBenchmark {
             String[] lines = consumed.trim().split("\n");
             String[] values = lines[lines.length - 1].split(",\\s*");
             double consumeRate = Double.parseDouble(values[3]);
-            double cpuSeconds = (cpuTicks(pid) - cpuBefore) / (double) TICKS_PER_SECOND;
+            long agentTicks = agentThreadTicks(pid) - agentBefore;
+            long brokerTicks = cpuTicks(pid) - cpuBefore;
+            double cpuSeconds = brokerTicks / (double) TICKS_PER_SECOND;
             double gigabytes = 2.0 * RECORDS * 1000 / 1e9;
-            return new double[] {startup, Double.parseDouble(producer.group(1)), consumeRate, cpuSeconds / gigabytes};
+            return new double[] {startup, Double.parseDouble(producer.group(1)), consumeRate, cpuSeconds / gigabytes,
+                    agentTicks / (double) brokerTicks};
         }
     }
 
@@ -90,6 +105,25 @@ class AgentOverheadBenchmark {
         String stat = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/stat")), StandardCharsets.US_ASCII);
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime + stime
+    }
+
+    /** utime + stime of the threads named tcpsight-* (the agent's sampler, HTTP server and starter). */
+    private static long agentThreadTicks(long pid) throws Exception {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    if (Files.readString(task.resolve("comm")).startsWith("tcpsight-")) {
+                        String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    }
+                } catch (java.io.IOException exited) {
+                    // a thread that ended between the listing and the read
+                }
+            }
+        }
+        return ticks;
     }
 
     private static String tool(String mainClass, String... args) throws Exception {
