@@ -33,6 +33,11 @@ final class AgentSettings {
     static final String CONNECT_BURST = "connect.burst";
     static final String CONNECT_MAX_WAIT = "connect.max.wait";
     static final long DEFAULT_CONNECT_BURST = 2;
+    /** Named as the agent's arguments write them (no tcpsight. prefix), so errors name what the user wrote. */
+    private static final SettingKey<Double> CONNECT_RATE_KEY = SettingKey.decimal(CONNECT_RATE, 0, 0.1, 100_000,
+            "client connects per second across the JVM", "leave it out to turn connect pacing off");
+    private static final SettingKey<Long> CONNECT_BURST_KEY = SettingKey.wholeNumber(CONNECT_BURST, DEFAULT_CONNECT_BURST, 1, 100_000,
+            "connects that may go back to back", "only with connect.rate");
     static final long DEFAULT_CONNECT_MAX_WAIT_MS = 5000;
     private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m)$");
     private static final Pattern ALGORITHM = Pattern.compile("^[a-z][a-z0-9_]{0,14}$");
@@ -115,31 +120,8 @@ final class AgentSettings {
         if (congestion != null && !ALGORITHM.matcher(congestion).matches()) {
             throw new InvalidSettingException(CONGESTION, congestion, "a congestion control name such as bbr or cubic");
         }
-        double connectRate = 0;
-        if (values.containsKey(CONNECT_RATE)) {
-            String text = values.get(CONNECT_RATE);
-            try {
-                connectRate = Double.parseDouble(text);
-            } catch (NumberFormatException notANumber) {
-                connectRate = -1;
-            }
-            if (!(connectRate >= 0.1 && connectRate <= 100_000)) {
-                throw new InvalidSettingException(CONNECT_RATE, text, "client connects per second across the JVM, from 0.1 to 100000"
-                        + " (leave it out to turn connect pacing off)");
-            }
-        }
-        long connectBurst = DEFAULT_CONNECT_BURST;
-        if (values.containsKey(CONNECT_BURST)) {
-            String text = values.get(CONNECT_BURST);
-            try {
-                connectBurst = Long.parseLong(text);
-            } catch (NumberFormatException notANumber) {
-                connectBurst = -1;
-            }
-            if (connectBurst < 1 || connectBurst > 100_000) {
-                throw new InvalidSettingException(CONNECT_BURST, text, "a whole number of connects from 1 to 100000 that may go back to back");
-            }
-        }
+        double connectRate = values.containsKey(CONNECT_RATE) ? CONNECT_RATE_KEY.parse(values.get(CONNECT_RATE)) : 0;
+        long connectBurst = CONNECT_BURST_KEY.parse(values.get(CONNECT_BURST));
         long connectMaxWait = values.containsKey(CONNECT_MAX_WAIT) ? durationMillis(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT))
                 : DEFAULT_CONNECT_MAX_WAIT_MS;
         if (connectMaxWait > 60_000) {

@@ -4,10 +4,9 @@ import io.tcpsight.agent.hooks.Hooks;
 import io.tcpsight.agent.hooks.KafkaHookTransformer;
 import io.tcpsight.config.InvalidSettingException;
 import java.lang.instrument.Instrumentation;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
  * {@code -javaagent:tcpsight-broker-agent.jar=port=9464,host=127.0.0.1,interval=10s}. A bad
@@ -79,24 +78,19 @@ public final class TcpsightAgent {
      */
     private static void instrument(Instrumentation instrumentation, AgentLog log) {
         Set<String> reported = ConcurrentHashMap.newKeySet();
-        KafkaHookTransformer transformer = new KafkaHookTransformer((type, failure) -> {
+        BiConsumer<String, Throwable> report = (type, failure) -> {
             if (reported.add(type)) {
                 log.warn("tcpsight agent: could not instrument " + type + ", connections seen through it are missed: " + failure);
             }
-        });
+        };
+        KafkaHookTransformer transformer = new KafkaHookTransformer(report);
         instrumentation.addTransformer(transformer, true);
-        List<Class<?>> loaded = new ArrayList<>();
         for (Class<?> type : instrumentation.getAllLoadedClasses()) {
             if (KafkaHookTransformer.CLASS_NAMES.contains(type.getName()) && instrumentation.isModifiableClass(type)) {
-                loaded.add(type);
-            }
-        }
-        for (Class<?> type : loaded) {
-            try {
-                instrumentation.retransformClasses(type);
-            } catch (Throwable failure) {
-                if (reported.add(type.getName())) {
-                    log.warn("tcpsight agent: could not instrument " + type.getName() + ", connections seen through it are missed: " + failure);
+                try {
+                    instrumentation.retransformClasses(type);
+                } catch (Throwable failure) {
+                    report.accept(type.getName(), failure);
                 }
             }
         }

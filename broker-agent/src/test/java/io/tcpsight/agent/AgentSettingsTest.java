@@ -74,11 +74,11 @@ class AgentSettingsTest {
         AgentSettings defaults = AgentSettings.parse("connect.rate=0.5");
         assertEquals(AgentSettings.DEFAULT_CONNECT_BURST, defaults.connectBurst);
         assertEquals(AgentSettings.DEFAULT_CONNECT_MAX_WAIT_MS, defaults.connectMaxWaitMillis);
-        assertEquals("connect.rate=0 is not valid: client connects per second across the JVM, from 0.1 to 100000 (leave it out to turn"
-                + " connect pacing off)", assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=0")).getMessage());
+        assertEquals("connect.rate=0 is not valid: a number of client connects per second across the JVM from 0.1 to 100000",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=0")).getMessage());
         assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=fast")).getMessage()
                 .startsWith("connect.rate=fast is not valid: "));
-        assertEquals("connect.burst=0 is not valid: a whole number of connects from 1 to 100000 that may go back to back",
+        assertEquals("connect.burst=0 is not valid: a whole number of connects that may go back to back from 1 to 100000",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.burst=0")).getMessage());
         assertEquals("connect.max.wait=5 is not valid: a duration such as 500ms, 10s or 1m",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.max.wait=5")).getMessage());

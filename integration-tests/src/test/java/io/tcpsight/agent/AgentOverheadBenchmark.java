@@ -102,28 +102,31 @@ class AgentOverheadBenchmark {
     }
 
     private static long cpuTicks(long pid) throws Exception {
-        String stat = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/stat")), StandardCharsets.US_ASCII);
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime + stime
+        return ticks(Path.of("/proc/" + pid + "/stat"));
+    }
+
+    /** utime + stime of a /proc stat file (a process's or one of its threads'). */
+    private static long ticks(Path stat) throws java.io.IOException {
+        String text = Files.readString(stat, StandardCharsets.US_ASCII);
+        String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     /** utime + stime of the threads named tcpsight-* (the agent's sampler, HTTP server and starter). */
     private static long agentThreadTicks(long pid) throws Exception {
-        long ticks = 0;
+        long total = 0;
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
                     if (Files.readString(task.resolve("comm")).startsWith("tcpsight-")) {
-                        String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
-                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                        total += ticks(task.resolve("stat"));
                     }
                 } catch (java.io.IOException exited) {
                     // a thread that ended between the listing and the read
                 }
             }
         }
-        return ticks;
+        return total;
     }
 
     private static String tool(String mainClass, String... args) throws Exception {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.PrometheusText;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -198,7 +199,7 @@ class BrokerAgentIT {
         // costs a one-second retransmit; 4096 keeps the loop at full speed (20,000 cycles in 1.9 s).
         try (KafkaBroker broker = KafkaBroker.onLoopback().overrides(Map.of("socket.listen.backlog.size", "4096")).agent("interval=1s").start()) {
             Thread.sleep(2500);
-            double baseline = gauge(broker.agentGet("/metrics"), "tcpsight_connections");
+            double baseline = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
             long baselineObjects = trackedObjects(broker);
             String[] hostPort = broker.bootstrapServers().split(":");
             InetSocketAddress address = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
@@ -212,19 +213,13 @@ class BrokerAgentIT {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             Thread.sleep(3000); // the broker closes its ends; a sampling round or two passes
-            double after = gauge(broker.agentGet("/metrics"), "tcpsight_connections");
+            double after = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
             long afterObjects = trackedObjects(broker);
             System.out.printf("%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",
                     cycles, seconds, baseline, after, baselineObjects, afterObjects);
             assertTrue(after <= baseline + 2, "registry back at baseline: " + baseline + " -> " + after);
             assertTrue(afterObjects <= baselineObjects + 2, "heap back at baseline: " + baselineObjects + " -> " + afterObjects);
         }
-    }
-
-    private static double gauge(String metrics, String name) {
-        Matcher matcher = Pattern.compile("(?m)^" + name + " ([0-9.eE+-]+)$").matcher(metrics);
-        assertTrue(matcher.find(), name + " in " + metrics);
-        return Double.parseDouble(matcher.group(1));
     }
 
     /** Live TrackedConnection instances in the broker's heap, after a full GC. */

@@ -11,6 +11,7 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTopics;
+import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.Link;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -246,17 +247,9 @@ class ConnectPluginLabIT {
                     storm.unscaledFindings++;
                 }
             }
-            for (String line : worker.getText("/tcpsight/metrics").split("\n")) {
-                if (line.startsWith("tcpsight_startup_paced_builds_total")) {
-                    storm.pacedBuilds = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                }
-            }
+            storm.pacedBuilds = PrometheusText.sample(worker.getText("/tcpsight/metrics"), "tcpsight_startup_paced_builds_total");
             if (agentArguments != null) {
-                for (String line : worker.agent().getText("/metrics").split("\n")) {
-                    if (line.startsWith("tcpsight_connects_paced_total")) {
-                        storm.pacedConnects = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                    }
-                }
+                storm.pacedConnects = PrometheusText.sample(worker.agent().getText("/metrics"), "tcpsight_connects_paced_total");
             }
             System.out.println(name + ": " + storm);
             return storm;
@@ -283,7 +276,6 @@ class ConnectPluginLabIT {
         List<Double> sums = new ArrayList<>();
         List<String> shown = new ArrayList<>();
         long deadline = System.nanoTime() + 240_000_000_000L;
-        int lines = 0;
         Set<String> seenRounds = new HashSet<>();
         while (System.nanoTime() < deadline && sums.size() < maxIntervals) {
             Thread.sleep(INTERVAL_MS / 4);
@@ -306,12 +298,12 @@ class ConnectPluginLabIT {
                 break;
             }
         }
-        lines = Files.exists(file) ? (int) Files.lines(file).count() : 0;
+        List<String> atSink = Files.exists(file) ? Files.readAllLines(file) : List.of();
+        int lines = atSink.size();
         if (lines >= records) {
-            assertEquals(records, new HashSet<>(Files.readAllLines(file)).size(), "no record lost or duplicated at " + file);
+            assertEquals(records, new HashSet<>(atSink).size(), "no record lost or duplicated at " + file);
         } else {
-            List<String> partial = Files.exists(file) ? Files.readAllLines(file) : List.of();
-            assertEquals(partial.size(), new HashSet<>(partial).size(), "no record duplicated at " + file);
+            assertEquals(lines, new HashSet<>(atSink).size(), "no record duplicated at " + file);
         }
         // the first interval with data holds the connect and slow start, the last the tail; the median is the steady state
         List<Double> sorted = new ArrayList<>(sums);

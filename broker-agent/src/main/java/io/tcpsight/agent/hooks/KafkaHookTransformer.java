@@ -35,6 +35,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
     static final String KAFKA_CHANNEL = "org/apache/kafka/common/network/KafkaChannel";
     static final String NETWORK_CLIENT = "org/apache/kafka/clients/NetworkClient";
     static final String REQUEST_CONTEXT = "org/apache/kafka/common/requests/RequestContext";
+    private static final Set<String> INTERNAL_NAMES = Set.of(SELECTOR, KAFKA_CHANNEL, NETWORK_CLIENT, REQUEST_CONTEXT);
     /** The classes this transformer rewrites, as {@link Class#getName()} spells them. */
     public static final Set<String> CLASS_NAMES = Set.of(SELECTOR.replace('/', '.'), KAFKA_CHANNEL.replace('/', '.'),
             NETWORK_CLIENT.replace('/', '.'), REQUEST_CONTEXT.replace('/', '.'));
@@ -52,11 +53,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
 
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
-        if (className == null || !className.startsWith("org/apache/kafka/")) {
-            return null;
-        }
-        if (!className.equals(SELECTOR) && !className.equals(KAFKA_CHANNEL) && !className.equals(NETWORK_CLIENT)
-                && !className.equals(REQUEST_CONTEXT)) {
+        if (className == null || !INTERNAL_NAMES.contains(className)) {
             return null;
         }
         try {
@@ -106,7 +103,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                         return new AtEntry(next, mv -> mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "connectStarting", "()V", false));
                     }
                     if (name.equals("registerChannel") && descriptor.startsWith("(Ljava/lang/String;Ljava/nio/channels/SocketChannel;I)")) {
-                        return new BeforeReturn(next, mv -> {
+                        return new BeforeReturn(next, null, mv -> {
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
                             mv.visitVarInsn(Opcodes.ALOAD, 1);
                             mv.visitVarInsn(Opcodes.ALOAD, 2);
@@ -124,7 +121,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                 case KAFKA_CHANNEL:
                     if (name.equals("finishConnect") && descriptor.equals("()Z")) {
                         // The boolean being returned is duplicated and passed on with the channel.
-                        return new BeforeReturn(next, mv -> {
+                        return new BeforeReturn(next, null, mv -> {
                             mv.visitInsn(Opcodes.DUP);
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
                             mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "finishedConnect", "(ZLjava/lang/Object;)V", false);
@@ -138,7 +135,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                         if (selector < 0) {
                             return next;
                         }
-                        return new BeforeReturnOfConstructor(next, NETWORK_CLIENT, mv -> {
+                        return new BeforeReturn(next, NETWORK_CLIENT, mv -> {
                             mv.visitVarInsn(Opcodes.ALOAD, selector);
                             if (clientId < 0) {
                                 mv.visitInsn(Opcodes.ACONST_NULL);
@@ -151,7 +148,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                     return next;
                 case REQUEST_CONTEXT:
                     if (name.equals("<init>")) {
-                        return new BeforeReturnOfConstructor(next, REQUEST_CONTEXT, mv -> {
+                        return new BeforeReturn(next, REQUEST_CONTEXT, mv -> {
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
                             mv.visitFieldInsn(Opcodes.GETFIELD, REQUEST_CONTEXT, "connectionId", STRING);
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
@@ -196,31 +193,17 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
         }
     }
 
-    /** Before every normal return; a method that throws skips the call, as ByteBuddy's exit advice without onThrowable did. */
+    /**
+     * Before every normal return; a method that throws skips the call. For a constructor
+     * ({@code owner} given), not at all when it delegates to another constructor of its class:
+     * that one reports the object.
+     */
     private static final class BeforeReturn extends MethodVisitor {
-        private final CallSite call;
-
-        BeforeReturn(MethodVisitor next, CallSite call) {
-            super(Opcodes.ASM9, next);
-            this.call = call;
-        }
-
-        @Override
-        public void visitInsn(int opcode) {
-            if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
-                call.emit(mv);
-            }
-            super.visitInsn(opcode);
-        }
-    }
-
-    /** Before every normal return of a constructor, unless it delegated to another constructor of its class. */
-    private static final class BeforeReturnOfConstructor extends MethodVisitor {
         private final String owner;
         private final CallSite call;
         private boolean delegated;
 
-        BeforeReturnOfConstructor(MethodVisitor next, String owner, CallSite call) {
+        BeforeReturn(MethodVisitor next, String owner, CallSite call) {
             super(Opcodes.ASM9, next);
             this.owner = owner;
             this.call = call;
@@ -229,7 +212,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
         @Override
         public void visitMethodInsn(int opcode, String methodOwner, String name, String descriptor, boolean isInterface) {
             // A constructor's this(...) call comes before any of its returns in the code.
-            if (opcode == Opcodes.INVOKESPECIAL && methodOwner.equals(owner) && name.equals("<init>")) {
+            if (owner != null && opcode == Opcodes.INVOKESPECIAL && methodOwner.equals(owner) && name.equals("<init>")) {
                 delegated = true;
             }
             super.visitMethodInsn(opcode, methodOwner, name, descriptor, isInterface);
@@ -237,7 +220,7 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
 
         @Override
         public void visitInsn(int opcode) {
-            if (opcode == Opcodes.RETURN && !delegated) {
+            if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN && !delegated) {
                 call.emit(mv);
             }
             super.visitInsn(opcode);
