@@ -119,7 +119,7 @@ class ConnectPluginLabIT {
         int partitions = Integer.getInteger("adaptation.partitions", 2);
         // 4000-byte records: FileStreamSink's tasks append to one file, and a line must go out in one write() to stay whole
         int records = Integer.getInteger("adaptation.records", 60_000);
-        int recordBytes = 4000; // a line at the sink is the value (recordBytes - 1) and its newline
+        int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
         LabTopics.fill(broker, "bulk", records, recordBytes);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
@@ -130,14 +130,14 @@ class ConnectPluginLabIT {
                     "tasks.max", Integer.toString(partitions), "topics", "bulk"));
             Map<String, String> defaults = new java.util.HashMap<>(sink);
             defaults.put("file", worker.directory().resolve("default.txt").toString());
-            Throughput slow = measure(worker, "default-sink", defaults, worker.directory().resolve("default.txt"), records, recordBytes, 8);
+            Throughput slow = measure(worker, "default-sink", defaults, worker.directory().resolve("default.txt"), records, 8);
             worker.delete("/connectors/default-sink");
             Map<String, String> adapted = new java.util.HashMap<>(sink);
             adapted.put("file", worker.directory().resolve("adapted.txt").toString());
             adapted.put("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}");
             adapted.put("consumer.override.max.partition.fetch.bytes", "${tcpsight:fetch:max.partition.fetch.bytes}");
             adapted.put("consumer.override.receive.buffer.bytes", "${tcpsight:fetch:receive.buffer.bytes}");
-            Throughput fast = measure(worker, "adapted-sink", adapted, worker.directory().resolve("adapted.txt"), records, recordBytes, 30);
+            Throughput fast = measure(worker, "adapted-sink", adapted, worker.directory().resolve("adapted.txt"), records, 30);
             System.out.printf("adaptation at %s: default %.1f Mbit/s (%.1f%% of the %.1f Mbit/s ceiling), adapted %.1f Mbit/s (%.1f%%),"
                     + " %.1fx; per-interval sums default %s, adapted %s%n", link, slow.medianMbit, 100 * slow.medianMbit / ceilingMbit,
                     ceilingMbit, fast.medianMbit, 100 * fast.medianMbit / ceilingMbit, fast.medianMbit / slow.medianMbit, slow.samples,
@@ -271,8 +271,14 @@ class ConnectPluginLabIT {
     }
 
     /** Runs the connector until every record is at the sink or for at most this many intervals with data. */
+    private static long countLines(Path file) throws java.io.IOException {
+        try (var lines = Files.lines(file)) {
+            return lines.count();
+        }
+    }
+
     private static Throughput measure(LabConnectWorker worker, String name, Map<String, String> config, Path file, int records,
-            long bytesPerLine, int maxIntervals) throws Exception {
+            int maxIntervals) throws Exception {
         worker.put("/connectors/" + name + "/config", config);
         awaitRunning(worker, name, Integer.parseInt(config.get("tasks.max")));
         List<Double> sums = new ArrayList<>();
@@ -289,9 +295,9 @@ class ConnectPluginLabIT {
                     round += connection.path("tcpInfo").path("bytesReceived").asText() + ",";
                 }
             }
-            // The file's size, not its line count: counting lines of a file of hundreds of MB several times a second
-            // took CPU from the worker and broker being measured on this 2-core machine.
-            boolean done = Files.exists(file) && Files.size(file) >= (long) records * bytesPerLine;
+            // Counted by lines, as in every run before session 5: checking the file's size instead (to spare the CPU)
+            // coincided with two runs of five at half rate (42 %, 46 %), not understood yet; see docs/benchmarks.md.
+            boolean done = Files.exists(file) && countLines(file) >= records;
             if (sum > 0 && seenRounds.add(round) && !done) {
                 sums.add(sum * 8 / 1e6);
                 shown.add(String.format("%.1f", sum * 8 / 1e6));
