@@ -20,6 +20,10 @@ public final class TcpsightConfig {
             1_000_000, "connections", "Connections tracked at most; further ones are counted and not tracked.");
     public static final SettingKey<Double> TARGET_THROUGHPUT_MBIT = SettingKey.decimal("tcpsight.target.throughput.mbit", 100, 0.001,
             400_000, "Mbit/s", "The rate one connection should be able to reach; window and fetch-size rules judge against it.");
+    public static final SettingKey<Long> FETCH_RECORD_BYTES = SettingKey.wholeNumber("tcpsight.fetch.record.bytes", 1024, 16, 104_857_600,
+            "bytes", "The record size (key, value and headers as stored) the fetch tuner assumes when it sizes max.poll.records, so that "
+                    + "one poll takes a partition's whole fetch response and the next fetch travels while the records are processed. "
+                    + "Assume records smaller than yours rather than larger; a smaller size means longer polls.");
     public static final SettingKey<Double> RULE_MIN_RTT_MS = SettingKey.decimal("tcpsight.rule.min.rtt.ms", 10, 0, 60_000, "milliseconds",
             "Below this RTT, window and fetch-size rules stay silent: short paths are not window-bound in practice.");
     public static final SettingKey<Double> RULE_WINDOW_LIMITED_RATIO = SettingKey.decimal("tcpsight.rule.window.limited.ratio", 0.5, 0.01, 1,
@@ -44,7 +48,7 @@ public final class TcpsightConfig {
             "With per-connection series, tag them with the peer address.");
 
     public static final List<SettingKey<?>> KEYS = Collections.unmodifiableList(Arrays.asList(SAMPLE_INTERVAL_MS, SAMPLE_JITTER,
-            MAX_TRACKED_CONNECTIONS, TARGET_THROUGHPUT_MBIT, RULE_MIN_RTT_MS, RULE_WINDOW_LIMITED_RATIO, RULE_MIN_BUSY_RATIO,
+            MAX_TRACKED_CONNECTIONS, TARGET_THROUGHPUT_MBIT, FETCH_RECORD_BYTES, RULE_MIN_RTT_MS, RULE_WINDOW_LIMITED_RATIO, RULE_MIN_BUSY_RATIO,
             RULE_RETRANSMIT_RATIO, RULE_MIN_SEGMENTS, RULE_SLOW_HANDSHAKE_MS, RULE_ACCEPT_QUEUE_RATIO, RULE_BBR_MIN_RTT_MS,
             FINDING_LOG_INTERVAL_MS, METRICS_PER_CONNECTION, METRICS_PEER_LABELS));
 

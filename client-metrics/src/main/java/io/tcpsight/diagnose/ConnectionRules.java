@@ -74,8 +74,7 @@ public final class ConnectionRules {
 
     /** net.ipv4.tcp_rmem with a max of at least twice the BDP at the target rate, or nothing when it already is. */
     private static Optional<Setting> rmemFor(ConnectionFacts facts, TcpsightConfig config) {
-        long needed = FetchSizing.recommend(new FetchSizing.Input(facts.rttMicros / 1e6, config.targetBytesPerSecond(), 1,
-                facts.kernel.tcpRmemMax(), null)).requiredTcpRmemMax();
+        long needed = FetchSizing.kernelBufferMax(facts.rttMicros / 1e6, config.targetBytesPerSecond());
         if (facts.kernel.tcpRmemMax() != null && facts.kernel.tcpRmemMax() >= needed) {
             return Optional.empty();
         }
@@ -306,7 +305,8 @@ public final class ConnectionRules {
             return Optional.empty();
         }
         FetchSizing.Recommendation recommended = FetchSizing.recommend(
-                new FetchSizing.Input(rttSeconds, config.targetBytesPerSecond(), partitions, facts.kernel.tcpRmemMax(), null));
+                new FetchSizing.Input(rttSeconds, config.targetBytesPerSecond(), partitions, facts.kernel.tcpRmemMax(), null,
+                        config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(rtt(facts));
         evidence.add(new Evidence("bdp", bdp, "bytes"));
@@ -316,6 +316,7 @@ public final class ConnectionRules {
         List<Setting> settings = new ArrayList<>();
         settings.addAll(KafkaKeys.client(facts.identity, "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
         settings.addAll(KafkaKeys.client(facts.identity, "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
+        settings.addAll(KafkaKeys.client(facts.identity, "max.poll.records", Integer.toString(recommended.maxPollRecords())));
         return Optional.of(new Finding(RuleId.FETCH_SIZE_BELOW_BDP, Severity.WARN, facts.identity, evidence, new Remedy(settings,
                 String.format("a consumer gets one fetch response per round trip, so %d bytes per fetch cap it at %.1f Mbit/s over "
                         + "%.1f ms", perFetch, mbit(perFetch / rttSeconds), facts.rttMillis()))));

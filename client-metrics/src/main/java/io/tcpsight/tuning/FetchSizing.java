@@ -15,6 +15,7 @@ public final class FetchSizing {
     /** Kafka's defaults, which the recommendation never goes below. */
     public static final long FETCH_MAX_BYTES_DEFAULT = 52_428_800;
     public static final long MAX_PARTITION_FETCH_BYTES_DEFAULT = 1_048_576;
+    public static final int MAX_POLL_RECORDS_DEFAULT = 500;
     /** The broker's own cap on a fetch response (its fetch.max.bytes default, 55 MiB). */
     public static final long BROKER_FETCH_MAX_BYTES_DEFAULT = 57_671_680;
     /** Since Linux 6.6 about half of the receive buffer becomes window (scaling_ratio). */
@@ -38,12 +39,17 @@ public final class FetchSizing {
         final int partitionsPerBroker;
         final Long tcpRmemMax;
         final long brokerFetchMaxBytes;
+        final long recordBytes;
 
-        public Input(double rttSeconds, double targetBytesPerSecond, int partitionsPerBroker, Long tcpRmemMax, Long brokerFetchMaxBytes) {
-            if (!(rttSeconds >= 0) || !(targetBytesPerSecond > 0) || partitionsPerBroker < 1) {
-                throw new IllegalArgumentException("sizing needs rtt >= 0 s, a target rate > 0 and at least one partition, got rtt "
-                        + rttSeconds + " s, rate " + targetBytesPerSecond + " B/s, partitions " + partitionsPerBroker);
+        /** @param recordBytes the record size assumed for max.poll.records (tcpsight.fetch.record.bytes) */
+        public Input(double rttSeconds, double targetBytesPerSecond, int partitionsPerBroker, Long tcpRmemMax, Long brokerFetchMaxBytes,
+                long recordBytes) {
+            if (!(rttSeconds >= 0) || !(targetBytesPerSecond > 0) || partitionsPerBroker < 1 || recordBytes < 1) {
+                throw new IllegalArgumentException("sizing needs rtt >= 0 s, a target rate > 0, at least one partition and a record size"
+                        + " >= 1 byte, got rtt " + rttSeconds + " s, rate " + targetBytesPerSecond + " B/s, partitions "
+                        + partitionsPerBroker + ", record size " + recordBytes + " bytes");
             }
+            this.recordBytes = recordBytes;
             this.rttSeconds = rttSeconds;
             this.targetBytesPerSecond = targetBytesPerSecond;
             this.partitionsPerBroker = partitionsPerBroker;
@@ -58,17 +64,19 @@ public final class FetchSizing {
         private final int receiveBufferBytes;
         private final long fetchMaxBytes;
         private final long maxPartitionFetchBytes;
+        private final int maxPollRecords;
         private final int producerSendBufferBytes;
         private final long requiredTcpRmemMax;
         private final boolean tcpRmemMaxTooLow;
         private final List<String> reasoning;
 
-        Recommendation(long bdpBytes, int receiveBufferBytes, long fetchMaxBytes, long maxPartitionFetchBytes, int producerSendBufferBytes,
-                long requiredTcpRmemMax, boolean tcpRmemMaxTooLow, List<String> reasoning) {
+        Recommendation(long bdpBytes, int receiveBufferBytes, long fetchMaxBytes, long maxPartitionFetchBytes, int maxPollRecords,
+                int producerSendBufferBytes, long requiredTcpRmemMax, boolean tcpRmemMaxTooLow, List<String> reasoning) {
             this.bdpBytes = bdpBytes;
             this.receiveBufferBytes = receiveBufferBytes;
             this.fetchMaxBytes = fetchMaxBytes;
             this.maxPartitionFetchBytes = maxPartitionFetchBytes;
+            this.maxPollRecords = maxPollRecords;
             this.producerSendBufferBytes = producerSendBufferBytes;
             this.requiredTcpRmemMax = requiredTcpRmemMax;
             this.tcpRmemMaxTooLow = tcpRmemMaxTooLow;
@@ -90,6 +98,17 @@ public final class FetchSizing {
 
         public long maxPartitionFetchBytes() {
             return maxPartitionFetchBytes;
+        }
+
+        /**
+         * max.poll.records: a partition's whole fetch response in one poll. The consumer sends a
+         * partition's next fetch only once nothing of it is buffered, and does so before it hands
+         * the records over; a poll that drains the response therefore lets the next one travel
+         * while the records are processed, where Kafka's 500 leaves the link idle for all but the
+         * last poll of each response.
+         */
+        public int maxPollRecords() {
+            return maxPollRecords;
         }
 
         /** Producer send.buffer.bytes: -1 for the same reason. */
@@ -133,8 +152,13 @@ public final class FetchSizing {
         long maxPartition = Math.min(fetchMax, Math.max(MAX_PARTITION_FETCH_BYTES_DEFAULT, roundUpToMib(perPartition)));
         why.add("max.partition.fetch.bytes=" + maxPartition + ": " + input.partitionsPerBroker
                 + " partition(s) per broker together fill the response");
+        long perResponse = (maxPartition + input.recordBytes - 1) / input.recordBytes;
+        int maxPollRecords = (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_POLL_RECORDS_DEFAULT, perResponse));
+        why.add("max.poll.records=" + maxPollRecords + ": one poll takes a partition's whole response (" + maxPartition + " bytes of "
+                + input.recordBytes + "-byte records, tcpsight.fetch.record.bytes), so the next fetch travels while the records are"
+                + " processed; the task must process one poll within max.poll.interval.ms");
         why.add("producer send.buffer.bytes=-1: the producer's window of unacknowledged bytes must hold a BDP too");
-        return new Recommendation(bdp, -1, fetchMax, maxPartition, -1, requiredRmem, rmemTooLow, why);
+        return new Recommendation(bdp, -1, fetchMax, maxPartition, maxPollRecords, -1, requiredRmem, rmemTooLow, why);
     }
 
     /** Rounds up to whole MiB, at least one. */

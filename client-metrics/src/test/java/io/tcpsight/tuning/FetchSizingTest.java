@@ -12,7 +12,7 @@ class FetchSizingTest {
     private static final double MBIT = 1e6 / 8;
 
     static FetchSizing.Recommendation size(double rttMillis, double mbit, int partitions, Long rmem) {
-        return FetchSizing.recommend(new FetchSizing.Input(rttMillis / 1000, mbit * MBIT, partitions, rmem, null));
+        return FetchSizing.recommend(new FetchSizing.Input(rttMillis / 1000, mbit * MBIT, partitions, rmem, null, 1024));
     }
 
     @Test
@@ -23,10 +23,23 @@ class FetchSizingTest {
         assertEquals(-1, r.producerSendBufferBytes());
         assertEquals(52_428_800, r.fetchMaxBytes(), "Kafka's default already carries 9 x BDP");
         assertEquals(6 * FetchSizing.MIB, r.maxPartitionFetchBytes(), "22.5 MB over 4 partitions, rounded up to MiB");
+        assertEquals(6 * 1024, r.maxPollRecords(), "a partition's 6 MiB response of 1 KiB records in one poll");
         assertEquals(10 * FetchSizing.MIB, r.requiredTcpRmemMax());
         assertTrue(r.tcpRmemMaxTooLow(), "4 MiB cannot hold a 5 MB window");
         assertTrue(r.reasoning().get(0).contains("2500000 bytes"), r.reasoning().get(0));
         assertFalse(size(100, 200, 4, null).tcpRmemMaxTooLow(), "unknown is not too low");
+    }
+
+    @Test
+    void onePollTakesAPartitionsWholeResponse() {
+        FetchSizing.Recommendation r = FetchSizing.recommend(new FetchSizing.Input(0.1, 200 * MBIT, 1, null, null, 4000));
+        assertEquals(22 * FetchSizing.MIB, r.maxPartitionFetchBytes());
+        assertEquals(5768, r.maxPollRecords(), "22 MiB of 4000-byte records (5767.2), rounded up");
+        assertTrue(r.reasoning().stream().anyMatch(reason -> reason.startsWith("max.poll.records=5768:")), r.reasoning().toString());
+        FetchSizing.Recommendation shortPath = FetchSizing.recommend(new FetchSizing.Input(0.001, 200 * MBIT, 1, null, null, 1_000_000));
+        assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, shortPath.maxPollRecords(), "never below Kafka's default");
+        FetchSizing.Recommendation tiny = FetchSizing.recommend(new FetchSizing.Input(0.3, 10_000 * MBIT, 1, null, null, 1));
+        assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, tiny.maxPollRecords(), "one-byte records: as many as the response's bytes");
     }
 
     @Test
@@ -39,10 +52,12 @@ class FetchSizingTest {
     @Test
     void badInputIsRejectedWithTheValues() {
         IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-                () -> new FetchSizing.Input(0.1, 0, 1, null, null));
+                () -> new FetchSizing.Input(0.1, 0, 1, null, null, 1024));
         assertTrue(failure.getMessage().contains("rate 0.0"), failure.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(-1, 1, 1, null, null));
-        assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(0.1, 1, 0, null, null));
+        assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(-1, 1, 1, null, null, 1024));
+        assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(0.1, 1, 0, null, null, 1024));
+        IllegalArgumentException noSize = assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(0.1, 1, 1, null, null, 0));
+        assertTrue(noSize.getMessage().contains("record size 0 bytes"), noSize.getMessage());
     }
 
     /** Property: every output is monotone in RTT and rate, and within Kafka's defaults and the broker's cap. */
@@ -61,12 +76,15 @@ class FetchSizingTest {
                 assertTrue(more.bdpBytes() >= base.bdpBytes(), context);
                 assertTrue(more.fetchMaxBytes() >= base.fetchMaxBytes(), context);
                 assertTrue(more.maxPartitionFetchBytes() >= base.maxPartitionFetchBytes(), context);
+                assertTrue(more.maxPollRecords() >= base.maxPollRecords(), context);
                 assertTrue(more.requiredTcpRmemMax() >= base.requiredTcpRmemMax(), context);
             }
             assertTrue(base.fetchMaxBytes() >= FetchSizing.FETCH_MAX_BYTES_DEFAULT);
             assertTrue(base.fetchMaxBytes() <= FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT);
             assertTrue(base.maxPartitionFetchBytes() >= FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT);
             assertTrue(base.maxPartitionFetchBytes() <= base.fetchMaxBytes());
+            assertTrue(base.maxPollRecords() >= FetchSizing.MAX_POLL_RECORDS_DEFAULT);
+            assertTrue((long) base.maxPollRecords() * 1024 >= base.maxPartitionFetchBytes(), "a poll drains a partition's response");
             assertTrue(base.requiredTcpRmemMax() >= 2 * base.bdpBytes() && base.requiredTcpRmemMax() % FetchSizing.MIB == 0);
             // Unless the broker cap binds, one fetch carries at least a BDP: the consumer is not fetch-bound.
             if (base.fetchMaxBytes() < FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT) {

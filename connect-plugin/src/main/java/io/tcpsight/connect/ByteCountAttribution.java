@@ -14,7 +14,7 @@ import java.util.Set;
  * connection ("node-N"), the bytes it has read and written; the kernel counts the same bytes per
  * socket (tcpi_bytes_received, tcpi_bytes_acked). For plaintext connections the two agree
  * exactly when idle, and differ by what still sits in the socket queues when busy. Pure; the
- * caller reads both sides as close together as it can.
+ * caller reads the clients' side just before and just after the kernel's (see {@link #bracket}).
  */
 final class ByteCountAttribution {
     /** Largest gap still taken as "the same connection": bytes queued in the kernel between the two reads. */
@@ -114,6 +114,28 @@ final class ByteCountAttribution {
             }
         }
         return owners;
+    }
+
+    /**
+     * One view of every client connection from two JMX reads that bracket the kernel sample: bytes
+     * read as of the read before it, bytes written as of the read after it. Kafka cannot have read
+     * more than the kernel had received by then, nor written less than the peer had acknowledged,
+     * so the true pair never looks impossible however fast the connection streams (a single read
+     * after the sample made a busy consumer's socket look as if Kafka had read more than the
+     * kernel received, and it stayed unnamed). A connection absent from the earlier read is taken
+     * as the later read shows it.
+     */
+    static List<ClientConnection> bracket(List<ClientConnection> before, List<ClientConnection> after) {
+        Map<String, ClientConnection> earlier = new HashMap<>();
+        for (ClientConnection connection : before) {
+            earlier.put(connection.clientId + "/" + connection.nodeId, connection);
+        }
+        List<ClientConnection> bracketed = new ArrayList<>(after.size());
+        for (ClientConnection later : after) {
+            ClientConnection first = earlier.get(later.clientId + "/" + later.nodeId);
+            bracketed.add(first == null ? later : new ClientConnection(later.clientId, later.nodeId, first.bytesRead, later.bytesWritten));
+        }
+        return bracketed;
     }
 
     /** -1 when the two cannot be the same connection. */

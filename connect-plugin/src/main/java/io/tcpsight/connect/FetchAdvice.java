@@ -16,6 +16,7 @@ final class FetchAdvice {
         Map<String, String> fallback = new LinkedHashMap<>();
         fallback.put("fetch.max.bytes", Long.toString(FetchSizing.FETCH_MAX_BYTES_DEFAULT));
         fallback.put("max.partition.fetch.bytes", Long.toString(FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT));
+        fallback.put("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT));
         fallback.put("receive.buffer.bytes", "-1");
         fallback.put("send.buffer.bytes", "-1");
         FALLBACK = Collections.unmodifiableMap(fallback);
@@ -37,6 +38,7 @@ final class FetchAdvice {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("fetch.max.bytes", Long.toString(recommendation.fetchMaxBytes()));
         values.put("max.partition.fetch.bytes", Long.toString(recommendation.maxPartitionFetchBytes()));
+        values.put("max.poll.records", Integer.toString(recommendation.maxPollRecords()));
         values.put("receive.buffer.bytes", Integer.toString(recommendation.receiveBufferBytes()));
         values.put("send.buffer.bytes", Integer.toString(recommendation.producerSendBufferBytes()));
         return new FetchAdvice(values, rtt, at, String.join("; ", recommendation.reasoning()));

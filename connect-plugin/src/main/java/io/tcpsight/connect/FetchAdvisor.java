@@ -99,7 +99,7 @@ public final class FetchAdvisor {
                 // the recommendation then does not judge the host's limit
             }
             FetchSizing.Recommendation recommendation = FetchSizing.recommend(new FetchSizing.Input(rtt.toNanos() / 1e9,
-                    config.targetBytesPerSecond(), 1, rmemMax, null));
+                    config.targetBytesPerSecond(), 1, rmemMax, null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
             if (recommendation.tcpRmemMaxTooLow()) {
                 LOG.warn("tcpsight: net.ipv4.tcp_rmem max on this host is {} bytes; reaching {} Mbit/s at {} ms needs at least {}"
                         + " (sysctl -w net.ipv4.tcp_rmem='4096 131072 {}')", rmemMax, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),

@@ -55,6 +55,8 @@ final class WorkerObservation implements AutoCloseable {
     private final Set<Integer> bootstrapPorts = new HashSet<>();
     /** Connector configs read this round (settingsFor runs per connection; the herder answers each read). */
     private final Map<String, Map<String, String>> connectorConfigs = new HashMap<>();
+    /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
+    private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
     private final PrometheusMeterRegistry prometheus;
     private TcpsightJmx jmx;
     private SamplingLoop loop;
@@ -118,7 +120,17 @@ final class WorkerObservation implements AutoCloseable {
             throw new IllegalStateException("process census failed: " + unreadable.getMessage(), unreadable);
         }
         connectorConfigs.clear();
+        clientsBeforeSample = hasUnnamed() ? KafkaClientConnections.read() : List.of();
         monitor.round();
+    }
+
+    private static boolean unnamed(TrackedConnection connection) {
+        String clientId = connection.identity().clientId();
+        return clientId == null || clientId.endsWith("-*");
+    }
+
+    private boolean hasUnnamed() {
+        return monitor.registry().connections().stream().anyMatch(WorkerObservation::unnamed);
     }
 
     private boolean isBrokerConnection(ProcessSocket socket) {
@@ -134,15 +146,14 @@ final class WorkerObservation implements AutoCloseable {
 
     /**
      * Names the owner of every connection not yet known by its exact client.id, from the byte
-     * counts this round just sampled and the clients' totals read right after.
+     * counts this round just sampled and the clients' totals read just before and right after.
      */
     private void name(List<TrackedConnection> sampled) {
         List<ByteCountAttribution.SocketCounts> sockets = new ArrayList<>();
         Map<Integer, TrackedConnection> byFd = new HashMap<>();
         for (TrackedConnection connection : sampled) {
-            String clientId = connection.identity().clientId();
             ConnectionSample sample = connection.latest();
-            if ((clientId == null || clientId.endsWith("-*")) && sample.bytesReceived() >= 0 && sample.bytesAcked() >= 0) {
+            if (unnamed(connection) && sample.bytesReceived() >= 0 && sample.bytesAcked() >= 0) {
                 sockets.add(new ByteCountAttribution.SocketCounts(connection.fd(), brokers.nodeAt(connection.identity().remote()),
                         sample.bytesReceived(), sample.bytesAcked()));
                 byFd.put(connection.fd(), connection);
@@ -151,7 +162,8 @@ final class WorkerObservation implements AutoCloseable {
         if (sockets.isEmpty()) {
             return;
         }
-        ByteCountAttribution.attribute(sockets, KafkaClientConnections.read()).forEach((fd, clientId) -> {
+        List<ByteCountAttribution.ClientConnection> clients = ByteCountAttribution.bracket(clientsBeforeSample, KafkaClientConnections.read());
+        ByteCountAttribution.attribute(sockets, clients).forEach((fd, clientId) -> {
             TrackedConnection connection = byFd.get(fd);
             String brokerNode = brokers.nodeAt(connection.identity().remote());
             connection.updateIdentity(identity -> {

@@ -36,6 +36,26 @@ class ByteCountAttributionTest {
     }
 
     @Test
+    void aStreamingConnectionIsNamedFromTheReadsThatBracketTheKernelSample() {
+        // 80 Mbit/s into a consumer that reads as it arrives: by the JMX read after the kernel sample Kafka has read
+        // 40 KB more than the kernel had received at the sample, and its next fetch request is written and acked
+        SocketCounts streaming = new SocketCounts(10, "1", 50_000_000, 4_200);
+        List<ClientConnection> before = List.of(new ClientConnection("connector-consumer-s-0", "1", 49_990_000, 4_100),
+                new ClientConnection("connector-consumer-s-1", "1", 61_000_000, 5_000));
+        List<ClientConnection> after = List.of(new ClientConnection("connector-consumer-s-0", "1", 50_040_000, 4_200),
+                new ClientConnection("connector-consumer-s-1", "1", 61_050_000, 5_000),
+                new ClientConnection("connector-consumer-s-2", "1", 0, 0));
+        assertTrue(ByteCountAttribution.attribute(List.of(streaming), after).isEmpty(), "after alone: read more than received");
+
+        List<ClientConnection> bracketed = ByteCountAttribution.bracket(before, after);
+        assertEquals(Map.of(10, "connector-consumer-s-0"), ByteCountAttribution.attribute(List.of(streaming), bracketed));
+        assertEquals(List.of("connector-consumer-s-0/node-1 read=49990000 written=4200",
+                "connector-consumer-s-1/node-1 read=61000000 written=5000", "connector-consumer-s-2/node-1 read=0 written=0"),
+                bracketed.stream().map(Object::toString).collect(java.util.stream.Collectors.toList()),
+                "read as of before, written as of after; a connection new since before as after shows it");
+    }
+
+    @Test
     void theBrokerOfTheSocketMustBeTheClientsNodeItsCoordinatorOrABootstrapConnection() {
         assertTrue(ByteCountAttribution.sameBroker("1", "1"));
         assertTrue(ByteCountAttribution.sameBroker("1", Integer.toString(Integer.MAX_VALUE - 1)));

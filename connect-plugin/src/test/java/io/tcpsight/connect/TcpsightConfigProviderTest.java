@@ -43,11 +43,13 @@ class TcpsightConfigProviderTest {
     @Test
     void aLongerPathGivesLargerFetches() {
         FetchAdvice near = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.001,
-                25e6, 1, null, null)), java.time.Duration.ofMillis(1), java.time.Instant.now());
+                25e6, 1, null, null, 1024)), java.time.Duration.ofMillis(1), java.time.Instant.now());
         FetchAdvice far = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.1,
-                25e6, 1, null, null)), java.time.Duration.ofMillis(100), java.time.Instant.now());
+                25e6, 1, null, null, 1024)), java.time.Duration.ofMillis(100), java.time.Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
         assertEquals(Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
+        assertEquals("1024", near.values().get("max.poll.records"), "a 1 MiB response of 1 KiB records in one poll");
+        assertEquals("22528", far.values().get("max.poll.records"));
         assertEquals(22.0, far.driftFrom(near), 1e-9);
     }
 

@@ -214,7 +214,7 @@ final class DoctorCommand implements Callable<Integer> {
             ConnectionIdentity path = slowest.get().identity(clientId);
             findings.addAll(Diagnosis.host(kernel, path, rttMicros, config));
             recommendation = FetchSizing.recommend(new FetchSizing.Input(rttMicros / 1e6, config.targetBytesPerSecond(), partitionsPerBroker,
-                    kernel.tcpRmemMax(), null));
+                    kernel.tcpRmemMax(), null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
             if (probeTopic != null) {
                 err.println("tcpsight doctor: reading " + probeTopic + " for up to " + probeSeconds + " s per variant");
                 probe = ThroughputProbe.run(client, probeTopic, ThroughputProbe.variants(recommendation.fetchMaxBytes(),
@@ -226,6 +226,7 @@ final class DoctorCommand implements Callable<Integer> {
         configured.put("receive.buffer.bytes", String.valueOf(kafka.receiveBufferBytes()));
         configured.put("fetch.max.bytes", String.valueOf(kafka.fetchMaxBytes()));
         configured.put("max.partition.fetch.bytes", String.valueOf(kafka.maxPartitionFetchBytes()));
+        configured.put("max.poll.records", client.getProperty("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT)));
         String source = commandConfig == null ? "Kafka's consumer defaults; give yours with --command-config"
                 : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults";
         return new DoctorReport(bootstrap, note, host, brokers, brokerConfigs, configured, source, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),

@@ -87,6 +87,7 @@ final class HumanReport {
         row(out, "fetch.max.bytes", report.configured().get("fetch.max.bytes"), Long.toString(recommendation.fetchMaxBytes()));
         row(out, "max.partition.fetch.bytes", report.configured().get("max.partition.fetch.bytes"),
                 Long.toString(recommendation.maxPartitionFetchBytes()));
+        row(out, "max.poll.records", report.configured().get("max.poll.records"), Integer.toString(recommendation.maxPollRecords()));
         row(out, "net.ipv4.tcp_rmem (max)", report.host().tcpRmem().map(limits -> Long.toString(limits.maxBytes())).orElse("unknown"),
                 ">= " + recommendation.requiredTcpRmemMax());
         out.printf(Locale.ROOT, "  sized for tcpsight.target.throughput.mbit=%s to the slowest broker:%n", number(report.targetMbit()));

@@ -117,7 +117,8 @@ class ConnectPluginLabIT {
                 .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432").serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
         KafkaBroker broker = KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         int partitions = Integer.getInteger("adaptation.partitions", 2);
-        // 4000-byte records: FileStreamSink's tasks append to one file, and a line must go out in one write() to stay whole
+        // 4000-byte records (11 digits, the payload, a newline: 4000 bytes a line at the sink): FileStreamSink's tasks append
+        // to one file, and a line must go out in one write() to stay whole
         int records = Integer.getInteger("adaptation.records", 60_000);
         int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
@@ -130,23 +131,26 @@ class ConnectPluginLabIT {
                     "tasks.max", Integer.toString(partitions), "topics", "bulk"));
             Map<String, String> defaults = new java.util.HashMap<>(sink);
             defaults.put("file", worker.directory().resolve("default.txt").toString());
-            Throughput slow = measure(worker, "default-sink", defaults, worker.directory().resolve("default.txt"), records, 8);
+            Throughput slow = measure(worker, "default-sink", defaults, worker.directory().resolve("default.txt"), records, recordBytes, 8);
             worker.delete("/connectors/default-sink");
             Map<String, String> adapted = new java.util.HashMap<>(sink);
             adapted.put("file", worker.directory().resolve("adapted.txt").toString());
             adapted.put("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}");
             adapted.put("consumer.override.max.partition.fetch.bytes", "${tcpsight:fetch:max.partition.fetch.bytes}");
             adapted.put("consumer.override.receive.buffer.bytes", "${tcpsight:fetch:receive.buffer.bytes}");
-            Throughput fast = measure(worker, "adapted-sink", adapted, worker.directory().resolve("adapted.txt"), records, 30);
+            adapted.put("consumer.override.max.poll.records", "${tcpsight:fetch:max.poll.records}");
+            Throughput fast = measure(worker, "adapted-sink", adapted, worker.directory().resolve("adapted.txt"), records, recordBytes, 30);
             System.out.printf("adaptation at %s: default %.1f Mbit/s (%.1f%% of the %.1f Mbit/s ceiling), adapted %.1f Mbit/s (%.1f%%),"
-                    + " %.1fx; per-interval sums default %s, adapted %s%n", link, slow.medianMbit, 100 * slow.medianMbit / ceilingMbit,
+                    + " %.1fx; per interval (connector's consumers / all the worker's broker connections) default %s, adapted %s%n", link, slow.medianMbit, 100 * slow.medianMbit / ceilingMbit,
                     ceilingMbit, fast.medianMbit, 100 * fast.medianMbit / ceilingMbit, fast.medianMbit / slow.medianMbit, slow.samples,
                     fast.samples);
             String log = worker.process().output();
             log.lines().filter(line -> line.contains("recommending")).findFirst().ifPresent(System.out::println);
+            // tcpsight names the connections that carry the transfer: what it attributes to the connector is what the worker receives
+            assertEquals(slow.medianAllMbit, slow.medianMbit, 0.05 * slow.medianAllMbit, "default: named " + slow.samples);
+            assertEquals(fast.medianAllMbit, fast.medianMbit, 0.05 * fast.medianAllMbit, "adapted: named " + fast.samples);
             assertTrue(slow.medianMbit <= 0.10 * ceilingMbit, "default " + slow.medianMbit + " Mbit/s");
-            // The goal is 90%; measured 84.6% (median, peaks 93.6%). This guards what is reached, not the goal.
-            assertTrue(fast.medianMbit >= 0.75 * ceilingMbit, "adapted " + fast.medianMbit + " Mbit/s");
+            assertTrue(fast.medianMbit >= 0.90 * ceilingMbit, "adapted " + fast.medianMbit + " Mbit/s");
             assertTrue(fast.medianMbit >= 10 * slow.medianMbit, "adapted " + fast.medianMbit + " vs default " + slow.medianMbit);
             assertEquals(records, fast.linesAtSink, "the adapted connector delivered every record");
         }
@@ -259,48 +263,62 @@ class ConnectPluginLabIT {
     }
 
     private static final class Throughput {
+        /** Median per interval of what the connector's consumers received, as tcpsight names the connections. */
         final double medianMbit;
+        /** The same over every broker connection of the worker, named or not. */
+        final double medianAllMbit;
         final List<String> samples;
         final int linesAtSink;
 
-        Throughput(double medianMbit, List<String> samples, int linesAtSink) {
+        Throughput(double medianMbit, double medianAllMbit, List<String> samples, int linesAtSink) {
             this.medianMbit = medianMbit;
+            this.medianAllMbit = medianAllMbit;
             this.samples = samples;
             this.linesAtSink = linesAtSink;
         }
     }
 
-    /** Runs the connector until every record is at the sink or for at most this many intervals with data. */
-    private static long countLines(Path file) throws java.io.IOException {
-        try (var lines = Files.lines(file)) {
-            return lines.count();
-        }
+    /** Received by the worker in an interval that counts as one of the transfer (the default connector's gets 5 Mbit/s a task). */
+    private static final double TRANSFERRING_BITS_PER_SECOND = 500_000;
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        java.util.Collections.sort(sorted);
+        return sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
     }
 
+    /**
+     * Runs the connector until every record is at the sink (its lines are lineBytes each, so the file's size tells) or for
+     * at most this many intervals with data, then reads the sink once to count and compare the records.
+     */
     private static Throughput measure(LabConnectWorker worker, String name, Map<String, String> config, Path file, int records,
-            int maxIntervals) throws Exception {
+            int lineBytes, int maxIntervals) throws Exception {
         worker.put("/connectors/" + name + "/config", config);
         awaitRunning(worker, name, Integer.parseInt(config.get("tasks.max")));
-        List<Double> sums = new ArrayList<>();
+        List<Double> named = new ArrayList<>();
+        List<Double> all = new ArrayList<>();
         List<String> shown = new ArrayList<>();
         long deadline = System.nanoTime() + 240_000_000_000L;
         Set<String> seenRounds = new HashSet<>();
-        while (System.nanoTime() < deadline && sums.size() < maxIntervals) {
+        while (System.nanoTime() < deadline && named.size() < maxIntervals) {
             Thread.sleep(INTERVAL_MS / 4);
-            double sum = 0;
-            String round = "";
+            double connectorRate = 0;
+            double workerRate = 0;
+            StringBuilder round = new StringBuilder();
             for (JsonNode connection : worker.get("/tcpsight/connections?top=1000")) {
+                double rate = connection.path("interval").path("receiveRateBytesPerSecond").asDouble(0);
+                workerRate += rate;
+                round.append(connection.path("tcpInfo").path("bytesReceived").asText()).append(',');
                 if (connection.path("connection").path("clientId").asText().startsWith("connector-consumer-" + name + "-")) {
-                    sum += connection.path("interval").path("receiveRateBytesPerSecond").asDouble(0);
-                    round += connection.path("tcpInfo").path("bytesReceived").asText() + ",";
+                    connectorRate += rate;
                 }
             }
-            // Counted by lines, as in every run before session 5: checking the file's size instead (to spare the CPU)
-            // coincided with two runs of five at half rate (42 %, 46 %), not understood yet; see docs/benchmarks.md.
-            boolean done = Files.exists(file) && countLines(file) >= records;
-            if (sum > 0 && seenRounds.add(round) && !done) {
-                sums.add(sum * 8 / 1e6);
-                shown.add(String.format("%.1f", sum * 8 / 1e6));
+            boolean done = Files.exists(file) && Files.size(file) >= (long) records * lineBytes;
+            // an interval of the transfer: the worker's own clients (config, offsets, status, group) receive a few kbit/s
+            if (workerRate * 8 > TRANSFERRING_BITS_PER_SECOND && seenRounds.add(round.toString()) && !done) {
+                named.add(connectorRate * 8 / 1e6);
+                all.add(workerRate * 8 / 1e6);
+                shown.add(String.format("%.1f/%.1f", connectorRate * 8 / 1e6, workerRate * 8 / 1e6));
             }
             if (done) {
                 break;
@@ -314,12 +332,8 @@ class ConnectPluginLabIT {
             assertEquals(lines, new HashSet<>(atSink).size(), "no record duplicated at " + file);
         }
         // the first interval with data holds the connect and slow start, the last the tail; the median is the steady state
-        List<Double> sorted = new ArrayList<>(sums);
-        java.util.Collections.sort(sorted);
-        double median = sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
-        return new Throughput(median, shown, lines);
+        return new Throughput(median(named), median(all), shown, lines);
     }
-
 
     /**
      * A worker with consumer.receive.buffer.bytes=65536 and the REST extension, across this link from a broker whose topic
