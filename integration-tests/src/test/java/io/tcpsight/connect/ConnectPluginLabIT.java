@@ -102,11 +102,12 @@ class ConnectPluginLabIT {
     }
 
     /**
-     * 100 ms, 200 Mbit/s; a topic of 2 x 120 MB pre-filled. The same FileStreamSink (2 tasks) runs
+     * 100 ms, 200 Mbit/s; a topic of 2 x 240 MB pre-filled. The same FileStreamSink (2 tasks) runs
      * first with Kafka's default consumer settings, then with ${tcpsight:fetch:...} overrides.
      * Throughput is what the connector's consumers receive (TCP payload, from TCP_INFO per
-     * interval, median over the transfer), against the link's TCP goodput ceiling. The broker's
-     * namespace keeps cwnd across idle gaps (tcp_slow_start_after_idle=0), as a long fat link should.
+     * interval, median over the transfer: about ten intervals of 2 s adapted, so that the ramp and
+     * the tail do not decide it), against the link's TCP goodput ceiling. The broker's namespace
+     * keeps cwnd across idle gaps (tcp_slow_start_after_idle=0), as a long fat link should.
      */
     @Test
     void adaptedFetchSizesFillALongFatLinkWhereDefaultsCrawl() throws Exception {
@@ -119,7 +120,7 @@ class ConnectPluginLabIT {
         int partitions = Integer.getInteger("adaptation.partitions", 2);
         // 4000-byte records (11 digits, the payload, a newline: 4000 bytes a line at the sink): FileStreamSink's tasks append
         // to one file, and a line must go out in one write() to stay whole
-        int records = Integer.getInteger("adaptation.records", 60_000);
+        int records = Integer.getInteger("adaptation.records", 120_000);
         int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
         LabTopics.fill(broker, "bulk", records, recordBytes);
