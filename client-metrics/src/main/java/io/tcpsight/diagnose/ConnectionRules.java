@@ -229,7 +229,7 @@ public final class ConnectionRules {
         }
         evidence.add(new Evidence("sendRate", mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity, "-1"));
-        long needed = FetchSizing.roundUpToMib((long) (2 * config.targetBytesPerSecond() * facts.rttMicros / 1e6));
+        long needed = FetchSizing.kernelBufferMax(facts.rttMicros / 1e6, config.targetBytesPerSecond());
         if (facts.kernel.tcpWmemMax() == null || facts.kernel.tcpWmemMax() < needed) {
             settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + needed));
         }

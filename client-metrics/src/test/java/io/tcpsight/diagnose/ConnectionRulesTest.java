@@ -207,12 +207,17 @@ class ConnectionRulesTest {
                 .kernel(KERNEL_618).build();
         Finding finding = ConnectionRules.sendBufferLimited(producer, DEFAULTS).get();
         assertEquals("-1", settings(finding).get("client:send.buffer.bytes"));
-        assertFalse(settings(finding).containsKey("sysctl:net.ipv4.tcp_wmem"), "4 MiB holds 2 x 1.25 MB");
+        assertEquals("4096 16384 5242880", settings(finding).get("sysctl:net.ipv4.tcp_wmem"),
+                "four BDPs at 100 Mbit/s and 100 ms (two of data at about half the buffer), as for the broker's config; 4 MiB is less");
         ConnectionFacts brokerSide = ConnectionFacts.builder(broker("consumer-x")).rttMicros(200_000).interval(interval(0.8, 0, 0.9, 0, 5000))
                 .kernel(KERNEL_618).build();
         Finding fromBroker = ConnectionRules.sendBufferLimited(brokerSide, DEFAULTS).get();
         assertEquals("-1", settings(fromBroker).get("broker:socket.send.buffer.bytes"));
-        assertEquals("4096 16384 5242880", settings(fromBroker).get("sysctl:net.ipv4.tcp_wmem"));
+        assertEquals("4096 16384 10485760", settings(fromBroker).get("sysctl:net.ipv4.tcp_wmem"));
+        ConnectionFacts roomy = ConnectionFacts.builder(client("producer-8")).rttMicros(100_000).interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 8L << 20, 1L)).build();
+        assertFalse(settings(ConnectionRules.sendBufferLimited(roomy, DEFAULTS).get()).containsKey("sysctl:net.ipv4.tcp_wmem"),
+                "8 MiB holds four BDPs of 1.25 MB");
     }
 
     @Test
