@@ -161,7 +161,6 @@ public final class FetchSizing {
         return new Recommendation(bdp, -1, fetchMax, maxPartition, maxPollRecords, -1, requiredRmem, rmemTooLow, why);
     }
 
-    /** Rounds up to whole MiB, at least one. */
     /**
      * The tcp_rmem / tcp_wmem max that lets one socket's buffer autotune to the rate over the RTT:
      * two BDPs of window (headroom while the sender ramps) at a window share of half the buffer.
@@ -170,7 +169,8 @@ public final class FetchSizing {
         return roundUpToMib((long) Math.ceil(Math.ceil(rttSeconds * bytesPerSecond) * HEADROOM / WINDOW_SHARE_OF_BUFFER));
     }
 
-    public static long roundUpToMib(long bytes) {
+    /** Rounds up to whole MiB, at least one. */
+    private static long roundUpToMib(long bytes) {
         return Math.max(MIB, (bytes + MIB - 1) / MIB * MIB);
     }
 }
