@@ -101,7 +101,8 @@ public final class FetchSizing {
         }
 
         /**
-         * max.poll.records: a partition's whole fetch response in one poll. The consumer sends a
+         * max.poll.records: a partition's whole fetch response in one poll where the fetch sizes
+         * are raised for the path (Kafka's 500 otherwise). The consumer sends a
          * partition's next fetch only once nothing of it is buffered, and does so before it hands
          * the records over; a poll that drains the response therefore lets the next one travel
          * while the records are processed, where Kafka's 500 leaves the link idle for all but the
@@ -152,11 +153,17 @@ public final class FetchSizing {
         long maxPartition = Math.min(fetchMax, Math.max(MAX_PARTITION_FETCH_BYTES_DEFAULT, roundUpToMib(perPartition)));
         why.add("max.partition.fetch.bytes=" + maxPartition + ": " + input.partitionsPerBroker
                 + " partition(s) per broker together fill the response");
-        long perResponse = (maxPartition + input.recordBytes - 1) / input.recordBytes;
-        int maxPollRecords = (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_POLL_RECORDS_DEFAULT, perResponse));
-        why.add("max.poll.records=" + maxPollRecords + ": one poll takes a partition's whole response (" + maxPartition + " bytes of "
-                + input.recordBytes + "-byte records, tcpsight.fetch.record.bytes), so the next fetch travels while the records are"
-                + " processed; the task must process one poll within max.poll.interval.ms");
+        int maxPollRecords = MAX_POLL_RECORDS_DEFAULT;
+        if (maxPartition > MAX_PARTITION_FETCH_BYTES_DEFAULT) {
+            long perResponse = (maxPartition + input.recordBytes - 1) / input.recordBytes;
+            maxPollRecords = (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_POLL_RECORDS_DEFAULT, perResponse));
+            why.add("max.poll.records=" + maxPollRecords + ": one poll takes a partition's whole response (" + maxPartition + " bytes of "
+                    + input.recordBytes + "-byte records, tcpsight.fetch.record.bytes), so the next fetch travels while the records are"
+                    + " processed; the task must process one poll within max.poll.interval.ms");
+        } else {
+            why.add("max.poll.records=" + maxPollRecords + " (Kafka's default): on this path Kafka's fetch sizes suffice, and a fetch"
+                    + " that waits for the records to be processed waits briefly");
+        }
         why.add("producer send.buffer.bytes=-1: the producer's window of unacknowledged bytes must hold a BDP too");
         return new Recommendation(bdp, -1, fetchMax, maxPartition, maxPollRecords, -1, requiredRmem, rmemTooLow, why);
     }

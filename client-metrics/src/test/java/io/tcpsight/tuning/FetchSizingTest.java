@@ -38,6 +38,9 @@ class FetchSizingTest {
         assertTrue(r.reasoning().stream().anyMatch(reason -> reason.startsWith("max.poll.records=5768:")), r.reasoning().toString());
         FetchSizing.Recommendation shortPath = FetchSizing.recommend(new FetchSizing.Input(0.001, 200 * MBIT, 1, null, null, 1_000_000));
         assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, shortPath.maxPollRecords(), "never below Kafka's default");
+        FetchSizing.Recommendation lan = FetchSizing.recommend(new FetchSizing.Input(0.0005, 1000 * MBIT, 1, null, null, 100));
+        assertEquals(FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT, lan.maxPartitionFetchBytes());
+        assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, lan.maxPollRecords(), "where Kafka's fetch sizes suffice, its 500 stays");
         FetchSizing.Recommendation tiny = FetchSizing.recommend(new FetchSizing.Input(0.3, 10_000 * MBIT, 1, null, null, 1));
         assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, tiny.maxPollRecords(), "one-byte records: as many as the response's bytes");
     }
@@ -84,7 +87,11 @@ class FetchSizingTest {
             assertTrue(base.maxPartitionFetchBytes() >= FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT);
             assertTrue(base.maxPartitionFetchBytes() <= base.fetchMaxBytes());
             assertTrue(base.maxPollRecords() >= FetchSizing.MAX_POLL_RECORDS_DEFAULT);
-            assertTrue((long) base.maxPollRecords() * 1024 >= base.maxPartitionFetchBytes(), "a poll drains a partition's response");
+            if (base.maxPartitionFetchBytes() > FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT) {
+                assertTrue((long) base.maxPollRecords() * 1024 >= base.maxPartitionFetchBytes(), "a poll drains a partition's response");
+            } else {
+                assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, base.maxPollRecords());
+            }
             assertTrue(base.requiredTcpRmemMax() >= 2 * base.bdpBytes() && base.requiredTcpRmemMax() % FetchSizing.MIB == 0);
             // Unless the broker cap binds, one fetch carries at least a BDP: the consumer is not fetch-bound.
             if (base.fetchMaxBytes() < FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT) {

@@ -48,9 +48,9 @@ class TcpsightConfigProviderTest {
                 25e6, 1, null, null, 1024)), java.time.Duration.ofMillis(100), java.time.Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
         assertEquals(Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
-        assertEquals("1024", near.values().get("max.poll.records"), "a 1 MiB response of 1 KiB records in one poll");
-        assertEquals("22528", far.values().get("max.poll.records"));
-        assertEquals(22.0, far.driftFrom(near), 1e-9);
+        assertEquals("500", near.values().get("max.poll.records"), "Kafka's default where its fetch sizes suffice");
+        assertEquals("22528", far.values().get("max.poll.records"), "a 22 MiB response of 1 KiB records in one poll");
+        assertEquals(45.056, far.driftFrom(near), 1e-9);
     }
 
     @Test
