@@ -217,13 +217,15 @@ class ConnectPluginLabIT {
         int unscaledInKernel;
         double pacedBuilds;
         double pacedConnects;
+        final List<String> unscaledOwners = new ArrayList<>();
 
         @Override
         public String toString() {
             return String.format("all RUNNING after %.1f s, every partition delivered after %.1f s, group settled after %.1f s,"
                     + " SyncookiesSent +%d, ListenOverflows +%d, unscaled connections %d (kernel) / %d (no-window-scaling findings),"
                     + " paced builds %.0f, paced connects %.0f", runningSeconds, workingSeconds, settledSeconds, cookies, overflows,
-                    unscaledInKernel, unscaledFindings, pacedBuilds, pacedConnects);
+                    unscaledInKernel, unscaledFindings, pacedBuilds, pacedConnects)
+                    + (unscaledOwners.isEmpty() || unscaledOwners.size() > 5 ? "" : ", unscaled: " + unscaledOwners);
         }
     }
 
@@ -232,9 +234,17 @@ class ConnectPluginLabIT {
         Map<String, String> config = new java.util.HashMap<>(Map.of("rest.extension.classes", EXTENSION,
                 "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
         config.putAll(extra);
+        // The previous run's worker has exited; its hundreds of connections must be closed at the broker before this one
+        // connects, so that the broker is not still busy with them when this worker's own clients connect.
+        long quietFrom = System.nanoTime();
+        assertEquals(0, lab.awaitServerQuiet(Duration.ofSeconds(60)), "the broker still holds connections of the previous run");
+        System.out.printf("%s: the broker's end was quiet after %.1f s%n", name, (System.nanoTime() - quietFrom) / 1e9);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, config, agentArguments)) {
             Thread.sleep(2000); // the worker's own clients settle
+            // The storm's window: cookies and overflows from here on, and the connections opened from here on (the worker's
+            // own, opened at its start, are not the storm's).
             io.tcpsight.host.NetstatCounters before = lab.serverNetstat();
+            Map<Integer, Boolean> beforeStorm = lab.clientConnectionScaling();
             Path file = worker.directory().resolve(name + ".txt");
             long start = System.nanoTime();
             worker.put("/connectors/" + name + "/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
@@ -244,21 +254,42 @@ class ConnectPluginLabIT {
             awaitLines(file, tasks);
             storm.workingSeconds = (System.nanoTime() - start) / 1e9;
             storm.settledSeconds = (awaitGroupSettled(broker, "connect-" + name, tasks) - start) / 1e9;
+            assertTrue(lab.awaitServerQuiet(Duration.ZERO) >= tasks, "the lab sees this worker's connections at the broker's end");
+            // The plugin judges a connection in the first sampling round after it opens: at least one full interval after
+            // the last one opened, then the kernel's count and the findings must agree within three more intervals.
+            Thread.sleep(INTERVAL_MS * 3 / 2);
+            long deadline = System.nanoTime() + 3 * INTERVAL_MS * 1_000_000L;
+            do {
+                storm.unscaledInKernel = 0;
+                lab.clientConnectionScaling().forEach((port, scaled) -> {
+                    if (!scaled && !beforeStorm.containsKey(port)) {
+                        storm.unscaledInKernel++;
+                    }
+                });
+                storm.unscaledFindings = 0;
+                storm.unscaledOwners.clear();
+                for (JsonNode finding : worker.get("/tcpsight/findings")) {
+                    String local = finding.path("connection").path("local").asText("");
+                    int localPort = local.contains(":") ? Integer.parseInt(local.substring(local.lastIndexOf(':') + 1)) : -1;
+                    if (finding.path("rule").asText().equals("no-window-scaling") && !beforeStorm.containsKey(localPort)) {
+                        storm.unscaledFindings++;
+                        storm.unscaledOwners.add(finding.path("connection").path("clientId").asText("unnamed"));
+                    }
+                }
+                if (storm.unscaledFindings == storm.unscaledInKernel) {
+                    break;
+                }
+                Thread.sleep(INTERVAL_MS / 4);
+            } while (System.nanoTime() < deadline);
             io.tcpsight.host.NetstatCounters after = lab.serverNetstat();
             storm.cookies = after.tcpExt("SyncookiesSent").orElse(0) - before.tcpExt("SyncookiesSent").orElse(0);
             storm.overflows = after.tcpExt("ListenOverflows").orElse(0) - before.tcpExt("ListenOverflows").orElse(0);
-            Thread.sleep(INTERVAL_MS * 3 / 2);
-            storm.unscaledInKernel = lab.unscaledClientConnections();
-            for (JsonNode finding : worker.get("/tcpsight/findings")) {
-                if (finding.path("rule").asText().equals("no-window-scaling")) {
-                    storm.unscaledFindings++;
-                }
-            }
             storm.pacedBuilds = PrometheusText.sample(worker.getText("/tcpsight/metrics"), "tcpsight_startup_paced_builds_total");
             if (agentArguments != null) {
                 storm.pacedConnects = PrometheusText.sample(worker.agent().getText("/metrics"), "tcpsight_connects_paced_total");
             }
-            System.out.println(name + ": " + storm);
+            System.out.println(name + ": " + storm + "; before the storm " + beforeStorm.size() + " connections, unscaled "
+                    + beforeStorm.values().stream().filter(scaled -> !scaled).count());
             return storm;
         }
     }

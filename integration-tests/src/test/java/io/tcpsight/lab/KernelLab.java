@@ -249,21 +249,54 @@ public final class KernelLab implements AutoCloseable {
     }
 
     /**
-     * The kernel's own view, independent of tcpsight: how many established client-side sockets to
-     * the server have no window scaling (ss prints "wscale:" only for a connection that scales).
+     * Waits until no client-namespace connection to the server is left open at the server's end
+     * (every state but LISTEN and TIME-WAIT counts), so that the next run does not meet a broker
+     * still busy closing the last one's connections.
+     *
+     * @return the connections still open when the wait ended (0 unless it timed out)
      */
-    public int unscaledClientConnections() throws IOException, InterruptedException {
+    public int awaitServerQuiet(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String sockets = output(inNamespaceCommand(serverNamespace, List.of("ss", "-tanH", "dst", clientAddress)));
+            int open = 0;
+            for (String line : sockets.split("\n")) {
+                if (!line.isBlank() && !line.startsWith("LISTEN") && !line.startsWith("TIME-WAIT")) {
+                    open++;
+                }
+            }
+            if (open == 0 || System.nanoTime() > deadline) {
+                return open;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /**
+     * The kernel's own view, independent of tcpsight: the established client-side sockets to the
+     * server by local port, each with whether it scales its window (ss prints "wscale:" on a
+     * socket's second line only for a connection that does).
+     */
+    public Map<Integer, Boolean> clientConnectionScaling() throws IOException, InterruptedException {
         String sockets = output(inNamespaceCommand(clientNamespace, List.of("ss", "-tinH", "state", "established", "dst", serverAddress)));
-        int connections = 0;
-        int scaled = 0;
+        Map<Integer, Boolean> scaling = new LinkedHashMap<>();
+        Integer port = null;
         for (String line : sockets.split("\n")) {
             if (line.contains(serverAddress + ":")) {
-                connections++;
-            } else if (line.contains("wscale:")) {
-                scaled++;
+                port = null;
+                for (String token : line.trim().split("\\s+")) {
+                    if (token.startsWith(clientAddress + ":")) {
+                        port = Integer.parseInt(token.substring(clientAddress.length() + 1));
+                    }
+                }
+                if (port != null) {
+                    scaling.put(port, false);
+                }
+            } else if (port != null && line.contains("wscale:")) {
+                scaling.put(port, true);
             }
         }
-        return connections - scaled;
+        return scaling;
     }
 
     /** Stops every process, the delay line (printing its statistics to its log) and removes the network. */
