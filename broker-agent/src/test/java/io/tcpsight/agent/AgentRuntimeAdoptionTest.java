@@ -11,15 +11,22 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import org.apache.kafka.common.network.ClientInformation;
+import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.RequestContext;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On an attach, every open connection predates the hooks. These are real loopback sockets opened
  * before the runtime exists: the census must adopt both ends, and the accepted end must take its
- * client.id from its next request, as a hooked connection does. The request context is a
- * stand-in with RequestContext's public shape; BrokerAgentIT proves the same path by attaching to
- * real Kafka 3.9.2 and 4.3.1 brokers.
+ * client.id from its next request, as a hooked connection does. The request is Kafka's own
+ * RequestContext (kafka-clients, as the broker runs it); BrokerAgentIT proves the same path by
+ * attaching to real Kafka 3.9.2 and 4.3.1 brokers.
  */
 class AgentRuntimeAdoptionTest {
 
@@ -42,12 +49,12 @@ class AgentRuntimeAdoptionTest {
             assertEquals(Role.CLIENT, clientEnd.identity().role());
 
             String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + idSuffix;
-            runtime.request(connectionId, new FakeRequestContext("late-consumer", "User:ANONYMOUS", "PLAINTEXT"));
+            runtime.request(connectionId, request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
 
             assertEquals("late-consumer", brokerEnd.identity().clientId());
             assertEquals("PLAINTEXT", brokerEnd.identity().listener());
             assertEquals("User:ANONYMOUS", brokerEnd.identity().principal());
-            runtime.request(connectionId, new FakeRequestContext("someone-else", "User:other", "OTHER"));
+            runtime.request(connectionId, request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
             assertEquals("late-consumer", brokerEnd.identity().clientId(), "attributed once");
             assertEquals(0, runtime.adoptOpenConnections(), "nothing adopted twice");
         }
@@ -59,40 +66,10 @@ class AgentRuntimeAdoptionTest {
                 .findFirst().orElseThrow(() -> new AssertionError("not adopted: " + local + " -> " + remote + " in " + runtime.tracked()));
     }
 
-    /** The public shape of Kafka's RequestContext that the agent reads reflectively. */
-    public static final class FakeRequestContext {
-        public final Header header;
-        public final String principal;
-        public final ListenerName listenerName;
-
-        FakeRequestContext(String clientId, String principal, String listener) {
-            this.header = new Header(clientId);
-            this.principal = principal;
-            this.listenerName = new ListenerName(listener);
-        }
-    }
-
-    public static final class Header {
-        private final String clientId;
-
-        Header(String clientId) {
-            this.clientId = clientId;
-        }
-
-        public String clientId() {
-            return clientId;
-        }
-    }
-
-    public static final class ListenerName {
-        private final String value;
-
-        ListenerName(String value) {
-            this.value = value;
-        }
-
-        public String value() {
-            return value;
-        }
+    /** Kafka's own RequestContext, as the broker builds one for a request on this connection. */
+    private static RequestContext request(String connectionId, String clientId, KafkaPrincipal principal, String listener) {
+        return new RequestContext(new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1), connectionId,
+                InetAddress.getLoopbackAddress(), principal, new ListenerName(listener), SecurityProtocol.PLAINTEXT, ClientInformation.EMPTY,
+                false);
     }
 }

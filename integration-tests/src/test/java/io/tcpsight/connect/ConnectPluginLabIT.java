@@ -235,7 +235,7 @@ class ConnectPluginLabIT {
                 "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
         config.putAll(extra);
         // The previous run's worker has exited; its hundreds of connections must be closed at the broker before this one
-        // connects, so that the broker is not still busy with them when this worker's own clients connect.
+        // starts, so that nothing of that run reaches into this one's counts.
         long quietFrom = System.nanoTime();
         assertEquals(0, lab.awaitServerQuiet(Duration.ofSeconds(60)), "the broker still holds connections of the previous run");
         System.out.printf("%s: the broker's end was quiet after %.1f s%n", name, (System.nanoTime() - quietFrom) / 1e9);

@@ -250,8 +250,8 @@ public final class KernelLab implements AutoCloseable {
 
     /**
      * Waits until no client-namespace connection to the server is left open at the server's end
-     * (every state but LISTEN and TIME-WAIT counts), so that the next run does not meet a broker
-     * still busy closing the last one's connections.
+     * (every state but LISTEN and TIME-WAIT counts), so that one run's teardown cannot reach into
+     * the next run's counts (so far the broker's end was always quiet at once).
      *
      * @return the connections still open when the wait ended (0 unless it timed out)
      */
