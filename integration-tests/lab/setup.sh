@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Prepares the tcpsight lab on this machine. Idempotent: on a reused machine every step that
-# is already done is skipped, so a second run takes seconds.
+# Prepares this machine to build and test tcpsight: a fresh Debian root machine needs nothing
+# else. Idempotent: on a reused machine every step that is already done is skipped, so a second
+# run takes seconds.
 #
-#  - Debian packages: docker.io, debootstrap, iproute2.
-#  - dockerd on a private socket ($TCPSIGHT_LAB_HOME/docker.sock), no iptables, loopback only.
-#  - tcpsight-lab/jre:17, a JRE base image built from Debian packages (no registry needed).
-#  - tcpsight-lab/toxiproxy:2.12.0, Toxiproxy built from the Go module proxy into a scratch image.
+#  1. Debian packages the build and the lab need, checked by package (dpkg), not by command:
+#     a cross compiler can be on PATH without its libc headers.
+#  2. dockerd on a private socket ($TCPSIGHT_LAB_HOME/docker.sock), no iptables, loopback only.
+#  3. tcpsight-lab/jre:17, a JRE base image built from Debian packages (no registry needed),
+#     from the Debian mirror this machine's apt uses (debian-mirror.sh).
+#  4. tcpsight-lab/toxiproxy:2.12.0, Toxiproxy built from the Go module proxy into a scratch image.
+#
+# TCPSIGHT_LAB_SETUP=packages stops after step 1 (a chroot without a Docker engine, as in
+# fresh-machine-check.sh).
 #
 # Kafka images are built by the tests themselves (standard Dockerfiles in docker/, from the
 # Maven-resolved jars), with the JRE image above as their base.
@@ -19,7 +25,6 @@ SOCKET=$LAB_HOME/docker.sock
 JRE_IMAGE=tcpsight-lab/jre:17
 TOXIPROXY_VERSION=v2.12.0
 TOXIPROXY_IMAGE=tcpsight-lab/toxiproxy:2.12.0
-DEBIAN_MIRROR=${TCPSIGHT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 export DEBIAN_FRONTEND=noninteractive
 export PATH="$PATH:/usr/local/go/bin"
 
@@ -31,16 +36,28 @@ if [ "$(id -u)" != 0 ]; then
 fi
 mkdir -p "$LAB_HOME"
 
+# Build: the JNI shim for x86_64 and aarch64 (the cross compiler's libc headers are a package of
+# their own, which --no-install-recommends leaves out), its valgrind test, the JDK and Maven.
+# Lab: network namespaces and sysctls, dockerd, debootstrap for the JRE image.
+packages=(
+  ca-certificates gcc make libc6-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind
+  openjdk-17-jdk-headless maven
+  iproute2 procps docker.io debootstrap
+)
 missing=()
-command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
-[ -x /usr/bin/docker ] || missing+=(docker.io)
-command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
-command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
+done
 if ((${#missing[@]})); then
   log "installing ${missing[*]}"
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+if [ "${TCPSIGHT_LAB_SETUP:-all}" = packages ]; then
+  log "packages ready (TCPSIGHT_LAB_SETUP=packages: no Docker engine or images)"
+  exit 0
+fi
+
 # The docker.io client matches its daemon's API; a newer client elsewhere on PATH may not.
 docker() { /usr/bin/docker -H "unix://$SOCKET" "$@"; }
 
@@ -66,7 +83,8 @@ else
   log "building $JRE_IMAGE with debootstrap (about 70 s)"
   rootfs=$LAB_HOME/jre-rootfs
   rm -rf "$rootfs"
-  debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$rootfs" "$DEBIAN_MIRROR" >"$LAB_HOME/debootstrap.log" 2>&1 \
+  mirror=$("$(dirname "$0")/debian-mirror.sh")
+  debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$rootfs" "$mirror" >"$LAB_HOME/debootstrap.log" 2>&1 \
     || { tail -20 "$LAB_HOME/debootstrap.log" >&2; exit 1; }
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   tar -C "$rootfs" -c . | docker import -c 'ENV LANG=C.UTF-8' - "$JRE_IMAGE" >/dev/null
