@@ -31,7 +31,14 @@ mirror=$("$here/debian-mirror.sh")
 log "debootstrap bookworm minbase from $mirror into $root"
 debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 \
   || { tail -20 "$root.debootstrap.log" >&2; exit 1; }
+# What the machine image itself carries and a root filesystem from debootstrap lacks: its DNS
+# setup and its local CAs (this network's egress re-signs TLS; Maven needs to trust it). The CAs
+# are in place before setup.sh installs ca-certificates, whose hooks add them to Java's store.
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+if [ -d /usr/local/share/ca-certificates ]; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+fi
 
 mkdir -p "$root/work/main"
 git -C "$repo" archive HEAD | tar -x -C "$root/work/main"
