@@ -46,7 +46,7 @@ git -C "$repo" archive HEAD | tar -x -C "$root/work/main"
 log "copied $(git -C "$repo" rev-parse --short HEAD) (clean checkout of HEAD)"
 
 mount_into proc /proc -t proc
-mount_into sysfs /sys -t sysfs
+mount_into /sys /sys --rbind  # with /sys/fs/cgroup, as on the machine (ss -e looks for cgroup2)
 mount_into /dev /dev --bind
 mount_into devpts /dev/pts -t devpts
 

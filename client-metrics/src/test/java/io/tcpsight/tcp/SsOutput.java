@@ -37,13 +37,16 @@ final class SsOutput {
         List<String> command = new ArrayList<>();
         command.add("ss");
         command.addAll(Arrays.asList(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // stderr apart: ss -e warns there ("Failed to find cgroup2 mount"), and a warning is not output
+        Process process = new ProcessBuilder(command).start();
         String output;
-        try (InputStream in = process.getInputStream()) {
+        String errors;
+        try (InputStream in = process.getInputStream(); InputStream err = process.getErrorStream()) {
             output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            errors = new String(err.readAllBytes(), StandardCharsets.UTF_8);
         }
         if (process.waitFor() != 0) {
-            throw new IOException("ss " + args + " failed: " + output);
+            throw new IOException("ss " + String.join(" ", args) + " failed: " + output + errors);
         }
         return output;
     }
