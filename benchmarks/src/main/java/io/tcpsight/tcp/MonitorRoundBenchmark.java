@@ -1,14 +1,14 @@
 package io.tcpsight.tcp;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionRegistry;
-import io.tcpsight.connection.Role;
 import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.Role;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.ConnectionRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -58,7 +58,7 @@ public class MonitorRoundBenchmark {
             }
         }
         monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> KafkaSettings.unknown(),
-                () -> KernelFacts.from(HostTcpFacts.current()), new FindingsBoard(600_000, finding -> { }));
+                () -> HostTcpFacts.current().kernelFacts(), new FindingsBoard(600_000, finding -> { }));
     }
 
     @TearDown(Level.Trial)

@@ -1,14 +1,14 @@
 package io.tcpsight.tcp;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.CensusTracker;
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionRegistry;
 import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.CensusTracker;
+import io.tcpsight.sampling.ConnectionRegistry;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +52,7 @@ public class ReporterRoundBenchmark {
         ConnectionRegistry registry = new ConnectionRegistry(10_000);
         KafkaSettings settings = KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER);
         monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> settings,
-                () -> KernelFacts.from(HostTcpFacts.current()), new FindingsBoard(600_000, finding -> { }));
+                () -> HostTcpFacts.current().kernelFacts(), new FindingsBoard(600_000, finding -> { }));
         census = new CensusTracker(registry, socket -> socket.remote().getPort() == port,
                 socket -> CensusTracker.clientIdentity(socket, "consumer-bench-1"));
     }

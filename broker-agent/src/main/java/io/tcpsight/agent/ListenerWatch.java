@@ -1,13 +1,13 @@
 package io.tcpsight.agent;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.Role;
 import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
-import io.tcpsight.diagnose.ListenerFacts;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.ListenerFacts;
+import io.tcpsight.model.Role;
 import io.tcpsight.tcp.ListenQueue;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;

@@ -48,7 +48,7 @@ public final class TcpsightAgent {
             Thread starter = new Thread(() -> {
                 try {
                     int adopted = started.adoptOpenConnections();
-                    started.start();
+                    started.start(log);
                     log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
                             + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
                             + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : "")

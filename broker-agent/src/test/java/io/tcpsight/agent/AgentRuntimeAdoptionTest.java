@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tcpsight.connection.Role;
-import io.tcpsight.connection.TrackedConnection;
+import io.tcpsight.model.Role;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.TcpSockets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,7 +48,7 @@ class AgentRuntimeAdoptionTest {
             assertEquals(Role.BROKER, brokerEnd.identity().role(), "local port is one of this process's listeners");
             assertEquals(Role.CLIENT, clientEnd.identity().role());
 
-            String connectionId = AgentRuntime.addressKey(brokerSide, clientSide) + idSuffix;
+            String connectionId = BrokerConnectionIds.addressKey(brokerSide, clientSide) + idSuffix;
             runtime.request(connectionId, request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
 
             assertEquals("late-consumer", brokerEnd.identity().clientId());

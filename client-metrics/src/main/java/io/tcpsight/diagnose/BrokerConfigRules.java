@@ -1,7 +1,7 @@
 package io.tcpsight.diagnose;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.tuning.FetchSizing;
 import java.util.ArrayList;
 import java.util.List;

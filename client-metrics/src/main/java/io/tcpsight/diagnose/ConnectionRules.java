@@ -9,10 +9,12 @@ import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
 import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.IntervalStats;
-import io.tcpsight.connection.Role;
-import io.tcpsight.host.KernelVersion;
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.IntervalStats;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelVersion;
+import io.tcpsight.model.Role;
 import io.tcpsight.tuning.FetchSizing;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,9 @@
 package io.tcpsight.diagnose;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.ListenerFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +34,7 @@ public final class Diagnosis {
     }
 
     /** The host rules for the path to a cluster (identity of the slowest broker, its RTT). */
-    public static List<Finding> host(KernelFacts kernel, io.tcpsight.connection.ConnectionIdentity path, long rttMicros,
+    public static List<Finding> host(KernelFacts kernel, io.tcpsight.model.ConnectionIdentity path, long rttMicros,
             TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
         add(findings, HostRules.windowScalingDisabled(kernel, path, rttMicros, config));

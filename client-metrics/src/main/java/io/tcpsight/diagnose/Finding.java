@@ -1,6 +1,6 @@
 package io.tcpsight.diagnose;
 
-import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.model.ConnectionIdentity;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;

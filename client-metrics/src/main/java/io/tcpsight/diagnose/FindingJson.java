@@ -1,7 +1,7 @@
 package io.tcpsight.diagnose;
 
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ConnectionIdentity;
 import java.util.List;
 
 /**

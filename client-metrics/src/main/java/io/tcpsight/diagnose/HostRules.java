@@ -1,7 +1,8 @@
 package io.tcpsight.diagnose;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KernelFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

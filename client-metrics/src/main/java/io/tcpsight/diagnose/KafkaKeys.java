@@ -1,8 +1,8 @@
 package io.tcpsight.diagnose;
 
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.Role;
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.Role;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +42,7 @@ final class KafkaKeys {
         if (kind.isConnect()) {
             settings.add(new Setting("connect-worker", kind.connectWorkerPrefix() + key, value));
             String connector = ClientKind.connectorName(identity.clientId()).orElse("?");
-            settings.add(new Setting("connector " + connector, kind.connectWorkerPrefix().replace(".", ".override.") + key, value));
+            settings.add(new Setting("connector " + connector, kind.connectorOverridePrefix() + key, value));
         } else if (kind == ClientKind.REPLICA_FETCHER) {
             settings.add(new Setting("broker", replicaKey(key), value));
         } else {

@@ -3,6 +3,7 @@ package io.tcpsight.diagnose;
 import static io.tcpsight.config.TcpsightConfig.RULE_ACCEPT_QUEUE_RATIO;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.ListenerFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

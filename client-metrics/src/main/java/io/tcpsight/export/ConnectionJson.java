@@ -1,9 +1,9 @@
 package io.tcpsight.export;
 
-import io.tcpsight.connection.ConnectionSample;
-import io.tcpsight.connection.IntervalStats;
-import io.tcpsight.connection.TrackedConnection;
 import io.tcpsight.diagnose.FindingJson;
+import io.tcpsight.model.IntervalStats;
+import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.SocketBufferState;
 import java.util.List;
 

@@ -1,12 +1,12 @@
 package io.tcpsight.export;
 
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionSample;
-import io.tcpsight.connection.IntervalStats;
-import io.tcpsight.connection.TrackedConnection;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingJson;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.model.IntervalStats;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.TrackedConnection;
 import java.lang.management.ManagementFactory;
 import java.util.Comparator;
 import java.util.List;

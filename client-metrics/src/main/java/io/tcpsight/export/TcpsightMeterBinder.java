@@ -7,14 +7,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionSample;
-import io.tcpsight.connection.IntervalStats;
-import io.tcpsight.connection.TrackedConnection;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.IntervalStats;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.TrackedConnection;
 import java.util.List;
 
 /**

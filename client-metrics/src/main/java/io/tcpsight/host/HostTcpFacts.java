@@ -1,5 +1,8 @@
 package io.tcpsight.host;
 
+import io.tcpsight.model.BufferLimits;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.KernelVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -192,5 +195,11 @@ public final class HostTcpFacts {
                     .map(value -> Collections.unmodifiableList(Arrays.asList(value.split("\\s+"))))
                     .orElse(Collections.emptyList());
         }
+    }
+    /** The facts the rules use, from these. */
+    public KernelFacts kernelFacts() {
+        return new KernelFacts(kernel().orElse(null), tcpRmem().map(BufferLimits::maxBytes).orElse(null),
+                tcpWmem().map(BufferLimits::maxBytes).orElse(null), timestamps().isPresent() ? timestamps().getAsLong() : null,
+                windowScaling().isPresent() ? windowScaling().getAsLong() : null);
     }
 }

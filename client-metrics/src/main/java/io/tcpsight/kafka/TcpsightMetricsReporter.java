@@ -2,20 +2,14 @@ package io.tcpsight.kafka;
 
 import io.tcpsight.config.InvalidSettingException;
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.BootstrapServers;
-import io.tcpsight.connection.CensusTracker;
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionRegistry;
-import io.tcpsight.connection.SamplingLoop;
-import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
-import io.tcpsight.export.TcpsightJmx;
-import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.BootstrapServers;
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.runtime.ObservationRuntime;
+import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.TcpSockets;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.Collections;
@@ -54,9 +48,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
     private KafkaSettings settings;
     private TcpsightConfig config;
     private Set<Integer> brokerPorts = Collections.emptySet();
-    private ConnectionMonitor monitor;
-    private SamplingLoop loop;
-    private TcpsightJmx jmx;
+    private ObservationRuntime runtime;
 
     public TcpsightMetricsReporter() {
         this(LOG::info, LOG::warn);
@@ -121,23 +113,14 @@ public class TcpsightMetricsReporter implements MetricsReporter {
             warn.accept("tcpsight reporter for client.id=" + clientId + " is off: " + TcpSockets.availability().reason());
             return;
         }
-        ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
-        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), finding -> finding.logTo(info, warn));
-        monitor = new ConnectionMonitor(registry, config, connection -> settings, () -> KernelFacts.from(HostTcpFacts.current()), board);
-        CensusTracker census = new CensusTracker(registry, this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId));
-        try {
-            jmx = TcpsightJmx.register(monitor, JMX_TYPE, clientId);
-        } catch (javax.management.JMException | RuntimeException unavailable) {
-            warn.accept("tcpsight reporter for client.id=" + clientId + ": JMX registration failed, findings go to the log only: " + unavailable);
-        }
-        loop = new SamplingLoop("tcpsight-reporter-" + clientId, config, () -> {
-            try {
-                census.refresh();
-            } catch (IOException unreadable) {
-                throw new IllegalStateException("process census failed: " + unreadable.getMessage(), unreadable);
-            }
-            monitor.round();
-        }, warn).start();
+        runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
+                .log(info, warn)
+                .settings(connection -> settings)
+                .census(this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId))
+                .jmx(JMX_TYPE, clientId)
+                .samplerThread("tcpsight-reporter-" + clientId)
+                .build()
+                .start();
     }
 
     private boolean isBrokerConnection(ProcessSocket socket) {
@@ -146,7 +129,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     /** The monitor behind this reporter, once init() ran (null before, or when tcpsight is unavailable). */
     public ConnectionMonitor monitor() {
-        return monitor;
+        return runtime == null ? null : runtime.monitor();
     }
 
     @Override
@@ -161,11 +144,8 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     @Override
     public void close() {
-        if (loop != null) {
-            loop.close();
-        }
-        if (jmx != null) {
-            jmx.close();
+        if (runtime != null) {
+            runtime.close();
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.tcpsight.host;
+package io.tcpsight.model;
 
 /** The three values of {@code net.ipv4.tcp_rmem} or {@code tcp_wmem}: min, default, max bytes. */
 public final class BufferLimits {

@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.model;
 
 /**
  * How a Kafka client names its connections: by the broker's node id, negative for a bootstrap

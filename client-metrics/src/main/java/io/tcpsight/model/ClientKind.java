@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.model;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -63,5 +63,10 @@ public enum ClientKind {
     /** The client-config prefix Connect uses for this kind at worker level ("consumer."), or "". */
     public String connectWorkerPrefix() {
         return this == CONNECT_CONSUMER ? "consumer." : this == CONNECT_PRODUCER ? "producer." : "";
+    }
+
+    /** The prefix of the same settings in a connector's config ("consumer.override."), or "". */
+    public String connectorOverridePrefix() {
+        return connectWorkerPrefix().replace(".", ".override.");
     }
 }

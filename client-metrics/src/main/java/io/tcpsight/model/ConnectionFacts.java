@@ -1,7 +1,5 @@
-package io.tcpsight.diagnose;
+package io.tcpsight.model;
 
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.IntervalStats;
 
 /**
  * Everything the connection rules may look at, as plain values: what the kernel says about the
@@ -9,19 +7,19 @@ import io.tcpsight.connection.IntervalStats;
  * Built from real samples by ConnectionMonitor; built directly in rule tests.
  */
 public final class ConnectionFacts {
-    final ConnectionIdentity identity;
-    final boolean established;
-    final long rttMicros;
-    final Boolean windowScaling;
-    final int rcvWindowScale;
-    final Long sndWindowBytes;
-    final Integer receiveBufferBytes;
-    final Integer windowClampBytes;
-    final String congestionControl;
-    final IntervalStats interval;
-    final Long handshakeMillis;
-    final KafkaSettings kafka;
-    final KernelFacts kernel;
+    public final ConnectionIdentity identity;
+    public final boolean established;
+    public final long rttMicros;
+    public final Boolean windowScaling;
+    public final int rcvWindowScale;
+    public final Long sndWindowBytes;
+    public final Integer receiveBufferBytes;
+    public final Integer windowClampBytes;
+    public final String congestionControl;
+    public final IntervalStats interval;
+    public final Long handshakeMillis;
+    public final KafkaSettings kafka;
+    public final KernelFacts kernel;
 
     private ConnectionFacts(Builder builder) {
         identity = builder.identity;

@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.model;
 
 /**
  * What a connection did between two samples: the rates and ratios the rules read. Fractions

@@ -1,6 +1,5 @@
-package io.tcpsight.diagnose;
+package io.tcpsight.model;
 
-import io.tcpsight.connection.ClientKind;
 import java.util.Map;
 
 /**

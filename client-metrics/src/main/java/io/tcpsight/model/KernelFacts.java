@@ -1,8 +1,5 @@
-package io.tcpsight.diagnose;
+package io.tcpsight.model;
 
-import io.tcpsight.host.BufferLimits;
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.host.KernelVersion;
 
 /** The kernel facts rules use; null when not known. */
 public final class KernelFacts {
@@ -26,13 +23,6 @@ public final class KernelFacts {
 
     public static KernelFacts unknown() {
         return new KernelFacts(null, null, null, null, null);
-    }
-
-    public static KernelFacts from(HostTcpFacts host) {
-        return new KernelFacts(host.kernel().orElse(null), host.tcpRmem().map(BufferLimits::maxBytes).orElse(null),
-                host.tcpWmem().map(BufferLimits::maxBytes).orElse(null),
-                host.timestamps().isPresent() ? host.timestamps().getAsLong() : null,
-                host.windowScaling().isPresent() ? host.windowScaling().getAsLong() : null);
     }
 
     public KernelVersion version() {

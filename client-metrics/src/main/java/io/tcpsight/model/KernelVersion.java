@@ -1,4 +1,4 @@
-package io.tcpsight.host;
+package io.tcpsight.model;
 
 import java.util.Optional;
 import java.util.regex.Matcher;

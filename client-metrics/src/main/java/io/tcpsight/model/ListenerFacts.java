@@ -1,6 +1,5 @@
-package io.tcpsight.diagnose;
+package io.tcpsight.model;
 
-import io.tcpsight.connection.ConnectionIdentity;
 
 /**
  * A listening socket and how much its namespace's counters rose recently (the agent uses the
@@ -8,15 +7,15 @@ import io.tcpsight.connection.ConnectionIdentity;
  * (first sample, or /proc/net/netstat unreadable).
  */
 public final class ListenerFacts {
-    final ConnectionIdentity identity;
-    final long acceptQueueLength;
-    final long effectiveBacklog;
-    final Integer configuredBacklog;
-    final Long somaxconn;
-    final Long listenOverflows;
-    final Long listenDrops;
-    final Long syncookiesSent;
-    final Long hostTimestamps;
+    public final ConnectionIdentity identity;
+    public final long acceptQueueLength;
+    public final long effectiveBacklog;
+    public final Integer configuredBacklog;
+    public final Long somaxconn;
+    public final Long listenOverflows;
+    public final Long listenDrops;
+    public final Long syncookiesSent;
+    public final Long hostTimestamps;
 
     public ListenerFacts(ConnectionIdentity identity, long acceptQueueLength, long effectiveBacklog, Integer configuredBacklog, Long somaxconn,
             Long listenOverflows, Long listenDrops, Long syncookiesSent, Long hostTimestamps) {

@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.model;
 
 import java.util.Locale;
 

@@ -1,12 +1,17 @@
-package io.tcpsight.connection;
+package io.tcpsight.monitor;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.diagnose.ConnectionFacts;
 import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.ConnectionSampler;
+import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.TcpState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -100,26 +105,26 @@ public final class ConnectionMonitor {
      * against a min_rtt of 0.02 ms), and would make every short path look long.
      */
     static long pathRttMicros(ConnectionSample sample) {
-        return sample.minRttMicros > 0 ? sample.minRttMicros : sample.rttMicros;
+        return sample.minRttMicros() > 0 ? sample.minRttMicros() : sample.rttMicros();
     }
 
     private ConnectionFacts facts(TrackedConnection connection, KernelFacts kernelFacts) {
         ConnectionSample sample = connection.latest();
         ConnectionFacts.Builder facts = ConnectionFacts.builder(connection.identity())
-                .established(sample.state == io.tcpsight.tcp.TcpState.ESTABLISHED)
+                .established(sample.state() == TcpState.ESTABLISHED)
                 .rttMicros(pathRttMicros(sample))
-                .windowScaling(sample.options.windowScaling())
-                .rcvWindowScale(sample.rcvWindowScale)
-                .interval(sample.interval)
+                .windowScaling(sample.options().windowScaling())
+                .rcvWindowScale(sample.rcvWindowScale())
+                .interval(sample.interval())
                 .handshakeMillis(connection.handshakeMillis())
                 .kafka(settings.apply(connection))
                 .kernel(kernelFacts);
-        if (sample.sndWindowBytes >= 0) {
-            facts.sndWindowBytes(sample.sndWindowBytes);
+        if (sample.sndWindowBytes() >= 0) {
+            facts.sndWindowBytes(sample.sndWindowBytes());
         }
-        if (sample.buffers != null) {
-            facts.receiveBufferBytes(sample.buffers.receiveBufferBytes()).windowClampBytes(sample.buffers.windowClampBytes())
-                    .congestionControl(sample.buffers.congestionControl());
+        if (sample.buffers() != null) {
+            facts.receiveBufferBytes(sample.buffers().receiveBufferBytes()).windowClampBytes(sample.buffers().windowClampBytes())
+                    .congestionControl(sample.buffers().congestionControl());
         }
         return facts.build();
     }

@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.monitor;
 
 import io.tcpsight.config.TcpsightConfig;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.pacing;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

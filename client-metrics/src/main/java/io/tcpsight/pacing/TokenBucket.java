@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.pacing;
 
 /**
  * A token bucket in its "theoretical arrival time" form: each permit owns a slot one interval

@@ -1,5 +1,7 @@
-package io.tcpsight.connection;
+package io.tcpsight.sampling;
 
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.Role;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpState;

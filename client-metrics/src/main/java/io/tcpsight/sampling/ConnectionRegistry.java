@@ -1,5 +1,6 @@
-package io.tcpsight.connection;
+package io.tcpsight.sampling;
 
+import io.tcpsight.model.ConnectionIdentity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

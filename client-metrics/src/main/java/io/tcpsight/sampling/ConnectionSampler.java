@@ -1,5 +1,6 @@
-package io.tcpsight.connection;
+package io.tcpsight.sampling;
 
+import io.tcpsight.model.IntervalStats;
 import io.tcpsight.tcp.Errno;
 import io.tcpsight.tcp.SocketBufferState;
 import io.tcpsight.tcp.TcpInfoField;

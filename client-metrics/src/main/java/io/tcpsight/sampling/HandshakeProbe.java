@@ -1,5 +1,6 @@
-package io.tcpsight.connection;
+package io.tcpsight.sampling;
 
+import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.tcp.TcpInfo;
 import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;

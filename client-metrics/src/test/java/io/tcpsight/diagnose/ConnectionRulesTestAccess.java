@@ -1,5 +1,7 @@
 package io.tcpsight.diagnose;
 
+import io.tcpsight.model.ConnectionFacts;
+
 /** Lets tests in other packages use the rule tests' facts. */
 public final class ConnectionRulesTestAccess {
     private ConnectionRulesTestAccess() {

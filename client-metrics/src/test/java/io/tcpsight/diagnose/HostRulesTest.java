@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.Role;
-import io.tcpsight.host.KernelVersion;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.KernelVersion;
+import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.Map;

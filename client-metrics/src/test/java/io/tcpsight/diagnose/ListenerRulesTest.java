@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.Role;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.ListenerFacts;
+import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

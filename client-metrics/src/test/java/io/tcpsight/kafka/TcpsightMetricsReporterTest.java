@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.connection.ClientKind;
 import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.model.ClientKind;
 import io.tcpsight.tcp.LoopbackConnections;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

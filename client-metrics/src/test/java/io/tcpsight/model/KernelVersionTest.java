@@ -1,4 +1,4 @@
-package io.tcpsight.host;
+package io.tcpsight.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

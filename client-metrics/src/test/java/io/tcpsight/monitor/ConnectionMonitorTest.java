@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,10 +9,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.IntervalStats;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.Role;
+import io.tcpsight.sampling.CensusTracker;
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.ConnectionSampler;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.LoopbackConnections;
 import io.tcpsight.tcp.TcpSockets;
 import java.net.InetAddress;
@@ -86,7 +93,7 @@ class ConnectionMonitorTest {
         List<List<Finding>> rounds = new ArrayList<>();
         FindingsBoard board = new FindingsBoard(0, finding -> { });
         ConnectionMonitor monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> KafkaSettings.unknown(),
-                () -> KernelFacts.from(HostTcpFacts.current()), board);
+                () -> HostTcpFacts.current().kernelFacts(), board);
         monitor.addListener((sampled, findings) -> rounds.add(findings));
         try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
             loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny

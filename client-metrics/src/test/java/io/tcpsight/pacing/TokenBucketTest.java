@@ -1,4 +1,4 @@
-package io.tcpsight.connection;
+package io.tcpsight.pacing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,6 +1,6 @@
 package io.tcpsight.connect;
 
-import io.tcpsight.connection.ClientConnectionIds;
+import io.tcpsight.model.ClientConnectionIds;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.tcpsight.connect;
 
-import io.tcpsight.connection.HandshakeProbe;
+import io.tcpsight.sampling.HandshakeProbe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

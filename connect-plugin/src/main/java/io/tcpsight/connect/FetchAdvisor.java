@@ -1,8 +1,8 @@
 package io.tcpsight.connect;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.BootstrapServers;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.tuning.FetchSizing;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,6 +1,6 @@
 package io.tcpsight.connect;
 
-import io.tcpsight.connection.Pacer;
+import io.tcpsight.pacing.Pacer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -50,8 +50,8 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                 LOG.warn("tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
                         TcpSockets.availability().reason());
             }
-            observation = new WorkerObservation(workerConfig, settings.shared(), () -> clusterState)
-                    .start(workerConfig.getOrDefault("group.id", "connect"));
+            observation = new WorkerObservation(workerConfig, settings.shared(), () -> clusterState,
+                    workerConfig.getOrDefault("group.id", "connect")).start();
             context.configurable().register(new TcpsightResource(observation));
             if (settings.get(ConnectSettings.READAPT)) {
                 readaptation = new Readaptation(FetchAdvisor.shared(), settings.get(ConnectSettings.READAPT_FACTOR),

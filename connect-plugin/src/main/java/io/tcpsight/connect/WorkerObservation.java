@@ -1,32 +1,21 @@
 package io.tcpsight.connect;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.BootstrapServers;
-import io.tcpsight.connection.CensusTracker;
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionRegistry;
-import io.tcpsight.connection.ConnectionSample;
-import io.tcpsight.connection.Role;
-import io.tcpsight.connection.SamplingLoop;
-import io.tcpsight.connection.TrackedConnection;
-import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
-import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.export.TcpsightMeterBinder;
-import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.BootstrapServers;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.Role;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.runtime.ObservationRuntime;
+import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -47,65 +36,40 @@ final class WorkerObservation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerObservation.class);
     static final String JMX_TYPE = "ConnectWorker";
 
-    private final Map<String, String> workerConfig;
-    private final Supplier<ConnectClusterState> cluster;
-    private final ConnectionMonitor monitor;
+    private final ObservationRuntime runtime;
     private final BrokerDirectory brokers;
-    private final CensusTracker census;
+    private final ConnectClientSettings clientSettings;
     private final Set<Integer> bootstrapPorts = new HashSet<>();
-    /** Connector configs read this round (settingsFor runs per connection; the herder answers each read). */
-    private final Map<String, Map<String, String>> connectorConfigs = new HashMap<>();
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
-    private final PrometheusMeterRegistry prometheus;
-    private TcpsightJmx jmx;
-    private SamplingLoop loop;
+    private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    WorkerObservation(Map<String, String> workerConfig, TcpsightConfig config, Supplier<ConnectClusterState> cluster) {
-        this.workerConfig = workerConfig;
-        this.cluster = cluster;
-        ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
-        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS), finding -> finding.logTo(LOG::info, LOG::warn));
-        monitor = new ConnectionMonitor(registry, config, this::settingsFor, () -> KernelFacts.from(HostTcpFacts.current()), board);
-        monitor.addNamer(this::name);
+    WorkerObservation(Map<String, String> workerConfig, TcpsightConfig config, Supplier<ConnectClusterState> cluster, String workerName) {
         brokers = new BrokerDirectory(workerConfig);
+        clientSettings = new ConnectClientSettings(workerConfig, cluster);
         for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
             bootstrapPorts.add(server.getPort());
         }
-        census = new CensusTracker(registry, this::isBrokerConnection, this::identify);
-        prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
-        FunctionCounter.builder("tcpsight.startup.paced.builds", this, ignored -> pacerValue(StartupPacer::pacedBuilds))
-                .description("task client builds that went through startup pacing").register(prometheus);
-        FunctionCounter.builder("tcpsight.startup.capped.builds", this, ignored -> pacerValue(StartupPacer::cappedBuilds))
-                .description("task client builds that would have waited longer than tcpsight.startup.max.wait.ms").register(prometheus);
-        FunctionCounter.builder("tcpsight.startup.wait", this, ignored -> {
-            StartupPacer pacer = StartupPacer.current();
-            return pacer == null ? 0 : pacer.waitedSeconds();
-        }).baseUnit("seconds").description("time task client builds waited for pacing").register(prometheus);
-        Gauge.builder("tcpsight.provider.rtt", FetchAdvisor.shared(), advisor -> {
-            java.time.Duration rtt = advisor.lastRtt();
-            return rtt == null ? Double.NaN : rtt.toNanos() / 1e9;
-        }).baseUnit("seconds").description("the RTT to the cluster the config provider sized fetches for").register(prometheus);
+        runtime = ObservationRuntime.builder("tcpsight", config)
+                .log(LOG::info, LOG::warn)
+                .samplerThread("tcpsight-connect-sampler")
+                .settings(this::settingsFor)
+                .beforeRound(brokers::refreshIfStale)
+                .census(this::isBrokerConnection, this::identify)
+                .beforeRound(this::beforeSample)
+                .namer(this::name)
+                .jmx(JMX_TYPE, workerName)
+                .exporter("Prometheus meters", this::bindMeters)
+                .build();
     }
 
-    private static double pacerValue(java.util.function.ToLongFunction<StartupPacer> value) {
-        StartupPacer pacer = StartupPacer.current();
-        return pacer == null ? 0 : value.applyAsLong(pacer);
-    }
-
-    WorkerObservation start(String workerName) {
-        try {
-            jmx = TcpsightJmx.register(monitor, JMX_TYPE, workerName);
-        } catch (javax.management.JMException | RuntimeException unavailable) {
-            LOG.warn("tcpsight: JMX registration failed, findings go to the log and REST only: {}", unavailable.toString());
-        }
-        loop = new SamplingLoop("tcpsight-connect-sampler", monitor.config(), this::round, LOG::warn).start();
+    WorkerObservation start() {
+        runtime.start();
         return this;
     }
 
     ConnectionMonitor monitor() {
-        return monitor;
+        return runtime.monitor();
     }
 
     String scrape() {
@@ -113,15 +77,19 @@ final class WorkerObservation implements AutoCloseable {
     }
 
     void round() {
-        brokers.refreshIfStale();
-        try {
-            census.refresh();
-        } catch (IOException unreadable) {
-            throw new IllegalStateException("process census failed: " + unreadable.getMessage(), unreadable);
-        }
-        connectorConfigs.clear();
+        runtime.round();
+    }
+
+    /** Binds the meters; the runtime closes the registry with the rest. */
+    private AutoCloseable bindMeters(ConnectionMonitor monitor) {
+        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new WorkerMeters().bindTo(prometheus);
+        return prometheus;
+    }
+
+    private void beforeSample() {
+        clientSettings.newRound();
         clientsBeforeSample = hasUnnamed() ? KafkaClientConnections.read() : List.of();
-        monitor.round();
     }
 
     private static boolean unnamed(TrackedConnection connection) {
@@ -130,7 +98,7 @@ final class WorkerObservation implements AutoCloseable {
     }
 
     private boolean hasUnnamed() {
-        return monitor.registry().connections().stream().anyMatch(WorkerObservation::unnamed);
+        return runtime.registry().connections().stream().anyMatch(WorkerObservation::unnamed);
     }
 
     private boolean isBrokerConnection(ProcessSocket socket) {
@@ -175,48 +143,12 @@ final class WorkerObservation implements AutoCloseable {
 
     /** The client settings a connection's owner runs with, as far as the worker and connector configs tell. */
     KafkaSettings settingsFor(TrackedConnection connection) {
-        String clientId = connection.identity().clientId();
-        ClientKind kind = ClientKind.fromClientId(clientId);
-        if (!kind.isConnect()) {
-            return KafkaSettings.unknown(); // the worker's own clients and unnamed sockets
-        }
-        Map<String, String> effective = new HashMap<>();
-        String prefix = kind.connectWorkerPrefix();
-        copyStripped(workerConfig, prefix, effective);
-        ClientKind.connectorName(clientId).ifPresent(connector -> copyStripped(
-                connectorConfigs.computeIfAbsent(connector, this::connectorConfig), prefix.replace(".", ".override."), effective));
-        effective.values().removeIf(value -> value == null || value.contains("${"));
-        return KafkaSettings.fromClientConfig(effective, kind);
-    }
-
-    /** A connector's raw config; asks the herder, so it is read once per connector and round. */
-    private Map<String, String> connectorConfig(String connector) {
-        try {
-            ConnectClusterState state = cluster.get();
-            Map<String, String> config = state == null ? null : state.connectorConfig(connector);
-            return config == null ? Collections.emptyMap() : config;
-        } catch (RuntimeException unknownConnector) {
-            return Collections.emptyMap();
-        }
-    }
-
-    private static void copyStripped(Map<String, String> from, String prefix, Map<String, String> to) {
-        for (Map.Entry<String, String> entry : from.entrySet()) {
-            if (entry.getKey().startsWith(prefix)) {
-                to.put(entry.getKey().substring(prefix.length()), entry.getValue());
-            }
-        }
+        return clientSettings.forClient(connection.identity().clientId());
     }
 
     @Override
     public void close() {
-        if (loop != null) {
-            loop.close();
-        }
-        if (jmx != null) {
-            jmx.close();
-        }
+        runtime.close();
         brokers.close();
-        prometheus.close();
     }
 }

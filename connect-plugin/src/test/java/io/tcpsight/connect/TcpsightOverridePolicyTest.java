@@ -10,8 +10,8 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.policy.ConnectorClientConfigRequest;
-import org.apache.kafka.connect.sink.SinkConnector;
 import org.apache.kafka.connect.health.ConnectorType;
+import org.apache.kafka.connect.sink.SinkConnector;
 import org.junit.jupiter.api.Test;
 
 class TcpsightOverridePolicyTest {

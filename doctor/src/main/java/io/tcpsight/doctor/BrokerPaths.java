@@ -1,10 +1,6 @@
 package io.tcpsight.doctor;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.HandshakeProbe;
-import io.tcpsight.connection.Role;
-import io.tcpsight.diagnose.ConnectionFacts;
 import io.tcpsight.diagnose.ConnectionRules;
 import io.tcpsight.diagnose.Evidence;
 import io.tcpsight.diagnose.Finding;
@@ -12,6 +8,10 @@ import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Setting;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.Role;
+import io.tcpsight.sampling.HandshakeProbe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -1,15 +1,15 @@
 package io.tcpsight.doctor;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.CensusTracker;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.ConnectionMonitor;
-import io.tcpsight.connection.ConnectionRegistry;
-import io.tcpsight.connection.TrackedConnection;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.CensusTracker;
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
 import java.io.IOException;
 import java.net.InetSocketAddress;

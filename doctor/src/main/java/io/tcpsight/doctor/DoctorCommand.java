@@ -3,16 +3,16 @@ package io.tcpsight.doctor;
 import io.tcpsight.config.InvalidSettingException;
 import io.tcpsight.config.SettingKey;
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.BootstrapServers;
-import io.tcpsight.connection.ClientKind;
-import io.tcpsight.connection.ConnectionIdentity;
 import io.tcpsight.diagnose.BrokerConfigRules;
 import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingJson;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.BootstrapServers;
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
 import io.tcpsight.tuning.FetchSizing;
 import java.io.IOException;
 import java.io.InputStream;
@@ -151,7 +151,7 @@ final class DoctorCommand implements Callable<Integer> {
     private DoctorReport diagnose(String bootstrap, String note, Properties client, TcpsightConfig config) throws InterruptedException,
             IOException {
         HostTcpFacts host = HostTcpFacts.current();
-        KernelFacts kernel = KernelFacts.from(host);
+        KernelFacts kernel = host.kernelFacts();
         String clientId = client.getProperty("client.id");
         KafkaSettings kafka = KafkaSettings.fromClientConfig(toMap(client), ClientKind.CONSUMER);
         Duration timeout = Duration.ofMillis(timeoutMs);

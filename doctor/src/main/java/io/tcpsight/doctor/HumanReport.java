@@ -6,7 +6,7 @@ import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.Setting;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.host.KernelVersion;
+import io.tcpsight.model.KernelVersion;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;

@@ -4,20 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connection.ConnectionIdentity;
-import io.tcpsight.connection.Role;
-import io.tcpsight.diagnose.ConnectionFacts;
 import io.tcpsight.diagnose.ConnectionRules;
 import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Evidence;
 import io.tcpsight.diagnose.Finding;
-import io.tcpsight.diagnose.KafkaSettings;
-import io.tcpsight.diagnose.KernelFacts;
 import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.host.KernelVersion;
+import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.KernelVersion;
+import io.tcpsight.model.Role;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -40,7 +40,7 @@ class HumanReportTest {
         KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
         ConnectionFacts facts = ConnectionFacts.builder(BROKER_3).rttMicros(100_000).windowScaling(true).rcvWindowScale(2)
                 .receiveBufferBytes(131_072).windowClampBytes(49_152)
-                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), io.tcpsight.connection.ClientKind.CONSUMER))
+                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), io.tcpsight.model.ClientKind.CONSUMER))
                 .kernel(kernel).build();
         List<Finding> findings = new ArrayList<>(Diagnosis.connection(facts, TcpsightConfig.defaults()));
         findings.addAll(Diagnosis.host(kernel, BROKER_3, 100_000, TcpsightConfig.defaults()));

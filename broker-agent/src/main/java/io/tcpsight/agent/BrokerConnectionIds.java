@@ -1,0 +1,72 @@
+package io.tcpsight.agent;
+
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Kafka's broker-side connection ids and the tracked connections they name, so that a request
+ * (which carries only the id) reaches its connection. Ids are "local:port-remote:port-index" in
+ * Kafka 3.x and "local:port-remote:port-processor-index" in 4.x.
+ */
+final class BrokerConnectionIds {
+    private final Map<String, TrackedConnection> byConnectionId = new ConcurrentHashMap<>();
+    /**
+     * Connections adopted from the census (open before the hooks), by the addresses part of the id,
+     * until a request tells their full id.
+     */
+    private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
+
+    void registered(String connectionId, TrackedConnection connection) {
+        connection.ownerKey(connectionId);
+        byConnectionId.put(connectionId, connection);
+    }
+
+    void adopted(InetSocketAddress local, InetSocketAddress remote, TrackedConnection connection) {
+        adoptedByAddresses.put(addressKey(local, remote), connection);
+    }
+
+    /** The connection a request's id names; an adopted one learns its full id here. Null when not ours. */
+    TrackedConnection find(String connectionId) {
+        TrackedConnection connection = byConnectionId.get(connectionId);
+        return connection != null || adoptedByAddresses.isEmpty() ? connection : claimAdopted(connectionId);
+    }
+
+    void closed(TrackedConnection connection) {
+        if (connection.ownerKey() != null) {
+            byConnectionId.remove(connection.ownerKey(), connection);
+        }
+    }
+
+    /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
+    void retainTracked(ConnectionRegistry registry) {
+        byConnectionId.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+        adoptedByAddresses.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+    }
+
+    /** The addresses part of a broker-side connection id. */
+    static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
+        return local.getAddress().getHostAddress() + ":" + local.getPort() + "-" + remote.getAddress().getHostAddress() + ":"
+                + remote.getPort();
+    }
+
+    /** 3.x ends the id with "-index", 4.x with "-processor-index": the addresses come before either. */
+    private TrackedConnection claimAdopted(String connectionId) {
+        TrackedConnection connection = null;
+        String prefix = connectionId;
+        for (int suffixes = 0; suffixes < 2 && connection == null; suffixes++) {
+            int dash = prefix.lastIndexOf('-');
+            if (dash < 0) {
+                return null;
+            }
+            prefix = prefix.substring(0, dash);
+            connection = adoptedByAddresses.remove(prefix);
+        }
+        if (connection != null) {
+            registered(connectionId, connection);
+        }
+        return connection;
+    }
+}

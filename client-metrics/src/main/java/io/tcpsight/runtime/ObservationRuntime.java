@@ -1,0 +1,226 @@
+package io.tcpsight.runtime;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.monitor.SamplingLoop;
+import io.tcpsight.sampling.CensusTracker;
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.ProcessSocket;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * One observation of a process's Kafka connections, assembled the same way for every component:
+ * the bounded registry, the findings board (logging through the component's sinks), the
+ * monitor, the sampling loop, the JMX bean and any other exporter, and their close.
+ *
+ * <p>The broker agent, the Connect plugin and the client reporter plug in only what differs:
+ * how connections are found (hooks or a census) and named, which Kafka settings apply to them,
+ * and extra finding sources. Nothing runs until {@link #start()}; an exporter that cannot start
+ * costs one log line and the rest runs.
+ */
+public final class ObservationRuntime implements AutoCloseable {
+    /** An output started with the runtime and closed with it: JMX, an HTTP endpoint, a meter registry. */
+    public interface Exporter {
+        AutoCloseable start(ConnectionMonitor monitor) throws Exception;
+    }
+
+    /** Work done on the sampling thread before each round, such as a census refresh. */
+    public interface RoundStep {
+        void run() throws IOException;
+    }
+
+    private final String component;
+    private final Consumer<String> warn;
+    private final ConnectionMonitor monitor;
+    private final List<RoundStep> beforeRound;
+    private final List<NamedExporter> exporters;
+    private final String samplerThread;
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private SamplingLoop loop;
+
+    private ObservationRuntime(Builder builder) {
+        this.component = builder.component;
+        this.warn = builder.warn;
+        TcpsightConfig config = builder.config;
+        ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
+        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS),
+                finding -> finding.logTo(builder.info, builder.warn));
+        this.monitor = new ConnectionMonitor(registry, config, builder.settings, builder.kernel, board);
+        builder.namers.forEach(monitor::addNamer);
+        builder.findingSources.forEach(monitor::addFindingSource);
+        this.beforeRound = new ArrayList<>();
+        builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
+        this.exporters = new ArrayList<>(builder.exporters);
+        this.samplerThread = builder.samplerThread;
+    }
+
+    /**
+     * Starts observing for {@code component}, the name its log lines begin with ("tcpsight agent").
+     */
+    public static Builder builder(String component, TcpsightConfig config) {
+        return new Builder(component, config);
+    }
+
+    public ConnectionMonitor monitor() {
+        return monitor;
+    }
+
+    public ConnectionRegistry registry() {
+        return monitor.registry();
+    }
+
+    /** Starts the exporters, then the sampling loop. */
+    public ObservationRuntime start() {
+        for (NamedExporter exporter : exporters) {
+            try {
+                started.add(exporter.exporter.start(monitor));
+            } catch (Exception | LinkageError unavailable) {
+                warn.accept(component + ": " + exporter.what + " not started, the rest runs: " + unavailable);
+            }
+        }
+        loop = new SamplingLoop(samplerThread, monitor.config(), this::round, warn).start();
+        return this;
+    }
+
+    /** One round now, on the caller's thread: what the loop does each interval. */
+    public void round() {
+        for (RoundStep step : beforeRound) {
+            try {
+                step.run();
+            } catch (IOException unreadable) {
+                throw new IllegalStateException(unreadable.getMessage(), unreadable);
+            }
+        }
+        monitor.round();
+    }
+
+    @Override
+    public void close() {
+        if (loop != null) {
+            loop.close();
+        }
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (Exception | LinkageError failed) {
+                warn.accept(component + ": closing an exporter failed: " + failed);
+            }
+        }
+        started.clear();
+    }
+
+    private static final class NamedExporter {
+        final String what;
+        final Exporter exporter;
+
+        NamedExporter(String what, Exporter exporter) {
+            this.what = what;
+            this.exporter = exporter;
+        }
+    }
+
+    /** What a component plugs in; everything has a default but the component's name and config. */
+    public static final class Builder {
+        private final String component;
+        private final TcpsightConfig config;
+        private Consumer<String> info = message -> { };
+        private Consumer<String> warn = message -> { };
+        private Function<TrackedConnection, KafkaSettings> settings = connection -> KafkaSettings.unknown();
+        private final Supplier<KernelFacts> kernel = () -> HostTcpFacts.current().kernelFacts();
+        private final List<Function<ConnectionRegistry, RoundStep>> beforeRound = new ArrayList<>();
+        private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();
+        private final List<Supplier<List<Finding>>> findingSources = new ArrayList<>();
+        private final List<NamedExporter> exporters = new ArrayList<>();
+        private String samplerThread;
+
+        private Builder(String component, TcpsightConfig config) {
+            this.component = Objects.requireNonNull(component, "component");
+            this.config = Objects.requireNonNull(config, "config");
+            this.samplerThread = "tcpsight-sampler";
+        }
+
+        /** Where findings and failures are logged. */
+        public Builder log(Consumer<String> info, Consumer<String> warn) {
+            this.info = info;
+            this.warn = warn;
+            return this;
+        }
+
+        /** The client settings a connection's owner runs with; unknown by default. */
+        public Builder settings(Function<TrackedConnection, KafkaSettings> settings) {
+            this.settings = settings;
+            return this;
+        }
+
+        /**
+         * Before each round, tracks this process's sockets that {@code belongs} accepts, as the process
+         * census finds them (for components that no hook tells of opens and closes).
+         */
+        public Builder census(Predicate<ProcessSocket> belongs, Function<ProcessSocket, ConnectionIdentity> identify) {
+            beforeRound.add(registry -> {
+                CensusTracker census = new CensusTracker(registry, belongs, identify);
+                return () -> {
+                    try {
+                        census.refresh();
+                    } catch (IOException unreadable) {
+                        throw new IOException("process census failed: " + unreadable.getMessage(), unreadable);
+                    }
+                };
+            });
+            return this;
+        }
+
+        /** Work on the sampling thread before each round, in the order the steps (and the census) were added. */
+        public Builder beforeRound(RoundStep step) {
+            beforeRound.add(registry -> step);
+            return this;
+        }
+
+        /** Names connections from what a round just sampled, before the rules run (see {@link ConnectionMonitor#addNamer}). */
+        public Builder namer(Consumer<List<TrackedConnection>> namer) {
+            namers.add(namer);
+            return this;
+        }
+
+        /** Findings from elsewhere (listeners, host counters), evaluated each round. */
+        public Builder findingSource(Supplier<List<Finding>> source) {
+            findingSources.add(source);
+            return this;
+        }
+
+        /** The JMX bean {@code io.tcpsight:type=<type>,name=<name>}. */
+        public Builder jmx(String type, String name) {
+            return exporter("JMX bean " + type, monitor -> TcpsightJmx.register(monitor, type, name));
+        }
+
+        public Builder exporter(String what, Exporter exporter) {
+            exporters.add(new NamedExporter(what, exporter));
+            return this;
+        }
+
+        public Builder samplerThread(String name) {
+            this.samplerThread = name;
+            return this;
+        }
+
+        /** Assembles everything; nothing runs until {@link ObservationRuntime#start()}. */
+        public ObservationRuntime build() {
+            return new ObservationRuntime(this);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.tcpsight.architecture;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core's imports go one way, bottom to top (docs/architecture.md draws it):
+ * model; kernel access (host, tcp); config and pacing beside them; sampling; rules (diagnose,
+ * tuning); monitoring; export; the runtime assembly; and the integrations on top (the client
+ * reporter, the facts report).
+ */
+class LayeringTest {
+    private static final JavaClasses CORE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.tcpsight");
+
+    @Test
+    void importsGoOneWayFromTheModelUp() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("model").definedBy("io.tcpsight.model..")
+                .layer("config").definedBy("io.tcpsight.config..")
+                .layer("pacing").definedBy("io.tcpsight.pacing..")
+                .layer("kernel").definedBy("io.tcpsight.host..", "io.tcpsight.tcp..")
+                .layer("sampling").definedBy("io.tcpsight.sampling..")
+                .layer("rules").definedBy("io.tcpsight.diagnose..", "io.tcpsight.tuning..")
+                .layer("monitoring").definedBy("io.tcpsight.monitor..")
+                .layer("export").definedBy("io.tcpsight.export..")
+                .layer("runtime").definedBy("io.tcpsight.runtime..")
+                .layer("integrations").definedBy("io.tcpsight.kafka..", "io.tcpsight.report..")
+                .whereLayer("integrations").mayNotBeAccessedByAnyLayer()
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("integrations")
+                .whereLayer("export").mayOnlyBeAccessedByLayers("runtime", "integrations")
+                .whereLayer("monitoring").mayOnlyBeAccessedByLayers("export", "runtime", "integrations")
+                .whereLayer("rules").mayOnlyBeAccessedByLayers("monitoring", "export", "runtime", "integrations")
+                .whereLayer("sampling").mayOnlyBeAccessedByLayers("monitoring", "export", "runtime", "integrations")
+                .whereLayer("kernel").mayOnlyBeAccessedByLayers("sampling", "rules", "monitoring", "export", "runtime", "integrations")
+                .whereLayer("pacing").mayNotBeAccessedByAnyLayer()
+                .whereLayer("model").mayNotAccessAnyLayer()
+                .whereLayer("config").mayNotAccessAnyLayer()
+                .whereLayer("pacing").mayNotAccessAnyLayer()
+                .whereLayer("kernel").mayOnlyAccessLayers("model")
+                .check(CORE);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.tcpsight.(*)..").should().beFreeOfCycles().check(CORE);
+    }
+}

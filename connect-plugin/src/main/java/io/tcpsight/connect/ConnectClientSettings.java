@@ -1,0 +1,63 @@
+package io.tcpsight.connect;
+
+import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.KafkaSettings;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.connect.health.ConnectClusterState;
+
+/**
+ * The settings a Connect task client runs with, as Connect builds them: the worker's
+ * {@code consumer.*} / {@code producer.*}, then the connector's {@code consumer.override.*} /
+ * {@code producer.override.*} on top. Placeholders are left out: their values are unknown here.
+ */
+final class ConnectClientSettings {
+    private final Map<String, String> workerConfig;
+    private final Supplier<ConnectClusterState> cluster;
+    /** Connector configs read this round: settings are asked per connection, and the herder answers each read. */
+    private final Map<String, Map<String, String>> connectorConfigs = new HashMap<>();
+
+    ConnectClientSettings(Map<String, String> workerConfig, Supplier<ConnectClusterState> cluster) {
+        this.workerConfig = workerConfig;
+        this.cluster = cluster;
+    }
+
+    /** Forgets the connector configs read so far; called once per round. */
+    void newRound() {
+        connectorConfigs.clear();
+    }
+
+    KafkaSettings forClient(String clientId) {
+        ClientKind kind = ClientKind.fromClientId(clientId);
+        if (!kind.isConnect()) {
+            return KafkaSettings.unknown(); // the worker's own clients and unnamed sockets
+        }
+        Map<String, String> effective = new HashMap<>();
+        copyStripped(workerConfig, kind.connectWorkerPrefix(), effective);
+        ClientKind.connectorName(clientId).ifPresent(connector -> copyStripped(
+                connectorConfigs.computeIfAbsent(connector, this::connectorConfig), kind.connectorOverridePrefix(), effective));
+        effective.values().removeIf(value -> value == null || value.contains("${"));
+        return KafkaSettings.fromClientConfig(effective, kind);
+    }
+
+    /** A connector's raw config, from the herder. */
+    private Map<String, String> connectorConfig(String connector) {
+        try {
+            ConnectClusterState state = cluster.get();
+            Map<String, String> config = state == null ? null : state.connectorConfig(connector);
+            return config == null ? Collections.emptyMap() : config;
+        } catch (RuntimeException unknownConnector) {
+            return Collections.emptyMap();
+        }
+    }
+
+    private static void copyStripped(Map<String, String> from, String prefix, Map<String, String> to) {
+        for (Map.Entry<String, String> entry : from.entrySet()) {
+            if (entry.getKey().startsWith(prefix)) {
+                to.put(entry.getKey().substring(prefix.length()), entry.getValue());
+            }
+        }
+    }
+}
