@@ -89,7 +89,9 @@ else
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   tar -C "$rootfs" -c . | docker import -c 'ENV LANG=C.UTF-8' - "$JRE_IMAGE" >/dev/null
   rm -rf "$rootfs"
-  docker run --rm "$JRE_IMAGE" java -version 2>&1 | head -1
+  # Not piped into head: with pipefail, head closing early makes docker's SIGPIPE (141) fail setup.
+  version=$(docker run --rm "$JRE_IMAGE" java -version 2>&1)
+  log "${version%%$'\n'*}"
 fi
 
 if docker image inspect "$TOXIPROXY_IMAGE" >/dev/null 2>&1; then
