@@ -81,6 +81,11 @@ public final class TcpsightConfig {
         return (T) values.get(key);
     }
 
+    /** tcpsight.rule.min.rtt.ms in microseconds: the RTT assumed where none was measured. */
+    public long ruleMinRttMicros() {
+        return Math.round(get(RULE_MIN_RTT_MS) * 1000);
+    }
+
     public double targetBytesPerSecond() {
         return get(TARGET_THROUGHPUT_MBIT) * 1e6 / 8;
     }

@@ -46,20 +46,16 @@ public final class BrokerConfigRules {
         if (bytes == null || bytes <= 0 || !ConnectionRules.longPath(rttMicros, config)) {
             return Optional.empty();
         }
-        double ceilingRate = bytes / rttSeconds;
+        double ceilingRate = WindowModel.ceilingBytesPerSecond(bytes, rttMicros);
         double target = config.targetBytesPerSecond();
-        if (ceilingRate >= target) {
+        Optional<Severity> severity = WindowModel.judge(ceilingRate, target);
+        if (!severity.isPresent()) {
             return Optional.empty();
         }
-        List<Evidence> evidence = new ArrayList<>();
-        evidence.add(ConnectionRules.rtt(rttMicros));
-        evidence.add(new Evidence(key, bytes, "bytes"));
-        evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingRate), "Mbit/s"));
-        evidence.add(new Evidence("targetRate", ConnectionRules.mbit(target), "Mbit/s"));
+        List<Evidence> evidence = WindowModel.evidence(rttMicros, new Evidence(key, bytes, "bytes"), ceilingRate, target);
         long needed = FetchSizing.kernelBufferMax(rttSeconds, target);
         List<Setting> settings = List.of(new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
-        Severity severity = ceilingRate * 4 < target ? Severity.CRITICAL : Severity.WARN;
-        return Optional.of(new Finding(rule, severity, path, evidence, new Remedy(settings, String.format(
+        return Optional.of(new Finding(rule, severity.get(), path, evidence, new Remedy(settings, String.format(
                 "the broker sets %s=%d on every accepted socket, so %s between it and this host move at most about %.1f Mbit/s over "
                         + "%.1f ms whatever the client's settings; -1 lets the broker's kernel autotune (its %s max must allow it)",
                 key, bytes, traffic, ConnectionRules.mbit(ceilingRate), rttMicros / 1000.0, sysctl))));

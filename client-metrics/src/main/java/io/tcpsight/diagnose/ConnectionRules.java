@@ -25,32 +25,7 @@ import java.util.Optional;
  * findings; nothing here reads a socket, a file or the clock.
  */
 public final class ConnectionRules {
-    /** A window without scaling never exceeds this. */
-    static final long UNSCALED_WINDOW_MAX = 65_535;
-
     private ConnectionRules() {
-    }
-
-    /**
-     * The most this end can ever advertise: 65535 shifted by its window scale, the clamp when the
-     * buffer is fixed, and half of tcp_rmem max when autotuning decides.
-     */
-    static Optional<Long> windowCeiling(ConnectionFacts facts) {
-        if (facts.windowScaling == null) {
-            return Optional.empty();
-        }
-        long ceiling = facts.windowScaling ? UNSCALED_WINDOW_MAX << facts.rcvWindowScale : UNSCALED_WINDOW_MAX;
-        if (fixedReceiveBuffer(facts) && facts.windowClampBytes != null) {
-            ceiling = Math.min(ceiling, facts.windowClampBytes);
-        } else if (facts.kernel.tcpRmemMax() != null) {
-            ceiling = Math.min(ceiling, facts.kernel.tcpRmemMax() / 2);
-        }
-        return Optional.of(ceiling);
-    }
-
-    private static boolean fixedReceiveBuffer(ConnectionFacts facts) {
-        Integer configured = facts.kafka.receiveBufferBytes();
-        return configured != null && configured > 0;
     }
 
     private static boolean longPath(ConnectionFacts facts, TcpsightConfig config) {
@@ -84,20 +59,18 @@ public final class ConnectionRules {
     }
 
     public static Optional<Finding> smallReceiveBuffer(ConnectionFacts facts, TcpsightConfig config) {
-        Optional<Long> ceiling = windowCeiling(facts);
+        Optional<Long> ceiling = WindowModel.windowCeiling(facts);
         if (!facts.established || !longPath(facts, config) || !ceiling.isPresent()) {
             return Optional.empty();
         }
-        double ceilingRate = ceiling.get() / (facts.rttMicros / 1e6);
+        double ceilingRate = WindowModel.ceilingBytesPerSecond(ceiling.get(), facts.rttMicros);
         double target = config.targetBytesPerSecond();
-        if (ceilingRate >= target) {
+        Optional<Severity> severity = WindowModel.judge(ceilingRate, target);
+        if (!severity.isPresent()) {
             return Optional.empty();
         }
-        List<Evidence> evidence = new ArrayList<>();
-        evidence.add(rtt(facts));
-        evidence.add(new Evidence("windowCeiling", ceiling.get(), "bytes"));
-        evidence.add(new Evidence("ceilingRate", mbit(ceilingRate), "Mbit/s"));
-        evidence.add(new Evidence("targetRate", mbit(target), "Mbit/s"));
+        List<Evidence> evidence = WindowModel.evidence(facts.rttMicros, new Evidence("windowCeiling", ceiling.get(), "bytes"),
+                ceilingRate, target);
         if (facts.receiveBufferBytes != null) {
             evidence.add(new Evidence("SO_RCVBUF", facts.receiveBufferBytes, "bytes"));
         }
@@ -109,8 +82,7 @@ public final class ConnectionRules {
         }
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity, "-1"));
         rmemFor(facts, config).ifPresent(settings::add);
-        Severity severity = ceilingRate * 4 < target ? Severity.CRITICAL : Severity.WARN;
-        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, severity, facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, severity.get(), facts.identity, evidence, new Remedy(settings,
                 String.format("a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning (-1) lets the kernel grow "
                         + "the window to the path's bandwidth-delay product", ceiling.get(), mbit(ceilingRate), facts.rttMillis()))));
     }
@@ -129,7 +101,7 @@ public final class ConnectionRules {
 
     public static Optional<Finding> kernelWindowClampRegression(ConnectionFacts facts, TcpsightConfig config) {
         KernelVersion kernel = facts.kernel.version();
-        if (kernel == null || !fixedReceiveBuffer(facts) || !inClampRegressionRange(kernel)) {
+        if (kernel == null || !WindowModel.fixedReceiveBuffer(facts) || !inClampRegressionRange(kernel)) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
@@ -152,16 +124,16 @@ public final class ConnectionRules {
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("windowScaling", "off", ""));
-        evidence.add(new Evidence("windowMax", UNSCALED_WINDOW_MAX, "bytes"));
+        evidence.add(new Evidence("windowMax", WindowModel.UNSCALED_WINDOW_MAX, "bytes"));
         if (facts.sndWindowBytes != null) {
             evidence.add(new Evidence("snd_wnd", facts.sndWindowBytes, "bytes"));
         }
         Severity severity = Severity.WARN;
         if (facts.rttMicros > 0) {
             evidence.add(rtt(facts));
-            double ceilingRate = UNSCALED_WINDOW_MAX / (facts.rttMicros / 1e6);
+            double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros);
             evidence.add(new Evidence("ceilingRate", mbit(ceilingRate), "Mbit/s"));
-            if (longPath(facts, config) && ceilingRate < config.targetBytesPerSecond()) {
+            if (longPath(facts, config) && WindowModel.judge(ceilingRate, config.targetBytesPerSecond()).isPresent()) {
                 severity = Severity.CRITICAL;
             }
         }

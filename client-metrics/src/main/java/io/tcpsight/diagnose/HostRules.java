@@ -22,13 +22,13 @@ public final class HostRules {
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("net.ipv4.tcp_window_scaling", 0, ""));
-        evidence.add(new Evidence("windowMax", ConnectionRules.UNSCALED_WINDOW_MAX, "bytes"));
+        evidence.add(new Evidence("windowMax", WindowModel.UNSCALED_WINDOW_MAX, "bytes"));
         Severity severity = Severity.WARN;
         if (rttMicros > 0) {
-            double ceilingRate = ConnectionRules.UNSCALED_WINDOW_MAX / (rttMicros / 1e6);
+            double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, rttMicros);
             evidence.add(ConnectionRules.rtt(rttMicros));
             evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingRate), "Mbit/s"));
-            if (ceilingRate < config.targetBytesPerSecond()) {
+            if (WindowModel.judge(ceilingRate, config.targetBytesPerSecond()).isPresent()) {
                 severity = Severity.CRITICAL;
             }
         }

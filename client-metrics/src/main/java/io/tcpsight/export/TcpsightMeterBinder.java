@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.diagnose.WindowModel;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
@@ -101,7 +102,8 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
 
     /** 65535 shifted by the window scale, or the clamp when smaller. */
     static long windowCeiling(ConnectionSample sample) {
-        long ceiling = sample.options().windowScaling() ? 65_535L << sample.rcvWindowScale() : 65_535L;
+        long unscaled = WindowModel.UNSCALED_WINDOW_MAX;
+        long ceiling = sample.options().windowScaling() ? unscaled << sample.rcvWindowScale() : unscaled;
         if (sample.buffers() != null && sample.buffers().windowClampBytes() > 0) {
             ceiling = Math.min(ceiling, sample.buffers().windowClampBytes());
         }

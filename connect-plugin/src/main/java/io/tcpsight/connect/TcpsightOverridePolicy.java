@@ -77,14 +77,15 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
 
     private void checkBuffers(ConnectorClientConfigRequest request, List<ConfigValue> values, boolean taskBuild) {
         Duration measured = FetchAdvisor.shared().lastRtt();
-        Duration rtt = measured != null ? measured : Duration.ofNanos((long) (shared.get(TcpsightConfig.RULE_MIN_RTT_MS) * 1e6));
+        long rttMicros = measured != null ? measured.toNanos() / 1000 : shared.ruleMinRttMicros();
         String prefix = request.clientType().name().toLowerCase() + ".override.";
         for (String key : new String[] {"receive.buffer.bytes", "send.buffer.bytes"}) {
             Object value = request.clientProps().get(key);
             if (value == null) {
                 continue;
             }
-            Optional<String> problem = BufferCheck.judge(prefix + key, value, rtt, measured != null, shared);
+            Optional<String> problem = BufferCheck.judge("connector " + request.connectorName(), prefix + key, value, rttMicros,
+                    measured != null, shared).map(finding -> finding.remedy().why());
             if (!problem.isPresent()) {
                 continue;
             }

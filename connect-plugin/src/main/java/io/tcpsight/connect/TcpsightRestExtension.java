@@ -1,6 +1,7 @@
 package io.tcpsight.connect;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.Finding;
 import io.tcpsight.tcp.TcpSockets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -36,9 +37,8 @@ public class TcpsightRestExtension implements ConnectRestExtension {
             FetchAdvisor.shared().workerBootstrapServers(bootstrap);
         }
         TcpsightConfig shared = settings.shared();
-        Duration assumed = Duration.ofNanos((long) (shared.get(TcpsightConfig.RULE_MIN_RTT_MS) * 1e6));
-        for (String warning : BufferCheck.worker(workerConfig, assumed, false, shared)) {
-            LOG.warn("tcpsight: worker config: {}", warning);
+        for (Finding finding : BufferCheck.worker(workerConfig, shared.ruleMinRttMicros(), false, shared)) {
+            LOG.warn("tcpsight: worker config: {}", finding.remedy().why());
         }
     }
 

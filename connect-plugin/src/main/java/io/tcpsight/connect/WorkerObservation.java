@@ -84,7 +84,7 @@ final class WorkerObservation implements AutoCloseable {
     private AutoCloseable bindMeters(ConnectionMonitor monitor) {
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
         new WorkerMeters().bindTo(prometheus);
-        return prometheus;
+        return prometheus::close;
     }
 
     private void beforeSample() {

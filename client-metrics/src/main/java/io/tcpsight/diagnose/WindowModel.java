@@ -1,0 +1,67 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.model.ConnectionFacts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one model by which every rule judges a buffer or a window: a window of W bytes lets at
+ * most W bytes be in flight, so over a path of round trip r a connection moves at most W / r.
+ * A rule speaks when that ceiling is below the target rate (tcpsight.target.throughput.mbit),
+ * and critically when it is below a quarter of it. A configured buffer of B bytes is judged as a
+ * window of B; a live connection's window is what its scale, clamp and tcp_rmem allow
+ * ({@link #windowCeiling}).
+ */
+public final class WindowModel {
+    /** A window without scaling never exceeds this. */
+    public static final long UNSCALED_WINDOW_MAX = 65_535;
+
+    private WindowModel() {
+    }
+
+    /** The most a window of {@code windowBytes} moves per second over a round trip of {@code rttMicros}. */
+    public static double ceilingBytesPerSecond(long windowBytes, long rttMicros) {
+        return windowBytes / (rttMicros / 1e6);
+    }
+
+    /** Empty when the ceiling reaches the target; otherwise how bad it is. */
+    public static Optional<Severity> judge(double ceilingBytesPerSecond, double targetBytesPerSecond) {
+        if (ceilingBytesPerSecond >= targetBytesPerSecond) {
+            return Optional.empty();
+        }
+        return Optional.of(ceilingBytesPerSecond * 4 < targetBytesPerSecond ? Severity.CRITICAL : Severity.WARN);
+    }
+
+    /**
+     * The most this end can ever advertise: 65535 shifted by its window scale, the clamp when the
+     * buffer is fixed, and half of tcp_rmem max when autotuning decides.
+     */
+    static Optional<Long> windowCeiling(ConnectionFacts facts) {
+        if (facts.windowScaling == null) {
+            return Optional.empty();
+        }
+        long ceiling = facts.windowScaling ? UNSCALED_WINDOW_MAX << facts.rcvWindowScale : UNSCALED_WINDOW_MAX;
+        if (fixedReceiveBuffer(facts) && facts.windowClampBytes != null) {
+            ceiling = Math.min(ceiling, facts.windowClampBytes);
+        } else if (facts.kernel.tcpRmemMax() != null) {
+            ceiling = Math.min(ceiling, facts.kernel.tcpRmemMax() / 2);
+        }
+        return Optional.of(ceiling);
+    }
+
+    static boolean fixedReceiveBuffer(ConnectionFacts facts) {
+        Integer configured = facts.kafka.receiveBufferBytes();
+        return configured != null && configured > 0;
+    }
+
+    /** The evidence every buffer finding starts with: RTT, then {@code window}, ceiling and target rates. */
+    static List<Evidence> evidence(long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(ConnectionRules.rtt(rttMicros));
+        evidence.add(window);
+        evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingBytesPerSecond), "Mbit/s"));
+        evidence.add(new Evidence("targetRate", ConnectionRules.mbit(targetBytesPerSecond), "Mbit/s"));
+        return evidence;
+    }
+}
