@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import io.tcpsight.agent.hooks.Hooks;
 import io.tcpsight.agent.hooks.KafkaHookTransformer;
 import io.tcpsight.config.InvalidSettingException;
+import io.tcpsight.config.TcpsightConfig;
 import java.lang.instrument.Instrumentation;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +50,7 @@ public final class TcpsightAgent {
                 try {
                     int adopted = started.adoptOpenConnections();
                     started.start(log);
-                    log.info("tcpsight agent started: sampling every " + settings.config.get(io.tcpsight.config.TcpsightConfig.SAMPLE_INTERVAL_MS)
+                    log.info("tcpsight agent started: sampling every " + settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS)
                             + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
                             + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : "")
                             + (started.connectPacing() != null ? ", " + started.connectPacing() : "")

@@ -1,5 +1,6 @@
 package io.tcpsight.config;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -52,7 +53,7 @@ public final class SettingKey<T> {
     }
 
     /** One of a fixed set of words, compared without regard to case; the canonical spelling is returned. */
-    public static SettingKey<String> choice(String name, String defaultValue, java.util.List<String> choices, String documentation) {
+    public static SettingKey<String> choice(String name, String defaultValue, List<String> choices, String documentation) {
         return new SettingKey<>(name, defaultValue, "one of " + String.join(", ", choices), documentation, text -> {
             for (String choice : choices) {
                 if (choice.equalsIgnoreCase(text.trim())) {

@@ -46,19 +46,16 @@ public final class BrokerConfigRules {
         if (bytes == null || bytes <= 0 || !ConnectionRules.longPath(rttMicros, config)) {
             return Optional.empty();
         }
-        double ceilingRate = WindowModel.ceilingBytesPerSecond(bytes, rttMicros);
-        double target = config.targetBytesPerSecond();
-        Optional<Severity> severity = WindowModel.judge(ceilingRate, target);
-        if (!severity.isPresent()) {
+        Optional<WindowModel.Verdict> verdict = WindowModel.judge(bytes, new Evidence(key, bytes, "bytes"), rttMicros, config);
+        if (!verdict.isPresent()) {
             return Optional.empty();
         }
-        List<Evidence> evidence = WindowModel.evidence(rttMicros, new Evidence(key, bytes, "bytes"), ceilingRate, target);
-        long needed = FetchSizing.kernelBufferMax(rttSeconds, target);
+        long needed = FetchSizing.kernelBufferMax(rttSeconds, config.targetBytesPerSecond());
         List<Setting> settings = List.of(new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
-        return Optional.of(new Finding(rule, severity.get(), path, evidence, new Remedy(settings, String.format(
+        return Optional.of(new Finding(rule, verdict.get().severity, path, verdict.get().evidence, new Remedy(settings, String.format(
                 "the broker sets %s=%d on every accepted socket, so %s between it and this host move at most about %.1f Mbit/s over "
                         + "%.1f ms whatever the client's settings; -1 lets the broker's kernel autotune (its %s max must allow it)",
-                key, bytes, traffic, ConnectionRules.mbit(ceilingRate), rttMicros / 1000.0, sysctl))));
+                key, bytes, traffic, verdict.get().ceilingMbit(), rttMicros / 1000.0, sysctl))));
     }
 
     private static Long number(String value) {

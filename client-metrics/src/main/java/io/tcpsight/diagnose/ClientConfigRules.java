@@ -24,20 +24,17 @@ public final class ClientConfigRules {
         if (bytes <= 0 || rttMicros <= 0) {
             return Optional.empty();
         }
-        double ceilingRate = WindowModel.ceilingBytesPerSecond(bytes, rttMicros);
-        double target = config.targetBytesPerSecond();
-        Optional<Severity> severity = WindowModel.judge(ceilingRate, target);
-        if (!severity.isPresent()) {
+        Optional<WindowModel.Verdict> verdict = WindowModel.judge(bytes, new Evidence(key, bytes, "bytes"), rttMicros, config);
+        if (!verdict.isPresent()) {
             return Optional.empty();
         }
-        List<Evidence> evidence = WindowModel.evidence(rttMicros, new Evidence(key, bytes, "bytes"), ceilingRate, target);
         String path = rttMeasured ? String.format("the measured RTT to the cluster, %.1f ms", rttMicros / 1000.0)
                 : String.format("any path of %.0f ms or more (tcpsight.rule.min.rtt.ms)", rttMicros / 1000.0);
         String why = String.format("%s=%d caps each connection at about %.1f Mbit/s over %s, below the %s Mbit/s target"
                 + " (tcpsight.target.throughput.mbit); set %s=-1 so the kernel autotunes the window", key, bytes,
-                ConnectionRules.mbit(ceilingRate), path, trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)), key);
+                verdict.get().ceilingMbit(), path, trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)), key);
         RuleId rule = key.endsWith("receive.buffer.bytes") ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SEND_BUFFER_LIMITED;
-        return Optional.of(new Finding(rule, severity.get(), owner, evidence, new Remedy(List.of(new Setting(scope, key, "-1")), why)));
+        return Optional.of(new Finding(rule, verdict.get().severity, owner, verdict.get().evidence, new Remedy(List.of(new Setting(scope, key, "-1")), why)));
     }
 
     private static String trim(double value) {

@@ -63,14 +63,12 @@ public final class ConnectionRules {
         if (!facts.established || !longPath(facts, config) || !ceiling.isPresent()) {
             return Optional.empty();
         }
-        double ceilingRate = WindowModel.ceilingBytesPerSecond(ceiling.get(), facts.rttMicros);
-        double target = config.targetBytesPerSecond();
-        Optional<Severity> severity = WindowModel.judge(ceilingRate, target);
-        if (!severity.isPresent()) {
+        Optional<WindowModel.Verdict> verdict = WindowModel.judge(ceiling.get(), new Evidence("windowCeiling", ceiling.get(), "bytes"),
+                facts.rttMicros, config);
+        if (!verdict.isPresent()) {
             return Optional.empty();
         }
-        List<Evidence> evidence = WindowModel.evidence(facts.rttMicros, new Evidence("windowCeiling", ceiling.get(), "bytes"),
-                ceilingRate, target);
+        List<Evidence> evidence = verdict.get().evidence;
         if (facts.receiveBufferBytes != null) {
             evidence.add(new Evidence("SO_RCVBUF", facts.receiveBufferBytes, "bytes"));
         }
@@ -82,9 +80,9 @@ public final class ConnectionRules {
         }
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity, "-1"));
         rmemFor(facts, config).ifPresent(settings::add);
-        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, severity.get(), facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, verdict.get().severity, facts.identity, evidence, new Remedy(settings,
                 String.format("a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning (-1) lets the kernel grow "
-                        + "the window to the path's bandwidth-delay product", ceiling.get(), mbit(ceilingRate), facts.rttMillis()))));
+                        + "the window to the path's bandwidth-delay product", ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis()))));
     }
 
     /**

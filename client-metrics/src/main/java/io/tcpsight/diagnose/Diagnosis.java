@@ -2,6 +2,7 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.ListenerFacts;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ public final class Diagnosis {
     }
 
     /** The host rules for the path to a cluster (identity of the slowest broker, its RTT). */
-    public static List<Finding> host(KernelFacts kernel, io.tcpsight.model.ConnectionIdentity path, long rttMicros,
+    public static List<Finding> host(KernelFacts kernel, ConnectionIdentity path, long rttMicros,
             TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
         add(findings, HostRules.windowScalingDisabled(kernel, path, rttMicros, config));

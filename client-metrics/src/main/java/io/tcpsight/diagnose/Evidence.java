@@ -1,5 +1,7 @@
 package io.tcpsight.diagnose;
 
+import java.util.Locale;
+
 /** One number a rule used, with its unit (ms, bytes, bytes/s, Mbit/s, ratio, count, ...). */
 public final class Evidence {
     private final String name;
@@ -28,7 +30,7 @@ public final class Evidence {
     /** "rtt=100.2 ms". */
     public String describe() {
         String number = value instanceof Double || value instanceof Float
-                ? String.format(java.util.Locale.ROOT, "%.3g", ((Number) value).doubleValue()) : String.valueOf(value);
+                ? String.format(Locale.ROOT, "%.3g", ((Number) value).doubleValue()) : String.valueOf(value);
         return name + "=" + number + (unit.isEmpty() ? "" : " " + unit);
     }
 }

@@ -1,5 +1,6 @@
 package io.tcpsight.diagnose;
 
+import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ConnectionFacts;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,33 @@ public final class WindowModel {
     }
 
     /**
+     * The whole judgement of a window of {@code windowBytes} (shown as {@code window} in the
+     * evidence) over {@code rttMicros}: empty when its ceiling reaches the target.
+     */
+    static Optional<Verdict> judge(long windowBytes, Evidence window, long rttMicros, TcpsightConfig config) {
+        double ceilingRate = ceilingBytesPerSecond(windowBytes, rttMicros);
+        double target = config.targetBytesPerSecond();
+        return judge(ceilingRate, target).map(severity -> new Verdict(severity, ceilingRate, evidence(rttMicros, window, ceilingRate, target)));
+    }
+
+    /** What a window rule found: the severity, the ceiling rate and the evidence so far (RTT, window, ceiling, target). */
+    static final class Verdict {
+        final Severity severity;
+        final double ceilingBytesPerSecond;
+        final List<Evidence> evidence;
+
+        Verdict(Severity severity, double ceilingBytesPerSecond, List<Evidence> evidence) {
+            this.severity = severity;
+            this.ceilingBytesPerSecond = ceilingBytesPerSecond;
+            this.evidence = evidence;
+        }
+
+        double ceilingMbit() {
+            return ConnectionRules.mbit(ceilingBytesPerSecond);
+        }
+    }
+
+    /**
      * The most this end can ever advertise: 65535 shifted by its window scale, the clamp when the
      * buffer is fixed, and half of tcp_rmem max when autotuning decides.
      */
@@ -55,8 +83,7 @@ public final class WindowModel {
         return configured != null && configured > 0;
     }
 
-    /** The evidence every buffer finding starts with: RTT, then {@code window}, ceiling and target rates. */
-    static List<Evidence> evidence(long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {
+    private static List<Evidence> evidence(long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(ConnectionRules.rtt(rttMicros));
         evidence.add(window);

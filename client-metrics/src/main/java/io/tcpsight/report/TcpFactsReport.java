@@ -18,6 +18,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Prints this host's TCP facts and this JVM's TCP sockets with their TCP_INFO.
@@ -112,11 +113,11 @@ public final class TcpFactsReport {
         }
     }
 
-    private static void row(PrintStream out, String name, java.util.OptionalLong value) {
+    private static void row(PrintStream out, String name, OptionalLong value) {
         out.printf("%-40s%s%n", name, text(value));
     }
 
-    private static String text(java.util.OptionalLong value) {
+    private static String text(OptionalLong value) {
         return value.isPresent() ? Long.toString(value.getAsLong()) : "n/a";
     }
 

@@ -2,6 +2,7 @@ package io.tcpsight.tcp;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Locale;
 
 /**
  * The layout of Linux {@code struct tcp_info}, defined here rather than taken from the build
@@ -119,7 +120,7 @@ public enum TcpInfoField {
 
     /** The kernel's own name, e.g. {@code tcpi_snd_wnd}. */
     public String kernelName() {
-        return "tcpi_" + name().toLowerCase(java.util.Locale.ROOT);
+        return "tcpi_" + name().toLowerCase(Locale.ROOT);
     }
 
     /** The kernel release that added the field (approximate for back-ported fields). */

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.ConnectionRules;
+import io.tcpsight.diagnose.ConnectionRulesTestAccess;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.model.ConnectionIdentity;
@@ -49,7 +50,7 @@ class ExportersTest {
     void meterNamesUnitsAndTagsFollowTheConventions() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         Finding finding = ConnectionRules.smallReceiveBuffer(
-                io.tcpsight.diagnose.ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()).get();
+                ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()).get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new TcpsightMeterBinder(monitor).bindTo(meters);
@@ -99,7 +100,7 @@ class ExportersTest {
     void jmxShowsFindingsAsJsonAndTheWorstConnections() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         Finding finding = ConnectionRules.smallReceiveBuffer(
-                io.tcpsight.diagnose.ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()).get();
+                ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()).get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = TcpsightJmx.objectName("ClientMetrics", "consumer-g-1");

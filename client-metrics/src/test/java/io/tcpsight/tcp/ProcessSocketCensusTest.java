@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -56,15 +58,15 @@ class ProcessSocketCensusTest {
         try (LoopbackConnections v4 = LoopbackConnections.ipv4().pairs(3);
                 LoopbackConnections v6 = new LoopbackConnections(InetAddress.getByName("::1"), 16).pairs(2)) {
             v4.connectOnly(0); // one still in the accept queue: established, not yet accepted
-            List<ProcessSocket> direct = ProcessSocketCensus.takeFromDescriptors(java.nio.file.Paths.get("/proc/self/fd"));
-            List<ProcessSocket> tables = ProcessSocketCensus.take(java.nio.file.Paths.get("/proc/self"));
+            List<ProcessSocket> direct = ProcessSocketCensus.takeFromDescriptors(Paths.get("/proc/self/fd"));
+            List<ProcessSocket> tables = ProcessSocketCensus.take(Paths.get("/proc/self"));
             assertEquals(describe(tables), describe(direct));
             assertEquals(direct.size(), ProcessSocketCensus.take().size());
         }
     }
 
     private static List<String> describe(List<ProcessSocket> sockets) {
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         for (ProcessSocket socket : sockets) {
             lines.add(socket.inode() + " " + socket);
         }

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 
 /** TCP_INFO read through JNI agrees with ss, which reads the same sockets over netlink. */
@@ -47,7 +50,7 @@ class TcpInfoMatchesSsTest {
 
     @Test
     void listenerQueueAgreesWithSsRecvQAndSendQ() throws Exception {
-        try (LoopbackConnections loopback = new LoopbackConnections(java.net.InetAddress.getLoopbackAddress(), 7)) {
+        try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 7)) {
             for (int i = 0; i < 3; i++) {
                 loopback.connectOnly(0);
             }
@@ -138,7 +141,7 @@ class TcpInfoMatchesSsTest {
 
     private static long inodeOf(SocketChannel channel) throws Exception {
         int fd = TcpSockets.fileDescriptor(channel);
-        String link = java.nio.file.Files.readSymbolicLink(java.nio.file.Paths.get("/proc/self/fd/" + fd)).toString();
+        String link = Files.readSymbolicLink(Paths.get("/proc/self/fd/" + fd)).toString();
         return Long.parseLong(link.substring("socket:[".length(), link.length() - 1));
     }
 }

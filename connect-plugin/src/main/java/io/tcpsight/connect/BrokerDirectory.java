@@ -3,6 +3,7 @@ package io.tcpsight.connect;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -105,7 +106,7 @@ final class BrokerDirectory implements AutoCloseable {
     @Override
     public void close() {
         if (admin != null) {
-            admin.close(java.time.Duration.ofSeconds(2));
+            admin.close(Duration.ofSeconds(2));
         }
     }
 }

@@ -7,7 +7,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.function.ToDoubleFunction;
 
-/** The plugin's own meters beside the connection meters: task-start pacing and the config provider's RTT. */
+/**
+ * The plugin's own meters beside the connection meters: task-start pacing and the config
+ * provider's RTT. The pacing counters read through this object, which Micrometer holds weakly:
+ * whoever binds it must keep it.
+ */
 final class WorkerMeters implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {

@@ -43,6 +43,8 @@ final class WorkerObservation implements AutoCloseable {
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Held here: Micrometer keeps a function meter's state object only weakly. */
+    private final WorkerMeters workerMeters = new WorkerMeters();
 
     WorkerObservation(Map<String, String> workerConfig, TcpsightConfig config, Supplier<ConnectClusterState> cluster, String workerName) {
         brokers = new BrokerDirectory(workerConfig);
@@ -83,7 +85,7 @@ final class WorkerObservation implements AutoCloseable {
     /** Binds the meters; the runtime closes the registry with the rest. */
     private AutoCloseable bindMeters(ConnectionMonitor monitor) {
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
-        new WorkerMeters().bindTo(prometheus);
+        workerMeters.bindTo(prometheus);
         return prometheus::close;
     }
 

@@ -8,6 +8,7 @@ import io.tcpsight.connect.ByteCountAttribution.ClientConnection;
 import io.tcpsight.connect.ByteCountAttribution.SocketCounts;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ByteCountAttributionTest {
@@ -51,7 +52,7 @@ class ByteCountAttributionTest {
         assertEquals(Map.of(10, "connector-consumer-s-0"), ByteCountAttribution.attribute(List.of(streaming), bracketed));
         assertEquals(List.of("connector-consumer-s-0/node-1 read=49990000 written=4200",
                 "connector-consumer-s-1/node-1 read=61000000 written=5000", "connector-consumer-s-2/node-1 read=0 written=0"),
-                bracketed.stream().map(Object::toString).collect(java.util.stream.Collectors.toList()),
+                bracketed.stream().map(Object::toString).collect(Collectors.toList()),
                 "read as of before, written as of after; a connection new since before as after shows it");
     }
 

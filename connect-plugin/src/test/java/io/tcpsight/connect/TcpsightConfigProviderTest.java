@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.tuning.FetchSizing;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigData;
@@ -42,10 +45,10 @@ class TcpsightConfigProviderTest {
 
     @Test
     void aLongerPathGivesLargerFetches() {
-        FetchAdvice near = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.001,
-                25e6, 1, null, null, 1024)), java.time.Duration.ofMillis(1), java.time.Instant.now());
-        FetchAdvice far = FetchAdvice.measured(io.tcpsight.tuning.FetchSizing.recommend(new io.tcpsight.tuning.FetchSizing.Input(0.1,
-                25e6, 1, null, null, 1024)), java.time.Duration.ofMillis(100), java.time.Instant.now());
+        FetchAdvice near = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(0.001,
+                25e6, 1, null, null, 1024)), Duration.ofMillis(1), Instant.now());
+        FetchAdvice far = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(0.1,
+                25e6, 1, null, null, 1024)), Duration.ofMillis(100), Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
         assertEquals(Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
         assertEquals("500", near.values().get("max.poll.records"), "Kafka's default where its fetch sizes suffice");

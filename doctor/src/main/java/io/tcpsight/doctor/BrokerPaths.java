@@ -30,6 +30,11 @@ final class BrokerPaths {
             return probe != null;
         }
 
+        /** The handshake RTT the kernel measured; the one conversion from the probe's Duration. */
+        long rttMicros() {
+            return probe.rtt().toNanos() / 1000;
+        }
+
         ConnectionIdentity identity(String clientId) {
             ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address, Instant.now()).withClientId(clientId);
             return nodeId == null ? identity : identity.withNodeId(nodeId);
@@ -59,7 +64,7 @@ final class BrokerPaths {
         for (BrokerPath broker : brokers) {
             if (broker.reachable()) {
                 ConnectionFacts facts = ConnectionFacts.builder(broker.identity(clientId))
-                        .rttMicros(broker.probe().rtt().toNanos() / 1000)
+                        .rttMicros(broker.rttMicros())
                         .handshakeMillis(broker.probe().slowestHandshake().toMillis())
                         .build();
                 ConnectionRules.slowHandshake(facts, config).ifPresent(findings::add);

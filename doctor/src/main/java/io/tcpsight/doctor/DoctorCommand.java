@@ -10,14 +10,12 @@ import io.tcpsight.diagnose.FindingJson;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.ClientKind;
-import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.tuning.FetchSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,18 +25,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.utils.AppInfoParser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -55,7 +46,6 @@ import picocli.CommandLine.Spec;
 final class DoctorCommand implements Callable<Integer> {
     static final String DEFAULT_CLIENT_ID = "tcpsight-doctor";
     /** The broker settings the report shows and judges. */
-    static final List<String> BROKER_KEYS = List.of("socket.send.buffer.bytes", "socket.receive.buffer.bytes", "socket.listen.backlog.size");
 
     @Spec
     private CommandSpec spec;
@@ -120,7 +110,7 @@ final class DoctorCommand implements Callable<Integer> {
             if (bootstrap == null) {
                 Path lib = embeddedKafkaLib != null ? embeddedKafkaLib : defaultKafkaLib();
                 err.println("tcpsight doctor: no --bootstrap-server given; starting an embedded single-node KRaft broker (Kafka "
-                        + org.apache.kafka.common.utils.AppInfoParser.getVersion() + ") on loopback ...");
+                        + AppInfoParser.getVersion() + ") on loopback ...");
                 embedded = EmbeddedBroker.start(lib, Duration.ofSeconds(90));
                 bootstrap = embedded.bootstrapServers();
                 note = "embedded single-node KRaft broker on loopback; give --bootstrap-server to diagnose your cluster";
@@ -148,115 +138,66 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
+    /** Gather, judge, recommend, then the report: each step its own method or class. */
     private DoctorReport diagnose(String bootstrap, String note, Properties client, TcpsightConfig config) throws InterruptedException,
             IOException {
         HostTcpFacts host = HostTcpFacts.current();
         KernelFacts kernel = host.kernelFacts();
-        String clientId = client.getProperty("client.id");
         KafkaSettings kafka = KafkaSettings.fromClientConfig(toMap(client), ClientKind.CONSUMER);
-        Duration timeout = Duration.ofMillis(timeoutMs);
-        List<Finding> findings = new ArrayList<>();
-        List<BrokerPaths.BrokerPath> brokers = new ArrayList<>();
-        Map<String, Map<String, String>> brokerConfigs = new LinkedHashMap<>();
-        int partitionsPerBroker = 1;
+        ClusterSurvey survey = ClusterSurvey.take(client, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
+        String clientId = client.getProperty("client.id");
+        Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
+        List<Finding> findings = judge(survey, slowest, clientId, kernel, config);
+        FetchSizing.Recommendation recommendation = slowest.map(path -> recommend(path, survey.partitionsPerBroker, kernel, config))
+                .orElse(null);
+        List<ThroughputProbe.Result> probe = recommendation != null && probeTopic != null ? probe(client, recommendation) : List.of();
+        return DoctorReport.builder(bootstrap).targetNote(note).host(host)
+                .brokers(survey.brokers, survey.brokerConfigs)
+                .client(configured(kafka, client), commandConfig == null ? "Kafka's consumer defaults; give yours with --command-config"
+                        : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults")
+                .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
+                .probe(probeTopic, probe)
+                .findings(findings)
+                .build();
+    }
 
-        Properties adminConfig = new Properties();
-        adminConfig.putAll(client);
-        adminConfig.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
-        adminConfig.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
-        try (Admin admin = Admin.create(adminConfig)) {
-            List<Node> nodes;
-            try {
-                nodes = new ArrayList<>(admin.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS));
-            } catch (ExecutionException | TimeoutException noAnswer) {
-                nodes = new ArrayList<>();
-                String reason = noAnswer instanceof ExecutionException ? String.valueOf(noAnswer.getCause()) : "no answer within " + timeoutMs + " ms";
-                for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
-                    BrokerPaths.BrokerPath path = BrokerPaths.probe(null, server, timeout);
-                    brokers.add(path);
-                    if (path.reachable()) {
-                        findings.add(BrokerPaths.unreachable(path.identity(clientId), "TCP handshake completes but Kafka did not answer: "
-                                + reason + " (check security.protocol and the listener this port serves)"));
-                    }
-                }
-            }
-            nodes.sort(Comparator.comparingInt(Node::id));
-            Map<InetSocketAddress, String> nodeIds = new LinkedHashMap<>();
-            for (Node node : nodes) {
-                InetSocketAddress address = new InetSocketAddress(node.host(), node.port());
-                nodeIds.put(address, node.idString());
-                brokers.add(BrokerPaths.probe(node.idString(), address, timeout));
-            }
-            brokerConfigs.putAll(openConnectionToEachBroker(admin, nodes));
-            if (probeTopic != null) {
-                partitionsPerBroker = ProbeTopic.partitionsPerBroker(admin, probeTopic, timeout);
-            }
-            if (!nodeIds.isEmpty()) {
-                // fetch-size-below-bdp then sizes for the same partitions per broker as the recommendation table
-                KafkaSettings judged = probeTopic == null ? kafka : kafka.withPartitionsPerBroker(partitionsPerBroker);
-                findings.addAll(ClientConnections.judge(nodeIds, clientId, judged, kernel, config));
-            }
-        }
-        findings.addAll(BrokerPaths.findings(brokers, clientId, config));
-        for (BrokerPaths.BrokerPath broker : brokers) {
-            Map<String, String> brokerConfig = broker.nodeId() == null ? null : brokerConfigs.get(broker.nodeId());
+    /** Every finding, worst first: the survey's, each broker path's and socket settings', and this host's for the slowest path. */
+    private static List<Finding> judge(ClusterSurvey survey, Optional<BrokerPaths.BrokerPath> slowest, String clientId, KernelFacts kernel,
+            TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>(survey.findings);
+        findings.addAll(BrokerPaths.findings(survey.brokers, clientId, config));
+        for (BrokerPaths.BrokerPath broker : survey.brokers) {
+            Map<String, String> brokerConfig = broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
             if (broker.reachable() && brokerConfig != null) {
-                findings.addAll(BrokerConfigRules.socketBuffers(brokerConfig, broker.identity(clientId), broker.probe().rtt().toNanos() / 1000,
-                        config));
+                findings.addAll(BrokerConfigRules.socketBuffers(brokerConfig, broker.identity(clientId), broker.rttMicros(), config));
             }
         }
+        slowest.ifPresent(path -> findings.addAll(Diagnosis.host(kernel, path.identity(clientId), path.rttMicros(), config)));
+        findings.sort(Comparator.comparing(Finding::severity).reversed());
+        return findings;
+    }
 
-        FetchSizing.Recommendation recommendation = null;
-        var slowest = BrokerPaths.slowest(brokers);
-        List<ThroughputProbe.Result> probe = List.of();
-        if (slowest.isPresent()) {
-            long rttMicros = slowest.get().probe().rtt().toNanos() / 1000;
-            ConnectionIdentity path = slowest.get().identity(clientId);
-            findings.addAll(Diagnosis.host(kernel, path, rttMicros, config));
-            recommendation = FetchSizing.recommend(new FetchSizing.Input(rttMicros / 1e6, config.targetBytesPerSecond(), partitionsPerBroker,
-                    kernel.tcpRmemMax(), null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
-            if (probeTopic != null) {
-                err.println("tcpsight doctor: reading " + probeTopic + " for up to " + probeSeconds + " s per variant");
-                probe = ThroughputProbe.run(client, probeTopic, ThroughputProbe.variants(recommendation.fetchMaxBytes(),
-                        recommendation.maxPartitionFetchBytes()), Duration.ofSeconds(probeSeconds), err);
-            }
-        }
-        findings.sort(Comparator.comparing((Finding finding) -> finding.severity()).reversed());
+    /** Fetch sizing for the slowest broker's path. */
+    private static FetchSizing.Recommendation recommend(BrokerPaths.BrokerPath slowest, int partitionsPerBroker, KernelFacts kernel,
+            TcpsightConfig config) {
+        return FetchSizing.recommend(new FetchSizing.Input(slowest.rttMicros() / 1e6, config.targetBytesPerSecond(), partitionsPerBroker,
+                kernel.tcpRmemMax(), null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+    }
+
+    private List<ThroughputProbe.Result> probe(Properties client, FetchSizing.Recommendation recommendation) {
+        err.println("tcpsight doctor: reading " + probeTopic + " for up to " + probeSeconds + " s per variant");
+        return ThroughputProbe.run(client, probeTopic, ThroughputProbe.variants(recommendation.fetchMaxBytes(),
+                recommendation.maxPartitionFetchBytes()), Duration.ofSeconds(probeSeconds), err);
+    }
+
+    /** The client settings the report shows as judged. */
+    private static Map<String, String> configured(KafkaSettings kafka, Properties client) {
         Map<String, String> configured = new LinkedHashMap<>();
         configured.put("receive.buffer.bytes", String.valueOf(kafka.receiveBufferBytes()));
         configured.put("fetch.max.bytes", String.valueOf(kafka.fetchMaxBytes()));
         configured.put("max.partition.fetch.bytes", String.valueOf(kafka.maxPartitionFetchBytes()));
         configured.put("max.poll.records", client.getProperty("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT)));
-        String source = commandConfig == null ? "Kafka's consumer defaults; give yours with --command-config"
-                : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults";
-        return new DoctorReport(bootstrap, note, host, brokers, brokerConfigs, configured, source, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),
-                recommendation, probeTopic, probe, findings);
-    }
-
-    /**
-     * The Admin client (built from the user's config, so its sockets get the user's buffers) asks
-     * each broker for its config: one request per node opens one connection per node to judge,
-     * and brings the broker's socket settings. Returns node id -> the settings that matter here.
-     */
-    private Map<String, Map<String, String>> openConnectionToEachBroker(Admin admin, List<Node> nodes) throws InterruptedException {
-        Map<String, Map<String, String>> configs = new LinkedHashMap<>();
-        for (Node node : nodes) {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, node.idString());
-            try {
-                Config described = admin.describeConfigs(List.of(resource)).all().get(timeoutMs, TimeUnit.MILLISECONDS).get(resource);
-                Map<String, String> shown = new LinkedHashMap<>();
-                for (String key : BROKER_KEYS) {
-                    ConfigEntry entry = described == null ? null : described.get(key);
-                    if (entry != null && entry.value() != null) {
-                        shown.put(key, entry.value());
-                    }
-                }
-                configs.put(node.idString(), shown);
-            } catch (ExecutionException | TimeoutException refusedOrSlow) {
-                // an ACL may refuse the request; the connection it needed is open all the same
-            }
-        }
-        return configs;
+        return configured;
     }
 
     private Properties clientConfig() {

@@ -19,6 +19,74 @@ record DoctorReport(String target, String targetNote, HostTcpFacts host, List<Br
         Map<String, String> configured, String configSource, double targetMbit, FetchSizing.Recommendation recommendation,
         String probeTopic, List<ThroughputProbe.Result> probe, List<Finding> findings) {
 
+    static Builder builder(String target) {
+        return new Builder(target);
+    }
+
+    /** The report's parts by name, as the doctor's steps produce them. */
+    static final class Builder {
+        private final String target;
+        private String targetNote = "";
+        private HostTcpFacts host;
+        private List<BrokerPaths.BrokerPath> brokers = List.of();
+        private Map<String, Map<String, String>> brokerConfigs = Map.of();
+        private Map<String, String> configured = Map.of();
+        private String configSource = "";
+        private double targetMbit;
+        private FetchSizing.Recommendation recommendation;
+        private String probeTopic;
+        private List<ThroughputProbe.Result> probe = List.of();
+        private List<Finding> findings = List.of();
+
+        private Builder(String target) {
+            this.target = target;
+        }
+
+        Builder targetNote(String note) {
+            this.targetNote = note;
+            return this;
+        }
+
+        Builder host(HostTcpFacts facts) {
+            this.host = facts;
+            return this;
+        }
+
+        Builder brokers(List<BrokerPaths.BrokerPath> paths, Map<String, Map<String, String>> configs) {
+            this.brokers = paths;
+            this.brokerConfigs = configs;
+            return this;
+        }
+
+        Builder client(Map<String, String> settings, String source) {
+            this.configured = settings;
+            this.configSource = source;
+            return this;
+        }
+
+        Builder sizing(double mbit, FetchSizing.Recommendation advice) {
+            this.targetMbit = mbit;
+            this.recommendation = advice;
+            return this;
+        }
+
+        Builder probe(String topic, List<ThroughputProbe.Result> results) {
+            this.probeTopic = topic;
+            this.probe = results;
+            return this;
+        }
+
+        Builder findings(List<Finding> all) {
+            this.findings = all;
+            return this;
+        }
+
+        DoctorReport build() {
+            return new DoctorReport(target, targetNote, host, brokers, brokerConfigs, configured, configSource, targetMbit, recommendation,
+                    probeTopic, probe, findings);
+        }
+    }
+
     /** 0 healthy (no finding, or info only), 1 when a warn or critical finding stands. */
     int exitCode() {
         return findings.stream().anyMatch(finding -> finding.severity() != Severity.INFO) ? ExitCodes.FINDINGS : ExitCodes.HEALTHY;

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -116,7 +118,7 @@ final class EmbeddedBroker implements AutoCloseable {
                     if (!client.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
                         return;
                     }
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException notYet) {
+                } catch (ExecutionException | TimeoutException notYet) {
                     // still starting
                 }
                 if (System.nanoTime() > deadline) {

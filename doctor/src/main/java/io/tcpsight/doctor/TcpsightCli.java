@@ -1,8 +1,9 @@
 package io.tcpsight.doctor;
 
 import java.io.PrintStream;
-import picocli.CommandLine;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The `tcpsight` command line. */
 @Command(name = "tcpsight", mixinStandardHelpOptions = true, versionProvider = TcpsightCli.Version.class,
@@ -20,8 +21,8 @@ public final class TcpsightCli {
     static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new TcpsightCli());
         cli.addSubcommand("doctor", new DoctorCommand(out, err));
-        cli.setOut(new java.io.PrintWriter(out, true));
-        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
         cli.setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
             if (exception instanceof IllegalArgumentException) {
                 commandLine.getErr().println(exception.getMessage());

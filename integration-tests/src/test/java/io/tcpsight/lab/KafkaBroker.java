@@ -1,7 +1,9 @@
 package io.tcpsight.lab;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -278,8 +280,8 @@ public final class KafkaBroker implements AutoCloseable {
     private void awaitListening(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline && process.process().isAlive()) {
-            try (java.net.Socket probe = new java.net.Socket()) {
-                probe.connect(new java.net.InetSocketAddress(host, port), 1000);
+            try (Socket probe = new Socket()) {
+                probe.connect(new InetSocketAddress(host, port), 1000);
                 listeningNanos = System.nanoTime();
                 return;
             } catch (IOException notYet) {

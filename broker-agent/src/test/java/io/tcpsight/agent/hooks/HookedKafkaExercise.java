@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.ApiVersions;
@@ -36,7 +37,7 @@ public final class HookedKafkaExercise implements Supplier<Object> {
         try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 Metrics metrics = new Metrics()) {
             PlaintextChannelBuilder channels = new PlaintextChannelBuilder(ListenerName.normalised("PLAINTEXT"));
-            channels.configure(java.util.Map.of());
+            channels.configure(Map.of());
             Selector selector = new Selector(60_000, metrics, Time.SYSTEM, "exercise", channels, new LogContext());
             new NetworkClient(selector, new ManualMetadataUpdater(), "exercise-client", 1, 50, 1000, 65536, 65536, 30_000,
                     1000, 10_000, Time.SYSTEM, false, new ApiVersions(), new LogContext(), MetadataRecoveryStrategy.NONE);

@@ -12,6 +12,8 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +86,7 @@ class KafkaHookTransformerTest {
     /** Kafka's classes and the exercise child-first, rewritten as the JVM would hand them to the agent. */
     private static final class HookedLoader extends ClassLoader {
         private final KafkaHookTransformer transformer;
-        final java.util.Set<String> rewritten = new java.util.TreeSet<>();
+        final Set<String> rewritten = new TreeSet<>();
 
         HookedLoader(KafkaHookTransformer transformer, ClassLoader parent) {
             super(parent);
