@@ -5,7 +5,6 @@ import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.KernelFacts;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;

@@ -14,7 +14,6 @@ import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.Role;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;
