@@ -64,6 +64,7 @@ final class AgentRuntime implements Hooks.Receiver {
         this.registry = this.observation.registry();
     }
 
+    /** For the round step, which is built before the field is assigned. */
     private ConnectionRegistry registry() {
         return registry;
     }

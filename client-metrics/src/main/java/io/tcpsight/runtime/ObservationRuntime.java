@@ -7,7 +7,6 @@ import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.KernelFacts;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.monitor.SamplingLoop;
 import io.tcpsight.sampling.CensusTracker;
@@ -60,7 +59,7 @@ public final class ObservationRuntime implements AutoCloseable {
         ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
         FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS),
                 finding -> finding.logTo(builder.info, builder.warn));
-        this.monitor = new ConnectionMonitor(registry, config, builder.settings, builder.kernel, board);
+        this.monitor = new ConnectionMonitor(registry, config, builder.settings, () -> HostTcpFacts.current().kernelFacts(), board);
         builder.namers.forEach(monitor::addNamer);
         builder.findingSources.forEach(monitor::addFindingSource);
         this.beforeRound = new ArrayList<>();
@@ -141,7 +140,6 @@ public final class ObservationRuntime implements AutoCloseable {
         private Consumer<String> info = message -> { };
         private Consumer<String> warn = message -> { };
         private Function<TrackedConnection, KafkaSettings> settings = connection -> KafkaSettings.unknown();
-        private final Supplier<KernelFacts> kernel = () -> HostTcpFacts.current().kernelFacts();
         private final List<Function<ConnectionRegistry, RoundStep>> beforeRound = new ArrayList<>();
         private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();
         private final List<Supplier<List<Finding>>> findingSources = new ArrayList<>();
