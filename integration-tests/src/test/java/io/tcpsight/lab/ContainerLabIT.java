@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -20,6 +22,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -174,10 +177,15 @@ class ContainerLabIT {
         return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 
-    private static void produce(String topic, int records) {
+    /** Every record acknowledged, or the send's own failure: a record lost here must not surface as a short sink file later. */
+    private static void produce(String topic, int records) throws Exception {
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
         try (KafkaProducer<String, String> producer = producer()) {
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(topic, "record-" + i));
+                sends.add(producer.send(new ProducerRecord<>(topic, "record-" + i)));
+            }
+            for (Future<RecordMetadata> send : sends) {
+                send.get(150, TimeUnit.SECONDS);
             }
         }
     }
