@@ -155,7 +155,7 @@ final class AgentRuntime implements Hooks.Receiver {
             InetSocketAddress local = address(channel, true);
             if (connection.identity().local() == null && local != null) {
                 connection.updateIdentity(identity -> ConnectionIdentity.of(identity.role(), local, identity.remote(), identity.openedAt())
-                        .withClientId(identity.clientId()).withNodeId(identity.nodeId()));
+                        .withClientId(identity.clientId().orElse(null)).withNodeId(identity.nodeId().orElse(null)));
             }
         });
     }
@@ -182,7 +182,7 @@ final class AgentRuntime implements Hooks.Receiver {
     @Override
     public void request(String connectionId, Object context) {
         TrackedConnection connection = brokerIds.find(connectionId);
-        if (connection == null || connection.identity().clientId() != null) {
+        if (connection == null || connection.identity().clientId().isPresent()) {
             return; // not ours, or attributed already: the common case costs one map lookup
         }
         RequestFields fields = RequestFields.of(context);

@@ -87,8 +87,9 @@ final class ListenerWatch {
         for (Listener listener : listeners()) {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
             Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn ? (int) listener.queue.effectiveBacklog() : null;
-            ListenerFacts facts = new ListenerFacts(listener.identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog(),
-                    configured, somaxconn, rise(now, before, 1), rise(now, before, 2), rise(now, before, 3), timestamps);
+            ListenerFacts facts = ListenerFacts.builder(listener.identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog())
+                    .configuredBacklog(configured).somaxconn(somaxconn)
+                    .rises(rise(now, before, 1), rise(now, before, 2), rise(now, before, 3)).hostTimestamps(timestamps).build();
             findings.addAll(Diagnosis.listener(facts, config));
         }
         return findings;

@@ -51,11 +51,11 @@ class AgentRuntimeAdoptionTest {
             String connectionId = BrokerConnectionIds.addressKey(brokerSide, clientSide) + idSuffix;
             runtime.request(connectionId, request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
 
-            assertEquals("late-consumer", brokerEnd.identity().clientId());
-            assertEquals("PLAINTEXT", brokerEnd.identity().listener());
-            assertEquals("User:ANONYMOUS", brokerEnd.identity().principal());
+            assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow());
+            assertEquals("PLAINTEXT", brokerEnd.identity().listener().orElseThrow());
+            assertEquals("User:ANONYMOUS", brokerEnd.identity().principal().orElseThrow());
             runtime.request(connectionId, request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
-            assertEquals("late-consumer", brokerEnd.identity().clientId(), "attributed once");
+            assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow(), "attributed once");
             assertEquals(0, runtime.adoptOpenConnections(), "nothing adopted twice");
         }
     }

@@ -42,7 +42,6 @@ public final class BrokerConfigRules {
     private static Optional<Finding> judge(Map<String, String> brokerConfig, String key, RuleId rule, String sysctl, String sysctlPrefix,
             ConnectionIdentity path, long rttMicros, TcpsightConfig config, String traffic) {
         Long bytes = number(brokerConfig.get(key));
-        double rttSeconds = rttMicros / 1e6;
         if (bytes == null || bytes <= 0 || !ConnectionRules.longPath(rttMicros, config)) {
             return Optional.empty();
         }
@@ -50,7 +49,7 @@ public final class BrokerConfigRules {
         if (!verdict.isPresent()) {
             return Optional.empty();
         }
-        long needed = FetchSizing.kernelBufferMax(rttSeconds, config.targetBytesPerSecond());
+        long needed = FetchSizing.kernelBufferMax(rttMicros, config.targetBytesPerSecond());
         List<Setting> settings = List.of(new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
         return Optional.of(new Finding(rule, verdict.get().severity, path, verdict.get().evidence, new Remedy(settings, String.format(
                 "the broker sets %s=%d on every accepted socket, so %s between it and this host move at most about %.1f Mbit/s over "

@@ -1,12 +1,5 @@
 package io.tcpsight.diagnose;
 
-import static io.tcpsight.config.TcpsightConfig.RULE_BBR_MIN_RTT_MS;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_BUSY_RATIO;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_SEGMENTS;
-import static io.tcpsight.config.TcpsightConfig.RULE_RETRANSMIT_RATIO;
-import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
-import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ClientKind;
@@ -15,10 +8,20 @@ import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelVersion;
 import io.tcpsight.model.Role;
+import io.tcpsight.model.Unknown;
 import io.tcpsight.tuning.FetchSizing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import static io.tcpsight.config.TcpsightConfig.RULE_BBR_MIN_RTT_MS;
+import static io.tcpsight.config.TcpsightConfig.RULE_MIN_BUSY_RATIO;
+import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
+import static io.tcpsight.config.TcpsightConfig.RULE_MIN_SEGMENTS;
+import static io.tcpsight.config.TcpsightConfig.RULE_RETRANSMIT_RATIO;
+import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
+import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 /**
  * The per-connection rules. Pure functions: the same facts and config always give the same
@@ -29,7 +32,7 @@ public final class ConnectionRules {
     }
 
     private static boolean longPath(ConnectionFacts facts, TcpsightConfig config) {
-        return longPath(facts.rttMicros, config);
+        return longPath(facts.rttMicros(), config);
     }
 
     /** Long enough for window and fetch-size rules to speak (tcpsight.rule.min.rtt.ms). */
@@ -38,7 +41,7 @@ public final class ConnectionRules {
     }
 
     private static Evidence rtt(ConnectionFacts facts) {
-        return rtt(facts.rttMicros);
+        return rtt(facts.rttMicros());
     }
 
     static Evidence rtt(long rttMicros) {
@@ -51,8 +54,8 @@ public final class ConnectionRules {
 
     /** net.ipv4.tcp_rmem with a max of at least twice the BDP at the target rate, or nothing when it already is. */
     private static Optional<Setting> rmemFor(ConnectionFacts facts, TcpsightConfig config) {
-        long needed = FetchSizing.kernelBufferMax(facts.rttMicros / 1e6, config.targetBytesPerSecond());
-        if (facts.kernel.tcpRmemMax() != null && facts.kernel.tcpRmemMax() >= needed) {
+        long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+        if (facts.kernel().tcpRmemMax().orElse(0) >= needed) {
             return Optional.empty();
         }
         return Optional.of(Setting.sysctl("net.ipv4.tcp_rmem", "4096 131072 " + needed));
@@ -60,27 +63,21 @@ public final class ConnectionRules {
 
     public static Optional<Finding> smallReceiveBuffer(ConnectionFacts facts, TcpsightConfig config) {
         Optional<Long> ceiling = WindowModel.windowCeiling(facts);
-        if (!facts.established || !longPath(facts, config) || !ceiling.isPresent()) {
+        if (!facts.established() || !longPath(facts, config) || !ceiling.isPresent()) {
             return Optional.empty();
         }
         Optional<WindowModel.Verdict> verdict = WindowModel.judge(ceiling.get(), new Evidence("windowCeiling", ceiling.get(), "bytes"),
-                facts.rttMicros, config);
+                facts.rttMicros(), config);
         if (!verdict.isPresent()) {
             return Optional.empty();
         }
         List<Evidence> evidence = verdict.get().evidence;
-        if (facts.receiveBufferBytes != null) {
-            evidence.add(new Evidence("SO_RCVBUF", facts.receiveBufferBytes, "bytes"));
-        }
-        if (facts.windowClampBytes != null) {
-            evidence.add(new Evidence("TCP_WINDOW_CLAMP", facts.windowClampBytes, "bytes"));
-        }
-        if (facts.kafka.receiveBufferBytes() != null) {
-            evidence.add(new Evidence("configuredReceiveBuffer", facts.kafka.receiveBufferBytes(), "bytes"));
-        }
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity, "-1"));
+        facts.receiveBufferBytes().ifPresent(bytes -> evidence.add(new Evidence("SO_RCVBUF", bytes, "bytes")));
+        facts.windowClampBytes().ifPresent(bytes -> evidence.add(new Evidence("TCP_WINDOW_CLAMP", bytes, "bytes")));
+        facts.kafka().receiveBufferBytes().ifPresent(bytes -> evidence.add(new Evidence("configuredReceiveBuffer", bytes, "bytes")));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), "-1"));
         rmemFor(facts, config).ifPresent(settings::add);
-        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, verdict.get().severity, facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, verdict.get().severity, facts.identity(), evidence, new Remedy(settings,
                 String.format("a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning (-1) lets the kernel grow "
                         + "the window to the path's bandwidth-delay product", ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis()))));
     }
@@ -98,38 +95,39 @@ public final class ConnectionRules {
     }
 
     public static Optional<Finding> kernelWindowClampRegression(ConnectionFacts facts, TcpsightConfig config) {
-        KernelVersion kernel = facts.kernel.version();
-        if (kernel == null || !WindowModel.fixedReceiveBuffer(facts) || !inClampRegressionRange(kernel)) {
+        Optional<KernelVersion> version = facts.kernel().version();
+        if (version.isEmpty() || !WindowModel.fixedReceiveBuffer(facts) || !inClampRegressionRange(version.get())) {
             return Optional.empty();
         }
+        KernelVersion kernel = version.get();
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("kernel", kernel.release(), ""));
-        evidence.add(new Evidence("configuredReceiveBuffer", facts.kafka.receiveBufferBytes(), "bytes"));
-        if (facts.windowClampBytes != null && facts.receiveBufferBytes != null && facts.receiveBufferBytes > 0) {
-            evidence.add(new Evidence("TCP_WINDOW_CLAMP", facts.windowClampBytes, "bytes"));
-            evidence.add(new Evidence("clampShareOfBuffer", (double) facts.windowClampBytes / facts.receiveBufferBytes, "ratio"));
+        evidence.add(new Evidence("configuredReceiveBuffer", facts.kafka().receiveBufferBytes().getAsInt(), "bytes"));
+        OptionalInt clamp = facts.windowClampBytes();
+        OptionalInt buffer = facts.receiveBufferBytes();
+        if (clamp.isPresent() && buffer.isPresent() && buffer.getAsInt() > 0) {
+            evidence.add(new Evidence("TCP_WINDOW_CLAMP", clamp.getAsInt(), "bytes"));
+            evidence.add(new Evidence("clampShareOfBuffer", (double) clamp.getAsInt() / buffer.getAsInt(), "ratio"));
         }
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity, "-1"));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), "-1"));
         settings.add(new Setting("kernel", "version", ">= 6.6.45 on 6.6, or >= 6.11"));
-        return Optional.of(new Finding(RuleId.KERNEL_WINDOW_CLAMP_REGRESSION, Severity.WARN, facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.KERNEL_WINDOW_CLAMP_REGRESSION, Severity.WARN, facts.identity(), evidence, new Remedy(settings,
                 "kernels from about 6.6.0 to 6.6.44 and 6.7 to 6.10 (approximate) clamp the window of a socket with an explicit SO_RCVBUF "
                         + "to about a quarter of the buffer instead of half; autotuning is not affected")));
     }
 
     public static Optional<Finding> noWindowScaling(ConnectionFacts facts, TcpsightConfig config) {
-        if (!facts.established || facts.windowScaling == null || facts.windowScaling) {
+        if (!facts.established() || facts.windowScaling().orElse(true)) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("windowScaling", "off", ""));
         evidence.add(new Evidence("windowMax", WindowModel.UNSCALED_WINDOW_MAX, "bytes"));
-        if (facts.sndWindowBytes != null) {
-            evidence.add(new Evidence("snd_wnd", facts.sndWindowBytes, "bytes"));
-        }
+        facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("snd_wnd", bytes, "bytes")));
         Severity severity = Severity.WARN;
-        if (facts.rttMicros > 0) {
+        if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
-            double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros);
+            double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros());
             evidence.add(new Evidence("ceilingRate", mbit(ceilingRate), "Mbit/s"));
             if (longPath(facts, config) && WindowModel.judge(ceilingRate, config.targetBytesPerSecond()).isPresent()) {
                 severity = Severity.CRITICAL;
@@ -140,14 +138,14 @@ public final class ConnectionRules {
         settings.add(new Setting("broker", "socket.listen.backlog.size", "1024"));
         settings.add(Setting.sysctl("net.core.somaxconn", 1024));
         settings.add(new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
-        return Optional.of(new Finding(RuleId.NO_WINDOW_SCALING, severity, facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.NO_WINDOW_SCALING, severity, facts.identity(), evidence, new Remedy(settings,
                 "the connection was set up by a SYN cookie without TCP timestamps (a full listen queue on the broker, and the client or "
                         + "a middlebox drops timestamps), so window scaling was lost for the connection's life: keep timestamps on at the "
                         + "client and on the path, and give the broker a listen queue that does not overflow; reconnect to recover")));
     }
 
-    private static boolean busyEnough(IntervalStats interval, TcpsightConfig config) {
-        return interval != null && interval.busyRatio() >= config.get(RULE_MIN_BUSY_RATIO);
+    private static boolean busyEnough(ConnectionFacts facts, TcpsightConfig config) {
+        return facts.interval().map(interval -> interval.busyRatio() >= config.get(RULE_MIN_BUSY_RATIO)).orElse(false);
     }
 
     /**
@@ -157,140 +155,142 @@ public final class ConnectionRules {
      * 44% measured in the lab) while fully window-bound.
      */
     public static Optional<Finding> receiveWindowLimited(ConnectionFacts facts, TcpsightConfig config) {
-        IntervalStats interval = facts.interval;
         double threshold = config.get(RULE_WINDOW_LIMITED_RATIO);
-        if (!busyEnough(interval, config)) {
+        if (!busyEnough(facts, config)) {
             return Optional.empty();
         }
-        boolean peerWindowTooSmall = facts.sndWindowBytes != null && facts.rttMicros > 0
-                && facts.sndWindowBytes / (facts.rttMicros / 1e6) < config.targetBytesPerSecond();
+        IntervalStats interval = facts.interval().get();
+        OptionalLong peerWindow = facts.sndWindowBytes();
+        boolean peerWindowTooSmall = peerWindow.isPresent() && facts.rttMicros() > 0
+                && WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros()) < config.targetBytesPerSecond();
         if (interval.rwndLimitedRatio() < threshold && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
         evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
-        if (facts.sndWindowBytes != null) {
-            evidence.add(new Evidence("peerWindow", facts.sndWindowBytes, "bytes"));
-        }
-        if (facts.rttMicros > 0) {
+        peerWindow.ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
+        if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
         evidence.add(new Evidence("sendRate", mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
-        String peer = facts.identity.role() == Role.BROKER
-                ? "the client" + (facts.identity.clientId() == null ? "" : " " + facts.identity.clientId())
+        String peer = facts.identity().role() == Role.BROKER
+                ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
                 : "the broker";
         Severity severity = interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8) ? Severity.CRITICAL : Severity.WARN;
-        return Optional.of(new Finding(RuleId.RECEIVE_WINDOW_LIMITED, severity, facts.identity, evidence, new Remedy(
-                KafkaKeys.peerReceiveBuffer(facts.identity, "-1"),
+        return Optional.of(new Finding(RuleId.RECEIVE_WINDOW_LIMITED, severity, facts.identity(), evidence, new Remedy(
+                KafkaKeys.peerReceiveBuffer(facts.identity(), "-1"),
                 String.format("%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
                         + "is the limit, so let it autotune", interval.rwndLimitedRatio() * 100, peer))));
     }
 
     public static Optional<Finding> sendBufferLimited(ConnectionFacts facts, TcpsightConfig config) {
-        IntervalStats interval = facts.interval;
         double threshold = config.get(RULE_WINDOW_LIMITED_RATIO);
-        if (!busyEnough(interval, config) || interval.sndbufLimitedRatio() < threshold) {
+        if (!busyEnough(facts, config) || facts.interval().get().sndbufLimitedRatio() < threshold) {
             return Optional.empty();
         }
+        IntervalStats interval = facts.interval().get();
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("sndbufLimited", interval.sndbufLimitedRatio(), "ratio of busy time"));
         evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
-        if (facts.rttMicros > 0) {
+        if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
         evidence.add(new Evidence("sendRate", mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity, "-1"));
-        long needed = FetchSizing.kernelBufferMax(facts.rttMicros / 1e6, config.targetBytesPerSecond());
-        if (facts.kernel.tcpWmemMax() == null || facts.kernel.tcpWmemMax() < needed) {
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), "-1"));
+        long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+        if (facts.kernel().tcpWmemMax().orElse(0) < needed) {
             settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + needed));
         }
-        return Optional.of(new Finding(RuleId.SEND_BUFFER_LIMITED, Severity.WARN, facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.SEND_BUFFER_LIMITED, Severity.WARN, facts.identity(), evidence, new Remedy(settings,
                 String.format("%.0f%% of busy time this end could not send because its own send buffer was full; unacknowledged "
                         + "data for a whole round trip must fit in it", interval.sndbufLimitedRatio() * 100))));
     }
 
     public static Optional<Finding> retransmissions(ConnectionFacts facts, TcpsightConfig config) {
-        IntervalStats interval = facts.interval;
         double threshold = config.get(RULE_RETRANSMIT_RATIO);
-        if (interval == null || interval.segmentsOut() < config.get(RULE_MIN_SEGMENTS) || interval.retransmitRatio() < threshold) {
+        Optional<IntervalStats> measured = facts.interval();
+        if (measured.isEmpty() || measured.get().segmentsOut() < config.get(RULE_MIN_SEGMENTS)
+                || measured.get().retransmitRatio() < threshold) {
             return Optional.empty();
         }
+        IntervalStats interval = measured.get();
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("retransmitRatio", interval.retransmitRatio(), "ratio of segments"));
         evidence.add(new Evidence("retransmitted", interval.retransmittedSegments(), "segments"));
         evidence.add(new Evidence("sent", interval.segmentsOut(), "segments"));
-        if (facts.rttMicros > 0) {
+        if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
-        if (facts.congestionControl != null) {
-            evidence.add(new Evidence("congestionControl", facts.congestionControl, ""));
+        String congestionControl = facts.congestionControl().orElse(null);
+        if (congestionControl != null) {
+            evidence.add(new Evidence("congestionControl", congestionControl, ""));
         }
         Severity severity = interval.retransmitRatio() >= 5 * threshold ? Severity.CRITICAL : Severity.WARN;
-        boolean lossBased = "cubic".equals(facts.congestionControl) || "reno".equals(facts.congestionControl);
+        boolean lossBased = "cubic".equals(congestionControl) || "reno".equals(congestionControl);
         List<Setting> settings = new ArrayList<>();
         String why;
         if (lossBased && facts.rttMillis() >= config.get(RULE_BBR_MIN_RTT_MS)) {
             settings.add(Setting.sysctl("net.ipv4.tcp_congestion_control", "bbr"));
             settings.add(new Setting("tcpsight", "tcpsight.congestion", "bbr"));
-            why = facts.congestionControl + " halves its window at every loss, which on a " + Math.round(facts.rttMillis())
+            why = congestionControl + " halves its window at every loss, which on a " + Math.round(facts.rttMillis())
                     + " ms path costs seconds to regain; BBR paces by measured bandwidth and keeps the rate under random loss "
                     + "(host-wide, or opt-in per socket with the agent)";
         } else {
             why = "segments are being lost between the hosts; check interface errors and drops on both ends "
                     + "(ip -s link, ethtool -S) and the path's queues";
         }
-        return Optional.of(new Finding(RuleId.RETRANSMISSIONS, severity, facts.identity, evidence, new Remedy(settings, why)));
+        return Optional.of(new Finding(RuleId.RETRANSMISSIONS, severity, facts.identity(), evidence, new Remedy(settings, why)));
     }
 
     public static Optional<Finding> slowHandshake(ConnectionFacts facts, TcpsightConfig config) {
         long threshold = config.get(RULE_SLOW_HANDSHAKE_MS);
-        if (facts.handshakeMillis == null || facts.handshakeMillis < threshold) {
+        long handshakeMillis = facts.handshakeMillis().orElse(0);
+        if (handshakeMillis < threshold) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
-        evidence.add(new Evidence("handshake", facts.handshakeMillis, "ms"));
-        if (facts.rttMicros > 0) {
+        evidence.add(new Evidence("handshake", handshakeMillis, "ms"));
+        if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
-        Severity severity = facts.handshakeMillis >= 3 * threshold ? Severity.CRITICAL : Severity.WARN;
+        Severity severity = handshakeMillis >= 3 * threshold ? Severity.CRITICAL : Severity.WARN;
         List<Setting> settings = List.of(new Setting("broker", "socket.listen.backlog.size", "1024"), Setting.sysctl("net.core.somaxconn", 1024),
                 new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
-        return Optional.of(new Finding(RuleId.SLOW_HANDSHAKE, severity, facts.identity, evidence, new Remedy(settings,
+        return Optional.of(new Finding(RuleId.SLOW_HANDSHAKE, severity, facts.identity(), evidence, new Remedy(settings,
                 "a connect that takes 1 s, 3 s or 7 s more than the RTT waited for SYN retransmissions: the broker's listen queue "
                         + "(min of socket.listen.backlog.size and net.core.somaxconn) overflowed and dropped the SYN")));
     }
 
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
-        KafkaSettings kafka = facts.kafka;
-        ClientKind kind = facts.identity.clientKind();
+        KafkaSettings kafka = facts.kafka();
+        ClientKind kind = facts.identity().clientKind();
         boolean fetching = kind == ClientKind.CONSUMER || kind == ClientKind.CONNECT_CONSUMER || kind == ClientKind.UNKNOWN;
-        if (facts.identity.role() != Role.CLIENT || !fetching || kafka.fetchMaxBytes() == null || kafka.maxPartitionFetchBytes() == null
+        if (facts.identity().role() != Role.CLIENT || !fetching || kafka.fetchMaxBytes().isEmpty() || kafka.maxPartitionFetchBytes().isEmpty()
                 || !longPath(facts, config)) {
             return Optional.empty();
         }
-        int partitions = kafka.partitionsPerBroker() == null ? 1 : Math.max(1, kafka.partitionsPerBroker());
-        double rttSeconds = facts.rttMicros / 1e6;
-        long bdp = (long) Math.ceil(rttSeconds * config.targetBytesPerSecond());
-        long perFetch = Math.min(kafka.fetchMaxBytes(), kafka.maxPartitionFetchBytes() * partitions);
+        int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
+        long bdp = FetchSizing.bdpBytes(facts.rttMicros(), config.targetBytesPerSecond());
+        long perFetch = Math.min(kafka.fetchMaxBytes().getAsLong(), kafka.maxPartitionFetchBytes().getAsLong() * partitions);
         if (perFetch >= bdp) {
             return Optional.empty();
         }
         FetchSizing.Recommendation recommended = FetchSizing.recommend(
-                new FetchSizing.Input(rttSeconds, config.targetBytesPerSecond(), partitions, facts.kernel.tcpRmemMax(), null,
+                new FetchSizing.Input(facts.rttMicros(), config.targetBytesPerSecond(), partitions, Unknown.orNull(facts.kernel().tcpRmemMax()), null,
                         config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(rtt(facts));
         evidence.add(new Evidence("bdp", bdp, "bytes"));
         evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
         evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
-        evidence.add(new Evidence("fetchCeilingRate", mbit(perFetch / rttSeconds), "Mbit/s"));
+        evidence.add(new Evidence("fetchCeilingRate", mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())), "Mbit/s"));
         List<Setting> settings = new ArrayList<>();
-        settings.addAll(KafkaKeys.client(facts.identity, "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
-        settings.addAll(KafkaKeys.client(facts.identity, "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
-        settings.addAll(KafkaKeys.client(facts.identity, "max.poll.records", Integer.toString(recommended.maxPollRecords())));
-        return Optional.of(new Finding(RuleId.FETCH_SIZE_BELOW_BDP, Severity.WARN, facts.identity, evidence, new Remedy(settings,
+        settings.addAll(KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
+        settings.addAll(KafkaKeys.client(facts.identity(), "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
+        settings.addAll(KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
+        return Optional.of(new Finding(RuleId.FETCH_SIZE_BELOW_BDP, Severity.WARN, facts.identity(), evidence, new Remedy(settings,
                 String.format("a consumer gets one fetch response per round trip, so %d bytes per fetch cap it at %.1f Mbit/s over "
-                        + "%.1f ms", perFetch, mbit(perFetch / rttSeconds), facts.rttMillis()))));
+                        + "%.1f ms", perFetch, mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())), facts.rttMillis()))));
     }
 }

@@ -9,6 +9,10 @@ public final class Evidence {
     private final String unit;
 
     public Evidence(String name, Object value, String unit) {
+        if (!(value instanceof Number || value instanceof String)) {
+            // an Optional here would print as "Optional[...]" in every finding
+            throw new IllegalArgumentException("evidence " + name + " must be a Number or a String, got " + value);
+        }
         this.name = name;
         this.value = value;
         this.unit = unit;

@@ -80,15 +80,16 @@ public final class FindingJson {
     public static void connection(StringBuilder json, ConnectionIdentity identity) {
         json.append("{\"role\":");
         string(json, identity.role().label());
-        field(json, "clientId", identity.clientId());
+        field(json, "clientId", identity.clientId().orElse(null));
         if (identity.clientKind().isConnect()) {
-            field(json, "connector", ClientKind.connectorName(identity.clientId()).orElse(null));
-            String task = identity.clientId().substring(identity.clientId().lastIndexOf('-') + 1);
+            String clientId = identity.clientId().get();
+            field(json, "connector", ClientKind.connectorName(clientId).orElse(null));
+            String task = clientId.substring(clientId.lastIndexOf('-') + 1);
             field(json, "task", task.equals("*") ? null : task);
         }
-        field(json, "nodeId", identity.nodeId());
-        field(json, "listener", identity.listener());
-        field(json, "principal", identity.principal());
+        field(json, "nodeId", identity.nodeId().orElse(null));
+        field(json, "listener", identity.listener().orElse(null));
+        field(json, "principal", identity.principal().orElse(null));
         field(json, "local", ConnectionIdentity.address(identity.local()));
         field(json, "remote", ConnectionIdentity.address(identity.remote()));
         json.append('}');

@@ -17,7 +17,7 @@ public final class HostRules {
 
     public static Optional<Finding> windowScalingDisabled(KernelFacts kernel, ConnectionIdentity path, long rttMicros,
             TcpsightConfig config) {
-        if (kernel.windowScaling() == null || kernel.windowScaling() != 0) {
+        if (kernel.windowScaling().orElse(1) != 0) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
@@ -38,7 +38,7 @@ public final class HostRules {
     }
 
     public static Optional<Finding> timestampsDisabled(KernelFacts kernel, ConnectionIdentity path, TcpsightConfig config) {
-        if (kernel.timestamps() == null || kernel.timestamps() != 0) {
+        if (kernel.timestamps().orElse(1) != 0) {
             return Optional.empty();
         }
         List<Evidence> evidence = List.of(new Evidence("net.ipv4.tcp_timestamps", 0, ""));

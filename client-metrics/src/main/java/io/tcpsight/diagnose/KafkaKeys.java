@@ -41,7 +41,7 @@ final class KafkaKeys {
         List<Setting> settings = new ArrayList<>();
         if (kind.isConnect()) {
             settings.add(new Setting("connect-worker", kind.connectWorkerPrefix() + key, value));
-            String connector = ClientKind.connectorName(identity.clientId()).orElse("?");
+            String connector = identity.clientId().flatMap(ClientKind::connectorName).orElse("?");
             settings.add(new Setting("connector " + connector, kind.connectorOverridePrefix() + key, value));
         } else if (kind == ClientKind.REPLICA_FETCHER) {
             settings.add(new Setting("broker", replicaKey(key), value));

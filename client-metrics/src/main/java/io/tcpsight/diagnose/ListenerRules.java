@@ -15,7 +15,7 @@ public final class ListenerRules {
 
     /** A backlog that absorbs a burst: four times the current one, at least 1024. */
     static long recommendedBacklog(ListenerFacts facts) {
-        long current = facts.configuredBacklog != null ? facts.configuredBacklog : facts.effectiveBacklog;
+        long current = facts.configuredBacklog().isPresent() ? facts.configuredBacklog().getAsInt() : facts.effectiveBacklog();
         return Math.max(1024, 4 * current);
     }
 
@@ -23,7 +23,7 @@ public final class ListenerRules {
         long backlog = recommendedBacklog(facts);
         List<Setting> settings = new ArrayList<>();
         settings.add(new Setting("broker", "socket.listen.backlog.size", Long.toString(backlog)));
-        if (facts.somaxconn == null || facts.somaxconn < backlog) {
+        if (facts.somaxconn().orElse(0) < backlog) {
             settings.add(Setting.sysctl("net.core.somaxconn", backlog));
         }
         settings.add(new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
@@ -31,53 +31,42 @@ public final class ListenerRules {
     }
 
     private static void queueEvidence(List<Evidence> evidence, ListenerFacts facts) {
-        evidence.add(new Evidence("acceptQueue", facts.acceptQueueLength, "connections"));
-        evidence.add(new Evidence("effectiveBacklog", facts.effectiveBacklog, "connections"));
-        if (facts.configuredBacklog != null) {
-            evidence.add(new Evidence("socket.listen.backlog.size", facts.configuredBacklog, "connections"));
-        }
-        if (facts.somaxconn != null) {
-            evidence.add(new Evidence("net.core.somaxconn", facts.somaxconn, "connections"));
-        }
+        evidence.add(new Evidence("acceptQueue", facts.acceptQueueLength(), "connections"));
+        evidence.add(new Evidence("effectiveBacklog", facts.effectiveBacklog(), "connections"));
+        facts.configuredBacklog().ifPresent(backlog -> evidence.add(new Evidence("socket.listen.backlog.size", backlog, "connections")));
+        facts.somaxconn().ifPresent(somaxconn -> evidence.add(new Evidence("net.core.somaxconn", somaxconn, "connections")));
     }
 
     public static Optional<Finding> listenBacklogOverflow(ListenerFacts facts, TcpsightConfig config) {
-        boolean overflowed = positive(facts.listenOverflows) || positive(facts.listenDrops);
-        boolean nearlyFull = facts.effectiveBacklog > 0
-                && (double) facts.acceptQueueLength / facts.effectiveBacklog >= config.get(RULE_ACCEPT_QUEUE_RATIO);
+        boolean overflowed = facts.listenOverflows().orElse(0) > 0 || facts.listenDrops().orElse(0) > 0;
+        boolean nearlyFull = facts.effectiveBacklog() > 0
+                && (double) facts.acceptQueueLength() / facts.effectiveBacklog() >= config.get(RULE_ACCEPT_QUEUE_RATIO);
         if (!overflowed && !nearlyFull) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
         queueEvidence(evidence, facts);
-        if (facts.listenOverflows != null) {
-            evidence.add(new Evidence("ListenOverflows", facts.listenOverflows, "in the last 5 min"));
-        }
-        if (facts.listenDrops != null) {
-            evidence.add(new Evidence("ListenDrops", facts.listenDrops, "in the last 5 min"));
-        }
-        return Optional.of(new Finding(RuleId.LISTEN_BACKLOG_OVERFLOW, overflowed ? Severity.CRITICAL : Severity.WARN, facts.identity, evidence,
+        facts.listenOverflows().ifPresent(rise -> evidence.add(new Evidence("ListenOverflows", rise, "in the last 5 min")));
+        facts.listenDrops().ifPresent(rise -> evidence.add(new Evidence("ListenDrops", rise, "in the last 5 min")));
+        return Optional.of(new Finding(RuleId.LISTEN_BACKLOG_OVERFLOW, overflowed ? Severity.CRITICAL : Severity.WARN, facts.identity(), evidence,
                 new Remedy(backlogSettings(facts), "when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
                         + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller one wins), and "
                         + "pace client startup bursts")));
     }
 
     public static Optional<Finding> synCookies(ListenerFacts facts, TcpsightConfig config) {
-        if (!positive(facts.syncookiesSent)) {
+        if (facts.syncookiesSent().orElse(0) <= 0) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
-        evidence.add(new Evidence("SyncookiesSent", facts.syncookiesSent, "in the last 5 min"));
+        evidence.add(new Evidence("SyncookiesSent", facts.syncookiesSent().getAsLong(), "in the last 5 min"));
         queueEvidence(evidence, facts);
         List<Setting> settings = backlogSettings(facts);
         settings.add(Setting.sysctl("net.ipv4.tcp_timestamps", 1));
-        Severity severity = facts.hostTimestamps != null && facts.hostTimestamps == 0 ? Severity.CRITICAL : Severity.WARN;
-        return Optional.of(new Finding(RuleId.SYN_COOKIES, severity, facts.identity, evidence, new Remedy(settings,
+        Severity severity = facts.hostTimestamps().orElse(1) == 0 ? Severity.CRITICAL : Severity.WARN;
+        return Optional.of(new Finding(RuleId.SYN_COOKIES, severity, facts.identity(), evidence, new Remedy(settings,
                 "the listen queue overflowed and the kernel answered with SYN cookies; a cookie keeps window scaling only inside the "
                         + "TCP timestamp, so clients without timestamps are stuck at a 64 KiB window for the connection's life")));
     }
 
-    private static boolean positive(Long value) {
-        return value != null && value > 0;
-    }
 }

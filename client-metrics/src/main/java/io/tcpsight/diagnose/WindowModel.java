@@ -66,21 +66,20 @@ public final class WindowModel {
      * buffer is fixed, and half of tcp_rmem max when autotuning decides.
      */
     static Optional<Long> windowCeiling(ConnectionFacts facts) {
-        if (facts.windowScaling == null) {
+        if (facts.windowScaling().isEmpty()) {
             return Optional.empty();
         }
-        long ceiling = facts.windowScaling ? UNSCALED_WINDOW_MAX << facts.rcvWindowScale : UNSCALED_WINDOW_MAX;
-        if (fixedReceiveBuffer(facts) && facts.windowClampBytes != null) {
-            ceiling = Math.min(ceiling, facts.windowClampBytes);
-        } else if (facts.kernel.tcpRmemMax() != null) {
-            ceiling = Math.min(ceiling, facts.kernel.tcpRmemMax() / 2);
+        long ceiling = facts.windowScaling().get() ? UNSCALED_WINDOW_MAX << facts.rcvWindowScale() : UNSCALED_WINDOW_MAX;
+        if (fixedReceiveBuffer(facts) && facts.windowClampBytes().isPresent()) {
+            ceiling = Math.min(ceiling, facts.windowClampBytes().getAsInt());
+        } else if (facts.kernel().tcpRmemMax().isPresent()) {
+            ceiling = Math.min(ceiling, facts.kernel().tcpRmemMax().getAsLong() / 2);
         }
         return Optional.of(ceiling);
     }
 
     static boolean fixedReceiveBuffer(ConnectionFacts facts) {
-        Integer configured = facts.kafka.receiveBufferBytes();
-        return configured != null && configured > 0;
+        return facts.kafka().receiveBufferBytes().orElse(-1) > 0;
     }
 
     private static List<Evidence> evidence(long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {

@@ -6,6 +6,8 @@ import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.SocketBufferState;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /** The JSON of /connections: each connection's identity and what its last sample saw. */
 public final class ConnectionJson {
@@ -32,10 +34,11 @@ public final class ConnectionJson {
         StringBuilder json = new StringBuilder("[");
         boolean first = true;
         for (TrackedConnection connection : connections) {
-            ConnectionSample sample = connection.latest();
-            if (sample == null) {
+            Optional<ConnectionSample> latest = connection.latest();
+            if (latest.isEmpty()) {
                 continue;
             }
+            ConnectionSample sample = latest.get();
             if (!first) {
                 json.append(',');
             }
@@ -45,9 +48,7 @@ public final class ConnectionJson {
             json.append(",\"tcpInfo\":{");
             field(json, "state", sample.state().name(), true);
             field(json, "rttMs", sample.rttMicros() / 1000.0, false);
-            if (sample.minRttMicros() >= 0) {
-                field(json, "minRttMs", sample.minRttMicros() / 1000.0, false);
-            }
+            sample.minRttMicros().ifPresent(micros -> field(json, "minRttMs", micros / 1000.0, false));
             field(json, "options", sample.options().toString(), false);
             field(json, "windowScaling", sample.options().windowScaling(), false);
             field(json, "sndWscale", sample.sndWindowScale(), false);
@@ -60,8 +61,8 @@ public final class ConnectionJson {
             optional(json, "bytesAcked", sample.bytesAcked());
             optional(json, "bytesReceived", sample.bytesReceived());
             json.append('}');
-            IntervalStats interval = sample.interval();
-            if (interval != null) {
+            if (sample.interval().isPresent()) {
+                IntervalStats interval = sample.interval().get();
                 json.append(",\"interval\":{");
                 field(json, "seconds", interval.seconds(), true);
                 field(json, "busy", interval.busyRatio(), false);
@@ -72,8 +73,8 @@ public final class ConnectionJson {
                 field(json, "receiveRateBytesPerSecond", interval.receiveRateBytesPerSecond(), false);
                 json.append('}');
             }
-            SocketBufferState buffers = sample.buffers();
-            if (buffers != null) {
+            if (sample.buffers().isPresent()) {
+                SocketBufferState buffers = sample.buffers().get();
                 json.append(",\"socket\":{");
                 field(json, "SO_RCVBUF", buffers.receiveBufferBytes(), true);
                 field(json, "SO_SNDBUF", buffers.sendBufferBytes(), false);
@@ -81,17 +82,17 @@ public final class ConnectionJson {
                 field(json, "TCP_CONGESTION", buffers.congestionControl(), false);
                 json.append('}');
             }
-            if (connection.handshakeMillis() != null) {
-                json.append(",\"handshakeMs\":").append(connection.handshakeMillis());
+            if (connection.handshakeMillis().isPresent()) {
+                json.append(",\"handshakeMs\":").append(connection.handshakeMillis().getAsLong());
             }
             json.append('}');
         }
         return json.append(']').toString();
     }
 
-    private static void optional(StringBuilder json, String name, long value) {
-        if (value >= 0) {
-            field(json, name, value, false);
+    private static void optional(StringBuilder json, String name, OptionalLong value) {
+        if (value.isPresent()) {
+            field(json, name, value.getAsLong(), false);
         }
     }
 

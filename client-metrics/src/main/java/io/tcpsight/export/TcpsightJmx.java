@@ -10,6 +10,7 @@ import io.tcpsight.sampling.TrackedConnection;
 import java.lang.management.ManagementFactory;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -84,24 +85,25 @@ public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
     /** Sampled connections, most window-limited first, then by RTT. */
     public static List<TrackedConnection> worst(List<TrackedConnection> connections, int limit) {
         Comparator<TrackedConnection> byLimit = Comparator.comparingDouble(TcpsightJmx::limitedRatio);
-        Comparator<TrackedConnection> byRtt = Comparator.comparingLong(connection -> connection.latest().rttMicros());
-        return connections.stream().filter(connection -> connection.latest() != null)
+        Comparator<TrackedConnection> byRtt = Comparator.comparingLong(connection -> connection.latest().get().rttMicros());
+        return connections.stream().filter(connection -> connection.latest().isPresent())
                 .sorted(byLimit.thenComparing(byRtt).reversed()).limit(limit).collect(Collectors.toList());
     }
 
     private static double limitedRatio(TrackedConnection connection) {
-        IntervalStats interval = connection.latest().interval();
-        return interval == null ? 0 : Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio());
+        return connection.latest().flatMap(ConnectionSample::interval)
+                .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio())).orElse(0.0);
     }
 
     static String describe(TrackedConnection connection) {
-        ConnectionSample sample = connection.latest();
-        IntervalStats interval = sample.interval();
-        return String.format("%s rtt=%.2fms wscale=%s snd_wnd=%d cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
+        ConnectionSample sample = connection.latest().get();
+        Optional<IntervalStats> interval = sample.interval();
+        return String.format("%s rtt=%.2fms wscale=%s snd_wnd=%s cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
                 connection.identity().describe(), sample.rttMicros() / 1000.0,
-                sample.options().windowScaling() ? sample.sndWindowScale() + "," + sample.rcvWindowScale() : "off", sample.sndWindowBytes(),
-                sample.sndCwnd(), sample.totalRetrans(), interval == null ? 0 : interval.rwndLimitedRatio(),
-                interval == null ? 0 : interval.sndbufLimitedRatio());
+                sample.options().windowScaling() ? sample.sndWindowScale() + "," + sample.rcvWindowScale() : "off",
+                sample.sndWindowBytes().isPresent() ? Long.toString(sample.sndWindowBytes().getAsLong()) : "unknown",
+                sample.sndCwnd(), sample.totalRetrans(), interval.map(IntervalStats::rwndLimitedRatio).orElse(0.0),
+                interval.map(IntervalStats::sndbufLimitedRatio).orElse(0.0));
     }
 
     @Override

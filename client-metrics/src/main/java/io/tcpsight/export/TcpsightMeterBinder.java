@@ -9,14 +9,16 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.RuleId;
-import io.tcpsight.diagnose.WindowModel;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.diagnose.WindowModel;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.SocketBufferState;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Binds tcpsight's view of the connections to Micrometer: distributions across connections
@@ -60,6 +62,10 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                 "listener", orUnknown(identity.listener()));
     }
 
+    private static String orUnknown(Optional<String> value) {
+        return orUnknown(value.orElse(null));
+    }
+
     private static String orUnknown(String value) {
         return value == null || value.isEmpty() ? UNKNOWN : value;
     }
@@ -71,7 +77,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
             return;
         }
         for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = connection.latest();
+            ConnectionSample sample = connection.latest().get();
             Tags tags = tags(connection.identity());
             if (perConnection) {
                 tags = tags.and("local.port", Integer.toString(connection.identity().local() == null ? 0 : connection.identity().local().getPort()));
@@ -80,14 +86,14 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                 }
             }
             summary(meters, "tcpsight.connection.rtt", "seconds", "Smoothed round-trip time", tags).record(sample.rttMicros() / 1e6);
-            if (sample.deliveryRateBytesPerSecond() >= 0) {
+            if (sample.deliveryRateBytesPerSecond().isPresent()) {
                 summary(meters, "tcpsight.connection.delivery.rate", "bytes.per.second", "Most recent delivery rate", tags)
-                        .record(sample.deliveryRateBytesPerSecond());
+                        .record(sample.deliveryRateBytesPerSecond().getAsLong());
             }
             summary(meters, "tcpsight.connection.window.ceiling", "bytes", "Largest receive window this end can advertise", tags)
                     .record(windowCeiling(sample));
-            IntervalStats interval = sample.interval();
-            if (interval != null) {
+            if (sample.interval().isPresent()) {
+                IntervalStats interval = sample.interval().get();
                 Counter.builder("tcpsight.connection.retransmits").baseUnit("segments").description("Retransmitted segments")
                         .tags(tags).register(meters).increment(interval.retransmittedSegments());
                 if (interval.busyRatio() > 0) {
@@ -104,10 +110,8 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     static long windowCeiling(ConnectionSample sample) {
         long unscaled = WindowModel.UNSCALED_WINDOW_MAX;
         long ceiling = sample.options().windowScaling() ? unscaled << sample.rcvWindowScale() : unscaled;
-        if (sample.buffers() != null && sample.buffers().windowClampBytes() > 0) {
-            ceiling = Math.min(ceiling, sample.buffers().windowClampBytes());
-        }
-        return ceiling;
+        int clamp = sample.buffers().map(SocketBufferState::windowClampBytes).orElse(0);
+        return clamp > 0 ? Math.min(ceiling, clamp) : ceiling;
     }
 
     private static DistributionSummary summary(MeterRegistry meters, String name, String unit, String description, Tags tags) {

@@ -1,5 +1,8 @@
 package io.tcpsight.model;
 
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Everything the connection rules may look at, as plain values: what the kernel says about the
@@ -7,19 +10,19 @@ package io.tcpsight.model;
  * Built from real samples by ConnectionMonitor; built directly in rule tests.
  */
 public final class ConnectionFacts {
-    public final ConnectionIdentity identity;
-    public final boolean established;
-    public final long rttMicros;
-    public final Boolean windowScaling;
-    public final int rcvWindowScale;
-    public final Long sndWindowBytes;
-    public final Integer receiveBufferBytes;
-    public final Integer windowClampBytes;
-    public final String congestionControl;
-    public final IntervalStats interval;
-    public final Long handshakeMillis;
-    public final KafkaSettings kafka;
-    public final KernelFacts kernel;
+    private final ConnectionIdentity identity;
+    private final boolean established;
+    private final long rttMicros;
+    private final Boolean windowScaling;
+    private final int rcvWindowScale;
+    private final Long sndWindowBytes;
+    private final Integer receiveBufferBytes;
+    private final Integer windowClampBytes;
+    private final String congestionControl;
+    private final IntervalStats interval;
+    private final Long handshakeMillis;
+    private final KafkaSettings kafka;
+    private final KernelFacts kernel;
 
     private ConnectionFacts(Builder builder) {
         identity = builder.identity;
@@ -45,8 +48,62 @@ public final class ConnectionFacts {
         return identity;
     }
 
+    public boolean established() {
+        return established;
+    }
+
+    /** The path's round-trip time: min_rtt where known, else the smoothed RTT; 0 when not measured. */
+    public long rttMicros() {
+        return rttMicros;
+    }
+
+    /** For messages only: rules compute in microseconds. */
     public double rttMillis() {
         return rttMicros / 1000.0;
+    }
+
+    /** Whether window scaling was negotiated. */
+    public Optional<Boolean> windowScaling() {
+        return Optional.ofNullable(windowScaling);
+    }
+
+    public int rcvWindowScale() {
+        return rcvWindowScale;
+    }
+
+    /** The peer's advertised window. */
+    public OptionalLong sndWindowBytes() {
+        return Unknown.orEmpty(sndWindowBytes);
+    }
+
+    /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
+    public OptionalInt receiveBufferBytes() {
+        return Unknown.orEmpty(receiveBufferBytes);
+    }
+
+    public OptionalInt windowClampBytes() {
+        return Unknown.orEmpty(windowClampBytes);
+    }
+
+    public Optional<String> congestionControl() {
+        return Optional.ofNullable(congestionControl);
+    }
+
+    /** Empty on a connection's first sample. */
+    public Optional<IntervalStats> interval() {
+        return Optional.ofNullable(interval);
+    }
+
+    public OptionalLong handshakeMillis() {
+        return Unknown.orEmpty(handshakeMillis);
+    }
+
+    public KafkaSettings kafka() {
+        return kafka;
+    }
+
+    public KernelFacts kernel() {
+        return kernel;
     }
 
     /** Builder; every field but the identity is optional. */
@@ -116,7 +173,12 @@ public final class ConnectionFacts {
             return this;
         }
 
-        public Builder handshakeMillis(Long value) {
+        public Builder handshakeMillis(OptionalLong value) {
+            handshakeMillis = Unknown.orNull(value);
+            return this;
+        }
+
+        public Builder handshakeMillis(long value) {
             handshakeMillis = value;
             return this;
         }

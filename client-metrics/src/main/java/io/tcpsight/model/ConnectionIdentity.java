@@ -2,6 +2,7 @@ package io.tcpsight.model;
 
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Who a connection belongs to, as far as it is known. Immutable; the with-methods return a
@@ -53,21 +54,21 @@ public final class ConnectionIdentity {
         return role;
     }
 
-    /** null when not known (yet). */
-    public String clientId() {
-        return clientId;
+    /** Empty while not known (the broker learns it from the first request). */
+    public Optional<String> clientId() {
+        return Optional.ofNullable(clientId);
     }
 
-    public String nodeId() {
-        return nodeId;
+    public Optional<String> nodeId() {
+        return Optional.ofNullable(nodeId);
     }
 
-    public String listener() {
-        return listener;
+    public Optional<String> listener() {
+        return Optional.ofNullable(listener);
     }
 
-    public String principal() {
-        return principal;
+    public Optional<String> principal() {
+        return Optional.ofNullable(principal);
     }
 
     public InetSocketAddress local() {

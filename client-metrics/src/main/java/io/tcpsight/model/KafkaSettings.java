@@ -1,11 +1,13 @@
 package io.tcpsight.model;
 
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * The Kafka settings of one client that the rules judge, with Kafka's defaults applied for
- * its kind (3.9 and 4.x agree). A null field is not known (e.g. a consumer's settings seen from
- * the broker).
+ * its kind (3.9 and 4.x agree). A setting not known (e.g. a consumer's settings seen from the
+ * broker) is null in the constructor and empty from its getter.
  */
 public final class KafkaSettings {
     public static final int DEFAULT_FETCH_MAX_BYTES = 52_428_800;
@@ -61,24 +63,24 @@ public final class KafkaSettings {
     }
 
     /** receive.buffer.bytes as configured: -1 is kernel autotuning. */
-    public Integer receiveBufferBytes() {
-        return receiveBufferBytes;
+    public OptionalInt receiveBufferBytes() {
+        return Unknown.orEmpty(receiveBufferBytes);
     }
 
-    public Integer sendBufferBytes() {
-        return sendBufferBytes;
+    public OptionalInt sendBufferBytes() {
+        return Unknown.orEmpty(sendBufferBytes);
     }
 
-    public Long fetchMaxBytes() {
-        return fetchMaxBytes;
+    public OptionalLong fetchMaxBytes() {
+        return Unknown.orEmpty(fetchMaxBytes);
     }
 
-    public Long maxPartitionFetchBytes() {
-        return maxPartitionFetchBytes;
+    public OptionalLong maxPartitionFetchBytes() {
+        return Unknown.orEmpty(maxPartitionFetchBytes);
     }
 
     /** Partitions this client fetches from the broker of the connection. */
-    public Integer partitionsPerBroker() {
-        return partitionsPerBroker;
+    public OptionalInt partitionsPerBroker() {
+        return Unknown.orEmpty(partitionsPerBroker);
     }
 }

@@ -1,7 +1,9 @@
 package io.tcpsight.model;
 
+import java.util.Optional;
+import java.util.OptionalLong;
 
-/** The kernel facts rules use; null when not known. */
+/** The kernel facts rules use. The constructors take null for a fact not known; the getters return it as empty. */
 public final class KernelFacts {
     private final KernelVersion version;
     private final Long tcpRmemMax;
@@ -25,25 +27,25 @@ public final class KernelFacts {
         return new KernelFacts(null, null, null, null, null);
     }
 
-    public KernelVersion version() {
-        return version;
+    public Optional<KernelVersion> version() {
+        return Optional.ofNullable(version);
     }
 
-    public Long tcpRmemMax() {
-        return tcpRmemMax;
+    public OptionalLong tcpRmemMax() {
+        return Unknown.orEmpty(tcpRmemMax);
     }
 
-    public Long tcpWmemMax() {
-        return tcpWmemMax;
+    public OptionalLong tcpWmemMax() {
+        return Unknown.orEmpty(tcpWmemMax);
     }
 
     /** net.ipv4.tcp_timestamps of this host. */
-    public Long timestamps() {
-        return timestamps;
+    public OptionalLong timestamps() {
+        return Unknown.orEmpty(timestamps);
     }
 
     /** net.ipv4.tcp_window_scaling of this host. */
-    public Long windowScaling() {
-        return windowScaling;
+    public OptionalLong windowScaling() {
+        return Unknown.orEmpty(windowScaling);
     }
 }

@@ -1,36 +1,123 @@
 package io.tcpsight.model;
 
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * A listening socket and how much its namespace's counters rose recently (the agent uses the
- * last 5 minutes, so a short connect storm stays visible). Rises are null when not known
+ * last 5 minutes, so a short connect storm stays visible). A rise is empty when not known
  * (first sample, or /proc/net/netstat unreadable).
  */
 public final class ListenerFacts {
-    public final ConnectionIdentity identity;
-    public final long acceptQueueLength;
-    public final long effectiveBacklog;
-    public final Integer configuredBacklog;
-    public final Long somaxconn;
-    public final Long listenOverflows;
-    public final Long listenDrops;
-    public final Long syncookiesSent;
-    public final Long hostTimestamps;
+    private final ConnectionIdentity identity;
+    private final long acceptQueueLength;
+    private final long effectiveBacklog;
+    private final Integer configuredBacklog;
+    private final Long somaxconn;
+    private final Long listenOverflows;
+    private final Long listenDrops;
+    private final Long syncookiesSent;
+    private final Long hostTimestamps;
 
-    public ListenerFacts(ConnectionIdentity identity, long acceptQueueLength, long effectiveBacklog, Integer configuredBacklog, Long somaxconn,
-            Long listenOverflows, Long listenDrops, Long syncookiesSent, Long hostTimestamps) {
-        this.identity = identity;
-        this.acceptQueueLength = acceptQueueLength;
-        this.effectiveBacklog = effectiveBacklog;
-        this.configuredBacklog = configuredBacklog;
-        this.somaxconn = somaxconn;
-        this.listenOverflows = listenOverflows;
-        this.listenDrops = listenDrops;
-        this.syncookiesSent = syncookiesSent;
-        this.hostTimestamps = hostTimestamps;
+    private ListenerFacts(Builder builder) {
+        identity = builder.identity;
+        acceptQueueLength = builder.acceptQueueLength;
+        effectiveBacklog = builder.effectiveBacklog;
+        configuredBacklog = builder.configuredBacklog;
+        somaxconn = builder.somaxconn;
+        listenOverflows = builder.listenOverflows;
+        listenDrops = builder.listenDrops;
+        syncookiesSent = builder.syncookiesSent;
+        hostTimestamps = builder.hostTimestamps;
+    }
+
+    /** The listener and its accept queue as the kernel reports it now. */
+    public static Builder builder(ConnectionIdentity identity, long acceptQueueLength, long effectiveBacklog) {
+        return new Builder(identity, acceptQueueLength, effectiveBacklog);
     }
 
     public ConnectionIdentity identity() {
         return identity;
+    }
+
+    public long acceptQueueLength() {
+        return acceptQueueLength;
+    }
+
+    /** The backlog the kernel applies: the smaller of the configured one and somaxconn. */
+    public long effectiveBacklog() {
+        return effectiveBacklog;
+    }
+
+    /** socket.listen.backlog.size where it can be told apart from somaxconn. */
+    public OptionalInt configuredBacklog() {
+        return Unknown.orEmpty(configuredBacklog);
+    }
+
+    public OptionalLong somaxconn() {
+        return Unknown.orEmpty(somaxconn);
+    }
+
+    public OptionalLong listenOverflows() {
+        return Unknown.orEmpty(listenOverflows);
+    }
+
+    public OptionalLong listenDrops() {
+        return Unknown.orEmpty(listenDrops);
+    }
+
+    public OptionalLong syncookiesSent() {
+        return Unknown.orEmpty(syncookiesSent);
+    }
+
+    /** net.ipv4.tcp_timestamps of the broker's host. */
+    public OptionalLong hostTimestamps() {
+        return Unknown.orEmpty(hostTimestamps);
+    }
+
+    /** Builder; every fact after the queue is optional. */
+    public static final class Builder {
+        private final ConnectionIdentity identity;
+        private final long acceptQueueLength;
+        private final long effectiveBacklog;
+        private Integer configuredBacklog;
+        private Long somaxconn;
+        private Long listenOverflows;
+        private Long listenDrops;
+        private Long syncookiesSent;
+        private Long hostTimestamps;
+
+        private Builder(ConnectionIdentity identity, long acceptQueueLength, long effectiveBacklog) {
+            this.identity = identity;
+            this.acceptQueueLength = acceptQueueLength;
+            this.effectiveBacklog = effectiveBacklog;
+        }
+
+        public Builder configuredBacklog(Integer value) {
+            configuredBacklog = value;
+            return this;
+        }
+
+        public Builder somaxconn(Long value) {
+            somaxconn = value;
+            return this;
+        }
+
+        /** Rises of the namespace's counters over the window; null where not known. */
+        public Builder rises(Long overflows, Long drops, Long syncookies) {
+            listenOverflows = overflows;
+            listenDrops = drops;
+            syncookiesSent = syncookies;
+            return this;
+        }
+
+        public Builder hostTimestamps(Long value) {
+            hostTimestamps = value;
+            return this;
+        }
+
+        public ListenerFacts build() {
+            return new ListenerFacts(this);
+        }
     }
 }

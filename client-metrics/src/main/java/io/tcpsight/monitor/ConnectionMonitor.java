@@ -99,33 +99,20 @@ public final class ConnectionMonitor {
         }
     }
 
-    /**
-     * The path's round trip: min_rtt where the kernel has it. The smoothed RTT of a mostly idle
-     * request/response connection is inflated by delayed ACKs (11 ms on loopback was measured,
-     * against a min_rtt of 0.02 ms), and would make every short path look long.
-     */
-    static long pathRttMicros(ConnectionSample sample) {
-        return sample.minRttMicros() > 0 ? sample.minRttMicros() : sample.rttMicros();
-    }
-
     private ConnectionFacts facts(TrackedConnection connection, KernelFacts kernelFacts) {
-        ConnectionSample sample = connection.latest();
+        ConnectionSample sample = connection.latest().get();
         ConnectionFacts.Builder facts = ConnectionFacts.builder(connection.identity())
                 .established(sample.state() == TcpState.ESTABLISHED)
-                .rttMicros(pathRttMicros(sample))
+                .rttMicros(sample.pathRttMicros())
                 .windowScaling(sample.options().windowScaling())
                 .rcvWindowScale(sample.rcvWindowScale())
-                .interval(sample.interval())
+                .interval(sample.interval().orElse(null))
                 .handshakeMillis(connection.handshakeMillis())
                 .kafka(settings.apply(connection))
                 .kernel(kernelFacts);
-        if (sample.sndWindowBytes() >= 0) {
-            facts.sndWindowBytes(sample.sndWindowBytes());
-        }
-        if (sample.buffers() != null) {
-            facts.receiveBufferBytes(sample.buffers().receiveBufferBytes()).windowClampBytes(sample.buffers().windowClampBytes())
-                    .congestionControl(sample.buffers().congestionControl());
-        }
+        sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
+        sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
+                .windowClampBytes(buffers.windowClampBytes()).congestionControl(buffers.congestionControl()));
         return facts.build();
     }
 }

@@ -102,7 +102,7 @@ public final class TcpFactsReport {
                 }
                 SocketBufferState buffers = TcpSockets.bufferState(socket.fd());
                 out.printf("    rtt %.3f ms  min_rtt %s  cwnd %d  mss %d  options %s  wscale %d,%d%n", info.rttMicros() / 1000.0,
-                        info.minRtt().map(d -> String.format("%.3f ms", d.toNanos() / 1e6)).orElse("n/a"), info.sndCwnd(),
+                        info.minRttMicros().isPresent() ? String.format("%.3f ms", info.minRttMicros().getAsLong() / 1000.0) : "n/a", info.sndCwnd(),
                         info.sndMss(), info.options(), info.sndWindowScale(), info.rcvWindowScale());
                 out.printf("    snd_wnd %s  rcv_wnd %s  rcv_space %d  retrans %d  (kernel filled %d bytes)%n",
                         text(info.sndWindowBytes()), text(info.rcvWindowBytes()), info.rcvSpaceBytes(), info.totalRetrans(), info.filledBytes());

@@ -1,9 +1,12 @@
 package io.tcpsight.sampling;
 
 import io.tcpsight.model.IntervalStats;
+import io.tcpsight.model.Unknown;
 import io.tcpsight.tcp.SocketBufferState;
 import io.tcpsight.tcp.TcpOptions;
 import io.tcpsight.tcp.TcpState;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /** What one sample saw of one connection, and the interval since the previous sample. */
 public final class ConnectionSample {
@@ -28,30 +31,51 @@ public final class ConnectionSample {
     final SocketBufferState buffers;
     final IntervalStats interval;
 
-    ConnectionSample(long nanoTime, TcpState state, long rttMicros, long minRttMicros, TcpOptions options, int sndWindowScale,
-            int rcvWindowScale, long sndCwnd, long sndWindowBytes, long rcvWindowBytes, long deliveryRateBytesPerSecond, long totalRetrans,
-            long busyMicros, long rwndLimitedMicros, long sndbufLimitedMicros, long segmentsOut, long bytesAcked, long bytesReceived,
-            SocketBufferState buffers, IntervalStats interval) {
-        this.nanoTime = nanoTime;
-        this.state = state;
-        this.rttMicros = rttMicros;
-        this.minRttMicros = minRttMicros;
-        this.options = options;
-        this.sndWindowScale = sndWindowScale;
-        this.rcvWindowScale = rcvWindowScale;
-        this.sndCwnd = sndCwnd;
-        this.sndWindowBytes = sndWindowBytes;
-        this.rcvWindowBytes = rcvWindowBytes;
-        this.deliveryRateBytesPerSecond = deliveryRateBytesPerSecond;
-        this.totalRetrans = totalRetrans;
-        this.busyMicros = busyMicros;
-        this.rwndLimitedMicros = rwndLimitedMicros;
-        this.sndbufLimitedMicros = sndbufLimitedMicros;
-        this.segmentsOut = segmentsOut;
-        this.bytesAcked = bytesAcked;
-        this.bytesReceived = bytesReceived;
-        this.buffers = buffers;
-        this.interval = interval;
+    private ConnectionSample(Builder b) {
+        nanoTime = b.nanoTime;
+        state = b.state;
+        rttMicros = b.rttMicros;
+        minRttMicros = b.minRttMicros;
+        options = b.options;
+        sndWindowScale = b.sndWindowScale;
+        rcvWindowScale = b.rcvWindowScale;
+        sndCwnd = b.sndCwnd;
+        sndWindowBytes = b.sndWindowBytes;
+        rcvWindowBytes = b.rcvWindowBytes;
+        deliveryRateBytesPerSecond = b.deliveryRateBytesPerSecond;
+        totalRetrans = b.totalRetrans;
+        busyMicros = b.busyMicros;
+        rwndLimitedMicros = b.rwndLimitedMicros;
+        sndbufLimitedMicros = b.sndbufLimitedMicros;
+        segmentsOut = b.segmentsOut;
+        bytesAcked = b.bytesAcked;
+        bytesReceived = b.bytesReceived;
+        buffers = b.buffers;
+        interval = b.previous == null || nanoTime <= b.previous.nanoTime ? null : intervalSince(b.previous);
+    }
+
+    static Builder at(long nanoTime) {
+        return new Builder(nanoTime);
+    }
+
+    private IntervalStats intervalSince(ConnectionSample before) {
+        return new IntervalStats(
+                (nanoTime - before.nanoTime) / 1e9,
+                rise(busyMicros, before.busyMicros),
+                rise(rwndLimitedMicros, before.rwndLimitedMicros),
+                rise(sndbufLimitedMicros, before.sndbufLimitedMicros),
+                rise(totalRetrans, before.totalRetrans),
+                // segs_out is 32 bits in the kernel and wraps
+                segmentsOut >= before.segmentsOut
+                        ? segmentsOut - before.segmentsOut
+                        : segmentsOut + (1L << 32) - before.segmentsOut,
+                rise(bytesAcked, before.bytesAcked),
+                rise(bytesReceived, before.bytesReceived));
+    }
+
+    /** An unknown (-1) or reset counter counts as no rise. */
+    private static long rise(long now, long before) {
+        return now < 0 || before < 0 || now < before ? 0 : now - before;
     }
 
     public TcpState state() {
@@ -62,9 +86,18 @@ public final class ConnectionSample {
         return rttMicros;
     }
 
-    /** -1 when the kernel does not report it. */
-    public long minRttMicros() {
-        return minRttMicros;
+    /** Empty when the kernel does not report it, or before the first RTT sample. */
+    public OptionalLong minRttMicros() {
+        return Unknown.unlessNegative(minRttMicros);
+    }
+
+    /**
+     * The path's round trip: min_rtt where the kernel has it. The smoothed RTT of a mostly idle
+     * request/response connection is inflated by delayed ACKs (11 ms on loopback was measured,
+     * against a min_rtt of 0.02 ms), and would make every short path look long.
+     */
+    public long pathRttMicros() {
+        return minRttMicros > 0 ? minRttMicros : rttMicros;
     }
 
     public TcpOptions options() {
@@ -83,40 +116,133 @@ public final class ConnectionSample {
         return sndCwnd;
     }
 
-    /** The peer's advertised window; -1 when the kernel does not report it (before 5.4). */
-    public long sndWindowBytes() {
-        return sndWindowBytes;
+    /** The peer's advertised window; empty when the kernel does not report it (before 5.4). */
+    public OptionalLong sndWindowBytes() {
+        return Unknown.unlessNegative(sndWindowBytes);
     }
 
-    /** Our advertised window; -1 before 6.2. */
-    public long rcvWindowBytes() {
-        return rcvWindowBytes;
+    /** Our advertised window; empty before 6.2. */
+    public OptionalLong rcvWindowBytes() {
+        return Unknown.unlessNegative(rcvWindowBytes);
     }
 
-    /** -1 when not reported. */
-    public long deliveryRateBytesPerSecond() {
-        return deliveryRateBytesPerSecond;
+    public OptionalLong deliveryRateBytesPerSecond() {
+        return Unknown.unlessNegative(deliveryRateBytesPerSecond);
     }
 
     public long totalRetrans() {
         return totalRetrans;
     }
 
-    public long bytesAcked() {
-        return bytesAcked;
+    /** Empty when the kernel does not report it. */
+    public OptionalLong bytesAcked() {
+        return Unknown.unlessNegative(bytesAcked);
     }
 
-    public long bytesReceived() {
-        return bytesReceived;
+    public OptionalLong bytesReceived() {
+        return Unknown.unlessNegative(bytesReceived);
     }
 
-    /** The last buffer state read (refreshed every few samples); may be null. */
-    public SocketBufferState buffers() {
-        return buffers;
+    /** The last buffer state read (refreshed every few samples); empty until one was read. */
+    public Optional<SocketBufferState> buffers() {
+        return Optional.ofNullable(buffers);
     }
 
-    /** null on a connection's first sample. */
-    public IntervalStats interval() {
-        return interval;
+    /** Empty on a connection's first sample. */
+    public Optional<IntervalStats> interval() {
+        return Optional.ofNullable(interval);
+    }
+
+
+    /** Named fields for one sample; counters the kernel does not report stay -1. */
+    static final class Builder {
+        private final long nanoTime;
+        private TcpState state;
+        private long rttMicros;
+        private long minRttMicros = -1;
+        private TcpOptions options;
+        private int sndWindowScale;
+        private int rcvWindowScale;
+        private long sndCwnd;
+        private long sndWindowBytes = -1;
+        private long rcvWindowBytes = -1;
+        private long deliveryRateBytesPerSecond = -1;
+        private long totalRetrans;
+        private long busyMicros = -1;
+        private long rwndLimitedMicros = -1;
+        private long sndbufLimitedMicros = -1;
+        private long segmentsOut = -1;
+        private long bytesAcked = -1;
+        private long bytesReceived = -1;
+        private SocketBufferState buffers;
+        private ConnectionSample previous;
+
+        private Builder(long nanoTime) {
+            this.nanoTime = nanoTime;
+        }
+
+        Builder state(TcpState value) {
+            state = value;
+            return this;
+        }
+
+        Builder rtt(long smoothedMicros, long minMicros) {
+            rttMicros = smoothedMicros;
+            minRttMicros = minMicros;
+            return this;
+        }
+
+        Builder options(TcpOptions value) {
+            options = value;
+            return this;
+        }
+
+        Builder windowScales(int send, int receive) {
+            sndWindowScale = send;
+            rcvWindowScale = receive;
+            return this;
+        }
+
+        Builder windows(long congestionSegments, long sendBytes, long receiveBytes) {
+            sndCwnd = congestionSegments;
+            sndWindowBytes = sendBytes;
+            rcvWindowBytes = receiveBytes;
+            return this;
+        }
+
+        Builder deliveryRate(long bytesPerSecond) {
+            deliveryRateBytesPerSecond = bytesPerSecond;
+            return this;
+        }
+
+        Builder limitedTimes(long busy, long receiveWindow, long sendBuffer) {
+            busyMicros = busy;
+            rwndLimitedMicros = receiveWindow;
+            sndbufLimitedMicros = sendBuffer;
+            return this;
+        }
+
+        Builder counters(long retransmits, long segmentsSent, long acked, long received) {
+            totalRetrans = retransmits;
+            segmentsOut = segmentsSent;
+            bytesAcked = acked;
+            bytesReceived = received;
+            return this;
+        }
+
+        Builder buffers(SocketBufferState value) {
+            buffers = value;
+            return this;
+        }
+
+        /** The connection's previous sample, from which the interval is computed; null on the first. */
+        Builder after(ConnectionSample value) {
+            previous = value;
+            return this;
+        }
+
+        ConnectionSample build() {
+            return new ConnectionSample(this);
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.tcpsight.sampling;
 
-import io.tcpsight.model.IntervalStats;
 import io.tcpsight.tcp.Errno;
 import io.tcpsight.tcp.SocketBufferState;
 import io.tcpsight.tcp.TcpInfoField;
@@ -63,7 +62,7 @@ public final class ConnectionSampler {
     }
 
     private ConnectionSample read(int i, long now, TrackedConnection connection) {
-        ConnectionSample previous = connection.latest();
+        ConnectionSample previous = connection.previousOrNull();
         SocketBufferState buffers = previous == null ? null : previous.buffers;
         if (connection.bufferReadDue(BUFFER_READ_EVERY)) {
             try {
@@ -72,26 +71,20 @@ public final class ConnectionSampler {
                 // closed between the two calls; the next sample releases it
             }
         }
-        long busy = field(i, TcpInfoField.BUSY_TIME);
-        long rwnd = field(i, TcpInfoField.RWND_LIMITED);
-        long sndbuf = field(i, TcpInfoField.SNDBUF_LIMITED);
-        long retrans = batch.value(i, TcpInfoField.TOTAL_RETRANS);
-        long segsOut = field(i, TcpInfoField.SEGS_OUT);
-        long acked = field(i, TcpInfoField.BYTES_ACKED);
-        long received = field(i, TcpInfoField.BYTES_RECEIVED);
-        IntervalStats interval = null;
-        if (previous != null && now > previous.nanoTime) {
-            interval = new IntervalStats((now - previous.nanoTime) / 1e9, delta(busy, previous.busyMicros), delta(rwnd, previous.rwndLimitedMicros),
-                    delta(sndbuf, previous.sndbufLimitedMicros), delta(retrans, previous.totalRetrans),
-                    // segs_out is 32 bits in the kernel and wraps
-                    segsOut >= previous.segmentsOut ? segsOut - previous.segmentsOut : segsOut + (1L << 32) - previous.segmentsOut,
-                    delta(acked, previous.bytesAcked), delta(received, previous.bytesReceived));
-        }
-        return new ConnectionSample(now, TcpState.of((int) batch.value(i, TcpInfoField.STATE)), batch.value(i, TcpInfoField.RTT),
-                minRtt(i), new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)),
-                (int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE),
-                batch.value(i, TcpInfoField.SND_CWND), field(i, TcpInfoField.SND_WND), field(i, TcpInfoField.RCV_WND),
-                field(i, TcpInfoField.DELIVERY_RATE), retrans, busy, rwnd, sndbuf, segsOut, acked, received, buffers, interval);
+        return ConnectionSample.at(now)
+                .after(previous)
+                .state(TcpState.of((int) batch.value(i, TcpInfoField.STATE)))
+                .rtt(batch.value(i, TcpInfoField.RTT), minRtt(i))
+                .options(new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)))
+                .windowScales((int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE))
+                .windows(batch.value(i, TcpInfoField.SND_CWND), field(i, TcpInfoField.SND_WND), field(i, TcpInfoField.RCV_WND))
+                .deliveryRate(field(i, TcpInfoField.DELIVERY_RATE))
+                .limitedTimes(field(i, TcpInfoField.BUSY_TIME), field(i, TcpInfoField.RWND_LIMITED),
+                        field(i, TcpInfoField.SNDBUF_LIMITED))
+                .counters(batch.value(i, TcpInfoField.TOTAL_RETRANS), field(i, TcpInfoField.SEGS_OUT),
+                        field(i, TcpInfoField.BYTES_ACKED), field(i, TcpInfoField.BYTES_RECEIVED))
+                .buffers(buffers)
+                .build();
     }
 
     /** -1 when unknown: not reported, or no RTT sample yet (the kernel reports ~0U then). */
@@ -102,9 +95,5 @@ public final class ConnectionSampler {
 
     private long field(int i, TcpInfoField field) {
         return batch.has(i, field) ? batch.value(i, field) : -1;
-    }
-
-    private static long delta(long now, long before) {
-        return now < 0 || before < 0 || now < before ? 0 : now - before;
     }
 }

@@ -20,18 +20,18 @@ public final class HandshakeProbe {
     /** The result of a few probes of one server. */
     public static final class Result {
         private final InetSocketAddress server;
-        private final Duration bestRtt;
-        private final Duration fastestHandshake;
-        private final Duration slowestHandshake;
+        private final long rttMicros;
+        private final long fastestHandshakeMicros;
+        private final long slowestHandshakeMicros;
         private final int probes;
         private final List<String> failures;
 
-        Result(InetSocketAddress server, Duration bestRtt, Duration fastestHandshake, Duration slowestHandshake, int probes,
+        Result(InetSocketAddress server, long rttMicros, long fastestHandshakeMicros, long slowestHandshakeMicros, int probes,
                 List<String> failures) {
             this.server = server;
-            this.bestRtt = bestRtt;
-            this.fastestHandshake = fastestHandshake;
-            this.slowestHandshake = slowestHandshake;
+            this.rttMicros = rttMicros;
+            this.fastestHandshakeMicros = fastestHandshakeMicros;
+            this.slowestHandshakeMicros = slowestHandshakeMicros;
             this.probes = probes;
             this.failures = List.copyOf(failures);
         }
@@ -41,17 +41,17 @@ public final class HandshakeProbe {
         }
 
         /** The lowest RTT any handshake saw: the path's round trip. */
-        public Duration rtt() {
-            return bestRtt;
+        public long rttMicros() {
+            return rttMicros;
         }
 
-        public Duration fastestHandshake() {
-            return fastestHandshake;
+        public long fastestHandshakeMicros() {
+            return fastestHandshakeMicros;
         }
 
         /** The longest connect(): a SYN retransmission shows here as about 1 s more. */
-        public Duration slowestHandshake() {
-            return slowestHandshake;
+        public long slowestHandshakeMicros() {
+            return slowestHandshakeMicros;
         }
 
         /** Handshakes that completed. */
@@ -69,18 +69,18 @@ public final class HandshakeProbe {
 
     /** count handshakes in a row; throws when none completes. */
     public static Result probe(InetSocketAddress server, int count, Duration timeout) throws IOException {
-        Duration bestRtt = null;
-        Duration fastest = null;
-        Duration slowest = null;
+        long bestRtt = Long.MAX_VALUE;
+        long fastest = Long.MAX_VALUE;
+        long slowest = 0;
         int completed = 0;
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             try {
-                Duration[] handshakeAndRtt = once(server, timeout);
+                long[] handshakeAndRtt = once(server, timeout);
                 completed++;
-                fastest = fastest == null || handshakeAndRtt[0].compareTo(fastest) < 0 ? handshakeAndRtt[0] : fastest;
-                slowest = slowest == null || handshakeAndRtt[0].compareTo(slowest) > 0 ? handshakeAndRtt[0] : slowest;
-                bestRtt = bestRtt == null || handshakeAndRtt[1].compareTo(bestRtt) < 0 ? handshakeAndRtt[1] : bestRtt;
+                fastest = Math.min(fastest, handshakeAndRtt[0]);
+                slowest = Math.max(slowest, handshakeAndRtt[0]);
+                bestRtt = Math.min(bestRtt, handshakeAndRtt[1]);
             } catch (IOException failed) {
                 failures.add(String.valueOf(failed.getMessage()));
             }
@@ -92,7 +92,8 @@ public final class HandshakeProbe {
         return new Result(server, bestRtt, fastest, slowest, completed, failures);
     }
 
-    private static Duration[] once(InetSocketAddress server, Duration timeout) throws IOException {
+    /** The connect() time and the path's RTT, both in microseconds. */
+    private static long[] once(InetSocketAddress server, Duration timeout) throws IOException {
         InetSocketAddress resolved = server.isUnresolved() ? new InetSocketAddress(server.getHostString(), server.getPort()) : server;
         if (resolved.isUnresolved()) {
             throw new IOException("cannot resolve " + server.getHostString());
@@ -100,13 +101,13 @@ public final class HandshakeProbe {
         try (SocketChannel channel = SocketChannel.open()) {
             long start = System.nanoTime();
             channel.socket().connect(resolved, (int) Math.max(1, timeout.toMillis()));
-            Duration handshake = Duration.ofNanos(System.nanoTime() - start);
-            Duration rtt = handshake;
+            long handshake = (System.nanoTime() - start) / 1000;
+            long rtt = handshake;
             if (TcpSockets.availability().isAvailable()) {
                 TcpInfo info = TcpSockets.tcpInfo(channel);
-                rtt = info.minRtt().orElse(info.rtt());
+                rtt = info.minRttMicros().orElse(info.rttMicros());
             }
-            return new Duration[] {handshake, rtt};
+            return new long[] {handshake, rtt};
         } catch (IOException failed) {
             throw new IOException(failed.getClass().getSimpleName() + ": " + failed.getMessage(), failed);
         }

@@ -1,6 +1,9 @@
 package io.tcpsight.sampling;
 
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.Unknown;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,8 +45,8 @@ public final class TrackedConnection {
     }
 
     /** Connection setup time, when the owner measured it (client side). */
-    public Long handshakeMillis() {
-        return handshakeMillis;
+    public OptionalLong handshakeMillis() {
+        return Unknown.orEmpty(handshakeMillis);
     }
 
     public void handshakeMillis(long millis) {
@@ -73,8 +76,12 @@ public final class TrackedConnection {
         ownerKey = key;
     }
 
-    /** The last sample, or null before the first. */
-    public ConnectionSample latest() {
+    /** The last sample; empty before the first. */
+    public Optional<ConnectionSample> latest() {
+        return Optional.ofNullable(latest);
+    }
+
+    ConnectionSample previousOrNull() {
         return latest;
     }
 

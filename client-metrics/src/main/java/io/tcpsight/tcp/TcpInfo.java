@@ -1,7 +1,6 @@
 package io.tcpsight.tcp;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -83,10 +82,6 @@ public final class TcpInfo {
         return (int) base(TcpInfoField.RCV_WSCALE);
     }
 
-    public Duration rtt() {
-        return Duration.ofNanos(base(TcpInfoField.RTT) * 1000);
-    }
-
     public long rttMicros() {
         return base(TcpInfoField.RTT);
     }
@@ -96,10 +91,9 @@ public final class TcpInfo {
     }
 
     /** The windowed minimum RTT; empty before the first RTT sample (the kernel reports ~0U then). */
-    public Optional<Duration> minRtt() {
+    public OptionalLong minRttMicros() {
         OptionalLong micros = get(TcpInfoField.MIN_RTT);
-        return micros.isPresent() && micros.getAsLong() != NO_RTT_SAMPLE ? Optional.of(Duration.ofNanos(micros.getAsLong() * 1000))
-                : Optional.empty();
+        return micros.isPresent() && micros.getAsLong() != NO_RTT_SAMPLE ? micros : OptionalLong.empty();
     }
 
     /** What tcpi_min_rtt holds before the connection has measured a round trip. */

@@ -34,7 +34,7 @@ public final class FetchSizing {
 
     /** What goes in. Limits that are unknown are null. */
     public static final class Input {
-        final double rttSeconds;
+        final long rttMicros;
         final double targetBytesPerSecond;
         final int partitionsPerBroker;
         final Long tcpRmemMax;
@@ -42,15 +42,15 @@ public final class FetchSizing {
         final long recordBytes;
 
         /** @param recordBytes the record size assumed for max.poll.records (tcpsight.fetch.record.bytes) */
-        public Input(double rttSeconds, double targetBytesPerSecond, int partitionsPerBroker, Long tcpRmemMax, Long brokerFetchMaxBytes,
+        public Input(long rttMicros, double targetBytesPerSecond, int partitionsPerBroker, Long tcpRmemMax, Long brokerFetchMaxBytes,
                 long recordBytes) {
-            if (!(rttSeconds >= 0) || !(targetBytesPerSecond > 0) || partitionsPerBroker < 1 || recordBytes < 1) {
-                throw new IllegalArgumentException("sizing needs rtt >= 0 s, a target rate > 0, at least one partition and a record size"
-                        + " >= 1 byte, got rtt " + rttSeconds + " s, rate " + targetBytesPerSecond + " B/s, partitions "
+            if (rttMicros < 0 || !(targetBytesPerSecond > 0) || partitionsPerBroker < 1 || recordBytes < 1) {
+                throw new IllegalArgumentException("sizing needs rtt >= 0 µs, a target rate > 0, at least one partition and a record size"
+                        + " >= 1 byte, got rtt " + rttMicros + " µs, rate " + targetBytesPerSecond + " B/s, partitions "
                         + partitionsPerBroker + ", record size " + recordBytes + " bytes");
             }
             this.recordBytes = recordBytes;
-            this.rttSeconds = rttSeconds;
+            this.rttMicros = rttMicros;
             this.targetBytesPerSecond = targetBytesPerSecond;
             this.partitionsPerBroker = partitionsPerBroker;
             this.tcpRmemMax = tcpRmemMax;
@@ -134,10 +134,10 @@ public final class FetchSizing {
 
     public static Recommendation recommend(Input input) {
         List<String> why = new ArrayList<>();
-        long bdp = (long) Math.ceil(input.rttSeconds * input.targetBytesPerSecond);
-        why.add(String.format("BDP = %.1f ms x %.1f Mbit/s = %d bytes", input.rttSeconds * 1000, input.targetBytesPerSecond * 8 / 1e6, bdp));
+        long bdp = bdpBytes(input.rttMicros, input.targetBytesPerSecond);
+        why.add(String.format("BDP = %.1f ms x %.1f Mbit/s = %d bytes", input.rttMicros / 1000.0, input.targetBytesPerSecond * 8 / 1e6, bdp));
 
-        long requiredRmem = kernelBufferMax(input.rttSeconds, input.targetBytesPerSecond);
+        long requiredRmem = kernelBufferMax(input.rttMicros, input.targetBytesPerSecond);
         boolean rmemTooLow = input.tcpRmemMax != null && input.tcpRmemMax < requiredRmem;
         why.add("receive.buffer.bytes=-1: autotuning grows the window to the path; a fixed buffer also fixes the window scale at connect time");
         why.add("net.ipv4.tcp_rmem max >= " + requiredRmem + " (two BDPs of window at a window share of about half the buffer)"
@@ -172,8 +172,13 @@ public final class FetchSizing {
      * The tcp_rmem / tcp_wmem max that lets one socket's buffer autotune to the rate over the RTT:
      * two BDPs of window (headroom while the sender ramps) at a window share of half the buffer.
      */
-    public static long kernelBufferMax(double rttSeconds, double bytesPerSecond) {
-        return roundUpToMib((long) Math.ceil(Math.ceil(rttSeconds * bytesPerSecond) * HEADROOM / WINDOW_SHARE_OF_BUFFER));
+    public static long kernelBufferMax(long rttMicros, double bytesPerSecond) {
+        return roundUpToMib((long) Math.ceil(bdpBytes(rttMicros, bytesPerSecond) * HEADROOM / WINDOW_SHARE_OF_BUFFER));
+    }
+
+    /** The bandwidth-delay product: the bytes in flight that keep a path of this RTT busy at this rate. */
+    public static long bdpBytes(long rttMicros, double bytesPerSecond) {
+        return (long) Math.ceil(rttMicros * bytesPerSecond / 1e6);
     }
 
     /** Rounds up to whole MiB, at least one. */

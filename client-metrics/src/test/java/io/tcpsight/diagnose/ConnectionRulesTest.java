@@ -63,7 +63,7 @@ class ConnectionRulesTest {
         assertEquals(5.24, (Double) finding.evidence("ceilingRate").get().value(), 0.01);
         assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
         assertFalse(settings(finding).containsKey("sysctl:net.ipv4.tcp_rmem"), "33 MB tcp_rmem max already holds 2 x 1.25 MB");
-        assertEquals("consumer-g-1", finding.connection().clientId());
+        assertEquals("consumer-g-1", finding.connection().clientId().orElseThrow());
     }
 
     @Test
@@ -101,8 +101,8 @@ class ConnectionRulesTest {
     })
     void smallReceiveBufferNamesTheKeyOfTheClientsKind(String clientId, String expected) {
         ConnectionFacts facts = smallBufferConsumer(100).build();
-        ConnectionFacts renamed = ConnectionFacts.builder(client(clientId)).rttMicros(facts.rttMicros).windowScaling(true).rcvWindowScale(2)
-                .windowClampBytes(65_536).kafka(facts.kafka).kernel(KERNEL_618).build();
+        ConnectionFacts renamed = ConnectionFacts.builder(client(clientId)).rttMicros(facts.rttMicros()).windowScaling(true).rcvWindowScale(2)
+                .windowClampBytes(65_536).kafka(facts.kafka()).kernel(KERNEL_618).build();
         Finding finding = ConnectionRules.smallReceiveBuffer(renamed, DEFAULTS).get();
         for (String setting : expected.split("\\|")) {
             assertEquals("-1", settings(finding).get(setting), setting + " in " + settings(finding));
@@ -122,14 +122,14 @@ class ConnectionRulesTest {
         for (int[] affected : new int[][] {{6, 6, 0}, {6, 6, 32}, {6, 6, 44}, {6, 7, 0}, {6, 9, 3}, {6, 10, 14}}) {
             KernelFacts kernel = new KernelFacts(KernelVersion.of(affected[0], affected[1], affected[2]), 6_291_456L, 4_194_304L, 1L);
             Optional<Finding> finding = ConnectionRules.kernelWindowClampRegression(smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS);
-            assertTrue(finding.isPresent(), kernel.version().release());
+            assertTrue(finding.isPresent(), kernel.version().get().release());
             assertTrue(finding.get().remedy().why().contains("approximate"));
             assertEquals("-1", settings(finding.get()).get("client:receive.buffer.bytes"));
         }
         for (int[] fine : new int[][] {{6, 5, 13}, {6, 6, 45}, {6, 11, 0}, {6, 18, 44}, {5, 15, 0}, {7, 0, 0}}) {
             KernelFacts kernel = new KernelFacts(KernelVersion.of(fine[0], fine[1], fine[2]), 6_291_456L, 4_194_304L, 1L);
             assertFalse(ConnectionRules.kernelWindowClampRegression(smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS).isPresent(),
-                    kernel.version().release());
+                    kernel.version().get().release());
         }
         KernelFacts affected = new KernelFacts(KernelVersion.of(6, 6, 10), 6_291_456L, 4_194_304L, 1L);
         assertFalse(ConnectionRules.kernelWindowClampRegression(autotunedConsumer(100).kernel(affected).build(), DEFAULTS).isPresent(),
@@ -166,7 +166,7 @@ class ConnectionRulesTest {
         Finding finding = ConnectionRules.receiveWindowLimited(fetchResponses, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, finding.severity());
         assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
-        assertEquals("consumer-analytics-1", finding.connection().clientId());
+        assertEquals("consumer-analytics-1", finding.connection().clientId().orElseThrow());
         assertTrue(finding.remedy().why().contains("consumer-analytics-1"));
         assertEquals(0.97, (Double) finding.evidence("rwndLimited").get().value(), 1e-9);
     }

@@ -30,7 +30,7 @@ class HostRulesTest {
         assertEquals(Severity.CRITICAL, far.severity(), "64 KiB / 100 ms = 5.2 Mbit/s < 100");
         assertEquals("1", ConnectionRulesTest.settings(far).get("sysctl:net.ipv4.tcp_window_scaling"));
         assertEquals(5.24, (Double) far.evidence("ceilingRate").get().value(), 0.01);
-        assertEquals("3", far.connection().nodeId(), "names the path it judged");
+        assertEquals("3", far.connection().nodeId().orElseThrow(), "names the path it judged");
         Finding near = HostRules.windowScalingDisabled(kernel(1L, 0L), PATH, 200, config).get();
         assertEquals(Severity.WARN, near.severity(), "64 KiB / 0.2 ms = 2.6 Gbit/s");
         assertFalse(HostRules.windowScalingDisabled(kernel(1L, 1L), PATH, 100_000, config).isPresent());

@@ -17,7 +17,8 @@ class ListenerRulesTest {
             .withListener("PLAINTEXT").withNodeId("1");
 
     static ListenerFacts facts(long queue, long backlog, Long overflows, Long drops, Long cookies, Long timestamps) {
-        return new ListenerFacts(LISTENER, queue, backlog, 50, 4096L, overflows, drops, cookies, timestamps);
+        return ListenerFacts.builder(LISTENER, queue, backlog).configuredBacklog(50).somaxconn(4096L).rises(overflows, drops, cookies)
+                .hostTimestamps(timestamps).build();
     }
 
     @Test
@@ -26,7 +27,7 @@ class ListenerRulesTest {
         assertEquals(Severity.WARN, near.severity());
         assertEquals("1024", ConnectionRulesTest.settings(near).get("broker:socket.listen.backlog.size"));
         assertFalse(ConnectionRulesTest.settings(near).containsKey("sysctl:net.core.somaxconn"), "4096 already >= 1024");
-        assertEquals("PLAINTEXT", near.connection().listener());
+        assertEquals("PLAINTEXT", near.connection().listener().orElseThrow());
         Finding overflow = ListenerRules.listenBacklogOverflow(facts(0, 50, 12L, 12L, null, 1L), TcpsightConfig.defaults()).get();
         assertEquals(Severity.CRITICAL, overflow.severity());
         assertEquals(12L, overflow.evidence("ListenOverflows").get().value());
@@ -36,7 +37,8 @@ class ListenerRulesTest {
 
     @Test
     void aLargerBacklogNeedsSomaxconnToo() {
-        ListenerFacts small = new ListenerFacts(LISTENER, 500, 512, 512, 512L, 3L, 3L, null, 1L);
+        ListenerFacts small = ListenerFacts.builder(LISTENER, 500, 512).configuredBacklog(512).somaxconn(512L).rises(3L, 3L, null)
+                .hostTimestamps(1L).build();
         Finding finding = ListenerRules.listenBacklogOverflow(small, TcpsightConfig.defaults()).get();
         assertEquals("2048", ConnectionRulesTest.settings(finding).get("broker:socket.listen.backlog.size"));
         assertEquals("2048", ConnectionRulesTest.settings(finding).get("sysctl:net.core.somaxconn"));

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -79,7 +80,7 @@ class TcpsightMetricsReporterTest {
                 Thread.sleep(500);
                 assertEquals(0, server.getAttribute(name, "FindingCount"), "a loopback path is healthy: " + logged);
                 assertTrue(reporter.monitor().registry().connections().stream()
-                        .allMatch(c -> "consumer-local-1".equals(c.identity().clientId()) && c.latest() != null));
+                        .allMatch(c -> c.identity().clientId().equals(Optional.of("consumer-local-1")) && c.latest().isPresent()));
             } finally {
                 reporter.close();
             }

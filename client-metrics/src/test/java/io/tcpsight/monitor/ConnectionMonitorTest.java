@@ -2,8 +2,6 @@ package io.tcpsight.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
@@ -66,16 +64,16 @@ class ConnectionMonitorTest {
             TrackedConnection sending = registry.track(TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c")).get();
             TrackedConnection receiving = registry.track(TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c")).get();
             assertEquals(2, sampler.sample().size());
-            assertNull(sending.latest().interval(), "no interval on the first sample");
-            assertNotNull(sending.latest().buffers(), "buffer state read on the first sample");
+            assertTrue(sending.latest().get().interval().isEmpty(), "no interval on the first sample");
+            assertTrue(sending.latest().get().buffers().isPresent(), "buffer state read on the first sample");
 
             LoopbackConnections.transfer(client, server, 4 << 20);
             Thread.sleep(20);
             sampler.sample();
-            IntervalStats sent = sending.latest().interval();
+            IntervalStats sent = sending.latest().get().interval().get();
             assertTrue(sent.bytesAcked() >= 4 << 20, "acked " + sent.bytesAcked());
             assertTrue(sent.segmentsOut() > 0);
-            assertTrue(receiving.latest().interval().bytesReceived() >= 4 << 20);
+            assertTrue(receiving.latest().get().interval().get().bytesReceived() >= 4 << 20);
             assertTrue(sent.seconds() > 0);
 
             int closedFd = TcpSockets.fileDescriptor(client);
@@ -101,12 +99,12 @@ class ConnectionMonitorTest {
             registry.track(TcpSockets.fileDescriptor(broker), 0, identity(broker, Role.BROKER, null));
             // named from the sample itself once it has sent data, before the rules of the same round run
             monitor.addNamer(sampled -> sampled.forEach(connection -> {
-                if (connection.latest().bytesAcked() > 1) { // the SYN counts as one acknowledged byte
+                if (connection.latest().get().bytesAcked().orElse(0) > 1) { // the SYN counts as one acknowledged byte
                     connection.updateIdentity(unnamed -> unnamed.withClientId("consumer-slow-1"));
                 }
             }));
             monitor.round();
-            assertEquals(null, registry.connections().get(0).identity().clientId(), "nothing sent yet, nothing named");
+            assertTrue(registry.connections().get(0).identity().clientId().isEmpty(), "nothing sent yet, nothing named");
             broker.configureBlocking(false);
             ByteBuffer out = ByteBuffer.allocate(1 << 16);
             ByteBuffer in = ByteBuffer.allocate(1024);
@@ -119,11 +117,11 @@ class ConnectionMonitorTest {
                 Thread.sleep(2);
             }
             monitor.round();
-            IntervalStats interval = registry.connections().get(0).latest().interval();
+            IntervalStats interval = registry.connections().get(0).latest().get().interval().get();
             assertTrue(interval.rwndLimitedRatio() > 0.5, "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());
             Finding finding = rounds.get(1).stream().filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED).findFirst()
                     .orElseThrow(() -> new AssertionError("no receive-window-limited in " + rounds.get(1)));
-            assertEquals("consumer-slow-1", finding.connection().clientId());
+            assertEquals("consumer-slow-1", finding.connection().clientId().orElseThrow());
             assertEquals("receive.buffer.bytes", finding.remedy().settings().get(0).key());
         }
     }
@@ -163,7 +161,7 @@ class ConnectionMonitorTest {
             SocketChannel second = loopback.connectPair(0);
             tracker.refresh();
             assertEquals(2, registry.size(), "only the client ends: their peer is the listener's port");
-            assertEquals("consumer-g-1", registry.get(TcpSockets.fileDescriptor(first)).get().identity().clientId());
+            assertEquals("consumer-g-1", registry.get(TcpSockets.fileDescriptor(first)).get().identity().clientId().orElseThrow());
             int gone = TcpSockets.fileDescriptor(second);
             second.close();
             tracker.refresh();

@@ -58,7 +58,7 @@ class ObservationRuntimeTest {
 
             assertEquals(List.of("before census", "census identified " + port, "after census", "named 1"), steps);
             assertEquals(1, runtime.registry().size());
-            assertEquals("c-1", runtime.registry().connections().get(0).identity().clientId());
+            assertEquals("c-1", runtime.registry().connections().get(0).identity().clientId().orElseThrow());
             runtime.close();
         }
     }

@@ -14,14 +14,13 @@ final class ClusterRtt {
     }
 
     /** The slowest server's best handshake RTT: the path that limits a client of the whole cluster. */
-    static Duration measure(List<InetSocketAddress> servers, Duration timeout) throws IOException {
+    static long measureMicros(List<InetSocketAddress> servers, Duration timeout) throws IOException {
         if (servers.isEmpty()) {
             throw new IOException("no bootstrap server to measure");
         }
-        Duration slowest = Duration.ZERO;
+        long slowest = 0;
         for (InetSocketAddress server : servers) {
-            Duration best = HandshakeProbe.probe(server, PROBES_PER_SERVER, timeout).rtt();
-            slowest = best.compareTo(slowest) > 0 ? best : slowest;
+            slowest = Math.max(slowest, HandshakeProbe.probe(server, PROBES_PER_SERVER, timeout).rttMicros());
         }
         return slowest;
     }

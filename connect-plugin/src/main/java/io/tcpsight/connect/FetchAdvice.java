@@ -1,11 +1,11 @@
 package io.tcpsight.connect;
 
 import io.tcpsight.tuning.FetchSizing;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /** The client values the config provider hands out, with where they came from. */
 final class FetchAdvice {
@@ -23,42 +23,42 @@ final class FetchAdvice {
     }
 
     private final Map<String, String> values;
-    private final Duration rtt;
+    private final OptionalLong rttMicros;
     private final Instant measuredAt;
     private final String reason;
 
-    private FetchAdvice(Map<String, String> values, Duration rtt, Instant measuredAt, String reason) {
+    private FetchAdvice(Map<String, String> values, OptionalLong rttMicros, Instant measuredAt, String reason) {
         this.values = Collections.unmodifiableMap(values);
-        this.rtt = rtt;
+        this.rttMicros = rttMicros;
         this.measuredAt = measuredAt;
         this.reason = reason;
     }
 
-    static FetchAdvice measured(FetchSizing.Recommendation recommendation, Duration rtt, Instant at) {
+    static FetchAdvice measured(FetchSizing.Recommendation recommendation, long rttMicros, Instant at) {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("fetch.max.bytes", Long.toString(recommendation.fetchMaxBytes()));
         values.put("max.partition.fetch.bytes", Long.toString(recommendation.maxPartitionFetchBytes()));
         values.put("max.poll.records", Integer.toString(recommendation.maxPollRecords()));
         values.put("receive.buffer.bytes", Integer.toString(recommendation.receiveBufferBytes()));
         values.put("send.buffer.bytes", Integer.toString(recommendation.producerSendBufferBytes()));
-        return new FetchAdvice(values, rtt, at, String.join("; ", recommendation.reasoning()));
+        return new FetchAdvice(values, OptionalLong.of(rttMicros), at, String.join("; ", recommendation.reasoning()));
     }
 
     static FetchAdvice fallback(String why, Instant at) {
-        return new FetchAdvice(FALLBACK, null, at, why);
+        return new FetchAdvice(FALLBACK, OptionalLong.empty(), at, why);
     }
 
     Map<String, String> values() {
         return values;
     }
 
-    /** Null for fallback advice. */
-    Duration rtt() {
-        return rtt;
+    /** Empty for fallback advice. */
+    OptionalLong rttMicros() {
+        return rttMicros;
     }
 
     boolean isFallback() {
-        return rtt == null;
+        return rttMicros.isEmpty();
     }
 
     Instant measuredAt() {

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,30 +84,30 @@ public final class FetchAdvisor {
     }
 
     /** The RTT of the last successful measurement, if any. */
-    synchronized Duration lastRtt() {
-        return current == null ? null : current.rtt();
+    synchronized OptionalLong lastRttMicros() {
+        return current == null ? OptionalLong.empty() : current.rttMicros();
     }
 
     private FetchAdvice measure(Instant now) {
         String servers = bootstrapServers.get();
         List<InetSocketAddress> addresses = BootstrapServers.parse(servers);
         try {
-            Duration rtt = ClusterRtt.measure(addresses, probeTimeout);
+            long rttMicros = ClusterRtt.measureMicros(addresses, probeTimeout);
             Long rmemMax = null;
             try {
                 rmemMax = HostTcpFacts.current().tcpRmem().map(limits -> limits.maxBytes()).orElse(null);
             } catch (RuntimeException unreadable) {
                 // the recommendation then does not judge the host's limit
             }
-            FetchSizing.Recommendation recommendation = FetchSizing.recommend(new FetchSizing.Input(rtt.toNanos() / 1e9,
+            FetchSizing.Recommendation recommendation = FetchSizing.recommend(new FetchSizing.Input(rttMicros,
                     config.targetBytesPerSecond(), 1, rmemMax, null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
             if (recommendation.tcpRmemMaxTooLow()) {
                 LOG.warn("tcpsight: net.ipv4.tcp_rmem max on this host is {} bytes; reaching {} Mbit/s at {} ms needs at least {}"
                         + " (sysctl -w net.ipv4.tcp_rmem='4096 131072 {}')", rmemMax, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),
-                        rtt.toNanos() / 1e6, recommendation.requiredTcpRmemMax(), recommendation.requiredTcpRmemMax());
+                        rttMicros / 1000.0, recommendation.requiredTcpRmemMax(), recommendation.requiredTcpRmemMax());
             }
-            FetchAdvice advice = FetchAdvice.measured(recommendation, rtt, now);
-            LOG.info("tcpsight: RTT to {} is {} ms; recommending {} ({})", servers, String.format("%.2f", rtt.toNanos() / 1e6), advice.values(),
+            FetchAdvice advice = FetchAdvice.measured(recommendation, rttMicros, now);
+            LOG.info("tcpsight: RTT to {} is {} ms; recommending {} ({})", servers, String.format("%.2f", rttMicros / 1000.0), advice.values(),
                     advice.reason());
             failureLogged = false;
             return advice;

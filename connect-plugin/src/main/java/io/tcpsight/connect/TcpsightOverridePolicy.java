@@ -2,13 +2,13 @@ package io.tcpsight.connect;
 
 import io.tcpsight.config.SettingKey;
 import io.tcpsight.config.TcpsightConfig;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.OptionalLong;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
@@ -76,8 +76,8 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
     }
 
     private void checkBuffers(ConnectorClientConfigRequest request, List<ConfigValue> values, boolean taskBuild) {
-        Duration measured = FetchAdvisor.shared().lastRtt();
-        long rttMicros = measured != null ? measured.toNanos() / 1000 : shared.ruleMinRttMicros();
+        OptionalLong measured = FetchAdvisor.shared().lastRttMicros();
+        long rttMicros = measured.orElse(shared.ruleMinRttMicros());
         String prefix = request.clientType().name().toLowerCase() + ".override.";
         for (String key : new String[] {"receive.buffer.bytes", "send.buffer.bytes"}) {
             Object value = request.clientProps().get(key);
@@ -85,7 +85,7 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
                 continue;
             }
             Optional<String> problem = BufferCheck.judge("connector " + request.connectorName(), prefix + key, value, rttMicros,
-                    measured != null, shared).map(finding -> finding.remedy().why());
+                    measured.isPresent(), shared).map(finding -> finding.remedy().why());
             if (!problem.isPresent()) {
                 continue;
             }

@@ -4,8 +4,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.time.Duration;
 import java.util.function.ToDoubleFunction;
+import java.util.OptionalLong;
 
 /**
  * The plugin's own meters beside the connection meters: task-start pacing and the config
@@ -22,8 +22,8 @@ final class WorkerMeters implements MeterBinder {
         FunctionCounter.builder("tcpsight.startup.wait", this, ignored -> pacer(StartupPacer::waitedSeconds)).baseUnit("seconds")
                 .description("time task client builds waited for pacing").register(registry);
         Gauge.builder("tcpsight.provider.rtt", FetchAdvisor.shared(), advisor -> {
-            Duration rtt = advisor.lastRtt();
-            return rtt == null ? Double.NaN : rtt.toNanos() / 1e9;
+            OptionalLong rttMicros = advisor.lastRttMicros();
+            return rttMicros.isPresent() ? rttMicros.getAsLong() / 1e6 : Double.NaN;
         }).baseUnit("seconds").description("the RTT to the cluster the config provider sized fetches for").register(registry);
     }
 

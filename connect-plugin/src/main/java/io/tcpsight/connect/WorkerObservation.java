@@ -95,7 +95,7 @@ final class WorkerObservation implements AutoCloseable {
     }
 
     private static boolean unnamed(TrackedConnection connection) {
-        String clientId = connection.identity().clientId();
+        String clientId = connection.identity().clientId().orElse(null);
         return clientId == null || clientId.endsWith("-*");
     }
 
@@ -122,10 +122,10 @@ final class WorkerObservation implements AutoCloseable {
         List<ByteCountAttribution.SocketCounts> sockets = new ArrayList<>();
         Map<Integer, TrackedConnection> byFd = new HashMap<>();
         for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = connection.latest();
-            if (unnamed(connection) && sample.bytesReceived() >= 0 && sample.bytesAcked() >= 0) {
+            ConnectionSample sample = connection.latest().get();
+            if (unnamed(connection) && sample.bytesReceived().isPresent() && sample.bytesAcked().isPresent()) {
                 sockets.add(new ByteCountAttribution.SocketCounts(connection.fd(), brokers.nodeAt(connection.identity().remote()),
-                        sample.bytesReceived(), sample.bytesAcked()));
+                        sample.bytesReceived().getAsLong(), sample.bytesAcked().getAsLong()));
                 byFd.put(connection.fd(), connection);
             }
         }
@@ -145,7 +145,7 @@ final class WorkerObservation implements AutoCloseable {
 
     /** The client settings a connection's owner runs with, as far as the worker and connector configs tell. */
     KafkaSettings settingsFor(TrackedConnection connection) {
-        return clientSettings.forClient(connection.identity().clientId());
+        return clientSettings.forClient(connection.identity().clientId().orElse(null));
     }
 
     @Override

@@ -26,7 +26,7 @@ class TcpsightConfigProviderTest {
             // loopback: the BDP is tiny, so Kafka's defaults stand and the buffer autotunes
             assertEquals(Map.of("fetch.max.bytes", "52428800", "max.partition.fetch.bytes", "1048576", "receive.buffer.bytes", "-1"), data.data());
             assertEquals(null, data.ttl(), "no TTL: it would restart the connector, not its tasks (KAFKA-17627)");
-            assertTrue(advisor.lastRtt() != null && advisor.lastRtt().toMillis() < 5, String.valueOf(advisor.lastRtt()));
+            assertTrue(advisor.lastRttMicros().isPresent() && advisor.lastRttMicros().getAsLong() < 5_000, String.valueOf(advisor.lastRttMicros()));
         }
     }
 
@@ -45,10 +45,10 @@ class TcpsightConfigProviderTest {
 
     @Test
     void aLongerPathGivesLargerFetches() {
-        FetchAdvice near = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(0.001,
-                25e6, 1, null, null, 1024)), Duration.ofMillis(1), Instant.now());
-        FetchAdvice far = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(0.1,
-                25e6, 1, null, null, 1024)), Duration.ofMillis(100), Instant.now());
+        FetchAdvice near = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(1_000,
+                25e6, 1, null, null, 1024)), 1_000, Instant.now());
+        FetchAdvice far = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(100_000,
+                25e6, 1, null, null, 1024)), 100_000, Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
         assertEquals(Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
         assertEquals("500", near.values().get("max.poll.records"), "Kafka's default where its fetch sizes suffice");

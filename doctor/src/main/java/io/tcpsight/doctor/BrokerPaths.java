@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,9 +31,9 @@ final class BrokerPaths {
             return probe != null;
         }
 
-        /** The handshake RTT the kernel measured; the one conversion from the probe's Duration. */
+        /** The handshake RTT the kernel measured. */
         long rttMicros() {
-            return probe.rtt().toNanos() / 1000;
+            return probe.rttMicros();
         }
 
         ConnectionIdentity identity(String clientId) {
@@ -55,7 +56,7 @@ final class BrokerPaths {
     /** The reachable broker with the longest RTT: the path that limits a client of the whole cluster. */
     static Optional<BrokerPath> slowest(List<BrokerPath> brokers) {
         return brokers.stream().filter(BrokerPath::reachable)
-                .max((a, b) -> a.probe().rtt().compareTo(b.probe().rtt()));
+                .max(Comparator.comparingLong(BrokerPath::rttMicros));
     }
 
     /** slow-handshake from the slowest of the probe's handshakes, broker-unreachable for a broker with none. */
@@ -65,7 +66,7 @@ final class BrokerPaths {
             if (broker.reachable()) {
                 ConnectionFacts facts = ConnectionFacts.builder(broker.identity(clientId))
                         .rttMicros(broker.rttMicros())
-                        .handshakeMillis(broker.probe().slowestHandshake().toMillis())
+                        .handshakeMillis(broker.probe().slowestHandshakeMicros() / 1000)
                         .build();
                 ConnectionRules.slowHandshake(facts, config).ifPresent(findings::add);
             } else {
@@ -76,7 +77,7 @@ final class BrokerPaths {
     }
 
     static Finding unreachable(ConnectionIdentity identity, String failure) {
-        return new Finding(RuleId.BROKER_UNREACHABLE, Severity.CRITICAL, identity, List.of(new Evidence("error", failure, "")),
+        return new Finding(RuleId.BROKER_UNREACHABLE, Severity.CRITICAL, identity, List.of(new Evidence("error", String.valueOf(failure), "")),
                 new Remedy(List.of(new Setting("client", "bootstrap.servers", "an address this host can reach"),
                         new Setting("broker", "advertised.listeners", "addresses clients can reach")),
                         "no TCP handshake completed: check the address, the broker's advertised.listeners and firewalls on the path"));

@@ -12,6 +12,7 @@ import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.Unknown;
 import io.tcpsight.tuning.FetchSizing;
 import java.io.IOException;
 import java.io.InputStream;
@@ -180,8 +181,8 @@ final class DoctorCommand implements Callable<Integer> {
     /** Fetch sizing for the slowest broker's path. */
     private static FetchSizing.Recommendation recommend(BrokerPaths.BrokerPath slowest, int partitionsPerBroker, KernelFacts kernel,
             TcpsightConfig config) {
-        return FetchSizing.recommend(new FetchSizing.Input(slowest.rttMicros() / 1e6, config.targetBytesPerSecond(), partitionsPerBroker,
-                kernel.tcpRmemMax(), null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+        return FetchSizing.recommend(new FetchSizing.Input(slowest.rttMicros(), config.targetBytesPerSecond(), partitionsPerBroker,
+                Unknown.orNull(kernel.tcpRmemMax()), null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
     }
 
     private List<ThroughputProbe.Result> probe(Properties client, FetchSizing.Recommendation recommendation) {
@@ -193,9 +194,9 @@ final class DoctorCommand implements Callable<Integer> {
     /** The client settings the report shows as judged. */
     private static Map<String, String> configured(KafkaSettings kafka, Properties client) {
         Map<String, String> configured = new LinkedHashMap<>();
-        configured.put("receive.buffer.bytes", String.valueOf(kafka.receiveBufferBytes()));
-        configured.put("fetch.max.bytes", String.valueOf(kafka.fetchMaxBytes()));
-        configured.put("max.partition.fetch.bytes", String.valueOf(kafka.maxPartitionFetchBytes()));
+        configured.put("receive.buffer.bytes", Integer.toString(kafka.receiveBufferBytes().getAsInt()));
+        configured.put("fetch.max.bytes", Long.toString(kafka.fetchMaxBytes().getAsLong()));
+        configured.put("max.partition.fetch.bytes", Long.toString(kafka.maxPartitionFetchBytes().getAsLong()));
         configured.put("max.poll.records", client.getProperty("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT)));
         return configured;
     }

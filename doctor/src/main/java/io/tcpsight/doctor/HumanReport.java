@@ -63,8 +63,8 @@ final class HumanReport {
             String address = broker.address().getHostString() + ":" + broker.address().getPort();
             if (broker.reachable()) {
                 out.printf(Locale.ROOT, "  %-6s %-28s %12s %26s%n", broker.nodeId() == null ? "?" : broker.nodeId(), address,
-                        millis(broker.probe().rtt()), millis(broker.probe().fastestHandshake()) + " / "
-                                + millis(broker.probe().slowestHandshake()));
+                        millis(broker.probe().rttMicros()), millis(broker.probe().fastestHandshakeMicros()) + " / "
+                                + millis(broker.probe().slowestHandshakeMicros()));
             } else {
                 out.printf("  %-6s %-28s unreachable: %s%n", broker.nodeId() == null ? "?" : broker.nodeId(), address, broker.failure());
             }
@@ -130,8 +130,8 @@ final class HumanReport {
         return value.isPresent() ? Long.toString(value.getAsLong()) : "unknown";
     }
 
-    static String millis(Duration duration) {
-        double ms = duration.toNanos() / 1e6;
+    static String millis(long micros) {
+        double ms = micros / 1000.0;
         return String.format(Locale.ROOT, ms < 10 ? "%.3f ms" : "%.1f ms", ms);
     }
 
