@@ -49,15 +49,28 @@ public class MonitorRoundBenchmark {
     public void open() throws IOException {
         loopback = LoopbackConnections.ipv4().pairs(connections / 2);
         ConnectionRegistry registry = new ConnectionRegistry(connections);
-        for (SocketChannel[] side : new SocketChannel[][] {loopback.clients.toArray(new SocketChannel[0]), loopback.accepted.toArray(new SocketChannel[0])}) {
+        for (SocketChannel[] side : new SocketChannel[][] {
+            loopback.clients.toArray(new SocketChannel[0]), loopback.accepted.toArray(new SocketChannel[0])
+        }) {
             for (SocketChannel channel : side) {
-                registry.track(TcpSockets.fileDescriptor(channel), 0, ConnectionIdentity.of(Role.BROKER,
-                        (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress) channel.getRemoteAddress(), Instant.now())
-                        .withClientId("consumer-" + (channel.hashCode() % 50)).withListener("PLAINTEXT"));
+                registry.track(
+                        TcpSockets.fileDescriptor(channel),
+                        0,
+                        ConnectionIdentity.of(
+                                        Role.BROKER,
+                                        (InetSocketAddress) channel.getLocalAddress(),
+                                        (InetSocketAddress) channel.getRemoteAddress(),
+                                        Instant.now())
+                                .withClientId("consumer-" + (channel.hashCode() % 50))
+                                .withListener("PLAINTEXT"));
             }
         }
-        monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(), new FindingsBoard(600_000, finding -> { }));
+        monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                new FindingsBoard(600_000, finding -> {}));
     }
 
     @TearDown(Level.Trial)

@@ -49,10 +49,17 @@ public class ReporterRoundBenchmark {
         loopback = LoopbackConnections.ipv4().pairs(connections);
         int port = loopback.port();
         ConnectionRegistry registry = new ConnectionRegistry(10_000);
-        KafkaSettings settings = KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER);
-        monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> settings,
-                () -> HostTcpFacts.current().kernelFacts(), new FindingsBoard(600_000, finding -> { }));
-        census = new CensusTracker(registry, socket -> socket.remote().getPort() == port,
+        KafkaSettings settings =
+                KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER);
+        monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> settings,
+                () -> HostTcpFacts.current().kernelFacts(),
+                new FindingsBoard(600_000, finding -> {}));
+        census = new CensusTracker(
+                registry,
+                socket -> socket.remote().getPort() == port,
                 socket -> CensusTracker.clientIdentity(socket, "consumer-bench-1"));
     }
 

@@ -26,7 +26,8 @@ final class AgentLog {
             Class<?> factory = Class.forName("org.slf4j.LoggerFactory", true, ClassLoader.getSystemClassLoader());
             Object logger = factory.getMethod("getLogger", String.class).invoke(null, NAME);
             Class<?> loggerType = Class.forName("org.slf4j.Logger", true, ClassLoader.getSystemClassLoader());
-            return new AgentLog(logger, loggerType.getMethod("info", String.class), loggerType.getMethod("warn", String.class));
+            return new AgentLog(
+                    logger, loggerType.getMethod("info", String.class), loggerType.getMethod("warn", String.class));
         } catch (ReflectiveOperationException | LinkageError noSlf4j) {
             return new AgentLog(null, null, null);
         }

@@ -41,7 +41,8 @@ final class AgentRuntime implements Hooks.Receiver {
         this.failures = new OnceLog(log);
         this.nativeAvailable = TcpSockets.availability().isAvailable();
         this.connectPacer = settings.connectRate > 0
-                ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log) : null;
+                ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)
+                : null;
         ListenerWatch listeners = new ListenerWatch(listenerByPort, settings.port);
         ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
                 .log(log::info, log::warn)
@@ -57,7 +58,8 @@ final class AgentRuntime implements Hooks.Receiver {
                 })
                 .jmx("BrokerAgent", "agent");
         if (settings.port > 0) {
-            observation.exporter("HTTP endpoint on " + settings.host + ":" + settings.port,
+            observation.exporter(
+                    "HTTP endpoint on " + settings.host + ":" + settings.port,
                     monitor -> AgentHttpServer.start(settings.host, settings.port, monitor, connectPacer));
         }
         this.observation = observation.build();
@@ -83,7 +85,8 @@ final class AgentRuntime implements Hooks.Receiver {
 
     void start(AgentLog log) {
         if (!nativeAvailable) {
-            log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason() + "; connections are not tracked");
+            log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason()
+                    + "; connections are not tracked");
             return;
         }
         observation.start();
@@ -103,9 +106,11 @@ final class AgentRuntime implements Hooks.Receiver {
         boolean client = connectStartNanos != 0;
         InetSocketAddress local = address(channel, true);
         InetSocketAddress remote = address(channel, false);
-        ConnectionIdentity identity = ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote, Instant.now());
+        ConnectionIdentity identity =
+                ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote, Instant.now());
         if (client) {
-            identity = identity.withClientId(clientIdBySelector.get(selector)).withNodeId(ClientConnectionIds.brokerNode(connectionId));
+            identity = identity.withClientId(clientIdBySelector.get(selector))
+                    .withNodeId(ClientConnectionIds.brokerNode(connectionId));
         } else if (local != null) {
             identity = identity.withListener(listenerByPort.get(local.getPort()));
         }
@@ -154,8 +159,10 @@ final class AgentRuntime implements Hooks.Receiver {
             connection.handshakeCompleted(System.nanoTime());
             InetSocketAddress local = address(channel, true);
             if (connection.identity().local() == null && local != null) {
-                connection.updateIdentity(identity -> ConnectionIdentity.of(identity.role(), local, identity.remote(), identity.openedAt())
-                        .withClientId(identity.clientId().orElse(null)).withNodeId(identity.nodeId().orElse(null)));
+                connection.updateIdentity(identity -> ConnectionIdentity.of(
+                                identity.role(), local, identity.remote(), identity.openedAt())
+                        .withClientId(identity.clientId().orElse(null))
+                        .withNodeId(identity.nodeId().orElse(null)));
             }
         });
     }
@@ -165,7 +172,8 @@ final class AgentRuntime implements Hooks.Receiver {
         if (!nativeAvailable || !channel.isOpen()) {
             return;
         }
-        TrackedConnection connection = registry.get(TcpSockets.fileDescriptor(channel)).orElse(null);
+        TrackedConnection connection =
+                registry.get(TcpSockets.fileDescriptor(channel)).orElse(null);
         if (connection != null) {
             registry.release(connection);
             brokerIds.closed(connection);
@@ -189,7 +197,8 @@ final class AgentRuntime implements Hooks.Receiver {
         String clientId = fields.clientId(context);
         String principal = fields.principal(context);
         String listener = fields.listener(context);
-        connection.updateIdentity(identity -> identity.withClientId(clientId).withPrincipal(principal).withListener(listener));
+        connection.updateIdentity(identity ->
+                identity.withClientId(clientId).withPrincipal(principal).withListener(listener));
         InetSocketAddress local = connection.identity().local();
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);

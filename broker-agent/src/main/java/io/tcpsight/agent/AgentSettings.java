@@ -34,10 +34,21 @@ final class AgentSettings {
     static final String CONNECT_MAX_WAIT = "connect.max.wait";
     static final long DEFAULT_CONNECT_BURST = 2;
     /** Named as the agent's arguments write them (no tcpsight. prefix), so errors name what the user wrote. */
-    private static final SettingKey<Double> CONNECT_RATE_KEY = SettingKey.decimal(CONNECT_RATE, 0, 0.1, 100_000,
-            "client connects per second across the JVM", "leave it out to turn connect pacing off");
-    private static final SettingKey<Long> CONNECT_BURST_KEY = SettingKey.wholeNumber(CONNECT_BURST, DEFAULT_CONNECT_BURST, 1, 100_000,
-            "connects that may go back to back", "only with connect.rate");
+    private static final SettingKey<Double> CONNECT_RATE_KEY = SettingKey.decimal(
+            CONNECT_RATE,
+            0,
+            0.1,
+            100_000,
+            "client connects per second across the JVM",
+            "leave it out to turn connect pacing off");
+
+    private static final SettingKey<Long> CONNECT_BURST_KEY = SettingKey.wholeNumber(
+            CONNECT_BURST,
+            DEFAULT_CONNECT_BURST,
+            1,
+            100_000,
+            "connects that may go back to back",
+            "only with connect.rate");
     static final long DEFAULT_CONNECT_MAX_WAIT_MS = 5000;
     private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m)$");
     private static final Pattern ALGORITHM = Pattern.compile("^[a-z][a-z0-9_]{0,14}$");
@@ -48,10 +59,17 @@ final class AgentSettings {
     final TcpsightConfig config;
     /** Client connects per second across the JVM; 0 when connect pacing is off (the default). */
     final double connectRate;
+
     final long connectBurst;
     final long connectMaxWaitMillis;
 
-    private AgentSettings(int port, String host, String congestion, TcpsightConfig config, double connectRate, long connectBurst,
+    private AgentSettings(
+            int port,
+            String host,
+            String congestion,
+            TcpsightConfig config,
+            double connectRate,
+            long connectBurst,
             long connectMaxWaitMillis) {
         this.port = port;
         this.host = host;
@@ -63,7 +81,8 @@ final class AgentSettings {
     }
 
     static List<String> allowedKeys() {
-        List<String> keys = new ArrayList<>(List.of(PORT, HOST, INTERVAL, CONGESTION, CONNECT_RATE, CONNECT_BURST, CONNECT_MAX_WAIT, CONFIG));
+        List<String> keys = new ArrayList<>(
+                List.of(PORT, HOST, INTERVAL, CONGESTION, CONNECT_RATE, CONNECT_BURST, CONNECT_MAX_WAIT, CONFIG));
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
             keys.add(key.shortName());
         }
@@ -76,9 +95,14 @@ final class AgentSettings {
             for (String pair : arguments.split(",")) {
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
-                    throw new InvalidSettingException("agent argument", pair, "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1");
+                    throw new InvalidSettingException(
+                            "agent argument",
+                            pair,
+                            "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1");
                 }
-                values.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+                values.put(
+                        pair.substring(0, equals).trim(),
+                        pair.substring(equals + 1).trim());
             }
         }
         if (values.containsKey(CONFIG)) {
@@ -89,9 +113,14 @@ final class AgentSettings {
         List<String> allowed = allowedKeys();
         Map<String, Object> shared = new HashMap<>();
         for (Map.Entry<String, String> entry : values.entrySet()) {
-            String key = entry.getKey().startsWith("tcpsight.") ? entry.getKey().substring("tcpsight.".length()) : entry.getKey();
+            String key = entry.getKey().startsWith("tcpsight.")
+                    ? entry.getKey().substring("tcpsight.".length())
+                    : entry.getKey();
             if (!allowed.contains(key)) {
-                throw new InvalidSettingException(entry.getKey(), entry.getValue(), "not a tcpsight agent setting; allowed: " + String.join(", ", allowed));
+                throw new InvalidSettingException(
+                        entry.getKey(),
+                        entry.getValue(),
+                        "not a tcpsight agent setting; allowed: " + String.join(", ", allowed));
             }
             if (TcpsightConfig.key("tcpsight." + key) != null) {
                 shared.put("tcpsight." + key, entry.getValue());
@@ -109,12 +138,14 @@ final class AgentSettings {
                 port = -1;
             }
             if (port < 0 || port > 65535) {
-                throw new InvalidSettingException(PORT, values.get(PORT), "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)");
+                throw new InvalidSettingException(
+                        PORT, values.get(PORT), "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)");
             }
         }
         String host = values.getOrDefault(HOST, "127.0.0.1");
         if (host.isEmpty()) {
-            throw new InvalidSettingException(HOST, host, "an address to bind the HTTP endpoint to, e.g. 127.0.0.1 (the default) or 0.0.0.0");
+            throw new InvalidSettingException(
+                    HOST, host, "an address to bind the HTTP endpoint to, e.g. 127.0.0.1 (the default) or 0.0.0.0");
         }
         String congestion = values.get(CONGESTION);
         if (congestion != null && !ALGORITHM.matcher(congestion).matches()) {
@@ -122,16 +153,22 @@ final class AgentSettings {
         }
         double connectRate = values.containsKey(CONNECT_RATE) ? CONNECT_RATE_KEY.parse(values.get(CONNECT_RATE)) : 0;
         long connectBurst = CONNECT_BURST_KEY.parse(values.get(CONNECT_BURST));
-        long connectMaxWait = values.containsKey(CONNECT_MAX_WAIT) ? durationMillis(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT))
+        long connectMaxWait = values.containsKey(CONNECT_MAX_WAIT)
+                ? durationMillis(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT))
                 : DEFAULT_CONNECT_MAX_WAIT_MS;
         if (connectMaxWait > 60_000) {
-            throw new InvalidSettingException(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT), "at most 60s: the wait blocks the connecting client's thread");
+            throw new InvalidSettingException(
+                    CONNECT_MAX_WAIT,
+                    values.get(CONNECT_MAX_WAIT),
+                    "at most 60s: the wait blocks the connecting client's thread");
         }
         if ((values.containsKey(CONNECT_BURST) || values.containsKey(CONNECT_MAX_WAIT)) && connectRate == 0) {
             String key = values.containsKey(CONNECT_BURST) ? CONNECT_BURST : CONNECT_MAX_WAIT;
-            throw new InvalidSettingException(key, values.get(key), "only together with connect.rate, which turns connect pacing on");
+            throw new InvalidSettingException(
+                    key, values.get(key), "only together with connect.rate, which turns connect pacing on");
         }
-        return new AgentSettings(port, host, congestion, TcpsightConfig.from(shared), connectRate, connectBurst, connectMaxWait);
+        return new AgentSettings(
+                port, host, congestion, TcpsightConfig.from(shared), connectRate, connectBurst, connectMaxWait);
     }
 
     static long durationMillis(String key, String text) {

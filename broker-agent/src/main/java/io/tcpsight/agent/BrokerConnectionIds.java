@@ -42,14 +42,18 @@ final class BrokerConnectionIds {
 
     /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
     void retainTracked(ConnectionRegistry registry) {
-        byConnectionId.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
-        adoptedByAddresses.values().removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+        byConnectionId
+                .values()
+                .removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+        adoptedByAddresses
+                .values()
+                .removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
     }
 
     /** The addresses part of a broker-side connection id. */
     static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
-        return local.getAddress().getHostAddress() + ":" + local.getPort() + "-" + remote.getAddress().getHostAddress() + ":"
-                + remote.getPort();
+        return local.getAddress().getHostAddress() + ":" + local.getPort() + "-"
+                + remote.getAddress().getHostAddress() + ":" + remote.getPort();
     }
 
     /** 3.x ends the id with "-index", 4.x with "-processor-index": the addresses come before either. */

@@ -23,12 +23,14 @@ final class ConnectPacer implements MeterBinder {
     }
 
     void pace() {
-        pacer.pace(() -> log.warn("tcpsight agent: a connect would wait more than connect.max.wait=" + pacer.maxWaitMillis()
-                + "ms for connect.rate=" + pacer.rate() + "/s; it goes ahead unpaced (reported once, counted in tcpsight_connects_capped_total)"));
+        pacer.pace(() -> log.warn("tcpsight agent: a connect would wait more than connect.max.wait="
+                + pacer.maxWaitMillis() + "ms for connect.rate=" + pacer.rate()
+                + "/s; it goes ahead unpaced (reported once, counted in tcpsight_connects_capped_total)"));
     }
 
     String describe() {
-        return "connects paced at " + pacer.rate() + " per second (burst " + pacer.burst() + ", wait at most " + pacer.maxWaitMillis() + " ms)";
+        return "connects paced at " + pacer.rate() + " per second (burst " + pacer.burst() + ", wait at most "
+                + pacer.maxWaitMillis() + " ms)";
     }
 
     long pacedConnects() {
@@ -46,10 +48,15 @@ final class ConnectPacer implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         FunctionCounter.builder("tcpsight.connects.paced", this, ConnectPacer::pacedConnects)
-                .description("client connects that went through connect pacing").register(registry);
+                .description("client connects that went through connect pacing")
+                .register(registry);
         FunctionCounter.builder("tcpsight.connects.capped", this, ConnectPacer::cappedConnects)
-                .description("client connects that would have waited longer than connect.max.wait and went ahead unpaced").register(registry);
-        FunctionCounter.builder("tcpsight.connects.pacing.wait", this, ConnectPacer::waitedSeconds).baseUnit("seconds")
-                .description("time client connects waited for connect pacing").register(registry);
+                .description(
+                        "client connects that would have waited longer than connect.max.wait and went ahead unpaced")
+                .register(registry);
+        FunctionCounter.builder("tcpsight.connects.pacing.wait", this, ConnectPacer::waitedSeconds)
+                .baseUnit("seconds")
+                .description("time client connects waited for connect pacing")
+                .register(registry);
     }
 }

@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class ListenerWatch {
     static final long WINDOW_NANOS = TimeUnit.MINUTES.toNanos(5);
-    private static final String[] COUNTERS = {NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT};
+    private static final String[] COUNTERS = {
+        NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT
+    };
 
     private final Map<Integer, String> listenerByPort;
     private final int ownHttpPort;
@@ -86,10 +88,16 @@ final class ListenerWatch {
         List<Finding> findings = new ArrayList<>();
         for (Listener listener : listeners()) {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
-            Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn ? (int) listener.queue.effectiveBacklog() : null;
-            ListenerFacts facts = ListenerFacts.builder(listener.identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog())
-                    .configuredBacklog(configured).somaxconn(somaxconn)
-                    .rises(rise(now, before, 1), rise(now, before, 2), rise(now, before, 3)).hostTimestamps(timestamps).build();
+            Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn
+                    ? (int) listener.queue.effectiveBacklog()
+                    : null;
+            ListenerFacts facts = ListenerFacts.builder(
+                            listener.identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog())
+                    .configuredBacklog(configured)
+                    .somaxconn(somaxconn)
+                    .rises(rise(now, before, 1), rise(now, before, 2), rise(now, before, 3))
+                    .hostTimestamps(timestamps)
+                    .build();
             findings.addAll(Diagnosis.listener(facts, config));
         }
         return findings;

@@ -18,8 +18,7 @@ import java.util.Set;
  * port is one of this process's listeners) are attributed at their next request.
  */
 final class OpenConnectionAdoption {
-    private OpenConnectionAdoption() {
-    }
+    private OpenConnectionAdoption() {}
 
     /** Returns how many were adopted; {@code ownPort} (the agent's HTTP endpoint) is never adopted. */
     static int adopt(ConnectionRegistry registry, BrokerConnectionIds ids, int ownPort) throws IOException {
@@ -31,14 +30,18 @@ final class OpenConnectionAdoption {
         }
         int adopted = 0;
         for (ProcessSocket socket : ProcessSocketCensus.take()) {
-            if (socket.state() != TcpState.ESTABLISHED || socket.local() == null || socket.remote() == null
-                    || socket.local().getPort() == ownPort || registry.get(socket.fd()).isPresent()) {
+            if (socket.state() != TcpState.ESTABLISHED
+                    || socket.local() == null
+                    || socket.remote() == null
+                    || socket.local().getPort() == ownPort
+                    || registry.get(socket.fd()).isPresent()) {
                 continue;
             }
             boolean accepted = listeningPorts.contains(socket.local().getPort());
-            ConnectionIdentity identity = ConnectionIdentity.of(accepted ? Role.BROKER : Role.CLIENT, socket.local(), socket.remote(),
-                    Instant.now());
-            TrackedConnection tracked = registry.track(socket.fd(), socket.inode(), identity).orElse(null);
+            ConnectionIdentity identity = ConnectionIdentity.of(
+                    accepted ? Role.BROKER : Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+            TrackedConnection tracked =
+                    registry.track(socket.fd(), socket.inode(), identity).orElse(null);
             if (tracked == null) {
                 continue;
             }

@@ -17,8 +17,7 @@ import java.util.function.BiConsumer;
 public final class TcpsightAgent {
     private static volatile AgentRuntime runtime;
 
-    private TcpsightAgent() {
-    }
+    private TcpsightAgent() {}
 
     public static void premain(String arguments, Instrumentation instrumentation) {
         start(arguments, instrumentation);
@@ -46,20 +45,30 @@ public final class TcpsightAgent {
             // The rest (sampler, JMX, HTTP) starts off the JVM's startup path, on a daemon thread: threads it
             // creates (the HTTP dispatcher) inherit daemon status, so the agent never keeps a JVM from exiting.
             // On an attach, the connections Kafka already holds are adopted from the process census first.
-            Thread starter = new Thread(() -> {
-                try {
-                    int adopted = started.adoptOpenConnections();
-                    started.start(log);
-                    log.info("tcpsight agent started: sampling every " + settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS)
-                            + " ms" + (settings.port > 0 ? ", http://" + settings.host + ":" + settings.port + "/metrics" : ", no HTTP endpoint")
-                            + (settings.congestion != null ? ", congestion control " + settings.congestion + " on accepted sockets" : "")
-                            + (started.connectPacing() != null ? ", " + started.connectPacing() : "")
-                            + (adopted > 0 ? ", " + adopted + " open connections adopted from the census" : ""));
-                } catch (Throwable failure) {
-                    Hooks.install(null);
-                    log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
-                }
-            }, "tcpsight-agent-start");
+            Thread starter = new Thread(
+                    () -> {
+                        try {
+                            int adopted = started.adoptOpenConnections();
+                            started.start(log);
+                            log.info("tcpsight agent started: sampling every "
+                                    + settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS)
+                                    + " ms"
+                                    + (settings.port > 0
+                                            ? ", http://" + settings.host + ":" + settings.port + "/metrics"
+                                            : ", no HTTP endpoint")
+                                    + (settings.congestion != null
+                                            ? ", congestion control " + settings.congestion + " on accepted sockets"
+                                            : "")
+                                    + (started.connectPacing() != null ? ", " + started.connectPacing() : "")
+                                    + (adopted > 0
+                                            ? ", " + adopted + " open connections adopted from the census"
+                                            : ""));
+                        } catch (Throwable failure) {
+                            Hooks.install(null);
+                            log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
+                        }
+                    },
+                    "tcpsight-agent-start");
             starter.setDaemon(true);
             starter.start();
         } catch (InvalidSettingException invalid) {
@@ -81,7 +90,8 @@ public final class TcpsightAgent {
         Set<String> reported = ConcurrentHashMap.newKeySet();
         BiConsumer<String, Throwable> report = (type, failure) -> {
             if (reported.add(type)) {
-                log.warn("tcpsight agent: could not instrument " + type + ", connections seen through it are missed: " + failure);
+                log.warn("tcpsight agent: could not instrument " + type + ", connections seen through it are missed: "
+                        + failure);
             }
         };
         KafkaHookTransformer transformer = new KafkaHookTransformer(report);

@@ -34,9 +34,11 @@ class AgentRuntimeAdoptionTest {
     @ParameterizedTest
     @ValueSource(strings = {"-7", "-2-7"})
     void connectionsOpenedBeforeTheHooksAreAdoptedAndAttributedAtTheirFirstRequest(String idSuffix) throws Exception {
-        assumeTrue(TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
+        assumeTrue(
+                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
                 "no native library here: " + TcpSockets.availability().reason());
-        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        try (ServerSocketChannel listener =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(listener.getLocalAddress());
                 SocketChannel accepted = listener.accept()) {
             AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
@@ -49,12 +51,14 @@ class AgentRuntimeAdoptionTest {
             assertEquals(Role.CLIENT, clientEnd.identity().role());
 
             String connectionId = BrokerConnectionIds.addressKey(brokerSide, clientSide) + idSuffix;
-            runtime.request(connectionId, request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
+            runtime.request(
+                    connectionId, request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
 
             assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow());
             assertEquals("PLAINTEXT", brokerEnd.identity().listener().orElseThrow());
             assertEquals("User:ANONYMOUS", brokerEnd.identity().principal().orElseThrow());
-            runtime.request(connectionId, request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
+            runtime.request(
+                    connectionId, request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
             assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow(), "attributed once");
             assertEquals(0, runtime.adoptOpenConnections(), "nothing adopted twice");
         }
@@ -62,14 +66,24 @@ class AgentRuntimeAdoptionTest {
 
     private static TrackedConnection find(AgentRuntime runtime, InetSocketAddress local, InetSocketAddress remote) {
         return runtime.tracked().stream()
-                .filter(connection -> local.equals(connection.identity().local()) && remote.equals(connection.identity().remote()))
-                .findFirst().orElseThrow(() -> new AssertionError("not adopted: " + local + " -> " + remote + " in " + runtime.tracked()));
+                .filter(connection -> local.equals(connection.identity().local())
+                        && remote.equals(connection.identity().remote()))
+                .findFirst()
+                .orElseThrow(() ->
+                        new AssertionError("not adopted: " + local + " -> " + remote + " in " + runtime.tracked()));
     }
 
     /** Kafka's own RequestContext, as the broker builds one for a request on this connection. */
-    private static RequestContext request(String connectionId, String clientId, KafkaPrincipal principal, String listener) {
-        return new RequestContext(new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1), connectionId,
-                InetAddress.getLoopbackAddress(), principal, new ListenerName(listener), SecurityProtocol.PLAINTEXT, ClientInformation.EMPTY,
+    private static RequestContext request(
+            String connectionId, String clientId, KafkaPrincipal principal, String listener) {
+        return new RequestContext(
+                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
+                connectionId,
+                InetAddress.getLoopbackAddress(),
+                principal,
+                new ListenerName(listener),
+                SecurityProtocol.PLAINTEXT,
+                ClientInformation.EMPTY,
                 false);
     }
 }

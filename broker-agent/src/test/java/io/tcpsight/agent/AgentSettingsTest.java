@@ -27,7 +27,8 @@ class AgentSettingsTest {
 
     @Test
     void argumentsAreTheSharedKeysWithoutPrefixPlusTheAgentsOwn() {
-        AgentSettings settings = AgentSettings.parse("port=9500,host=0.0.0.0,interval=2s,congestion=bbr,target.throughput.mbit=1000");
+        AgentSettings settings =
+                AgentSettings.parse("port=9500,host=0.0.0.0,interval=2s,congestion=bbr,target.throughput.mbit=1000");
         assertEquals(9500, settings.port);
         assertEquals("0.0.0.0", settings.host);
         assertEquals("bbr", settings.congestion);
@@ -45,24 +46,40 @@ class AgentSettingsTest {
         assertEquals(9700, settings.port);
         assertEquals(3000L, settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS));
         assertEquals(5.0, settings.config.get(TcpsightConfig.RULE_MIN_RTT_MS));
-        InvalidSettingException missing = assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("config=/no/such/file"));
-        assertTrue(missing.getMessage().startsWith("config=/no/such/file is not valid: a readable properties file"), missing.getMessage());
+        InvalidSettingException missing =
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("config=/no/such/file"));
+        assertTrue(
+                missing.getMessage().startsWith("config=/no/such/file is not valid: a readable properties file"),
+                missing.getMessage());
     }
 
     @Test
     void everyBadArgumentNamesTheKeyTheValueAndWhatIsAllowed() {
-        assertEquals("port=70000 is not valid: a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port=70000")).getMessage());
-        assertEquals("interval=10 is not valid: a duration such as 500ms, 10s or 1m",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("interval=10")).getMessage());
-        assertEquals("congestion=BBR; is not valid: a congestion control name such as bbr or cubic",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("congestion=BBR;")).getMessage());
-        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("prot=9464")).getMessage()
-                .startsWith("prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, connect.rate, connect.burst, connect.max.wait, config, "));
-        assertEquals("agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port")).getMessage());
-        assertEquals("tcpsight.sample.jitter=2 is not valid: a number from 0 to 0.5",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("sample.jitter=2")).getMessage());
+        assertEquals(
+                "port=70000 is not valid: a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port=70000"))
+                        .getMessage());
+        assertEquals(
+                "interval=10 is not valid: a duration such as 500ms, 10s or 1m",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("interval=10"))
+                        .getMessage());
+        assertEquals(
+                "congestion=BBR; is not valid: a congestion control name such as bbr or cubic",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("congestion=BBR;"))
+                        .getMessage());
+        assertTrue(
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("prot=9464"))
+                        .getMessage()
+                        .startsWith(
+                                "prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, connect.rate, connect.burst, connect.max.wait, config, "));
+        assertEquals(
+                "agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port"))
+                        .getMessage());
+        assertEquals(
+                "tcpsight.sample.jitter=2 is not valid: a number from 0 to 0.5",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("sample.jitter=2"))
+                        .getMessage());
     }
 
     @Test
@@ -74,18 +91,35 @@ class AgentSettingsTest {
         AgentSettings defaults = AgentSettings.parse("connect.rate=0.5");
         assertEquals(AgentSettings.DEFAULT_CONNECT_BURST, defaults.connectBurst);
         assertEquals(AgentSettings.DEFAULT_CONNECT_MAX_WAIT_MS, defaults.connectMaxWaitMillis);
-        assertEquals("connect.rate=0 is not valid: a number of client connects per second across the JVM from 0.1 to 100000",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=0")).getMessage());
-        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=fast")).getMessage()
+        assertEquals(
+                "connect.rate=0 is not valid: a number of client connects per second across the JVM from 0.1 to 100000",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=0"))
+                        .getMessage());
+        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=fast"))
+                .getMessage()
                 .startsWith("connect.rate=fast is not valid: "));
-        assertEquals("connect.burst=0 is not valid: a whole number of connects that may go back to back from 1 to 100000",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.burst=0")).getMessage());
-        assertEquals("connect.max.wait=5 is not valid: a duration such as 500ms, 10s or 1m",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.max.wait=5")).getMessage());
-        assertEquals("connect.max.wait=2m is not valid: at most 60s: the wait blocks the connecting client's thread",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.rate=10,connect.max.wait=2m")).getMessage());
-        assertEquals("connect.burst=4 is not valid: only together with connect.rate, which turns connect pacing on",
-                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.burst=4")).getMessage());
+        assertEquals(
+                "connect.burst=0 is not valid: a whole number of connects that may go back to back from 1 to 100000",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> AgentSettings.parse("connect.rate=10,connect.burst=0"))
+                        .getMessage());
+        assertEquals(
+                "connect.max.wait=5 is not valid: a duration such as 500ms, 10s or 1m",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> AgentSettings.parse("connect.rate=10,connect.max.wait=5"))
+                        .getMessage());
+        assertEquals(
+                "connect.max.wait=2m is not valid: at most 60s: the wait blocks the connecting client's thread",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> AgentSettings.parse("connect.rate=10,connect.max.wait=2m"))
+                        .getMessage());
+        assertEquals(
+                "connect.burst=4 is not valid: only together with connect.rate, which turns connect pacing on",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.burst=4"))
+                        .getMessage());
     }
 
     @Test

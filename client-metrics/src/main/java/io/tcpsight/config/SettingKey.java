@@ -20,7 +20,8 @@ public final class SettingKey<T> {
         this.parser = parser;
     }
 
-    public static SettingKey<Long> wholeNumber(String name, long defaultValue, long min, long max, String unit, String documentation) {
+    public static SettingKey<Long> wholeNumber(
+            String name, long defaultValue, long min, long max, String unit, String documentation) {
         String allowed = "a whole number of " + unit + " from " + min + " to " + max;
         return new SettingKey<>(name, defaultValue, allowed, documentation, text -> {
             long value = Long.parseLong(text.trim());
@@ -31,7 +32,8 @@ public final class SettingKey<T> {
         });
     }
 
-    public static SettingKey<Double> decimal(String name, double defaultValue, double min, double max, String unit, String documentation) {
+    public static SettingKey<Double> decimal(
+            String name, double defaultValue, double min, double max, String unit, String documentation) {
         String allowed = "a number" + (unit.isEmpty() ? "" : " of " + unit) + " from " + trim(min) + " to " + trim(max);
         return new SettingKey<>(name, defaultValue, allowed, documentation, text -> {
             double value = Double.parseDouble(text.trim());
@@ -53,7 +55,8 @@ public final class SettingKey<T> {
     }
 
     /** One of a fixed set of words, compared without regard to case; the canonical spelling is returned. */
-    public static SettingKey<String> choice(String name, String defaultValue, List<String> choices, String documentation) {
+    public static SettingKey<String> choice(
+            String name, String defaultValue, List<String> choices, String documentation) {
         return new SettingKey<>(name, defaultValue, "one of " + String.join(", ", choices), documentation, text -> {
             for (String choice : choices) {
                 if (choice.equalsIgnoreCase(text.trim())) {
@@ -66,7 +69,8 @@ public final class SettingKey<T> {
 
     /** Free text; empty means "not set" and gives the default. */
     public static SettingKey<String> text(String name, String defaultValue, String allowed, String documentation) {
-        return new SettingKey<>(name, defaultValue, allowed, documentation, text -> text.trim().isEmpty() ? defaultValue : text.trim());
+        return new SettingKey<>(
+                name, defaultValue, allowed, documentation, text -> text.trim().isEmpty() ? defaultValue : text.trim());
     }
 
     private static String trim(double value) {

@@ -12,45 +12,130 @@ import java.util.Map;
  * docs/configuration.md lists them; {@link #KEYS} is the source.
  */
 public final class TcpsightConfig {
-    public static final SettingKey<Long> SAMPLE_INTERVAL_MS = SettingKey.wholeNumber("tcpsight.sample.interval.ms", 10_000, 100, 3_600_000,
-            "milliseconds", "How often connections are sampled.");
-    public static final SettingKey<Double> SAMPLE_JITTER = SettingKey.decimal("tcpsight.sample.jitter", 0.1, 0, 0.5, "",
+    public static final SettingKey<Long> SAMPLE_INTERVAL_MS = SettingKey.wholeNumber(
+            "tcpsight.sample.interval.ms",
+            10_000,
+            100,
+            3_600_000,
+            "milliseconds",
+            "How often connections are sampled.");
+    public static final SettingKey<Double> SAMPLE_JITTER = SettingKey.decimal(
+            "tcpsight.sample.jitter",
+            0.1,
+            0,
+            0.5,
+            "",
             "Each interval is randomly longer or shorter by up to this share, so that many JVMs do not sample in lockstep.");
-    public static final SettingKey<Long> MAX_TRACKED_CONNECTIONS = SettingKey.wholeNumber("tcpsight.max.tracked.connections", 10_000, 1,
-            1_000_000, "connections", "Connections tracked at most; further ones are counted and not tracked.");
-    public static final SettingKey<Double> TARGET_THROUGHPUT_MBIT = SettingKey.decimal("tcpsight.target.throughput.mbit", 100, 0.001,
-            400_000, "Mbit/s", "The rate one connection should be able to reach; window and fetch-size rules judge against it.");
-    public static final SettingKey<Long> FETCH_RECORD_BYTES = SettingKey.wholeNumber("tcpsight.fetch.record.bytes", 1024, 16, 104_857_600,
-            "bytes", "The record size (key, value and headers as stored) the fetch tuner assumes when it sizes max.poll.records, so that "
+    public static final SettingKey<Long> MAX_TRACKED_CONNECTIONS = SettingKey.wholeNumber(
+            "tcpsight.max.tracked.connections",
+            10_000,
+            1,
+            1_000_000,
+            "connections",
+            "Connections tracked at most; further ones are counted and not tracked.");
+    public static final SettingKey<Double> TARGET_THROUGHPUT_MBIT = SettingKey.decimal(
+            "tcpsight.target.throughput.mbit",
+            100,
+            0.001,
+            400_000,
+            "Mbit/s",
+            "The rate one connection should be able to reach; window and fetch-size rules judge against it.");
+    public static final SettingKey<Long> FETCH_RECORD_BYTES = SettingKey.wholeNumber(
+            "tcpsight.fetch.record.bytes",
+            1024,
+            16,
+            104_857_600,
+            "bytes",
+            "The record size (key, value and headers as stored) the fetch tuner assumes when it sizes max.poll.records, so that "
                     + "one poll takes a partition's whole fetch response and the next fetch travels while the records are processed. "
                     + "Assume records smaller than yours rather than larger; a smaller size means longer polls.");
-    public static final SettingKey<Double> RULE_MIN_RTT_MS = SettingKey.decimal("tcpsight.rule.min.rtt.ms", 10, 0, 60_000, "milliseconds",
+    public static final SettingKey<Double> RULE_MIN_RTT_MS = SettingKey.decimal(
+            "tcpsight.rule.min.rtt.ms",
+            10,
+            0,
+            60_000,
+            "milliseconds",
             "Below this RTT, window and fetch-size rules stay silent: short paths are not window-bound in practice.");
-    public static final SettingKey<Double> RULE_WINDOW_LIMITED_RATIO = SettingKey.decimal("tcpsight.rule.window.limited.ratio", 0.5, 0.01, 1,
-            "", "Share of busy time limited by the peer's window or the own send buffer that raises a finding.");
-    public static final SettingKey<Double> RULE_MIN_BUSY_RATIO = SettingKey.decimal("tcpsight.rule.min.busy.ratio", 0.05, 0, 1, "",
+    public static final SettingKey<Double> RULE_WINDOW_LIMITED_RATIO = SettingKey.decimal(
+            "tcpsight.rule.window.limited.ratio",
+            0.5,
+            0.01,
+            1,
+            "",
+            "Share of busy time limited by the peer's window or the own send buffer that raises a finding.");
+    public static final SettingKey<Double> RULE_MIN_BUSY_RATIO = SettingKey.decimal(
+            "tcpsight.rule.min.busy.ratio",
+            0.05,
+            0,
+            1,
+            "",
             "Share of an interval a connection must be busy sending before its limits are judged.");
-    public static final SettingKey<Double> RULE_RETRANSMIT_RATIO = SettingKey.decimal("tcpsight.rule.retransmit.ratio", 0.01, 0.0001, 1,
-            "", "Retransmitted over sent segments that raises a warning (five times this is critical).");
-    public static final SettingKey<Long> RULE_MIN_SEGMENTS = SettingKey.wholeNumber("tcpsight.rule.min.segments", 1000, 1, Long.MAX_VALUE,
-            "segments", "Segments sent in an interval before its retransmit ratio is judged.");
-    public static final SettingKey<Long> RULE_SLOW_HANDSHAKE_MS = SettingKey.wholeNumber("tcpsight.rule.slow.handshake.ms", 1000, 1,
-            600_000, "milliseconds", "Connection setup at least this long raises slow-handshake (a SYN was retransmitted).");
-    public static final SettingKey<Double> RULE_ACCEPT_QUEUE_RATIO = SettingKey.decimal("tcpsight.rule.accept.queue.ratio", 0.8, 0.01, 1,
-            "", "Accept-queue length over the effective backlog that raises listen-backlog-overflow.");
-    public static final SettingKey<Double> RULE_BBR_MIN_RTT_MS = SettingKey.decimal("tcpsight.rule.bbr.min.rtt.ms", 20, 0, 60_000,
-            "milliseconds", "From this RTT on, retransmissions under CUBIC or Reno advise BBR.");
-    public static final SettingKey<Long> FINDING_LOG_INTERVAL_MS = SettingKey.wholeNumber("tcpsight.finding.log.interval.ms", 600_000, 0,
-            86_400_000, "milliseconds", "A finding is logged again for the same connection and rule at most this often.");
-    public static final SettingKey<Boolean> METRICS_PER_CONNECTION = SettingKey.flag("tcpsight.metrics.per.connection", false,
+    public static final SettingKey<Double> RULE_RETRANSMIT_RATIO = SettingKey.decimal(
+            "tcpsight.rule.retransmit.ratio",
+            0.01,
+            0.0001,
+            1,
+            "",
+            "Retransmitted over sent segments that raises a warning (five times this is critical).");
+    public static final SettingKey<Long> RULE_MIN_SEGMENTS = SettingKey.wholeNumber(
+            "tcpsight.rule.min.segments",
+            1000,
+            1,
+            Long.MAX_VALUE,
+            "segments",
+            "Segments sent in an interval before its retransmit ratio is judged.");
+    public static final SettingKey<Long> RULE_SLOW_HANDSHAKE_MS = SettingKey.wholeNumber(
+            "tcpsight.rule.slow.handshake.ms",
+            1000,
+            1,
+            600_000,
+            "milliseconds",
+            "Connection setup at least this long raises slow-handshake (a SYN was retransmitted).");
+    public static final SettingKey<Double> RULE_ACCEPT_QUEUE_RATIO = SettingKey.decimal(
+            "tcpsight.rule.accept.queue.ratio",
+            0.8,
+            0.01,
+            1,
+            "",
+            "Accept-queue length over the effective backlog that raises listen-backlog-overflow.");
+    public static final SettingKey<Double> RULE_BBR_MIN_RTT_MS = SettingKey.decimal(
+            "tcpsight.rule.bbr.min.rtt.ms",
+            20,
+            0,
+            60_000,
+            "milliseconds",
+            "From this RTT on, retransmissions under CUBIC or Reno advise BBR.");
+    public static final SettingKey<Long> FINDING_LOG_INTERVAL_MS = SettingKey.wholeNumber(
+            "tcpsight.finding.log.interval.ms",
+            600_000,
+            0,
+            86_400_000,
+            "milliseconds",
+            "A finding is logged again for the same connection and rule at most this often.");
+    public static final SettingKey<Boolean> METRICS_PER_CONNECTION = SettingKey.flag(
+            "tcpsight.metrics.per.connection",
+            false,
             "Also export one series per connection (cardinality grows with connections).");
-    public static final SettingKey<Boolean> METRICS_PEER_LABELS = SettingKey.flag("tcpsight.metrics.peer.labels", false,
-            "With per-connection series, tag them with the peer address.");
+    public static final SettingKey<Boolean> METRICS_PEER_LABELS = SettingKey.flag(
+            "tcpsight.metrics.peer.labels", false, "With per-connection series, tag them with the peer address.");
 
-    public static final List<SettingKey<?>> KEYS = Collections.unmodifiableList(Arrays.asList(SAMPLE_INTERVAL_MS, SAMPLE_JITTER,
-            MAX_TRACKED_CONNECTIONS, TARGET_THROUGHPUT_MBIT, FETCH_RECORD_BYTES, RULE_MIN_RTT_MS, RULE_WINDOW_LIMITED_RATIO, RULE_MIN_BUSY_RATIO,
-            RULE_RETRANSMIT_RATIO, RULE_MIN_SEGMENTS, RULE_SLOW_HANDSHAKE_MS, RULE_ACCEPT_QUEUE_RATIO, RULE_BBR_MIN_RTT_MS,
-            FINDING_LOG_INTERVAL_MS, METRICS_PER_CONNECTION, METRICS_PEER_LABELS));
+    public static final List<SettingKey<?>> KEYS = Collections.unmodifiableList(Arrays.asList(
+            SAMPLE_INTERVAL_MS,
+            SAMPLE_JITTER,
+            MAX_TRACKED_CONNECTIONS,
+            TARGET_THROUGHPUT_MBIT,
+            FETCH_RECORD_BYTES,
+            RULE_MIN_RTT_MS,
+            RULE_WINDOW_LIMITED_RATIO,
+            RULE_MIN_BUSY_RATIO,
+            RULE_RETRANSMIT_RATIO,
+            RULE_MIN_SEGMENTS,
+            RULE_SLOW_HANDSHAKE_MS,
+            RULE_ACCEPT_QUEUE_RATIO,
+            RULE_BBR_MIN_RTT_MS,
+            FINDING_LOG_INTERVAL_MS,
+            METRICS_PER_CONNECTION,
+            METRICS_PEER_LABELS));
 
     private static final TcpsightConfig DEFAULTS = new TcpsightConfig(Collections.emptyMap());
 

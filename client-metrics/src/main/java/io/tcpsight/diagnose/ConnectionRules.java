@@ -1,5 +1,12 @@
 package io.tcpsight.diagnose;
 
+import static io.tcpsight.config.TcpsightConfig.RULE_BBR_MIN_RTT_MS;
+import static io.tcpsight.config.TcpsightConfig.RULE_MIN_BUSY_RATIO;
+import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
+import static io.tcpsight.config.TcpsightConfig.RULE_MIN_SEGMENTS;
+import static io.tcpsight.config.TcpsightConfig.RULE_RETRANSMIT_RATIO;
+import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
+import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ClientKind;
@@ -15,21 +22,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import static io.tcpsight.config.TcpsightConfig.RULE_BBR_MIN_RTT_MS;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_BUSY_RATIO;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_SEGMENTS;
-import static io.tcpsight.config.TcpsightConfig.RULE_RETRANSMIT_RATIO;
-import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
-import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 /**
  * The per-connection rules. Pure functions: the same facts and config always give the same
  * findings; nothing here reads a socket, a file or the clock.
  */
 public final class ConnectionRules {
-    private ConnectionRules() {
-    }
+    private ConnectionRules() {}
 
     private static boolean longPath(ConnectionFacts facts, TcpsightConfig config) {
         return longPath(facts.rttMicros(), config);
@@ -66,20 +65,30 @@ public final class ConnectionRules {
         if (!facts.established() || !longPath(facts, config) || !ceiling.isPresent()) {
             return Optional.empty();
         }
-        Optional<WindowModel.Verdict> verdict = WindowModel.judge(ceiling.get(), new Evidence("windowCeiling", ceiling.get(), "bytes"),
-                facts.rttMicros(), config);
+        Optional<WindowModel.Verdict> verdict = WindowModel.judge(
+                ceiling.get(), new Evidence("windowCeiling", ceiling.get(), "bytes"), facts.rttMicros(), config);
         if (!verdict.isPresent()) {
             return Optional.empty();
         }
         List<Evidence> evidence = verdict.get().evidence;
         facts.receiveBufferBytes().ifPresent(bytes -> evidence.add(new Evidence("SO_RCVBUF", bytes, "bytes")));
         facts.windowClampBytes().ifPresent(bytes -> evidence.add(new Evidence("TCP_WINDOW_CLAMP", bytes, "bytes")));
-        facts.kafka().receiveBufferBytes().ifPresent(bytes -> evidence.add(new Evidence("configuredReceiveBuffer", bytes, "bytes")));
+        facts.kafka()
+                .receiveBufferBytes()
+                .ifPresent(bytes -> evidence.add(new Evidence("configuredReceiveBuffer", bytes, "bytes")));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), "-1"));
         rmemFor(facts, config).ifPresent(settings::add);
-        return Optional.of(new Finding(RuleId.SMALL_RECEIVE_BUFFER, verdict.get().severity, facts.identity(), evidence, new Remedy(settings,
-                String.format("a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning (-1) lets the kernel grow "
-                        + "the window to the path's bandwidth-delay product", ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis()))));
+        return Optional.of(new Finding(
+                RuleId.SMALL_RECEIVE_BUFFER,
+                verdict.get().severity,
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        settings,
+                        String.format(
+                                "a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning (-1) lets the kernel grow "
+                                        + "the window to the path's bandwidth-delay product",
+                                ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis()))));
     }
 
     /**
@@ -102,7 +111,8 @@ public final class ConnectionRules {
         KernelVersion kernel = version.get();
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("kernel", kernel.release(), ""));
-        evidence.add(new Evidence("configuredReceiveBuffer", facts.kafka().receiveBufferBytes().getAsInt(), "bytes"));
+        evidence.add(new Evidence(
+                "configuredReceiveBuffer", facts.kafka().receiveBufferBytes().getAsInt(), "bytes"));
         OptionalInt clamp = facts.windowClampBytes();
         OptionalInt buffer = facts.receiveBufferBytes();
         if (clamp.isPresent() && buffer.isPresent() && buffer.getAsInt() > 0) {
@@ -111,9 +121,15 @@ public final class ConnectionRules {
         }
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), "-1"));
         settings.add(new Setting("kernel", "version", ">= 6.6.45 on 6.6, or >= 6.11"));
-        return Optional.of(new Finding(RuleId.KERNEL_WINDOW_CLAMP_REGRESSION, Severity.WARN, facts.identity(), evidence, new Remedy(settings,
-                "kernels from about 6.6.0 to 6.6.44 and 6.7 to 6.10 (approximate) clamp the window of a socket with an explicit SO_RCVBUF "
-                        + "to about a quarter of the buffer instead of half; autotuning is not affected")));
+        return Optional.of(new Finding(
+                RuleId.KERNEL_WINDOW_CLAMP_REGRESSION,
+                Severity.WARN,
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        settings,
+                        "kernels from about 6.6.0 to 6.6.44 and 6.7 to 6.10 (approximate) clamp the window of a socket with an explicit SO_RCVBUF "
+                                + "to about a quarter of the buffer instead of half; autotuning is not affected")));
     }
 
     public static Optional<Finding> noWindowScaling(ConnectionFacts facts, TcpsightConfig config) {
@@ -129,7 +145,9 @@ public final class ConnectionRules {
             evidence.add(rtt(facts));
             double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros());
             evidence.add(new Evidence("ceilingRate", mbit(ceilingRate), "Mbit/s"));
-            if (longPath(facts, config) && WindowModel.judge(ceilingRate, config.targetBytesPerSecond()).isPresent()) {
+            if (longPath(facts, config)
+                    && WindowModel.judge(ceilingRate, config.targetBytesPerSecond())
+                            .isPresent()) {
                 severity = Severity.CRITICAL;
             }
         }
@@ -138,14 +156,23 @@ public final class ConnectionRules {
         settings.add(new Setting("broker", "socket.listen.backlog.size", "1024"));
         settings.add(Setting.sysctl("net.core.somaxconn", 1024));
         settings.add(new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
-        return Optional.of(new Finding(RuleId.NO_WINDOW_SCALING, severity, facts.identity(), evidence, new Remedy(settings,
-                "the connection was set up by a SYN cookie without TCP timestamps (a full listen queue on the broker, and the client or "
-                        + "a middlebox drops timestamps), so window scaling was lost for the connection's life: keep timestamps on at the "
-                        + "client and on the path, and give the broker a listen queue that does not overflow; reconnect to recover")));
+        return Optional.of(
+                new Finding(
+                        RuleId.NO_WINDOW_SCALING,
+                        severity,
+                        facts.identity(),
+                        evidence,
+                        new Remedy(
+                                settings,
+                                "the connection was set up by a SYN cookie without TCP timestamps (a full listen queue on the broker, and the client or "
+                                        + "a middlebox drops timestamps), so window scaling was lost for the connection's life: keep timestamps on at the "
+                                        + "client and on the path, and give the broker a listen queue that does not overflow; reconnect to recover")));
     }
 
     private static boolean busyEnough(ConnectionFacts facts, TcpsightConfig config) {
-        return facts.interval().map(interval -> interval.busyRatio() >= config.get(RULE_MIN_BUSY_RATIO)).orElse(false);
+        return facts.interval()
+                .map(interval -> interval.busyRatio() >= config.get(RULE_MIN_BUSY_RATIO))
+                .orElse(false);
     }
 
     /**
@@ -161,9 +188,12 @@ public final class ConnectionRules {
         }
         IntervalStats interval = facts.interval().get();
         OptionalLong peerWindow = facts.sndWindowBytes();
-        boolean peerWindowTooSmall = peerWindow.isPresent() && facts.rttMicros() > 0
-                && WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros()) < config.targetBytesPerSecond();
-        if (interval.rwndLimitedRatio() < threshold && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
+        boolean peerWindowTooSmall = peerWindow.isPresent()
+                && facts.rttMicros() > 0
+                && WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros())
+                        < config.targetBytesPerSecond();
+        if (interval.rwndLimitedRatio() < threshold
+                && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
@@ -177,11 +207,20 @@ public final class ConnectionRules {
         String peer = facts.identity().role() == Role.BROKER
                 ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
                 : "the broker";
-        Severity severity = interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8) ? Severity.CRITICAL : Severity.WARN;
-        return Optional.of(new Finding(RuleId.RECEIVE_WINDOW_LIMITED, severity, facts.identity(), evidence, new Remedy(
-                KafkaKeys.peerReceiveBuffer(facts.identity(), "-1"),
-                String.format("%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
-                        + "is the limit, so let it autotune", interval.rwndLimitedRatio() * 100, peer))));
+        Severity severity = interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
+                ? Severity.CRITICAL
+                : Severity.WARN;
+        return Optional.of(new Finding(
+                RuleId.RECEIVE_WINDOW_LIMITED,
+                severity,
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        KafkaKeys.peerReceiveBuffer(facts.identity(), "-1"),
+                        String.format(
+                                "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
+                                        + "is the limit, so let it autotune",
+                                interval.rwndLimitedRatio() * 100, peer))));
     }
 
     public static Optional<Finding> sendBufferLimited(ConnectionFacts facts, TcpsightConfig config) {
@@ -202,15 +241,24 @@ public final class ConnectionRules {
         if (facts.kernel().tcpWmemMax().orElse(0) < needed) {
             settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + needed));
         }
-        return Optional.of(new Finding(RuleId.SEND_BUFFER_LIMITED, Severity.WARN, facts.identity(), evidence, new Remedy(settings,
-                String.format("%.0f%% of busy time this end could not send because its own send buffer was full; unacknowledged "
-                        + "data for a whole round trip must fit in it", interval.sndbufLimitedRatio() * 100))));
+        return Optional.of(new Finding(
+                RuleId.SEND_BUFFER_LIMITED,
+                Severity.WARN,
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        settings,
+                        String.format(
+                                "%.0f%% of busy time this end could not send because its own send buffer was full; unacknowledged "
+                                        + "data for a whole round trip must fit in it",
+                                interval.sndbufLimitedRatio() * 100))));
     }
 
     public static Optional<Finding> retransmissions(ConnectionFacts facts, TcpsightConfig config) {
         double threshold = config.get(RULE_RETRANSMIT_RATIO);
         Optional<IntervalStats> measured = facts.interval();
-        if (measured.isEmpty() || measured.get().segmentsOut() < config.get(RULE_MIN_SEGMENTS)
+        if (measured.isEmpty()
+                || measured.get().segmentsOut() < config.get(RULE_MIN_SEGMENTS)
                 || measured.get().retransmitRatio() < threshold) {
             return Optional.empty();
         }
@@ -240,7 +288,8 @@ public final class ConnectionRules {
             why = "segments are being lost between the hosts; check interface errors and drops on both ends "
                     + "(ip -s link, ethtool -S) and the path's queues";
         }
-        return Optional.of(new Finding(RuleId.RETRANSMISSIONS, severity, facts.identity(), evidence, new Remedy(settings, why)));
+        return Optional.of(
+                new Finding(RuleId.RETRANSMISSIONS, severity, facts.identity(), evidence, new Remedy(settings, why)));
     }
 
     public static Optional<Finding> slowHandshake(ConnectionFacts facts, TcpsightConfig config) {
@@ -255,42 +304,75 @@ public final class ConnectionRules {
             evidence.add(rtt(facts));
         }
         Severity severity = handshakeMillis >= 3 * threshold ? Severity.CRITICAL : Severity.WARN;
-        List<Setting> settings = List.of(new Setting("broker", "socket.listen.backlog.size", "1024"), Setting.sysctl("net.core.somaxconn", 1024),
+        List<Setting> settings = List.of(
+                new Setting("broker", "socket.listen.backlog.size", "1024"),
+                Setting.sysctl("net.core.somaxconn", 1024),
                 new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
-        return Optional.of(new Finding(RuleId.SLOW_HANDSHAKE, severity, facts.identity(), evidence, new Remedy(settings,
-                "a connect that takes 1 s, 3 s or 7 s more than the RTT waited for SYN retransmissions: the broker's listen queue "
-                        + "(min of socket.listen.backlog.size and net.core.somaxconn) overflowed and dropped the SYN")));
+        return Optional.of(
+                new Finding(
+                        RuleId.SLOW_HANDSHAKE,
+                        severity,
+                        facts.identity(),
+                        evidence,
+                        new Remedy(
+                                settings,
+                                "a connect that takes 1 s, 3 s or 7 s more than the RTT waited for SYN retransmissions: the broker's listen queue "
+                                        + "(min of socket.listen.backlog.size and net.core.somaxconn) overflowed and dropped the SYN")));
     }
 
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
         ClientKind kind = facts.identity().clientKind();
-        boolean fetching = kind == ClientKind.CONSUMER || kind == ClientKind.CONNECT_CONSUMER || kind == ClientKind.UNKNOWN;
-        if (facts.identity().role() != Role.CLIENT || !fetching || kafka.fetchMaxBytes().isEmpty() || kafka.maxPartitionFetchBytes().isEmpty()
+        boolean fetching =
+                kind == ClientKind.CONSUMER || kind == ClientKind.CONNECT_CONSUMER || kind == ClientKind.UNKNOWN;
+        if (facts.identity().role() != Role.CLIENT
+                || !fetching
+                || kafka.fetchMaxBytes().isEmpty()
+                || kafka.maxPartitionFetchBytes().isEmpty()
                 || !longPath(facts, config)) {
             return Optional.empty();
         }
         int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
         long bdp = FetchSizing.bdpBytes(facts.rttMicros(), config.targetBytesPerSecond());
-        long perFetch = Math.min(kafka.fetchMaxBytes().getAsLong(), kafka.maxPartitionFetchBytes().getAsLong() * partitions);
+        long perFetch = Math.min(
+                kafka.fetchMaxBytes().getAsLong(),
+                kafka.maxPartitionFetchBytes().getAsLong() * partitions);
         if (perFetch >= bdp) {
             return Optional.empty();
         }
-        FetchSizing.Recommendation recommended = FetchSizing.recommend(
-                new FetchSizing.Input(facts.rttMicros(), config.targetBytesPerSecond(), partitions, Unknown.orNull(facts.kernel().tcpRmemMax()), null,
-                        config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+        FetchSizing.Recommendation recommended = FetchSizing.recommend(new FetchSizing.Input(
+                facts.rttMicros(),
+                config.targetBytesPerSecond(),
+                partitions,
+                Unknown.orNull(facts.kernel().tcpRmemMax()),
+                null,
+                config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(rtt(facts));
         evidence.add(new Evidence("bdp", bdp, "bytes"));
         evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
         evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
-        evidence.add(new Evidence("fetchCeilingRate", mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())), "Mbit/s"));
+        evidence.add(new Evidence(
+                "fetchCeilingRate", mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())), "Mbit/s"));
         List<Setting> settings = new ArrayList<>();
-        settings.addAll(KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
-        settings.addAll(KafkaKeys.client(facts.identity(), "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
-        settings.addAll(KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
-        return Optional.of(new Finding(RuleId.FETCH_SIZE_BELOW_BDP, Severity.WARN, facts.identity(), evidence, new Remedy(settings,
-                String.format("a consumer gets one fetch response per round trip, so %d bytes per fetch cap it at %.1f Mbit/s over "
-                        + "%.1f ms", perFetch, mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())), facts.rttMillis()))));
+        settings.addAll(
+                KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
+        settings.addAll(KafkaKeys.client(
+                facts.identity(), "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
+        settings.addAll(
+                KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
+        return Optional.of(new Finding(
+                RuleId.FETCH_SIZE_BELOW_BDP,
+                Severity.WARN,
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        settings,
+                        String.format(
+                                "a consumer gets one fetch response per round trip, so %d bytes per fetch cap it at %.1f Mbit/s over "
+                                        + "%.1f ms",
+                                perFetch,
+                                mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
+                                facts.rttMillis()))));
     }
 }

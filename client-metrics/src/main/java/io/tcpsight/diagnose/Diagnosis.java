@@ -11,8 +11,7 @@ import java.util.Optional;
 
 /** Runs every rule over facts. */
 public final class Diagnosis {
-    private Diagnosis() {
-    }
+    private Diagnosis() {}
 
     public static List<Finding> connection(ConnectionFacts facts, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
@@ -35,8 +34,8 @@ public final class Diagnosis {
     }
 
     /** The host rules for the path to a cluster (identity of the slowest broker, its RTT). */
-    public static List<Finding> host(KernelFacts kernel, ConnectionIdentity path, long rttMicros,
-            TcpsightConfig config) {
+    public static List<Finding> host(
+            KernelFacts kernel, ConnectionIdentity path, long rttMicros, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
         add(findings, HostRules.windowScalingDisabled(kernel, path, rttMicros, config));
         add(findings, HostRules.timestampsDisabled(kernel, path, config));

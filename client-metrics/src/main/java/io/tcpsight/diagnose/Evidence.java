@@ -34,7 +34,8 @@ public final class Evidence {
     /** "rtt=100.2 ms". */
     public String describe() {
         String number = value instanceof Double || value instanceof Float
-                ? String.format(Locale.ROOT, "%.3g", ((Number) value).doubleValue()) : String.valueOf(value);
+                ? String.format(Locale.ROOT, "%.3g", ((Number) value).doubleValue())
+                : String.valueOf(value);
         return name + "=" + number + (unit.isEmpty() ? "" : " " + unit);
     }
 }

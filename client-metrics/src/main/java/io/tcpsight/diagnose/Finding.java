@@ -18,7 +18,8 @@ public final class Finding {
     private final List<Evidence> evidence;
     private final Remedy remedy;
 
-    public Finding(RuleId rule, Severity severity, ConnectionIdentity connection, List<Evidence> evidence, Remedy remedy) {
+    public Finding(
+            RuleId rule, Severity severity, ConnectionIdentity connection, List<Evidence> evidence, Remedy remedy) {
         this.rule = rule;
         this.severity = severity;
         this.connection = connection;
@@ -53,7 +54,8 @@ public final class Finding {
     /** The one log line: rule, severity, connection, key evidence, remedy. */
     public String logLine() {
         return "tcpsight " + severity.label() + " " + rule.id() + " [" + connection.describe() + "] "
-                + evidence.stream().map(Evidence::describe).collect(Collectors.joining(", ")) + " -> " + remedy.describe();
+                + evidence.stream().map(Evidence::describe).collect(Collectors.joining(", ")) + " -> "
+                + remedy.describe();
     }
 
     /** Logs the line at info for an info finding, at warn otherwise. */

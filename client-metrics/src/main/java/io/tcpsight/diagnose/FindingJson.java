@@ -2,6 +2,8 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.List;
 
 /**
@@ -15,8 +17,7 @@ import java.util.List;
  * Connection fields that are not known are left out.
  */
 public final class FindingJson {
-    private FindingJson() {
-    }
+    private FindingJson() {}
 
     public static String array(List<Finding> findings) {
         StringBuilder json = new StringBuilder("[");
@@ -154,6 +155,9 @@ public final class FindingJson {
 
     /** A number rounded to 4 significant digits, without an exponent. */
     private static String fourDigits(double value) {
-        return new java.math.BigDecimal(value).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(value)
+                .round(new MathContext(4))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 }

@@ -8,8 +8,7 @@ import java.util.List;
 
 /** Which configuration key controls a buffer or fetch size, for each kind of connection end. */
 final class KafkaKeys {
-    private KafkaKeys() {
-    }
+    private KafkaKeys() {}
 
     /** The receive buffer of this end of the connection. */
     static List<Setting> ownReceiveBuffer(ConnectionIdentity identity, String value) {
@@ -41,7 +40,8 @@ final class KafkaKeys {
         List<Setting> settings = new ArrayList<>();
         if (kind.isConnect()) {
             settings.add(new Setting("connect-worker", kind.connectWorkerPrefix() + key, value));
-            String connector = identity.clientId().flatMap(ClientKind::connectorName).orElse("?");
+            String connector =
+                    identity.clientId().flatMap(ClientKind::connectorName).orElse("?");
             settings.add(new Setting("connector " + connector, kind.connectorOverridePrefix() + key, value));
         } else if (kind == ClientKind.REPLICA_FETCHER) {
             settings.add(new Setting("broker", replicaKey(key), value));

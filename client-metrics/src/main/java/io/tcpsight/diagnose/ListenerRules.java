@@ -10,12 +10,13 @@ import java.util.Optional;
 
 /** Rules for a broker's listening sockets and its namespace's SYN and listen counters. Pure functions. */
 public final class ListenerRules {
-    private ListenerRules() {
-    }
+    private ListenerRules() {}
 
     /** A backlog that absorbs a burst: four times the current one, at least 1024. */
     static long recommendedBacklog(ListenerFacts facts) {
-        long current = facts.configuredBacklog().isPresent() ? facts.configuredBacklog().getAsInt() : facts.effectiveBacklog();
+        long current = facts.configuredBacklog().isPresent()
+                ? facts.configuredBacklog().getAsInt()
+                : facts.effectiveBacklog();
         return Math.max(1024, 4 * current);
     }
 
@@ -33,12 +34,15 @@ public final class ListenerRules {
     private static void queueEvidence(List<Evidence> evidence, ListenerFacts facts) {
         evidence.add(new Evidence("acceptQueue", facts.acceptQueueLength(), "connections"));
         evidence.add(new Evidence("effectiveBacklog", facts.effectiveBacklog(), "connections"));
-        facts.configuredBacklog().ifPresent(backlog -> evidence.add(new Evidence("socket.listen.backlog.size", backlog, "connections")));
-        facts.somaxconn().ifPresent(somaxconn -> evidence.add(new Evidence("net.core.somaxconn", somaxconn, "connections")));
+        facts.configuredBacklog()
+                .ifPresent(backlog -> evidence.add(new Evidence("socket.listen.backlog.size", backlog, "connections")));
+        facts.somaxconn()
+                .ifPresent(somaxconn -> evidence.add(new Evidence("net.core.somaxconn", somaxconn, "connections")));
     }
 
     public static Optional<Finding> listenBacklogOverflow(ListenerFacts facts, TcpsightConfig config) {
-        boolean overflowed = facts.listenOverflows().orElse(0) > 0 || facts.listenDrops().orElse(0) > 0;
+        boolean overflowed =
+                facts.listenOverflows().orElse(0) > 0 || facts.listenDrops().orElse(0) > 0;
         boolean nearlyFull = facts.effectiveBacklog() > 0
                 && (double) facts.acceptQueueLength() / facts.effectiveBacklog() >= config.get(RULE_ACCEPT_QUEUE_RATIO);
         if (!overflowed && !nearlyFull) {
@@ -46,12 +50,19 @@ public final class ListenerRules {
         }
         List<Evidence> evidence = new ArrayList<>();
         queueEvidence(evidence, facts);
-        facts.listenOverflows().ifPresent(rise -> evidence.add(new Evidence("ListenOverflows", rise, "in the last 5 min")));
+        facts.listenOverflows()
+                .ifPresent(rise -> evidence.add(new Evidence("ListenOverflows", rise, "in the last 5 min")));
         facts.listenDrops().ifPresent(rise -> evidence.add(new Evidence("ListenDrops", rise, "in the last 5 min")));
-        return Optional.of(new Finding(RuleId.LISTEN_BACKLOG_OVERFLOW, overflowed ? Severity.CRITICAL : Severity.WARN, facts.identity(), evidence,
-                new Remedy(backlogSettings(facts), "when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
-                        + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller one wins), and "
-                        + "pace client startup bursts")));
+        return Optional.of(new Finding(
+                RuleId.LISTEN_BACKLOG_OVERFLOW,
+                overflowed ? Severity.CRITICAL : Severity.WARN,
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        backlogSettings(facts),
+                        "when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
+                                + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller one wins), and "
+                                + "pace client startup bursts")));
     }
 
     public static Optional<Finding> synCookies(ListenerFacts facts, TcpsightConfig config) {
@@ -64,9 +75,15 @@ public final class ListenerRules {
         List<Setting> settings = backlogSettings(facts);
         settings.add(Setting.sysctl("net.ipv4.tcp_timestamps", 1));
         Severity severity = facts.hostTimestamps().orElse(1) == 0 ? Severity.CRITICAL : Severity.WARN;
-        return Optional.of(new Finding(RuleId.SYN_COOKIES, severity, facts.identity(), evidence, new Remedy(settings,
-                "the listen queue overflowed and the kernel answered with SYN cookies; a cookie keeps window scaling only inside the "
-                        + "TCP timestamp, so clients without timestamps are stuck at a 64 KiB window for the connection's life")));
+        return Optional.of(
+                new Finding(
+                        RuleId.SYN_COOKIES,
+                        severity,
+                        facts.identity(),
+                        evidence,
+                        new Remedy(
+                                settings,
+                                "the listen queue overflowed and the kernel answered with SYN cookies; a cookie keeps window scaling only inside the "
+                                        + "TCP timestamp, so clients without timestamps are stuck at a 64 KiB window for the connection's life")));
     }
-
 }

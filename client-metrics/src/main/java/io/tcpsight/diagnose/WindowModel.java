@@ -18,8 +18,7 @@ public final class WindowModel {
     /** A window without scaling never exceeds this. */
     public static final long UNSCALED_WINDOW_MAX = 65_535;
 
-    private WindowModel() {
-    }
+    private WindowModel() {}
 
     /** The most a window of {@code windowBytes} moves per second over a round trip of {@code rttMicros}. */
     public static double ceilingBytesPerSecond(long windowBytes, long rttMicros) {
@@ -41,7 +40,8 @@ public final class WindowModel {
     static Optional<Verdict> judge(long windowBytes, Evidence window, long rttMicros, TcpsightConfig config) {
         double ceilingRate = ceilingBytesPerSecond(windowBytes, rttMicros);
         double target = config.targetBytesPerSecond();
-        return judge(ceilingRate, target).map(severity -> new Verdict(severity, ceilingRate, evidence(rttMicros, window, ceilingRate, target)));
+        return judge(ceilingRate, target)
+                .map(severity -> new Verdict(severity, ceilingRate, evidence(rttMicros, window, ceilingRate, target)));
     }
 
     /** What a window rule found: the severity, the ceiling rate and the evidence so far (RTT, window, ceiling, target). */
@@ -69,7 +69,8 @@ public final class WindowModel {
         if (facts.windowScaling().isEmpty()) {
             return Optional.empty();
         }
-        long ceiling = facts.windowScaling().get() ? UNSCALED_WINDOW_MAX << facts.rcvWindowScale() : UNSCALED_WINDOW_MAX;
+        long ceiling =
+                facts.windowScaling().get() ? UNSCALED_WINDOW_MAX << facts.rcvWindowScale() : UNSCALED_WINDOW_MAX;
         if (fixedReceiveBuffer(facts) && facts.windowClampBytes().isPresent()) {
             ceiling = Math.min(ceiling, facts.windowClampBytes().getAsInt());
         } else if (facts.kernel().tcpRmemMax().isPresent()) {
@@ -82,7 +83,8 @@ public final class WindowModel {
         return facts.kafka().receiveBufferBytes().orElse(-1) > 0;
     }
 
-    private static List<Evidence> evidence(long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {
+    private static List<Evidence> evidence(
+            long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(ConnectionRules.rtt(rttMicros));
         evidence.add(window);

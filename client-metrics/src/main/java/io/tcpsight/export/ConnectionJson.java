@@ -14,8 +14,7 @@ public final class ConnectionJson {
     public static final int DEFAULT_TOP = 20;
     public static final int MAX_TOP = 1000;
 
-    private ConnectionJson() {
-    }
+    private ConnectionJson() {}
 
     /** The top=N parameter of a /connections endpoint: default 20 when absent, -1 when not a whole number from 1 to 1000. */
     public static int top(String value) {
@@ -83,7 +82,8 @@ public final class ConnectionJson {
                 json.append('}');
             }
             if (connection.handshakeMillis().isPresent()) {
-                json.append(",\"handshakeMs\":").append(connection.handshakeMillis().getAsLong());
+                json.append(",\"handshakeMs\":")
+                        .append(connection.handshakeMillis().getAsLong());
             }
             json.append('}');
         }

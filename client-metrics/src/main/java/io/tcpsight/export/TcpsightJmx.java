@@ -79,30 +79,45 @@ public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
 
     @Override
     public String[] getWorstConnections() {
-        return worst(monitor.registry().connections(), WORST).stream().map(TcpsightJmx::describe).toArray(String[]::new);
+        return worst(monitor.registry().connections(), WORST).stream()
+                .map(TcpsightJmx::describe)
+                .toArray(String[]::new);
     }
 
     /** Sampled connections, most window-limited first, then by RTT. */
     public static List<TrackedConnection> worst(List<TrackedConnection> connections, int limit) {
         Comparator<TrackedConnection> byLimit = Comparator.comparingDouble(TcpsightJmx::limitedRatio);
-        Comparator<TrackedConnection> byRtt = Comparator.comparingLong(connection -> connection.latest().get().rttMicros());
-        return connections.stream().filter(connection -> connection.latest().isPresent())
-                .sorted(byLimit.thenComparing(byRtt).reversed()).limit(limit).collect(Collectors.toList());
+        Comparator<TrackedConnection> byRtt =
+                Comparator.comparingLong(connection -> connection.latest().get().rttMicros());
+        return connections.stream()
+                .filter(connection -> connection.latest().isPresent())
+                .sorted(byLimit.thenComparing(byRtt).reversed())
+                .limit(limit)
+                .collect(Collectors.toList());
     }
 
     private static double limitedRatio(TrackedConnection connection) {
-        return connection.latest().flatMap(ConnectionSample::interval)
-                .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio())).orElse(0.0);
+        return connection
+                .latest()
+                .flatMap(ConnectionSample::interval)
+                .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
+                .orElse(0.0);
     }
 
     static String describe(TrackedConnection connection) {
         ConnectionSample sample = connection.latest().get();
         Optional<IntervalStats> interval = sample.interval();
-        return String.format("%s rtt=%.2fms wscale=%s snd_wnd=%s cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
-                connection.identity().describe(), sample.rttMicros() / 1000.0,
+        return String.format(
+                "%s rtt=%.2fms wscale=%s snd_wnd=%s cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
+                connection.identity().describe(),
+                sample.rttMicros() / 1000.0,
                 sample.options().windowScaling() ? sample.sndWindowScale() + "," + sample.rcvWindowScale() : "off",
-                sample.sndWindowBytes().isPresent() ? Long.toString(sample.sndWindowBytes().getAsLong()) : "unknown",
-                sample.sndCwnd(), sample.totalRetrans(), interval.map(IntervalStats::rwndLimitedRatio).orElse(0.0),
+                sample.sndWindowBytes().isPresent()
+                        ? Long.toString(sample.sndWindowBytes().getAsLong())
+                        : "unknown",
+                sample.sndCwnd(),
+                sample.totalRetrans(),
+                interval.map(IntervalStats::rwndLimitedRatio).orElse(0.0),
                 interval.map(IntervalStats::sndbufLimitedRatio).orElse(0.0));
     }
 

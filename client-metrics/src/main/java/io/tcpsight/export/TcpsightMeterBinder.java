@@ -44,22 +44,32 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     @Override
     public void bindTo(MeterRegistry meterRegistry) {
         Gauge.builder("tcpsight.connections", monitor.registry(), r -> r.size())
-                .description("Connections tcpsight is tracking").register(meterRegistry);
+                .description("Connections tcpsight is tracking")
+                .register(meterRegistry);
         Gauge.builder("tcpsight.connections.refused", monitor.registry(), r -> r.refused())
-                .description("Connections not tracked because tcpsight.max.tracked.connections was reached").register(meterRegistry);
+                .description("Connections not tracked because tcpsight.max.tracked.connections was reached")
+                .register(meterRegistry);
         for (RuleId rule : RuleId.values()) {
             for (Severity severity : Severity.values()) {
                 Gauge.builder("tcpsight.findings", monitor.board(), board -> board.count(rule, severity))
                         .tags("rule", rule.id(), "severity", severity.label())
-                        .description("Current findings by rule and severity").register(meterRegistry);
+                        .description("Current findings by rule and severity")
+                        .register(meterRegistry);
             }
         }
         this.registry = meterRegistry;
     }
 
     static Tags tags(ConnectionIdentity identity) {
-        return Tags.of("role", identity.role().label(), "client.id", orUnknown(identity.clientId()), "node.id", orUnknown(identity.nodeId()),
-                "listener", orUnknown(identity.listener()));
+        return Tags.of(
+                "role",
+                identity.role().label(),
+                "client.id",
+                orUnknown(identity.clientId()),
+                "node.id",
+                orUnknown(identity.nodeId()),
+                "listener",
+                orUnknown(identity.listener()));
     }
 
     private static String orUnknown(Optional<String> value) {
@@ -80,26 +90,59 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
             ConnectionSample sample = connection.latest().get();
             Tags tags = tags(connection.identity());
             if (perConnection) {
-                tags = tags.and("local.port", Integer.toString(connection.identity().local() == null ? 0 : connection.identity().local().getPort()));
+                tags = tags.and(
+                        "local.port",
+                        Integer.toString(
+                                connection.identity().local() == null
+                                        ? 0
+                                        : connection.identity().local().getPort()));
                 if (peerLabels) {
-                    tags = tags.and("peer", orUnknown(ConnectionIdentity.address(connection.identity().remote())));
+                    tags = tags.and(
+                            "peer",
+                            orUnknown(ConnectionIdentity.address(
+                                    connection.identity().remote())));
                 }
             }
-            summary(meters, "tcpsight.connection.rtt", "seconds", "Smoothed round-trip time", tags).record(sample.rttMicros() / 1e6);
+            summary(meters, "tcpsight.connection.rtt", "seconds", "Smoothed round-trip time", tags)
+                    .record(sample.rttMicros() / 1e6);
             if (sample.deliveryRateBytesPerSecond().isPresent()) {
-                summary(meters, "tcpsight.connection.delivery.rate", "bytes.per.second", "Most recent delivery rate", tags)
+                summary(
+                                meters,
+                                "tcpsight.connection.delivery.rate",
+                                "bytes.per.second",
+                                "Most recent delivery rate",
+                                tags)
                         .record(sample.deliveryRateBytesPerSecond().getAsLong());
             }
-            summary(meters, "tcpsight.connection.window.ceiling", "bytes", "Largest receive window this end can advertise", tags)
+            summary(
+                            meters,
+                            "tcpsight.connection.window.ceiling",
+                            "bytes",
+                            "Largest receive window this end can advertise",
+                            tags)
                     .record(windowCeiling(sample));
             if (sample.interval().isPresent()) {
                 IntervalStats interval = sample.interval().get();
-                Counter.builder("tcpsight.connection.retransmits").baseUnit("segments").description("Retransmitted segments")
-                        .tags(tags).register(meters).increment(interval.retransmittedSegments());
+                Counter.builder("tcpsight.connection.retransmits")
+                        .baseUnit("segments")
+                        .description("Retransmitted segments")
+                        .tags(tags)
+                        .register(meters)
+                        .increment(interval.retransmittedSegments());
                 if (interval.busyRatio() > 0) {
-                    summary(meters, "tcpsight.connection.rwnd.limited", "ratio", "Share of busy time limited by the peer's window", tags)
+                    summary(
+                                    meters,
+                                    "tcpsight.connection.rwnd.limited",
+                                    "ratio",
+                                    "Share of busy time limited by the peer's window",
+                                    tags)
                             .record(interval.rwndLimitedRatio());
-                    summary(meters, "tcpsight.connection.sndbuf.limited", "ratio", "Share of busy time limited by the send buffer", tags)
+                    summary(
+                                    meters,
+                                    "tcpsight.connection.sndbuf.limited",
+                                    "ratio",
+                                    "Share of busy time limited by the send buffer",
+                                    tags)
                             .record(interval.sndbufLimitedRatio());
                 }
             }
@@ -114,8 +157,13 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         return clamp > 0 ? Math.min(ceiling, clamp) : ceiling;
     }
 
-    private static DistributionSummary summary(MeterRegistry meters, String name, String unit, String description, Tags tags) {
-        return DistributionSummary.builder(name).baseUnit(unit).description(description).tags(tags).publishPercentileHistogram()
+    private static DistributionSummary summary(
+            MeterRegistry meters, String name, String unit, String description, Tags tags) {
+        return DistributionSummary.builder(name)
+                .baseUnit(unit)
+                .description(description)
+                .tags(tags)
+                .publishPercentileHistogram()
                 .register(meters);
     }
 }

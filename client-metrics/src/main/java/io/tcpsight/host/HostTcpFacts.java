@@ -48,9 +48,10 @@ public final class HostTcpFacts {
         timestamps = reader.number("net.ipv4.tcp_timestamps", "sys/net/ipv4/tcp_timestamps");
         syncookies = reader.number("net.ipv4.tcp_syncookies", "sys/net/ipv4/tcp_syncookies");
         congestionControl = reader.text("net.ipv4.tcp_congestion_control", "sys/net/ipv4/tcp_congestion_control");
-        allowedCongestionControl = reader.words("net.ipv4.tcp_allowed_congestion_control", "sys/net/ipv4/tcp_allowed_congestion_control");
-        availableCongestionControl = reader.words("net.ipv4.tcp_available_congestion_control",
-                "sys/net/ipv4/tcp_available_congestion_control");
+        allowedCongestionControl =
+                reader.words("net.ipv4.tcp_allowed_congestion_control", "sys/net/ipv4/tcp_allowed_congestion_control");
+        availableCongestionControl = reader.words(
+                "net.ipv4.tcp_available_congestion_control", "sys/net/ipv4/tcp_available_congestion_control");
         problems = Collections.unmodifiableList(reader.problems);
     }
 
@@ -181,7 +182,8 @@ public final class HostTcpFacts {
             String[] parts = text.get().split("\\s+");
             try {
                 if (parts.length == 3) {
-                    return Optional.of(new BufferLimits(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])));
+                    return Optional.of(new BufferLimits(
+                            Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])));
                 }
             } catch (NumberFormatException notANumber) {
                 // reported below
@@ -198,8 +200,11 @@ public final class HostTcpFacts {
     }
     /** The facts the rules use, from these. */
     public KernelFacts kernelFacts() {
-        return new KernelFacts(kernel().orElse(null), tcpRmem().map(BufferLimits::maxBytes).orElse(null),
-                tcpWmem().map(BufferLimits::maxBytes).orElse(null), timestamps().isPresent() ? timestamps().getAsLong() : null,
+        return new KernelFacts(
+                kernel().orElse(null),
+                tcpRmem().map(BufferLimits::maxBytes).orElse(null),
+                tcpWmem().map(BufferLimits::maxBytes).orElse(null),
+                timestamps().isPresent() ? timestamps().getAsLong() : null,
                 windowScaling().isPresent() ? windowScaling().getAsLong() : null);
     }
 }

@@ -62,20 +62,27 @@ public final class NetstatCounters {
             String[] names = header.trim().split("\\s+");
             String[] numbers = values.trim().split("\\s+");
             if (!names[0].endsWith(":") || !names[0].equals(numbers[0])) {
-                throw new MalformedProcFileException(source, lineNumber + 1, "expected a header and a value line of the same section, got '"
-                        + names[0] + "' and '" + numbers[0] + "'");
+                throw new MalformedProcFileException(
+                        source,
+                        lineNumber + 1,
+                        "expected a header and a value line of the same section, got '" + names[0] + "' and '"
+                                + numbers[0] + "'");
             }
             if (names.length != numbers.length) {
-                throw new MalformedProcFileException(source, lineNumber + 2, names[0] + " has " + (names.length - 1) + " names but "
-                        + (numbers.length - 1) + " values");
+                throw new MalformedProcFileException(
+                        source,
+                        lineNumber + 2,
+                        names[0] + " has " + (names.length - 1) + " names but " + (numbers.length - 1) + " values");
             }
             Map<String, Long> counters = new LinkedHashMap<>();
             for (int i = 1; i < names.length; i++) {
                 try {
                     counters.put(names[i], Long.parseLong(numbers[i]));
                 } catch (NumberFormatException notANumber) {
-                    throw new MalformedProcFileException(source, lineNumber + 2, names[0] + names[i] + " has the value '" + numbers[i]
-                            + "', which is not a whole number");
+                    throw new MalformedProcFileException(
+                            source,
+                            lineNumber + 2,
+                            names[0] + names[i] + " has the value '" + numbers[i] + "', which is not a whole number");
                 }
             }
             sections.put(names[0].substring(0, names[0].length() - 1), Collections.unmodifiableMap(counters));

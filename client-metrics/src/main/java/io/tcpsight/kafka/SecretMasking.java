@@ -7,10 +7,11 @@ import java.util.TreeMap;
 /** Masks every value whose key could hold a secret, before anything is logged or shown. */
 public final class SecretMasking {
     public static final String MASK = "[hidden]";
-    private static final String[] SECRET_WORDS = {"password", "secret", "sasl.jaas.config", "ssl.key", "token", "credentials"};
+    private static final String[] SECRET_WORDS = {
+        "password", "secret", "sasl.jaas.config", "ssl.key", "token", "credentials"
+    };
 
-    private SecretMasking() {
-    }
+    private SecretMasking() {}
 
     public static boolean isSecret(String key) {
         String lower = key.toLowerCase(Locale.ROOT);

@@ -38,8 +38,12 @@ import org.slf4j.LoggerFactory;
 public class TcpsightMetricsReporter implements MetricsReporter {
     private static final Logger LOG = LoggerFactory.getLogger(TcpsightMetricsReporter.class);
     static final String JMX_TYPE = "ClientMetrics";
-    private static final List<String> SETTINGS_SHOWN = Arrays.asList("receive.buffer.bytes", "send.buffer.bytes", "fetch.max.bytes",
-            "max.partition.fetch.bytes", "bootstrap.servers");
+    private static final List<String> SETTINGS_SHOWN = Arrays.asList(
+            "receive.buffer.bytes",
+            "send.buffer.bytes",
+            "fetch.max.bytes",
+            "max.partition.fetch.bytes",
+            "bootstrap.servers");
 
     private final Consumer<String> info;
     private final Consumer<String> warn;
@@ -79,7 +83,8 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                 shown.append(' ').append(key).append('=').append(masked.get(key));
             }
         }
-        info.accept("tcpsight reporter for client.id=" + clientId + " (" + kind.name().toLowerCase() + "):" + shown);
+        info.accept("tcpsight reporter for client.id=" + clientId + " ("
+                + kind.name().toLowerCase() + "):" + shown);
     }
 
     static ClientKind kindOf(String clientId, Map<String, ?> configs) {
@@ -110,7 +115,8 @@ public class TcpsightMetricsReporter implements MetricsReporter {
             return;
         }
         if (!TcpSockets.availability().isAvailable()) {
-            warn.accept("tcpsight reporter for client.id=" + clientId + " is off: " + TcpSockets.availability().reason());
+            warn.accept("tcpsight reporter for client.id=" + clientId + " is off: "
+                    + TcpSockets.availability().reason());
             return;
         }
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)

@@ -6,8 +6,7 @@ import java.util.List;
 
 /** bootstrap.servers as Kafka writes it: host:port entries, comma-separated or as a list, IPv6 hosts in brackets. */
 public final class BootstrapServers {
-    private BootstrapServers() {
-    }
+    private BootstrapServers() {}
 
     /** Unresolved addresses; malformed entries are skipped (Kafka rejects such a config itself). */
     public static List<InetSocketAddress> parse(Object servers) {
@@ -15,7 +14,9 @@ public final class BootstrapServers {
         if (servers == null) {
             return parsed;
         }
-        String text = servers instanceof List ? String.join(",", ((List<?>) servers).stream().map(String::valueOf).toArray(String[]::new))
+        String text = servers instanceof List
+                ? String.join(
+                        ",", ((List<?>) servers).stream().map(String::valueOf).toArray(String[]::new))
                 : String.valueOf(servers);
         for (String server : text.split(",")) {
             String trimmed = server.trim();

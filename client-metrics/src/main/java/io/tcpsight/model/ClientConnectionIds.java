@@ -8,8 +8,7 @@ package io.tcpsight.model;
 public final class ClientConnectionIds {
     public static final String BOOTSTRAP = "bootstrap";
 
-    private ClientConnectionIds() {
-    }
+    private ClientConnectionIds() {}
 
     /** The broker node a client-side connection id points at, {@link #BOOTSTRAP}, or null when it is no node id. */
     public static String brokerNode(String connectionId) {

@@ -21,7 +21,8 @@ public enum ClientKind {
     REPLICA_FETCHER,
     UNKNOWN;
 
-    private static final Pattern CONNECT = Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+|\\*)$");
+    private static final Pattern CONNECT =
+            Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+|\\*)$");
 
     /** Guesses the kind from a client.id; UNKNOWN when it follows no convention. */
     public static ClientKind fromClientId(String clientId) {

@@ -18,8 +18,15 @@ public final class ConnectionIdentity {
     private final InetSocketAddress remote;
     private final Instant openedAt;
 
-    private ConnectionIdentity(Role role, String clientId, String nodeId, String listener, String principal, InetSocketAddress local,
-            InetSocketAddress remote, Instant openedAt) {
+    private ConnectionIdentity(
+            Role role,
+            String clientId,
+            String nodeId,
+            String listener,
+            String principal,
+            InetSocketAddress local,
+            InetSocketAddress remote,
+            Instant openedAt) {
         this.role = role;
         this.clientId = clientId;
         this.nodeId = nodeId;
@@ -30,7 +37,8 @@ public final class ConnectionIdentity {
         this.openedAt = openedAt;
     }
 
-    public static ConnectionIdentity of(Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
+    public static ConnectionIdentity of(
+            Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
         return new ConnectionIdentity(role, null, null, null, null, local, remote, openedAt);
     }
 

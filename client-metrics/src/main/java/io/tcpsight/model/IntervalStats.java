@@ -14,8 +14,15 @@ public final class IntervalStats {
     private final long bytesAcked;
     private final long bytesReceived;
 
-    public IntervalStats(double seconds, long busyMicros, long rwndLimitedMicros, long sndbufLimitedMicros, long retransmittedSegments,
-            long segmentsOut, long bytesAcked, long bytesReceived) {
+    public IntervalStats(
+            double seconds,
+            long busyMicros,
+            long rwndLimitedMicros,
+            long sndbufLimitedMicros,
+            long retransmittedSegments,
+            long segmentsOut,
+            long bytesAcked,
+            long bytesReceived) {
         this.seconds = seconds;
         this.busyMicros = busyMicros;
         this.rwndLimitedMicros = rwndLimitedMicros;

@@ -19,7 +19,11 @@ public final class KafkaSettings {
     private final Long maxPartitionFetchBytes;
     private final Integer partitionsPerBroker;
 
-    public KafkaSettings(Integer receiveBufferBytes, Integer sendBufferBytes, Long fetchMaxBytes, Long maxPartitionFetchBytes,
+    public KafkaSettings(
+            Integer receiveBufferBytes,
+            Integer sendBufferBytes,
+            Long fetchMaxBytes,
+            Long maxPartitionFetchBytes,
             Integer partitionsPerBroker) {
         this.receiveBufferBytes = receiveBufferBytes;
         this.sendBufferBytes = sendBufferBytes;
@@ -42,7 +46,9 @@ public final class KafkaSettings {
                 intValue(config, "receive.buffer.bytes", receiveDefault),
                 intValue(config, "send.buffer.bytes", sendDefault),
                 consumer ? (long) intValue(config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES) : null,
-                consumer ? (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES) : null,
+                consumer
+                        ? (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES)
+                        : null,
                 null);
     }
 
@@ -59,7 +65,8 @@ public final class KafkaSettings {
     }
 
     public KafkaSettings withPartitionsPerBroker(Integer partitions) {
-        return new KafkaSettings(receiveBufferBytes, sendBufferBytes, fetchMaxBytes, maxPartitionFetchBytes, partitions);
+        return new KafkaSettings(
+                receiveBufferBytes, sendBufferBytes, fetchMaxBytes, maxPartitionFetchBytes, partitions);
     }
 
     /** receive.buffer.bytes as configured: -1 is kernel autotuning. */

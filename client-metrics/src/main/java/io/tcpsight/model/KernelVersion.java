@@ -36,7 +36,8 @@ public final class KernelVersion implements Comparable<KernelVersion> {
         }
         try {
             int patch = matcher.group(3) == null ? 0 : Integer.parseInt(matcher.group(3));
-            return Optional.of(new KernelVersion(Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)), patch, trimmed));
+            return Optional.of(new KernelVersion(
+                    Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)), patch, trimmed));
         } catch (NumberFormatException tooLarge) {
             return Optional.empty();
         }

@@ -9,8 +9,7 @@ import java.util.OptionalLong;
  * kernel's -1 may travel inside the sampling layer, but neither leaves a getter.
  */
 public final class Unknown {
-    private Unknown() {
-    }
+    private Unknown() {}
 
     public static OptionalLong orEmpty(Long value) {
         return value == null ? OptionalLong.empty() : OptionalLong.of(value);

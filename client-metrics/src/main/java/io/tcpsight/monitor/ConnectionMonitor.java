@@ -40,8 +40,12 @@ public final class ConnectionMonitor {
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
 
-    public ConnectionMonitor(ConnectionRegistry registry, TcpsightConfig config, Function<TrackedConnection, KafkaSettings> settings,
-            Supplier<KernelFacts> kernel, FindingsBoard board) {
+    public ConnectionMonitor(
+            ConnectionRegistry registry,
+            TcpsightConfig config,
+            Function<TrackedConnection, KafkaSettings> settings,
+            Supplier<KernelFacts> kernel,
+            FindingsBoard board) {
         this.registry = registry;
         this.sampler = new ConnectionSampler(registry);
         this.config = config;
@@ -112,7 +116,8 @@ public final class ConnectionMonitor {
                 .kernel(kernelFacts);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
-                .windowClampBytes(buffers.windowClampBytes()).congestionControl(buffers.congestionControl()));
+                .windowClampBytes(buffers.windowClampBytes())
+                .congestionControl(buffers.congestionControl()));
         return facts.build();
     }
 }

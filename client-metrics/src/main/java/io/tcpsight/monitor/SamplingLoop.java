@@ -55,7 +55,8 @@ public final class SamplingLoop implements AutoCloseable {
                 }
             }
             try {
-                TimeUnit.NANOSECONDS.sleep(nextDelayNanos(intervalNanos, jitter, ThreadLocalRandom.current().nextDouble()));
+                TimeUnit.NANOSECONDS.sleep(nextDelayNanos(
+                        intervalNanos, jitter, ThreadLocalRandom.current().nextDouble()));
             } catch (InterruptedException stopped) {
                 return;
             }

@@ -13,7 +13,8 @@ public final class TokenBucket {
 
     public TokenBucket(double permitsPerSecond, long burst) {
         if (!(permitsPerSecond > 0) || burst < 1) {
-            throw new IllegalArgumentException("rate must be > 0 and burst >= 1, got " + permitsPerSecond + " and " + burst);
+            throw new IllegalArgumentException(
+                    "rate must be > 0 and burst >= 1, got " + permitsPerSecond + " and " + burst);
         }
         this.intervalNanos = Math.max(1, (long) (1e9 / permitsPerSecond));
         this.burstAllowanceNanos = (burst - 1) * intervalNanos;
@@ -25,7 +26,9 @@ public final class TokenBucket {
      * reserved, so one long queue never pushes every later caller past the cap).
      */
     public synchronized long reserve(long nowNanos, long maxWaitNanos) {
-        long arrival = theoreticalArrival == Long.MIN_VALUE || theoreticalArrival - nowNanos < 0 ? nowNanos : theoreticalArrival;
+        long arrival = theoreticalArrival == Long.MIN_VALUE || theoreticalArrival - nowNanos < 0
+                ? nowNanos
+                : theoreticalArrival;
         long wait = Math.max(0, arrival - burstAllowanceNanos - nowNanos);
         if (wait > maxWaitNanos) {
             return -1;

@@ -34,8 +34,7 @@ public final class TcpFactsReport {
         NetstatCounters.REQ_QUEUE_FULL_DROP, NetstatCounters.SYN_RETRANS
     };
 
-    private TcpFactsReport() {
-    }
+    private TcpFactsReport() {}
 
     public static void main(String[] args) throws IOException {
         List<AutoCloseable> opened = new ArrayList<>();
@@ -61,18 +60,29 @@ public final class TcpFactsReport {
     static void print(PrintStream out) throws IOException {
         HostTcpFacts host = HostTcpFacts.current();
         out.println("== host");
-        out.println("kernel                                  " + host.kernel().map(Object::toString).orElse("unknown"));
+        out.println("kernel                                  "
+                + host.kernel().map(Object::toString).orElse("unknown"));
         row(out, "net.core.rmem_max", host.rmemMax());
         row(out, "net.core.wmem_max", host.wmemMax());
         row(out, "net.core.somaxconn", host.somaxconn());
-        out.printf("%-40s%s%n", "net.ipv4.tcp_rmem", host.tcpRmem().map(Object::toString).orElse("unknown"));
-        out.printf("%-40s%s%n", "net.ipv4.tcp_wmem", host.tcpWmem().map(Object::toString).orElse("unknown"));
+        out.printf(
+                "%-40s%s%n",
+                "net.ipv4.tcp_rmem", host.tcpRmem().map(Object::toString).orElse("unknown"));
+        out.printf(
+                "%-40s%s%n",
+                "net.ipv4.tcp_wmem", host.tcpWmem().map(Object::toString).orElse("unknown"));
         row(out, "net.ipv4.tcp_window_scaling", host.windowScaling());
         row(out, "net.ipv4.tcp_timestamps", host.timestamps());
         row(out, "net.ipv4.tcp_syncookies", host.syncookies());
-        out.printf("%-40s%s%n", "net.ipv4.tcp_congestion_control", host.congestionControl().orElse("unknown"));
-        out.printf("%-40s%s%n", "net.ipv4.tcp_allowed_congestion_control", String.join(" ", host.allowedCongestionControl()));
-        out.printf("%-40s%s%n", "net.ipv4.tcp_available_congestion_control", String.join(" ", host.availableCongestionControl()));
+        out.printf(
+                "%-40s%s%n",
+                "net.ipv4.tcp_congestion_control", host.congestionControl().orElse("unknown"));
+        out.printf(
+                "%-40s%s%n",
+                "net.ipv4.tcp_allowed_congestion_control", String.join(" ", host.allowedCongestionControl()));
+        out.printf(
+                "%-40s%s%n",
+                "net.ipv4.tcp_available_congestion_control", String.join(" ", host.availableCongestionControl()));
         for (String problem : host.problems()) {
             out.println("  (" + problem + ")");
         }
@@ -101,11 +111,24 @@ public final class TcpFactsReport {
                     continue;
                 }
                 SocketBufferState buffers = TcpSockets.bufferState(socket.fd());
-                out.printf("    rtt %.3f ms  min_rtt %s  cwnd %d  mss %d  options %s  wscale %d,%d%n", info.rttMicros() / 1000.0,
-                        info.minRttMicros().isPresent() ? String.format("%.3f ms", info.minRttMicros().getAsLong() / 1000.0) : "n/a", info.sndCwnd(),
-                        info.sndMss(), info.options(), info.sndWindowScale(), info.rcvWindowScale());
-                out.printf("    snd_wnd %s  rcv_wnd %s  rcv_space %d  retrans %d  (kernel filled %d bytes)%n",
-                        text(info.sndWindowBytes()), text(info.rcvWindowBytes()), info.rcvSpaceBytes(), info.totalRetrans(), info.filledBytes());
+                out.printf(
+                        "    rtt %.3f ms  min_rtt %s  cwnd %d  mss %d  options %s  wscale %d,%d%n",
+                        info.rttMicros() / 1000.0,
+                        info.minRttMicros().isPresent()
+                                ? String.format("%.3f ms", info.minRttMicros().getAsLong() / 1000.0)
+                                : "n/a",
+                        info.sndCwnd(),
+                        info.sndMss(),
+                        info.options(),
+                        info.sndWindowScale(),
+                        info.rcvWindowScale());
+                out.printf(
+                        "    snd_wnd %s  rcv_wnd %s  rcv_space %d  retrans %d  (kernel filled %d bytes)%n",
+                        text(info.sndWindowBytes()),
+                        text(info.rcvWindowBytes()),
+                        info.rcvSpaceBytes(),
+                        info.totalRetrans(),
+                        info.filledBytes());
                 out.println("    " + buffers);
             } catch (TcpSocketException closedMeanwhile) {
                 out.println("    " + closedMeanwhile.getMessage());
@@ -138,6 +161,7 @@ public final class TcpFactsReport {
         if (colon <= 0) {
             throw new IllegalArgumentException("'" + target + "' is not host:port");
         }
-        return SocketChannel.open(new InetSocketAddress(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1))));
+        return SocketChannel.open(
+                new InetSocketAddress(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1))));
     }
 }

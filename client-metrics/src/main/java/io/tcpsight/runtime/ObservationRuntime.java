@@ -56,10 +56,13 @@ public final class ObservationRuntime implements AutoCloseable {
         this.component = builder.component;
         this.warn = builder.warn;
         TcpsightConfig config = builder.config;
-        ConnectionRegistry registry = new ConnectionRegistry(config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
-        FindingsBoard board = new FindingsBoard(config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS),
+        ConnectionRegistry registry = new ConnectionRegistry(
+                config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
+        FindingsBoard board = new FindingsBoard(
+                config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS),
                 finding -> finding.logTo(builder.info, builder.warn));
-        this.monitor = new ConnectionMonitor(registry, config, builder.settings, () -> HostTcpFacts.current().kernelFacts(), board);
+        this.monitor = new ConnectionMonitor(
+                registry, config, builder.settings, () -> HostTcpFacts.current().kernelFacts(), board);
         builder.namers.forEach(monitor::addNamer);
         builder.findingSources.forEach(monitor::addFindingSource);
         this.beforeRound = new ArrayList<>();
@@ -137,8 +140,8 @@ public final class ObservationRuntime implements AutoCloseable {
     public static final class Builder {
         private final String component;
         private final TcpsightConfig config;
-        private Consumer<String> info = message -> { };
-        private Consumer<String> warn = message -> { };
+        private Consumer<String> info = message -> {};
+        private Consumer<String> warn = message -> {};
         private Function<TrackedConnection, KafkaSettings> settings = connection -> KafkaSettings.unknown();
         private final List<Function<ConnectionRegistry, RoundStep>> beforeRound = new ArrayList<>();
         private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();

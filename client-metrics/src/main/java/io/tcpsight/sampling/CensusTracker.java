@@ -23,7 +23,10 @@ public final class CensusTracker {
     private final Predicate<ProcessSocket> belongs;
     private final Function<ProcessSocket, ConnectionIdentity> identify;
 
-    public CensusTracker(ConnectionRegistry registry, Predicate<ProcessSocket> belongs, Function<ProcessSocket, ConnectionIdentity> identify) {
+    public CensusTracker(
+            ConnectionRegistry registry,
+            Predicate<ProcessSocket> belongs,
+            Function<ProcessSocket, ConnectionIdentity> identify) {
         this.registry = registry;
         this.belongs = belongs;
         this.identify = identify;
@@ -31,7 +34,8 @@ public final class CensusTracker {
 
     /** A client-side identity from a census entry. */
     public static ConnectionIdentity clientIdentity(ProcessSocket socket, String clientId) {
-        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now()).withClientId(clientId);
+        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now())
+                .withClientId(clientId);
     }
 
     public void refresh() throws IOException {

@@ -153,7 +153,6 @@ public final class ConnectionSample {
         return Optional.ofNullable(interval);
     }
 
-
     /** Named fields for one sample; counters the kernel does not report stay -1. */
     static final class Builder {
         private final long nanoTime;

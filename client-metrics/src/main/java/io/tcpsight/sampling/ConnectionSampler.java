@@ -76,13 +76,22 @@ public final class ConnectionSampler {
                 .state(TcpState.of((int) batch.value(i, TcpInfoField.STATE)))
                 .rtt(batch.value(i, TcpInfoField.RTT), minRtt(i))
                 .options(new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)))
-                .windowScales((int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE))
-                .windows(batch.value(i, TcpInfoField.SND_CWND), field(i, TcpInfoField.SND_WND), field(i, TcpInfoField.RCV_WND))
+                .windowScales(
+                        (int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE))
+                .windows(
+                        batch.value(i, TcpInfoField.SND_CWND),
+                        field(i, TcpInfoField.SND_WND),
+                        field(i, TcpInfoField.RCV_WND))
                 .deliveryRate(field(i, TcpInfoField.DELIVERY_RATE))
-                .limitedTimes(field(i, TcpInfoField.BUSY_TIME), field(i, TcpInfoField.RWND_LIMITED),
+                .limitedTimes(
+                        field(i, TcpInfoField.BUSY_TIME),
+                        field(i, TcpInfoField.RWND_LIMITED),
                         field(i, TcpInfoField.SNDBUF_LIMITED))
-                .counters(batch.value(i, TcpInfoField.TOTAL_RETRANS), field(i, TcpInfoField.SEGS_OUT),
-                        field(i, TcpInfoField.BYTES_ACKED), field(i, TcpInfoField.BYTES_RECEIVED))
+                .counters(
+                        batch.value(i, TcpInfoField.TOTAL_RETRANS),
+                        field(i, TcpInfoField.SEGS_OUT),
+                        field(i, TcpInfoField.BYTES_ACKED),
+                        field(i, TcpInfoField.BYTES_RECEIVED))
                 .buffers(buffers)
                 .build();
     }

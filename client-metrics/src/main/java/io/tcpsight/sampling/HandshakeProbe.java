@@ -26,7 +26,12 @@ public final class HandshakeProbe {
         private final int probes;
         private final List<String> failures;
 
-        Result(InetSocketAddress server, long rttMicros, long fastestHandshakeMicros, long slowestHandshakeMicros, int probes,
+        Result(
+                InetSocketAddress server,
+                long rttMicros,
+                long fastestHandshakeMicros,
+                long slowestHandshakeMicros,
+                int probes,
                 List<String> failures) {
             this.server = server;
             this.rttMicros = rttMicros;
@@ -64,8 +69,7 @@ public final class HandshakeProbe {
         }
     }
 
-    private HandshakeProbe() {
-    }
+    private HandshakeProbe() {}
 
     /** count handshakes in a row; throws when none completes. */
     public static Result probe(InetSocketAddress server, int count, Duration timeout) throws IOException {
@@ -86,15 +90,16 @@ public final class HandshakeProbe {
             }
         }
         if (completed == 0) {
-            throw new IOException("no handshake with " + ConnectionIdentity.address(server) + " within " + timeout.toMillis() + " ms: "
-                    + String.join("; ", failures));
+            throw new IOException("no handshake with " + ConnectionIdentity.address(server) + " within "
+                    + timeout.toMillis() + " ms: " + String.join("; ", failures));
         }
         return new Result(server, bestRtt, fastest, slowest, completed, failures);
     }
 
     /** The connect() time and the path's RTT, both in microseconds. */
     private static long[] once(InetSocketAddress server, Duration timeout) throws IOException {
-        InetSocketAddress resolved = server.isUnresolved() ? new InetSocketAddress(server.getHostString(), server.getPort()) : server;
+        InetSocketAddress resolved =
+                server.isUnresolved() ? new InetSocketAddress(server.getHostString(), server.getPort()) : server;
         if (resolved.isUnresolved()) {
             throw new IOException("cannot resolve " + server.getHostString());
         }

@@ -25,8 +25,7 @@ public final class Errno {
         NAMES.put(EOPNOTSUPP, "EOPNOTSUPP");
     }
 
-    private Errno() {
-    }
+    private Errno() {}
 
     /** True for the errors getsockopt(IPPROTO_TCP) gives on a socket that is not TCP. */
     public static boolean isNotTcp(int errno) {

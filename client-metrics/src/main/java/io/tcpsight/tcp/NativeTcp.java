@@ -14,6 +14,7 @@ import java.util.Locale;
 final class NativeTcp {
     /** Record layout shared with tcpsight_socket.h. */
     static final int RECORD_HEADER = 8;
+
     static final int INFO_CAPACITY = 280;
     static final int RECORD_STRIDE = RECORD_HEADER + INFO_CAPACITY;
     static final int STATE_COUNT = 5;
@@ -22,8 +23,7 @@ final class NativeTcp {
 
     private static final NativeAvailability AVAILABILITY = load();
 
-    private NativeTcp() {
-    }
+    private NativeTcp() {}
 
     static NativeAvailability availability() {
         return AVAILABILITY;
@@ -42,7 +42,9 @@ final class NativeTcp {
         } else if (arch.equals("arm64")) {
             arch = "aarch64";
         }
-        String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT).replace(' ', '-');
+        String os = System.getProperty("os.name", "unknown")
+                .toLowerCase(Locale.ROOT)
+                .replace(' ', '-');
         return os + "-" + arch;
     }
 
@@ -50,15 +52,18 @@ final class NativeTcp {
         String platform = platform();
         try {
             if (!platform.startsWith("linux-")) {
-                return NativeAvailability.unavailable(platform, "TCP_INFO is read through a Linux-only JNI library; this JVM runs on "
-                        + System.getProperty("os.name"));
+                return NativeAvailability.unavailable(
+                        platform,
+                        "TCP_INFO is read through a Linux-only JNI library; this JVM runs on "
+                                + System.getProperty("os.name"));
             }
             String resource = "/META-INF/native/" + platform + "/libtcpsight.so";
             Path extracted;
             try (InputStream library = NativeTcp.class.getResourceAsStream(resource)) {
                 if (library == null) {
-                    return NativeAvailability.unavailable(platform, "this jar has no native library for " + platform
-                            + " (looked for " + resource + ")");
+                    return NativeAvailability.unavailable(
+                            platform,
+                            "this jar has no native library for " + platform + " (looked for " + resource + ")");
                 }
                 // A private copy per class loader: a JVM may load tcpsight twice (agent and
                 // Connect plugin), and one .so path can be bound to only one class loader.
@@ -72,8 +77,10 @@ final class NativeTcp {
                 Files.deleteIfExists(extracted);
             }
             if (recordStride() != RECORD_STRIDE || infoCapacity() != INFO_CAPACITY) {
-                return NativeAvailability.unavailable(platform, "native library layout " + recordStride() + "/" + infoCapacity()
-                        + " does not match the Java layout " + RECORD_STRIDE + "/" + INFO_CAPACITY);
+                return NativeAvailability.unavailable(
+                        platform,
+                        "native library layout " + recordStride() + "/" + infoCapacity()
+                                + " does not match the Java layout " + RECORD_STRIDE + "/" + INFO_CAPACITY);
             }
             return NativeAvailability.available(platform);
         } catch (Throwable failure) {

@@ -33,8 +33,7 @@ public final class ProcNetTcp {
         }
     }
 
-    private ProcNetTcp() {
-    }
+    private ProcNetTcp() {}
 
     /**
      * @throws MalformedProcFileException naming the line and what is wrong with it
@@ -49,18 +48,23 @@ public final class ProcNetTcp {
             }
             String[] columns = line.split("\\s+");
             if (columns.length <= INODE) {
-                throw new MalformedProcFileException(source, i + 1, "has " + columns.length + " columns, expected at least " + (INODE + 1));
+                throw new MalformedProcFileException(
+                        source, i + 1, "has " + columns.length + " columns, expected at least " + (INODE + 1));
             }
             try {
                 long inode = Long.parseLong(columns[INODE]);
                 if (inode == 0) {
                     continue; // orphaned and TIME_WAIT sockets belong to no process
                 }
-                Entry entry = new Entry(address(columns[LOCAL]), address(columns[REMOTE]),
-                        TcpState.of(Integer.parseInt(columns[STATE], 16)), inode);
+                Entry entry = new Entry(
+                        address(columns[LOCAL]),
+                        address(columns[REMOTE]),
+                        TcpState.of(Integer.parseInt(columns[STATE], 16)),
+                        inode);
                 entries.put(inode, entry);
             } catch (IllegalArgumentException | UnknownHostException malformed) {
-                throw new MalformedProcFileException(source, i + 1, "cannot be read as a socket: " + malformed.getMessage());
+                throw new MalformedProcFileException(
+                        source, i + 1, "cannot be read as a socket: " + malformed.getMessage());
             }
         }
         return entries;

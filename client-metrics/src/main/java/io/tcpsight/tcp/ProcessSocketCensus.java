@@ -30,11 +30,12 @@ import java.util.Map;
 public final class ProcessSocketCensus {
     private static final String SOCKET_LINK_PREFIX = "socket:[";
 
-    private ProcessSocketCensus() {
-    }
+    private ProcessSocketCensus() {}
 
     public static List<ProcessSocket> take() throws IOException {
-        return NativeTcp.availability().isAvailable() ? takeFromDescriptors(Paths.get("/proc/self/fd")) : take(Paths.get("/proc/self"));
+        return NativeTcp.availability().isAvailable()
+                ? takeFromDescriptors(Paths.get("/proc/self/fd"))
+                : take(Paths.get("/proc/self"));
     }
 
     /**
@@ -64,15 +65,16 @@ public final class ProcessSocketCensus {
                 }
                 int fd = Integer.parseInt(fdLink.getFileName().toString());
                 int filled = NativeTcp.tcpInfo(fd, info);
-                if (filled < TcpInfo.MINIMUM_LENGTH || (only != null && TcpState.of(info[0] & 0xFF) != only)
+                if (filled < TcpInfo.MINIMUM_LENGTH
+                        || (only != null && TcpState.of(info[0] & 0xFF) != only)
                         || NativeTcp.socketAddresses(fd, addresses) != 0) {
                     continue; // not TCP, not wanted, or closed meanwhile
                 }
                 int length = header.getInt(0) == 4 ? 4 : 16;
-                InetSocketAddress local = new InetSocketAddress(InetAddress.getByAddress(Arrays.copyOfRange(addresses, 16, 16 + length)),
-                        header.getInt(4));
-                InetSocketAddress remote = new InetSocketAddress(InetAddress.getByAddress(Arrays.copyOfRange(addresses, 32, 32 + length)),
-                        header.getInt(8));
+                InetSocketAddress local = new InetSocketAddress(
+                        InetAddress.getByAddress(Arrays.copyOfRange(addresses, 16, 16 + length)), header.getInt(4));
+                InetSocketAddress remote = new InetSocketAddress(
+                        InetAddress.getByAddress(Arrays.copyOfRange(addresses, 32, 32 + length)), header.getInt(8));
                 sockets.add(new ProcessSocket(fd, inode, local, remote, TcpState.of(info[0] & 0xFF)));
             }
         }
@@ -100,7 +102,8 @@ public final class ProcessSocketCensus {
         for (String table : new String[] {"net/tcp", "net/tcp6"}) {
             Path file = procPid.resolve(table);
             if (Files.exists(file)) {
-                tcp.putAll(ProcNetTcp.parse(new String(Files.readAllBytes(file), StandardCharsets.US_ASCII), file.toString()));
+                tcp.putAll(ProcNetTcp.parse(
+                        new String(Files.readAllBytes(file), StandardCharsets.US_ASCII), file.toString()));
             }
         }
         List<ProcessSocket> sockets = new ArrayList<>();
@@ -109,7 +112,11 @@ public final class ProcessSocketCensus {
                 long inode = socketInode(fdLink);
                 ProcNetTcp.Entry entry = inode < 0 ? null : tcp.get(inode);
                 if (entry != null) {
-                    sockets.add(new ProcessSocket(Integer.parseInt(fdLink.getFileName().toString()), inode, entry.local, entry.remote,
+                    sockets.add(new ProcessSocket(
+                            Integer.parseInt(fdLink.getFileName().toString()),
+                            inode,
+                            entry.local,
+                            entry.remote,
                             entry.state));
                 }
             }

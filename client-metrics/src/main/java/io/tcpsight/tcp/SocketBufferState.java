@@ -9,8 +9,13 @@ public final class SocketBufferState {
     private final boolean noDelay;
     private final String congestionControl;
 
-    SocketBufferState(int receiveBufferBytes, int sendBufferBytes, int windowClampBytes, int maxSegmentBytes,
-            boolean noDelay, String congestionControl) {
+    SocketBufferState(
+            int receiveBufferBytes,
+            int sendBufferBytes,
+            int windowClampBytes,
+            int maxSegmentBytes,
+            boolean noDelay,
+            String congestionControl) {
         this.receiveBufferBytes = receiveBufferBytes;
         this.sendBufferBytes = sendBufferBytes;
         this.windowClampBytes = windowClampBytes;

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -32,8 +31,9 @@ public final class TcpInfo {
      */
     public static TcpInfo of(byte[] raw, int filled) {
         if (filled < MINIMUM_LENGTH || filled > raw.length) {
-            throw new IllegalArgumentException("tcp_info of " + filled + " bytes is not a valid snapshot: need at least "
-                    + MINIMUM_LENGTH + " and at most the " + raw.length + " bytes given");
+            throw new IllegalArgumentException(
+                    "tcp_info of " + filled + " bytes is not a valid snapshot: need at least " + MINIMUM_LENGTH
+                            + " and at most the " + raw.length + " bytes given");
         }
         return new TcpInfo(Arrays.copyOf(raw, Math.max(filled, TcpInfoField.DECODED_LENGTH)), filled);
     }

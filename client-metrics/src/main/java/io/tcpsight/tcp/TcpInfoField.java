@@ -83,7 +83,17 @@ public enum TcpInfoField {
     RECEIVED_CE_BYTES(272, 4, "6.18", Unit.BYTES);
 
     /** What a field's value counts, so callers can convert without guessing. */
-    public enum Unit { ENUMERATION, FLAGS, SHIFT, COUNT, SEGMENTS, BYTES, BYTES_PER_SECOND, MICROSECONDS, MILLISECONDS }
+    public enum Unit {
+        ENUMERATION,
+        FLAGS,
+        SHIFT,
+        COUNT,
+        SEGMENTS,
+        BYTES,
+        BYTES_PER_SECOND,
+        MICROSECONDS,
+        MILLISECONDS
+    }
 
     /** Bytes of {@code struct tcp_info} that this layout decodes. */
     public static final int DECODED_LENGTH = RECEIVED_CE_BYTES.end();

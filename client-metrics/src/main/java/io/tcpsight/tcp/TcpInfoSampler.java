@@ -27,7 +27,8 @@ public final class TcpInfoSampler {
     private void allocate(int newCapacity) {
         fdBuffer = ByteBuffer.allocateDirect(newCapacity * Integer.BYTES).order(ByteOrder.nativeOrder());
         fds = fdBuffer.asIntBuffer();
-        records = ByteBuffer.allocateDirect(newCapacity * NativeTcp.RECORD_STRIDE).order(ByteOrder.nativeOrder());
+        records =
+                ByteBuffer.allocateDirect(newCapacity * NativeTcp.RECORD_STRIDE).order(ByteOrder.nativeOrder());
         capacity = newCapacity;
     }
 
@@ -93,7 +94,9 @@ public final class TcpInfoSampler {
     public long value(int index, TcpInfoField field) {
         if (!has(index, field)) {
             throw new IllegalStateException(field.kernelName() + " is not available for entry " + index + ": "
-                    + (succeeded(index) ? "kernel filled " + status(index) + " bytes (added in " + field.sinceKernel() + ")" : error(index)));
+                    + (succeeded(index)
+                            ? "kernel filled " + status(index) + " bytes (added in " + field.sinceKernel() + ")"
+                            : error(index)));
         }
         return readField(index, field);
     }

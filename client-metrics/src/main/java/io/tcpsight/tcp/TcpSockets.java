@@ -10,8 +10,7 @@ import java.nio.charset.StandardCharsets;
  * except {@link #setCongestionControl}, which exists only for callers whose user opted in.
  */
 public final class TcpSockets {
-    private TcpSockets() {
-    }
+    private TcpSockets() {}
 
     /** Whether the JNI library is usable; every other call here needs it. */
     public static NativeAvailability availability() {
@@ -22,12 +21,15 @@ public final class TcpSockets {
     public static int fileDescriptor(NetworkChannel channel) {
         NativeTcp.requireAvailable();
         if (!channel.isOpen()) {
-            throw new TcpSocketException(channel.getClass().getSimpleName() + " is closed; it has no socket to read", Errno.EBADF);
+            throw new TcpSocketException(
+                    channel.getClass().getSimpleName() + " is closed; it has no socket to read", Errno.EBADF);
         }
         int fd = NativeTcp.fileDescriptor(channel);
         if (fd < 0) {
-            throw new TcpSocketException(channel.getClass().getName()
-                    + " has no fdVal field; only the JDK's own socket channels are supported", 0);
+            throw new TcpSocketException(
+                    channel.getClass().getName()
+                            + " has no fdVal field; only the JDK's own socket channels are supported",
+                    0);
         }
         return fd;
     }
@@ -41,7 +43,8 @@ public final class TcpSockets {
         byte[] raw = new byte[NativeTcp.INFO_CAPACITY];
         int filled = NativeTcp.tcpInfo(fd, raw);
         if (filled < 0) {
-            throw new TcpSocketException("getsockopt(TCP_INFO) on fd " + fd + " failed: " + Errno.describe(-filled), -filled);
+            throw new TcpSocketException(
+                    "getsockopt(TCP_INFO) on fd " + fd + " failed: " + Errno.describe(-filled), -filled);
         }
         return TcpInfo.of(raw, filled);
     }
@@ -70,7 +73,8 @@ public final class TcpSockets {
         byte[] name = new byte[NativeTcp.CONGESTION_NAME_CAPACITY];
         int length = NativeTcp.congestion(fd, name);
         if (length < 0) {
-            throw new TcpSocketException("getsockopt(TCP_CONGESTION) on fd " + fd + " failed: " + Errno.describe(-length), -length);
+            throw new TcpSocketException(
+                    "getsockopt(TCP_CONGESTION) on fd " + fd + " failed: " + Errno.describe(-length), -length);
         }
         return new String(name, 0, length, StandardCharsets.US_ASCII);
     }
@@ -85,8 +89,10 @@ public final class TcpSockets {
         int fd = fileDescriptor(channel);
         byte[] name = algorithm.getBytes(StandardCharsets.US_ASCII);
         if (name.length == 0 || name.length >= NativeTcp.CONGESTION_NAME_CAPACITY) {
-            throw new TcpSocketException("congestion control name '" + algorithm + "' must have 1 to "
-                    + (NativeTcp.CONGESTION_NAME_CAPACITY - 1) + " characters", Errno.EINVAL);
+            throw new TcpSocketException(
+                    "congestion control name '" + algorithm + "' must have 1 to "
+                            + (NativeTcp.CONGESTION_NAME_CAPACITY - 1) + " characters",
+                    Errno.EINVAL);
         }
         int rc = NativeTcp.setCongestion(fd, name);
         if (rc == 0) {
@@ -97,7 +103,8 @@ public final class TcpSockets {
         String message;
         if (errno == Errno.ENOENT) {
             message = "congestion control '" + algorithm + "' is not available in this kernel; available: "
-                    + host.availableCongestionControl() + " (net.ipv4.tcp_available_congestion_control; load its module, e.g. tcp_"
+                    + host.availableCongestionControl()
+                    + " (net.ipv4.tcp_available_congestion_control; load its module, e.g. tcp_"
                     + algorithm + ")";
         } else if (errno == Errno.EPERM) {
             message = "congestion control '" + algorithm + "' is not allowed for this process: it is not in "

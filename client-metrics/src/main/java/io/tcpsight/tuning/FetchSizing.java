@@ -14,6 +14,7 @@ public final class FetchSizing {
     public static final long MIB = 1 << 20;
     /** Kafka's defaults, which the recommendation never goes below. */
     public static final long FETCH_MAX_BYTES_DEFAULT = 52_428_800;
+
     public static final long MAX_PARTITION_FETCH_BYTES_DEFAULT = 1_048_576;
     public static final int MAX_POLL_RECORDS_DEFAULT = 500;
     /** The broker's own cap on a fetch response (its fetch.max.bytes default, 55 MiB). */
@@ -29,8 +30,7 @@ public final class FetchSizing {
      */
     static final double FETCH_BDPS = 9.0;
 
-    private FetchSizing() {
-    }
+    private FetchSizing() {}
 
     /** What goes in. Limits that are unknown are null. */
     public static final class Input {
@@ -42,19 +42,27 @@ public final class FetchSizing {
         final long recordBytes;
 
         /** @param recordBytes the record size assumed for max.poll.records (tcpsight.fetch.record.bytes) */
-        public Input(long rttMicros, double targetBytesPerSecond, int partitionsPerBroker, Long tcpRmemMax, Long brokerFetchMaxBytes,
+        public Input(
+                long rttMicros,
+                double targetBytesPerSecond,
+                int partitionsPerBroker,
+                Long tcpRmemMax,
+                Long brokerFetchMaxBytes,
                 long recordBytes) {
             if (rttMicros < 0 || !(targetBytesPerSecond > 0) || partitionsPerBroker < 1 || recordBytes < 1) {
-                throw new IllegalArgumentException("sizing needs rtt >= 0 µs, a target rate > 0, at least one partition and a record size"
-                        + " >= 1 byte, got rtt " + rttMicros + " µs, rate " + targetBytesPerSecond + " B/s, partitions "
-                        + partitionsPerBroker + ", record size " + recordBytes + " bytes");
+                throw new IllegalArgumentException(
+                        "sizing needs rtt >= 0 µs, a target rate > 0, at least one partition and a record size"
+                                + " >= 1 byte, got rtt " + rttMicros + " µs, rate " + targetBytesPerSecond
+                                + " B/s, partitions "
+                                + partitionsPerBroker + ", record size " + recordBytes + " bytes");
             }
             this.recordBytes = recordBytes;
             this.rttMicros = rttMicros;
             this.targetBytesPerSecond = targetBytesPerSecond;
             this.partitionsPerBroker = partitionsPerBroker;
             this.tcpRmemMax = tcpRmemMax;
-            this.brokerFetchMaxBytes = brokerFetchMaxBytes == null ? BROKER_FETCH_MAX_BYTES_DEFAULT : brokerFetchMaxBytes;
+            this.brokerFetchMaxBytes =
+                    brokerFetchMaxBytes == null ? BROKER_FETCH_MAX_BYTES_DEFAULT : brokerFetchMaxBytes;
         }
     }
 
@@ -70,8 +78,16 @@ public final class FetchSizing {
         private final boolean tcpRmemMaxTooLow;
         private final List<String> reasoning;
 
-        Recommendation(long bdpBytes, int receiveBufferBytes, long fetchMaxBytes, long maxPartitionFetchBytes, int maxPollRecords,
-                int producerSendBufferBytes, long requiredTcpRmemMax, boolean tcpRmemMaxTooLow, List<String> reasoning) {
+        Recommendation(
+                long bdpBytes,
+                int receiveBufferBytes,
+                long fetchMaxBytes,
+                long maxPartitionFetchBytes,
+                int maxPollRecords,
+                int producerSendBufferBytes,
+                long requiredTcpRmemMax,
+                boolean tcpRmemMaxTooLow,
+                List<String> reasoning) {
             this.bdpBytes = bdpBytes;
             this.receiveBufferBytes = receiveBufferBytes;
             this.fetchMaxBytes = fetchMaxBytes;
@@ -135,18 +151,27 @@ public final class FetchSizing {
     public static Recommendation recommend(Input input) {
         List<String> why = new ArrayList<>();
         long bdp = bdpBytes(input.rttMicros, input.targetBytesPerSecond);
-        why.add(String.format("BDP = %.1f ms x %.1f Mbit/s = %d bytes", input.rttMicros / 1000.0, input.targetBytesPerSecond * 8 / 1e6, bdp));
+        why.add(String.format(
+                "BDP = %.1f ms x %.1f Mbit/s = %d bytes",
+                input.rttMicros / 1000.0, input.targetBytesPerSecond * 8 / 1e6, bdp));
 
         long requiredRmem = kernelBufferMax(input.rttMicros, input.targetBytesPerSecond);
         boolean rmemTooLow = input.tcpRmemMax != null && input.tcpRmemMax < requiredRmem;
-        why.add("receive.buffer.bytes=-1: autotuning grows the window to the path; a fixed buffer also fixes the window scale at connect time");
-        why.add("net.ipv4.tcp_rmem max >= " + requiredRmem + " (two BDPs of window at a window share of about half the buffer)"
-                + (input.tcpRmemMax == null ? "" : rmemTooLow ? "; this host has " + input.tcpRmemMax + ", too low" : "; this host has "
-                        + input.tcpRmemMax + ", enough"));
+        why.add(
+                "receive.buffer.bytes=-1: autotuning grows the window to the path; a fixed buffer also fixes the window scale at connect time");
+        why.add("net.ipv4.tcp_rmem max >= " + requiredRmem
+                + " (two BDPs of window at a window share of about half the buffer)"
+                + (input.tcpRmemMax == null
+                        ? ""
+                        : rmemTooLow
+                                ? "; this host has " + input.tcpRmemMax + ", too low"
+                                : "; this host has " + input.tcpRmemMax + ", enough"));
 
         long cap = Math.max(FETCH_MAX_BYTES_DEFAULT, input.brokerFetchMaxBytes);
-        long fetchMax = Math.min(cap, Math.max(FETCH_MAX_BYTES_DEFAULT, roundUpToMib((long) Math.ceil(bdp * FETCH_BDPS))));
-        why.add("fetch.max.bytes=" + fetchMax + ": the consumer waits for each response, so one must carry nine BDPs to keep the"
+        long fetchMax =
+                Math.min(cap, Math.max(FETCH_MAX_BYTES_DEFAULT, roundUpToMib((long) Math.ceil(bdp * FETCH_BDPS))));
+        why.add("fetch.max.bytes=" + fetchMax
+                + ": the consumer waits for each response, so one must carry nine BDPs to keep the"
                 + " link busy 90% of the time (not above the broker's "
                 + input.brokerFetchMaxBytes + ")");
         long perPartition = (long) Math.ceil(bdp * FETCH_BDPS / input.partitionsPerBroker);
@@ -157,11 +182,14 @@ public final class FetchSizing {
         if (maxPartition > MAX_PARTITION_FETCH_BYTES_DEFAULT) {
             long perResponse = (maxPartition + input.recordBytes - 1) / input.recordBytes;
             maxPollRecords = (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_POLL_RECORDS_DEFAULT, perResponse));
-            why.add("max.poll.records=" + maxPollRecords + ": one poll takes a partition's whole response (" + maxPartition + " bytes of "
-                    + input.recordBytes + "-byte records, tcpsight.fetch.record.bytes), so the next fetch travels while the records are"
+            why.add("max.poll.records=" + maxPollRecords + ": one poll takes a partition's whole response ("
+                    + maxPartition + " bytes of "
+                    + input.recordBytes
+                    + "-byte records, tcpsight.fetch.record.bytes), so the next fetch travels while the records are"
                     + " processed; the task must process one poll within max.poll.interval.ms");
         } else {
-            why.add("max.poll.records=" + maxPollRecords + " (Kafka's default): on this path Kafka's fetch sizes suffice, and a fetch"
+            why.add("max.poll.records=" + maxPollRecords
+                    + " (Kafka's default): on this path Kafka's fetch sizes suffice, and a fetch"
                     + " that waits for the records to be processed waits briefly");
         }
         why.add("producer send.buffer.bytes=-1: the producer's window of unacknowledged bytes must hold a BDP too");

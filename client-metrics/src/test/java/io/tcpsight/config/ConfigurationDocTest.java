@@ -14,7 +14,9 @@ class ConfigurationDocTest {
     void everyKeyIsDocumentedWithItsDefault() throws Exception {
         String doc = new String(Files.readAllBytes(Paths.get("../docs/configuration.md")), StandardCharsets.UTF_8);
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
-            assertTrue(doc.contains("| `" + key.name() + "` | " + key.defaultText() + " |"), key.name() + " with default " + key.defaultText());
+            assertTrue(
+                    doc.contains("| `" + key.name() + "` | " + key.defaultText() + " |"),
+                    key.name() + " with default " + key.defaultText());
         }
     }
 }

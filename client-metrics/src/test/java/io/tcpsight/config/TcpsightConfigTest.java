@@ -10,7 +10,8 @@ class TcpsightConfigTest {
 
     @Test
     void defaultsApplyAndOtherKeysAreIgnored() {
-        TcpsightConfig config = TcpsightConfig.from(Map.of("bootstrap.servers", "x:9092", "tcpsight.sample.interval.ms", 2000));
+        TcpsightConfig config =
+                TcpsightConfig.from(Map.of("bootstrap.servers", "x:9092", "tcpsight.sample.interval.ms", 2000));
         assertEquals(2000L, config.get(TcpsightConfig.SAMPLE_INTERVAL_MS));
         assertEquals(0.1, config.get(TcpsightConfig.SAMPLE_JITTER));
         assertEquals(12_500_000, config.targetBytesPerSecond(), 1e-6);
@@ -19,14 +20,25 @@ class TcpsightConfigTest {
 
     @Test
     void aBadValueNamesTheKeyTheValueAndWhatIsAllowed() {
-        InvalidSettingException notANumber = assertThrows(InvalidSettingException.class,
-                () -> TcpsightConfig.from(Map.of("tcpsight.sample.interval.ms", "10s")));
-        assertEquals("tcpsight.sample.interval.ms=10s is not valid: a whole number of milliseconds from 100 to 3600000",
+        InvalidSettingException notANumber = assertThrows(
+                InvalidSettingException.class, () -> TcpsightConfig.from(Map.of("tcpsight.sample.interval.ms", "10s")));
+        assertEquals(
+                "tcpsight.sample.interval.ms=10s is not valid: a whole number of milliseconds from 100 to 3600000",
                 notANumber.getMessage());
-        assertEquals("tcpsight.sample.jitter=0.9 is not valid: a number from 0 to 0.5",
-                assertThrows(InvalidSettingException.class, () -> TcpsightConfig.from(Map.of("tcpsight.sample.jitter", "0.9"))).getMessage());
-        assertEquals("tcpsight.metrics.per.connection=yes is not valid: true or false", assertThrows(InvalidSettingException.class,
-                () -> TcpsightConfig.from(Map.of("tcpsight.metrics.per.connection", "yes"))).getMessage());
-        assertThrows(InvalidSettingException.class, () -> TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "NaN")));
+        assertEquals(
+                "tcpsight.sample.jitter=0.9 is not valid: a number from 0 to 0.5",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> TcpsightConfig.from(Map.of("tcpsight.sample.jitter", "0.9")))
+                        .getMessage());
+        assertEquals(
+                "tcpsight.metrics.per.connection=yes is not valid: true or false",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> TcpsightConfig.from(Map.of("tcpsight.metrics.per.connection", "yes")))
+                        .getMessage());
+        assertThrows(
+                InvalidSettingException.class,
+                () -> TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "NaN")));
     }
 }

@@ -28,48 +28,75 @@ class ConnectionRulesTest {
     static final KernelFacts KERNEL_618 = new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 4_194_304L, 1L);
 
     static ConnectionIdentity client(String clientId) {
-        return ConnectionIdentity.of(Role.CLIENT, new InetSocketAddress("10.0.0.1", 50000), new InetSocketAddress("10.0.0.2", 9092),
-                Instant.EPOCH).withClientId(clientId).withNodeId("1");
+        return ConnectionIdentity.of(
+                        Role.CLIENT,
+                        new InetSocketAddress("10.0.0.1", 50000),
+                        new InetSocketAddress("10.0.0.2", 9092),
+                        Instant.EPOCH)
+                .withClientId(clientId)
+                .withNodeId("1");
     }
 
     static ConnectionIdentity broker(String clientId) {
-        return ConnectionIdentity.of(Role.BROKER, new InetSocketAddress("10.0.0.2", 9092), new InetSocketAddress("10.0.0.1", 50000),
-                Instant.EPOCH).withClientId(clientId).withListener("PLAINTEXT");
+        return ConnectionIdentity.of(
+                        Role.BROKER,
+                        new InetSocketAddress("10.0.0.2", 9092),
+                        new InetSocketAddress("10.0.0.1", 50000),
+                        Instant.EPOCH)
+                .withClientId(clientId)
+                .withListener("PLAINTEXT");
     }
 
     /** A consumer whose receive.buffer.bytes=65536 fixed a window of 64 KiB (wscale 2 on 6.18). */
     static ConnectionFacts.Builder smallBufferConsumer(double rttMillis) {
-        return ConnectionFacts.builder(client("consumer-g-1")).rttMicros((long) (rttMillis * 1000)).windowScaling(true).rcvWindowScale(2)
-                .receiveBufferBytes(131_072).windowClampBytes(65_536)
-                .kafka(new KafkaSettings(65_536, 131_072, 52_428_800L, 1_048_576L, null)).kernel(KERNEL_618);
+        return ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros((long) (rttMillis * 1000))
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .receiveBufferBytes(131_072)
+                .windowClampBytes(65_536)
+                .kafka(new KafkaSettings(65_536, 131_072, 52_428_800L, 1_048_576L, null))
+                .kernel(KERNEL_618);
     }
 
     static ConnectionFacts.Builder autotunedConsumer(double rttMillis) {
-        return ConnectionFacts.builder(client("consumer-g-1")).rttMicros((long) (rttMillis * 1000)).windowScaling(true).rcvWindowScale(10)
-                .receiveBufferBytes(6_000_000).windowClampBytes(3_000_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 4)).kernel(KERNEL_618);
+        return ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros((long) (rttMillis * 1000))
+                .windowScaling(true)
+                .rcvWindowScale(10)
+                .receiveBufferBytes(6_000_000)
+                .windowClampBytes(3_000_000)
+                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 4))
+                .kernel(KERNEL_618);
     }
 
     static Map<String, String> settings(Finding finding) {
-        return finding.remedy().settings().stream().collect(Collectors.toMap(s -> s.scope() + ":" + s.key(), Setting::value));
+        return finding.remedy().settings().stream()
+                .collect(Collectors.toMap(s -> s.scope() + ":" + s.key(), Setting::value));
     }
 
     @Test
     void smallReceiveBufferFiresAt100MsAndNamesTheConsumerKey() {
-        Finding finding = ConnectionRules.smallReceiveBuffer(smallBufferConsumer(100).build(), DEFAULTS).get();
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        smallBufferConsumer(100).build(), DEFAULTS)
+                .get();
         assertEquals(RuleId.SMALL_RECEIVE_BUFFER, finding.rule());
         assertEquals(Severity.CRITICAL, finding.severity(), "5 Mbit/s against a 100 Mbit/s target");
         assertEquals(65_536L, finding.evidence("windowCeiling").get().value());
         assertEquals(5.24, (Double) finding.evidence("ceilingRate").get().value(), 0.01);
         assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
-        assertFalse(settings(finding).containsKey("sysctl:net.ipv4.tcp_rmem"), "33 MB tcp_rmem max already holds 2 x 1.25 MB");
+        assertFalse(
+                settings(finding).containsKey("sysctl:net.ipv4.tcp_rmem"),
+                "33 MB tcp_rmem max already holds 2 x 1.25 MB");
         assertEquals("consumer-g-1", finding.connection().clientId().orElseThrow());
     }
 
     @Test
     void smallReceiveBufferAsksForTcpRmemWhenAutotuningCannotReachTheBdp() {
         KernelFacts smallRmem = new KernelFacts(KernelVersion.of(6, 18, 0), 1_048_576L, 4_194_304L, 1L);
-        Finding finding = ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).kernel(smallRmem).build(), DEFAULTS).get();
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        autotunedConsumer(100).kernel(smallRmem).build(), DEFAULTS)
+                .get();
         assertEquals(524_288L, finding.evidence("windowCeiling").get().value(), "half of tcp_rmem max");
         assertEquals("4096 131072 5242880", settings(finding).get("sysctl:net.ipv4.tcp_rmem"));
         assertEquals(Severity.WARN, finding.severity(), "42 Mbit/s is within 4x of 100");
@@ -77,18 +104,30 @@ class ConnectionRulesTest {
 
     @Test
     void smallReceiveBufferIsSilentOnShortPathsAndForAutotunedBuffers() {
-        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(0.2).build(), DEFAULTS).isPresent());
-        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(9.9).build(), DEFAULTS).isPresent(), "below 10 ms");
-        assertFalse(ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), DEFAULTS).isPresent());
-        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(100).established(false).build(), DEFAULTS).isPresent());
+        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(0.2).build(), DEFAULTS)
+                .isPresent());
+        assertFalse(
+                ConnectionRules.smallReceiveBuffer(smallBufferConsumer(9.9).build(), DEFAULTS)
+                        .isPresent(),
+                "below 10 ms");
+        assertFalse(ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), DEFAULTS)
+                .isPresent());
+        assertFalse(ConnectionRules.smallReceiveBuffer(
+                        smallBufferConsumer(100).established(false).build(), DEFAULTS)
+                .isPresent());
     }
 
     @Test
     void smallReceiveBufferRespectsTheConfiguredTarget() {
         TcpsightConfig slow = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "4"));
-        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(100).build(), slow).isPresent(), "5.2 Mbit/s meets 4");
+        assertFalse(
+                ConnectionRules.smallReceiveBuffer(smallBufferConsumer(100).build(), slow)
+                        .isPresent(),
+                "5.2 Mbit/s meets 4");
         TcpsightConfig fast = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "2000"));
-        assertTrue(ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), fast).isPresent(),
+        assertTrue(
+                ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), fast)
+                        .isPresent(),
                 "autotuning tops out at half of tcp_rmem max: 16.7 MB / 100 ms = 1.3 Gbit/s < 2 Gbit/s");
     }
 
@@ -101,8 +140,14 @@ class ConnectionRulesTest {
     })
     void smallReceiveBufferNamesTheKeyOfTheClientsKind(String clientId, String expected) {
         ConnectionFacts facts = smallBufferConsumer(100).build();
-        ConnectionFacts renamed = ConnectionFacts.builder(client(clientId)).rttMicros(facts.rttMicros()).windowScaling(true).rcvWindowScale(2)
-                .windowClampBytes(65_536).kafka(facts.kafka()).kernel(KERNEL_618).build();
+        ConnectionFacts renamed = ConnectionFacts.builder(client(clientId))
+                .rttMicros(facts.rttMicros())
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .windowClampBytes(65_536)
+                .kafka(facts.kafka())
+                .kernel(KERNEL_618)
+                .build();
         Finding finding = ConnectionRules.smallReceiveBuffer(renamed, DEFAULTS).get();
         for (String setting : expected.split("\\|")) {
             assertEquals("-1", settings(finding).get(setting), setting + " in " + settings(finding));
@@ -111,59 +156,106 @@ class ConnectionRulesTest {
 
     @Test
     void brokerSideReceiveBufferIsTheBrokersSocketReceiveBuffer() {
-        ConnectionFacts producerUpload = ConnectionFacts.builder(broker("producer-1")).rttMicros(80_000).windowScaling(true).rcvWindowScale(2)
-                .windowClampBytes(102_400).kafka(new KafkaSettings(102_400, 102_400, null, null, null)).kernel(KERNEL_618).build();
-        Finding finding = ConnectionRules.smallReceiveBuffer(producerUpload, DEFAULTS).get();
+        ConnectionFacts producerUpload = ConnectionFacts.builder(broker("producer-1"))
+                .rttMicros(80_000)
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .windowClampBytes(102_400)
+                .kafka(new KafkaSettings(102_400, 102_400, null, null, null))
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding =
+                ConnectionRules.smallReceiveBuffer(producerUpload, DEFAULTS).get();
         assertEquals("-1", settings(finding).get("broker:socket.receive.buffer.bytes"));
     }
 
     @Test
     void clampRegressionFiresOnlyForAnExplicitBufferInTheAffectedKernels() {
         for (int[] affected : new int[][] {{6, 6, 0}, {6, 6, 32}, {6, 6, 44}, {6, 7, 0}, {6, 9, 3}, {6, 10, 14}}) {
-            KernelFacts kernel = new KernelFacts(KernelVersion.of(affected[0], affected[1], affected[2]), 6_291_456L, 4_194_304L, 1L);
-            Optional<Finding> finding = ConnectionRules.kernelWindowClampRegression(smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS);
+            KernelFacts kernel = new KernelFacts(
+                    KernelVersion.of(affected[0], affected[1], affected[2]), 6_291_456L, 4_194_304L, 1L);
+            Optional<Finding> finding = ConnectionRules.kernelWindowClampRegression(
+                    smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS);
             assertTrue(finding.isPresent(), kernel.version().get().release());
             assertTrue(finding.get().remedy().why().contains("approximate"));
             assertEquals("-1", settings(finding.get()).get("client:receive.buffer.bytes"));
         }
         for (int[] fine : new int[][] {{6, 5, 13}, {6, 6, 45}, {6, 11, 0}, {6, 18, 44}, {5, 15, 0}, {7, 0, 0}}) {
-            KernelFacts kernel = new KernelFacts(KernelVersion.of(fine[0], fine[1], fine[2]), 6_291_456L, 4_194_304L, 1L);
-            assertFalse(ConnectionRules.kernelWindowClampRegression(smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS).isPresent(),
+            KernelFacts kernel =
+                    new KernelFacts(KernelVersion.of(fine[0], fine[1], fine[2]), 6_291_456L, 4_194_304L, 1L);
+            assertFalse(
+                    ConnectionRules.kernelWindowClampRegression(
+                                    smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS)
+                            .isPresent(),
                     kernel.version().get().release());
         }
         KernelFacts affected = new KernelFacts(KernelVersion.of(6, 6, 10), 6_291_456L, 4_194_304L, 1L);
-        assertFalse(ConnectionRules.kernelWindowClampRegression(autotunedConsumer(100).kernel(affected).build(), DEFAULTS).isPresent(),
+        assertFalse(
+                ConnectionRules.kernelWindowClampRegression(
+                                autotunedConsumer(100).kernel(affected).build(), DEFAULTS)
+                        .isPresent(),
                 "autotuning is not affected");
-        assertFalse(ConnectionRules.kernelWindowClampRegression(smallBufferConsumer(100).kernel(KernelFacts.unknown()).build(), DEFAULTS)
+        assertFalse(ConnectionRules.kernelWindowClampRegression(
+                        smallBufferConsumer(100).kernel(KernelFacts.unknown()).build(), DEFAULTS)
                 .isPresent());
     }
 
     @Test
     void noWindowScalingIsCriticalOnALongPathAndNamesBothSides() {
-        ConnectionFacts unscaled = ConnectionFacts.builder(broker("connector-consumer-s3-sink-7")).rttMicros(50_000).windowScaling(false)
-                .sndWindowBytes(65_535).kernel(KERNEL_618).build();
+        ConnectionFacts unscaled = ConnectionFacts.builder(broker("connector-consumer-s3-sink-7"))
+                .rttMicros(50_000)
+                .windowScaling(false)
+                .sndWindowBytes(65_535)
+                .kernel(KERNEL_618)
+                .build();
         Finding finding = ConnectionRules.noWindowScaling(unscaled, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, finding.severity());
         assertEquals("1", settings(finding).get("sysctl:net.ipv4.tcp_timestamps"));
         assertEquals("1024", settings(finding).get("broker:socket.listen.backlog.size"));
         assertTrue(finding.remedy().why().contains("SYN cookie"));
-        ConnectionFacts local = ConnectionFacts.builder(broker("x")).rttMicros(200).windowScaling(false).build();
-        assertEquals(Severity.WARN, ConnectionRules.noWindowScaling(local, DEFAULTS).get().severity());
-        ConnectionFacts scaled = ConnectionFacts.builder(broker("x")).rttMicros(50_000).windowScaling(true).rcvWindowScale(7).build();
+        ConnectionFacts local = ConnectionFacts.builder(broker("x"))
+                .rttMicros(200)
+                .windowScaling(false)
+                .build();
+        assertEquals(
+                Severity.WARN,
+                ConnectionRules.noWindowScaling(local, DEFAULTS).get().severity());
+        ConnectionFacts scaled = ConnectionFacts.builder(broker("x"))
+                .rttMicros(50_000)
+                .windowScaling(true)
+                .rcvWindowScale(7)
+                .build();
         assertFalse(ConnectionRules.noWindowScaling(scaled, DEFAULTS).isPresent());
-        assertFalse(ConnectionRules.noWindowScaling(ConnectionFacts.builder(broker("x")).build(), DEFAULTS).isPresent(), "unknown options");
+        assertFalse(
+                ConnectionRules.noWindowScaling(
+                                ConnectionFacts.builder(broker("x")).build(), DEFAULTS)
+                        .isPresent(),
+                "unknown options");
     }
 
     static IntervalStats interval(double busy, double rwnd, double sndbuf, long retrans, long segments) {
         long busyMicros = (long) (busy * 10_000_000);
-        return new IntervalStats(10, busyMicros, (long) (rwnd * busyMicros), (long) (sndbuf * busyMicros), retrans, segments, 10_000_000, 0);
+        return new IntervalStats(
+                10,
+                busyMicros,
+                (long) (rwnd * busyMicros),
+                (long) (sndbuf * busyMicros),
+                retrans,
+                segments,
+                10_000_000,
+                0);
     }
 
     @Test
     void receiveWindowLimitedOnTheBrokerNamesTheConsumersBuffer() {
-        ConnectionFacts fetchResponses = ConnectionFacts.builder(broker("consumer-analytics-1")).rttMicros(100_000).windowScaling(true)
-                .sndWindowBytes(65_536).interval(interval(0.9, 0.97, 0, 0, 5000)).build();
-        Finding finding = ConnectionRules.receiveWindowLimited(fetchResponses, DEFAULTS).get();
+        ConnectionFacts fetchResponses = ConnectionFacts.builder(broker("consumer-analytics-1"))
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.97, 0, 0, 5000))
+                .build();
+        Finding finding =
+                ConnectionRules.receiveWindowLimited(fetchResponses, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, finding.severity());
         assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
         assertEquals("consumer-analytics-1", finding.connection().clientId().orElseThrow());
@@ -173,7 +265,10 @@ class ConnectionRulesTest {
 
     @Test
     void receiveWindowLimitedOnAProducerNamesTheBrokersBuffer() {
-        ConnectionFacts upload = ConnectionFacts.builder(client("producer-1")).rttMicros(100_000).interval(interval(0.5, 0.6, 0, 0, 5000)).build();
+        ConnectionFacts upload = ConnectionFacts.builder(client("producer-1"))
+                .rttMicros(100_000)
+                .interval(interval(0.5, 0.6, 0, 0, 5000))
+                .build();
         Finding finding = ConnectionRules.receiveWindowLimited(upload, DEFAULTS).get();
         assertEquals(Severity.WARN, finding.severity());
         assertEquals("-1", settings(finding).get("broker:socket.receive.buffer.bytes"));
@@ -181,112 +276,235 @@ class ConnectionRulesTest {
 
     @Test
     void windowLimitsNeedABusyConnectionAndAShareAboveTheThreshold() {
-        assertFalse(ConnectionRules.receiveWindowLimited(ConnectionFacts.builder(client("c")).interval(interval(0.01, 1, 0, 0, 10)).build(),
-                DEFAULTS).isPresent(), "idle");
-        assertFalse(ConnectionRules.receiveWindowLimited(ConnectionFacts.builder(client("c")).interval(interval(0.9, 0.49, 0, 0, 10)).build(),
-                DEFAULTS).isPresent(), "below 0.5");
-        assertFalse(ConnectionRules.receiveWindowLimited(ConnectionFacts.builder(client("c")).build(), DEFAULTS).isPresent(), "first sample");
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.01, 1, 0, 0, 10))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "idle");
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.9, 0.49, 0, 0, 10))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "below 0.5");
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(
+                                ConnectionFacts.builder(client("c")).build(), DEFAULTS)
+                        .isPresent(),
+                "first sample");
         TcpsightConfig strict = TcpsightConfig.from(Map.of("tcpsight.rule.window.limited.ratio", "0.3"));
-        assertTrue(ConnectionRules.receiveWindowLimited(ConnectionFacts.builder(client("c")).interval(interval(0.9, 0.4, 0, 0, 10)).build(),
-                strict).isPresent());
+        assertTrue(ConnectionRules.receiveWindowLimited(
+                        ConnectionFacts.builder(client("c"))
+                                .interval(interval(0.9, 0.4, 0, 0, 10))
+                                .build(),
+                        strict)
+                .isPresent());
     }
 
     @Test
     void underBbrASmallPeerWindowCountsFromHalfTheThreshold() {
-        ConnectionFacts.Builder bbr = ConnectionFacts.builder(broker("consumer-far-1")).rttMicros(100_000).sndWindowBytes(65_536)
+        ConnectionFacts.Builder bbr = ConnectionFacts.builder(broker("consumer-far-1"))
+                .rttMicros(100_000)
+                .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.44, 0, 0, 5000));
-        assertTrue(ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).isPresent(), "44% and 5 Mbit/s of window");
-        ConnectionFacts bigWindow = ConnectionFacts.builder(broker("c")).rttMicros(100_000).sndWindowBytes(8_000_000)
-                .interval(interval(0.9, 0.44, 0, 0, 5000)).build();
-        assertFalse(ConnectionRules.receiveWindowLimited(bigWindow, DEFAULTS).isPresent(), "an 8 MB window carries 640 Mbit/s");
-        ConnectionFacts barely = ConnectionFacts.builder(broker("c")).rttMicros(100_000).sndWindowBytes(65_536)
-                .interval(interval(0.9, 0.2, 0, 0, 5000)).build();
-        assertFalse(ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
+        assertTrue(
+                ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).isPresent(), "44% and 5 Mbit/s of window");
+        ConnectionFacts bigWindow = ConnectionFacts.builder(broker("c"))
+                .rttMicros(100_000)
+                .sndWindowBytes(8_000_000)
+                .interval(interval(0.9, 0.44, 0, 0, 5000))
+                .build();
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(bigWindow, DEFAULTS).isPresent(),
+                "an 8 MB window carries 640 Mbit/s");
+        ConnectionFacts barely = ConnectionFacts.builder(broker("c"))
+                .rttMicros(100_000)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.2, 0, 0, 5000))
+                .build();
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
     }
 
     @Test
     void sendBufferLimitedNamesTheOwnBufferAndTcpWmem() {
-        ConnectionFacts producer = ConnectionFacts.builder(client("producer-7")).rttMicros(100_000).interval(interval(0.8, 0, 0.9, 0, 5000))
-                .kernel(KERNEL_618).build();
+        ConnectionFacts producer = ConnectionFacts.builder(client("producer-7"))
+                .rttMicros(100_000)
+                .interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(KERNEL_618)
+                .build();
         Finding finding = ConnectionRules.sendBufferLimited(producer, DEFAULTS).get();
         assertEquals("-1", settings(finding).get("client:send.buffer.bytes"));
-        assertEquals("4096 16384 5242880", settings(finding).get("sysctl:net.ipv4.tcp_wmem"),
+        assertEquals(
+                "4096 16384 5242880",
+                settings(finding).get("sysctl:net.ipv4.tcp_wmem"),
                 "four BDPs at 100 Mbit/s and 100 ms (two of data at about half the buffer), as for the broker's config; 4 MiB is less");
-        ConnectionFacts brokerSide = ConnectionFacts.builder(broker("consumer-x")).rttMicros(200_000).interval(interval(0.8, 0, 0.9, 0, 5000))
-                .kernel(KERNEL_618).build();
-        Finding fromBroker = ConnectionRules.sendBufferLimited(brokerSide, DEFAULTS).get();
+        ConnectionFacts brokerSide = ConnectionFacts.builder(broker("consumer-x"))
+                .rttMicros(200_000)
+                .interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(KERNEL_618)
+                .build();
+        Finding fromBroker =
+                ConnectionRules.sendBufferLimited(brokerSide, DEFAULTS).get();
         assertEquals("-1", settings(fromBroker).get("broker:socket.send.buffer.bytes"));
         assertEquals("4096 16384 10485760", settings(fromBroker).get("sysctl:net.ipv4.tcp_wmem"));
-        ConnectionFacts roomy = ConnectionFacts.builder(client("producer-8")).rttMicros(100_000).interval(interval(0.8, 0, 0.9, 0, 5000))
-                .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 8L << 20, 1L)).build();
-        assertFalse(settings(ConnectionRules.sendBufferLimited(roomy, DEFAULTS).get()).containsKey("sysctl:net.ipv4.tcp_wmem"),
+        ConnectionFacts roomy = ConnectionFacts.builder(client("producer-8"))
+                .rttMicros(100_000)
+                .interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 8L << 20, 1L))
+                .build();
+        assertFalse(
+                settings(ConnectionRules.sendBufferLimited(roomy, DEFAULTS).get())
+                        .containsKey("sysctl:net.ipv4.tcp_wmem"),
                 "8 MiB holds four BDPs of 1.25 MB");
     }
 
     @Test
     void retransmissionsAdviseBbrOnlyForLossBasedControlOnLongPaths() {
-        ConnectionFacts cubicFar = ConnectionFacts.builder(client("c")).rttMicros(80_000).congestionControl("cubic")
-                .interval(interval(0.5, 0, 0, 300, 10_000)).build();
+        ConnectionFacts cubicFar = ConnectionFacts.builder(client("c"))
+                .rttMicros(80_000)
+                .congestionControl("cubic")
+                .interval(interval(0.5, 0, 0, 300, 10_000))
+                .build();
         Finding finding = ConnectionRules.retransmissions(cubicFar, DEFAULTS).get();
         assertEquals(Severity.WARN, finding.severity(), "3% is between 1% and 5%");
         assertEquals("bbr", settings(finding).get("sysctl:net.ipv4.tcp_congestion_control"));
         assertEquals("bbr", settings(finding).get("tcpsight:tcpsight.congestion"));
-        ConnectionFacts bbrFar = ConnectionFacts.builder(client("c")).rttMicros(80_000).congestionControl("bbr")
-                .interval(interval(0.5, 0, 0, 600, 10_000)).build();
+        ConnectionFacts bbrFar = ConnectionFacts.builder(client("c"))
+                .rttMicros(80_000)
+                .congestionControl("bbr")
+                .interval(interval(0.5, 0, 0, 600, 10_000))
+                .build();
         Finding already = ConnectionRules.retransmissions(bbrFar, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, already.severity());
         assertTrue(already.remedy().settings().isEmpty());
         assertTrue(already.remedy().why().contains("ip -s link"));
-        ConnectionFacts cubicNear = ConnectionFacts.builder(client("c")).rttMicros(1_000).congestionControl("cubic")
-                .interval(interval(0.5, 0, 0, 300, 10_000)).build();
-        assertTrue(ConnectionRules.retransmissions(cubicNear, DEFAULTS).get().remedy().settings().isEmpty());
-        assertFalse(ConnectionRules.retransmissions(ConnectionFacts.builder(client("c")).interval(interval(0.5, 0, 0, 50, 999)).build(),
-                DEFAULTS).isPresent(), "too few segments to judge");
-        assertFalse(ConnectionRules.retransmissions(ConnectionFacts.builder(client("c")).interval(interval(0.5, 0, 0, 99, 10_000)).build(),
-                DEFAULTS).isPresent(), "0.99%");
+        ConnectionFacts cubicNear = ConnectionFacts.builder(client("c"))
+                .rttMicros(1_000)
+                .congestionControl("cubic")
+                .interval(interval(0.5, 0, 0, 300, 10_000))
+                .build();
+        assertTrue(ConnectionRules.retransmissions(cubicNear, DEFAULTS)
+                .get()
+                .remedy()
+                .settings()
+                .isEmpty());
+        assertFalse(
+                ConnectionRules.retransmissions(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.5, 0, 0, 50, 999))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "too few segments to judge");
+        assertFalse(
+                ConnectionRules.retransmissions(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.5, 0, 0, 99, 10_000))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "0.99%");
     }
 
     @Test
     void slowHandshakeFiresFromOneSecondAndIsCriticalFromThree() {
-        assertFalse(ConnectionRules.slowHandshake(ConnectionFacts.builder(client("c")).handshakeMillis(999L).build(), DEFAULTS).isPresent());
-        assertFalse(ConnectionRules.slowHandshake(ConnectionFacts.builder(client("c")).build(), DEFAULTS).isPresent());
-        Finding one = ConnectionRules.slowHandshake(ConnectionFacts.builder(client("c")).handshakeMillis(1_020L).build(), DEFAULTS).get();
+        assertFalse(ConnectionRules.slowHandshake(
+                        ConnectionFacts.builder(client("c"))
+                                .handshakeMillis(999L)
+                                .build(),
+                        DEFAULTS)
+                .isPresent());
+        assertFalse(ConnectionRules.slowHandshake(
+                        ConnectionFacts.builder(client("c")).build(), DEFAULTS)
+                .isPresent());
+        Finding one = ConnectionRules.slowHandshake(
+                        ConnectionFacts.builder(client("c"))
+                                .handshakeMillis(1_020L)
+                                .build(),
+                        DEFAULTS)
+                .get();
         assertEquals(Severity.WARN, one.severity());
         assertEquals("1024", settings(one).get("broker:socket.listen.backlog.size"));
         assertEquals("1024", settings(one).get("sysctl:net.core.somaxconn"));
-        assertEquals(Severity.CRITICAL,
-                ConnectionRules.slowHandshake(ConnectionFacts.builder(client("c")).handshakeMillis(3_050L).build(), DEFAULTS).get().severity());
+        assertEquals(
+                Severity.CRITICAL,
+                ConnectionRules.slowHandshake(
+                                ConnectionFacts.builder(client("c"))
+                                        .handshakeMillis(3_050L)
+                                        .build(),
+                                DEFAULTS)
+                        .get()
+                        .severity());
     }
 
     @Test
     void fetchSizeBelowBdpUsesPartitionsPerBrokerAndRecommendsSizes() {
-        ConnectionFacts onePartition = ConnectionFacts.builder(client("consumer-g-1")).rttMicros(100_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 1)).kernel(KERNEL_618).build();
+        ConnectionFacts onePartition = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 1))
+                .kernel(KERNEL_618)
+                .build();
         TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
-        Finding finding = ConnectionRules.fetchSizeBelowBdp(onePartition, gigabit).get();
+        Finding finding =
+                ConnectionRules.fetchSizeBelowBdp(onePartition, gigabit).get();
         assertEquals(12_500_000L, finding.evidence("bdp").get().value());
         assertEquals(1_048_576L, finding.evidence("bytesPerFetch").get().value());
-        assertEquals("57671680", settings(finding).get("client:fetch.max.bytes"), "9 x BDP, capped at the broker's fetch.max.bytes");
-        assertEquals("57671680", settings(finding).get("client:max.partition.fetch.bytes"), "never above fetch.max.bytes");
-        ConnectionFacts manyPartitions = ConnectionFacts.builder(client("consumer-g-1")).rttMicros(100_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 16)).kernel(KERNEL_618).build();
-        assertFalse(ConnectionRules.fetchSizeBelowBdp(manyPartitions, gigabit).isPresent(), "16 MiB per fetch >= 12.5 MB");
-        assertFalse(ConnectionRules.fetchSizeBelowBdp(ConnectionFacts.builder(client("producer-1")).rttMicros(100_000)
-                .kafka(new KafkaSettings(-1, -1, null, null, null)).build(), gigabit).isPresent(), "producers do not fetch");
+        assertEquals(
+                "57671680",
+                settings(finding).get("client:fetch.max.bytes"),
+                "9 x BDP, capped at the broker's fetch.max.bytes");
+        assertEquals(
+                "57671680", settings(finding).get("client:max.partition.fetch.bytes"), "never above fetch.max.bytes");
+        ConnectionFacts manyPartitions = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 16))
+                .kernel(KERNEL_618)
+                .build();
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(manyPartitions, gigabit).isPresent(), "16 MiB per fetch >= 12.5 MB");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(client("producer-1"))
+                                        .rttMicros(100_000)
+                                        .kafka(new KafkaSettings(-1, -1, null, null, null))
+                                        .build(),
+                                gigabit)
+                        .isPresent(),
+                "producers do not fetch");
     }
 
     @Test
     void aHealthyLowRttClusterRaisesNoWarningOrCritical() {
         // Kafka defaults on a 0.3 ms LAN, busy, a few retransmits, fast handshakes.
-        for (String clientId : new String[] {"consumer-g-1", "producer-3", "adminclient-1", "connector-consumer-s-0", "broker-1-fetcher-0"}) {
+        for (String clientId : new String[] {
+            "consumer-g-1", "producer-3", "adminclient-1", "connector-consumer-s-0", "broker-1-fetcher-0"
+        }) {
             ClientKind kind = ClientKind.fromClientId(clientId);
             KafkaSettings defaults = KafkaSettings.fromClientConfig(Map.of(), kind);
             for (ConnectionIdentity identity : new ConnectionIdentity[] {client(clientId), broker(clientId)}) {
-                ConnectionFacts facts = ConnectionFacts.builder(identity).rttMicros(300).windowScaling(true).rcvWindowScale(2)
-                        .receiveBufferBytes(131_072).windowClampBytes(65_536).sndWindowBytes(65_536).congestionControl("cubic")
-                        .interval(interval(0.3, 0.2, 0.1, 5, 100_000)).handshakeMillis(1L).kafka(defaults).kernel(KERNEL_618).build();
+                ConnectionFacts facts = ConnectionFacts.builder(identity)
+                        .rttMicros(300)
+                        .windowScaling(true)
+                        .rcvWindowScale(2)
+                        .receiveBufferBytes(131_072)
+                        .windowClampBytes(65_536)
+                        .sndWindowBytes(65_536)
+                        .congestionControl("cubic")
+                        .interval(interval(0.3, 0.2, 0.1, 5, 100_000))
+                        .handshakeMillis(1L)
+                        .kafka(defaults)
+                        .kernel(KERNEL_618)
+                        .build();
                 List<Finding> findings = Diagnosis.connection(facts, DEFAULTS);
-                assertTrue(findings.stream().noneMatch(f -> f.severity() != Severity.INFO), clientId + " " + identity.role() + ": " + findings);
+                assertTrue(
+                        findings.stream().noneMatch(f -> f.severity() != Severity.INFO),
+                        clientId + " " + identity.role() + ": " + findings);
             }
         }
     }

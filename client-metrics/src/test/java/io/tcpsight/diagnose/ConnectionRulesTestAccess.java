@@ -4,8 +4,7 @@ import io.tcpsight.model.ConnectionFacts;
 
 /** Lets tests in other packages use the rule tests' facts. */
 public final class ConnectionRulesTestAccess {
-    private ConnectionRulesTestAccess() {
-    }
+    private ConnectionRulesTestAccess() {}
 
     public static ConnectionFacts smallBufferConsumer() {
         return ConnectionRulesTest.smallBufferConsumer(100).build();

@@ -11,12 +11,19 @@ class FindingJsonTest {
 
     @Test
     void aFindingSerialisesWithTheContractsFieldNames() {
-        Finding finding = ConnectionRules.smallReceiveBuffer(ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults()).get();
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+                .get();
         String json = FindingJson.of(finding);
-        assertTrue(json.startsWith("{\"rule\":\"small-receive-buffer\",\"severity\":\"critical\",\"connection\":{\"role\":\"client\","
-                + "\"clientId\":\"consumer-g-1\",\"nodeId\":\"1\",\"local\":\"10.0.0.1:50000\",\"remote\":\"10.0.0.2:9092\"},"
-                + "\"evidence\":{\"rtt\":{\"value\":100,\"unit\":\"ms\"},\"windowCeiling\":{\"value\":65536,\"unit\":\"bytes\"},"), json);
-        assertTrue(json.contains("\"remedy\":{\"settings\":[{\"scope\":\"client\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"a window of"),
+        assertTrue(
+                json.startsWith(
+                        "{\"rule\":\"small-receive-buffer\",\"severity\":\"critical\",\"connection\":{\"role\":\"client\","
+                                + "\"clientId\":\"consumer-g-1\",\"nodeId\":\"1\",\"local\":\"10.0.0.1:50000\",\"remote\":\"10.0.0.2:9092\"},"
+                                + "\"evidence\":{\"rtt\":{\"value\":100,\"unit\":\"ms\"},\"windowCeiling\":{\"value\":65536,\"unit\":\"bytes\"},"),
+                json);
+        assertTrue(
+                json.contains(
+                        "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"a window of"),
                 json);
         assertTrue(json.endsWith("\"}}"));
         assertEquals("[" + json + "," + json + "]", FindingJson.array(List.of(finding, finding)));

@@ -13,7 +13,9 @@ class FindingsBoardTest {
     void aFindingIsLoggedWhenItAppearsThenAtMostOncePerInterval() {
         List<Finding> logged = new ArrayList<>();
         FindingsBoard board = new FindingsBoard(60_000, logged::add);
-        Finding finding = ConnectionRules.smallReceiveBuffer(ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults()).get();
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+                .get();
         board.publish(List.of(finding), 0);
         board.publish(List.of(finding), 10_000);
         board.publish(List.of(finding), 59_999);

@@ -35,22 +35,35 @@ import org.junit.jupiter.api.Test;
 class ExportersTest {
 
     static ConnectionMonitor monitor(ConnectionRegistry registry, TcpsightConfig config, List<Finding> extra) {
-        ConnectionMonitor monitor = new ConnectionMonitor(registry, config, connection -> KafkaSettings.unknown(), KernelFacts::unknown,
-                new FindingsBoard(0, finding -> { }));
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                config,
+                connection -> KafkaSettings.unknown(),
+                KernelFacts::unknown,
+                new FindingsBoard(0, finding -> {}));
         monitor.addFindingSource(() -> extra);
         return monitor;
     }
 
     static void track(ConnectionRegistry registry, SocketChannel channel, String clientId) throws Exception {
-        registry.track(TcpSockets.fileDescriptor(channel), 0, ConnectionIdentity.of(Role.CLIENT, (InetSocketAddress) channel.getLocalAddress(),
-                (InetSocketAddress) channel.getRemoteAddress(), Instant.now()).withClientId(clientId).withNodeId("1"));
+        registry.track(
+                TcpSockets.fileDescriptor(channel),
+                0,
+                ConnectionIdentity.of(
+                                Role.CLIENT,
+                                (InetSocketAddress) channel.getLocalAddress(),
+                                (InetSocketAddress) channel.getRemoteAddress(),
+                                Instant.now())
+                        .withClientId(clientId)
+                        .withNodeId("1"));
     }
 
     @Test
     void meterNamesUnitsAndTagsFollowTheConventions() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         Finding finding = ConnectionRules.smallReceiveBuffer(
-                ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()).get();
+                        ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults())
+                .get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new TcpsightMeterBinder(monitor).bindTo(meters);
@@ -62,8 +75,9 @@ class ExportersTest {
             LoopbackConnections.transfer(loopback.clients.get(0), loopback.accepted.get(0), 1 << 20);
             monitor.round();
         }
-        DistributionSummary rtt = meters.find("tcpsight.connection.rtt").tags("role", "client", "client.id", "consumer-g-1", "node.id", "1",
-                "listener", "unknown").summary();
+        DistributionSummary rtt = meters.find("tcpsight.connection.rtt")
+                .tags("role", "client", "client.id", "consumer-g-1", "node.id", "1", "listener", "unknown")
+                .summary();
         assertNotNull(rtt);
         assertEquals(6, rtt.count(), "3 connections x 2 rounds, one series");
         assertTrue(rtt.max() > 0 && rtt.max() < 1, "seconds: " + rtt.max());
@@ -71,10 +85,20 @@ class ExportersTest {
         assertNotNull(meters.find("tcpsight.connection.window.ceiling").summary());
         assertNotNull(meters.find("tcpsight.connection.retransmits").counter());
         assertEquals(3.0, meters.find("tcpsight.connections").gauge().value());
-        assertEquals(1.0, meters.find("tcpsight.findings").tags("rule", "small-receive-buffer", "severity", "critical").gauge().value());
+        assertEquals(
+                1.0,
+                meters.find("tcpsight.findings")
+                        .tags("rule", "small-receive-buffer", "severity", "critical")
+                        .gauge()
+                        .value());
         for (Meter meter : meters.getMeters()) {
-            assertTrue(meter.getId().getName().matches("tcpsight(\\.[a-z]+)+"), meter.getId().getName());
-            assertTrue(meter.getId().getTags().stream().noneMatch(tag -> tag.getKey().equals("peer") || tag.getKey().equals("local.port")),
+            assertTrue(
+                    meter.getId().getName().matches("tcpsight(\\.[a-z]+)+"),
+                    meter.getId().getName());
+            assertTrue(
+                    meter.getId().getTags().stream()
+                            .noneMatch(tag ->
+                                    tag.getKey().equals("peer") || tag.getKey().equals("local.port")),
                     "no per-connection tags by default: " + meter.getId());
         }
     }
@@ -82,8 +106,11 @@ class ExportersTest {
     @Test
     void perConnectionSeriesAndPeerLabelsOnlyWhenOptedIn() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
-        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.from(Map.of("tcpsight.metrics.per.connection", "true",
-                "tcpsight.metrics.peer.labels", "true")), List.of());
+        ConnectionMonitor monitor = monitor(
+                registry,
+                TcpsightConfig.from(
+                        Map.of("tcpsight.metrics.per.connection", "true", "tcpsight.metrics.peer.labels", "true")),
+                List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new TcpsightMeterBinder(monitor).bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(2)) {
@@ -93,14 +120,16 @@ class ExportersTest {
             monitor.round();
         }
         assertEquals(2, meters.find("tcpsight.connection.rtt").summaries().size());
-        assertTrue(meters.find("tcpsight.connection.rtt").summaries().stream().allMatch(s -> s.getId().getTag("peer") != null));
+        assertTrue(meters.find("tcpsight.connection.rtt").summaries().stream()
+                .allMatch(s -> s.getId().getTag("peer") != null));
     }
 
     @Test
     void jmxShowsFindingsAsJsonAndTheWorstConnections() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         Finding finding = ConnectionRules.smallReceiveBuffer(
-                ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()).get();
+                        ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults())
+                .get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = TcpsightJmx.objectName("ClientMetrics", "consumer-g-1");
@@ -120,5 +149,4 @@ class ExportersTest {
         }
         assertFalse(server.isRegistered(name), "closed means unregistered");
     }
-
 }

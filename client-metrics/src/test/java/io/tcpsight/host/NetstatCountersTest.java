@@ -18,9 +18,16 @@ class NetstatCountersTest {
             text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         }
         NetstatCounters counters = NetstatCounters.parse(text, "netstat.txt");
-        for (String name : new String[] {NetstatCounters.SYNCOOKIES_SENT, NetstatCounters.SYNCOOKIES_RECV,
-                NetstatCounters.SYNCOOKIES_FAILED, NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS,
-                NetstatCounters.REQ_QUEUE_FULL_DO_COOKIES, NetstatCounters.REQ_QUEUE_FULL_DROP, NetstatCounters.SYN_RETRANS}) {
+        for (String name : new String[] {
+            NetstatCounters.SYNCOOKIES_SENT,
+            NetstatCounters.SYNCOOKIES_RECV,
+            NetstatCounters.SYNCOOKIES_FAILED,
+            NetstatCounters.LISTEN_OVERFLOWS,
+            NetstatCounters.LISTEN_DROPS,
+            NetstatCounters.REQ_QUEUE_FULL_DO_COOKIES,
+            NetstatCounters.REQ_QUEUE_FULL_DROP,
+            NetstatCounters.SYN_RETRANS
+        }) {
             assertTrue(counters.tcpExt(name).isPresent(), name);
         }
         assertTrue(counters.section("TcpExt").size() > 100);
@@ -30,19 +37,34 @@ class NetstatCountersTest {
 
     @Test
     void readsThisNamespaceLive() throws Exception {
-        assertTrue(NetstatCounters.read().tcpExt(NetstatCounters.LISTEN_OVERFLOWS).isPresent());
+        assertTrue(
+                NetstatCounters.read().tcpExt(NetstatCounters.LISTEN_OVERFLOWS).isPresent());
     }
 
     @Test
     void malformedInputNamesTheLineAndTheProblem() {
-        assertEquals("n line 2: TcpExt: has 2 names but 1 values",
-                assertThrows(MalformedProcFileException.class, () -> NetstatCounters.parse("TcpExt: A B\nTcpExt: 1\n", "n")).getMessage());
-        assertEquals("n line 2: TcpExt:B has the value 'x', which is not a whole number",
-                assertThrows(MalformedProcFileException.class, () -> NetstatCounters.parse("TcpExt: A B\nTcpExt: 1 x\n", "n")).getMessage());
-        assertEquals("n line 1: header line has no value line after it",
-                assertThrows(MalformedProcFileException.class, () -> NetstatCounters.parse("TcpExt: A B\n", "n")).getMessage());
-        assertEquals("n line 1: expected a header and a value line of the same section, got 'TcpExt:' and 'IpExt:'",
-                assertThrows(MalformedProcFileException.class, () -> NetstatCounters.parse("TcpExt: A\nIpExt: 1\n", "n")).getMessage());
+        assertEquals(
+                "n line 2: TcpExt: has 2 names but 1 values",
+                assertThrows(
+                                MalformedProcFileException.class,
+                                () -> NetstatCounters.parse("TcpExt: A B\nTcpExt: 1\n", "n"))
+                        .getMessage());
+        assertEquals(
+                "n line 2: TcpExt:B has the value 'x', which is not a whole number",
+                assertThrows(
+                                MalformedProcFileException.class,
+                                () -> NetstatCounters.parse("TcpExt: A B\nTcpExt: 1 x\n", "n"))
+                        .getMessage());
+        assertEquals(
+                "n line 1: header line has no value line after it",
+                assertThrows(MalformedProcFileException.class, () -> NetstatCounters.parse("TcpExt: A B\n", "n"))
+                        .getMessage());
+        assertEquals(
+                "n line 1: expected a header and a value line of the same section, got 'TcpExt:' and 'IpExt:'",
+                assertThrows(
+                                MalformedProcFileException.class,
+                                () -> NetstatCounters.parse("TcpExt: A\nIpExt: 1\n", "n"))
+                        .getMessage());
         assertTrue(NetstatCounters.parse("", "n").section("TcpExt").isEmpty());
     }
 }

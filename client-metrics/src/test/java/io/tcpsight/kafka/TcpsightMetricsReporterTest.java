@@ -33,7 +33,9 @@ class TcpsightMetricsReporterTest {
         config.put("client.id", "consumer-orders-1");
         config.put("bootstrap.servers", "b1:9092,b2:9092");
         config.put("receive.buffer.bytes", "65536");
-        config.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required password=\"hunter2\";");
+        config.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required password=\"hunter2\";");
         config.put("ssl.truststore.password", "hunter3");
         config.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
         TcpsightMetricsReporter reporter = reporter();
@@ -47,8 +49,8 @@ class TcpsightMetricsReporterTest {
 
     @Test
     void aBadTcpsightSettingFailsConfigurationNamingTheKey() {
-        ConfigException failure = assertThrows(ConfigException.class,
-                () -> reporter().configure(Map.of("tcpsight.sample.interval.ms", "soon")));
+        ConfigException failure = assertThrows(
+                ConfigException.class, () -> reporter().configure(Map.of("tcpsight.sample.interval.ms", "soon")));
         assertTrue(failure.getMessage().contains("tcpsight.sample.interval.ms=soon"), failure.getMessage());
     }
 
@@ -57,7 +59,9 @@ class TcpsightMetricsReporterTest {
         assertEquals(ClientKind.PRODUCER, TcpsightMetricsReporter.kindOf("app", Map.of("key.serializer", "x")));
         assertEquals(ClientKind.CONSUMER, TcpsightMetricsReporter.kindOf("app", Map.of("group.id", "g")));
         assertEquals(ClientKind.ADMIN, TcpsightMetricsReporter.kindOf("app", Map.of()));
-        assertEquals(ClientKind.CONNECT_CONSUMER, TcpsightMetricsReporter.kindOf("connector-consumer-x-0", Map.of("key.serializer", "x")));
+        assertEquals(
+                ClientKind.CONNECT_CONSUMER,
+                TcpsightMetricsReporter.kindOf("connector-consumer-x-0", Map.of("key.serializer", "x")));
         assertEquals(Set.of(9092, 9093), TcpsightMetricsReporter.bootstrapPorts("a:9092, [::1]:9093,b"));
         assertEquals(Set.of(9094), TcpsightMetricsReporter.bootstrapPorts(List.of("a:9094")));
     }
@@ -68,19 +72,30 @@ class TcpsightMetricsReporterTest {
         ObjectName name = TcpsightJmx.objectName(TcpsightMetricsReporter.JMX_TYPE, "consumer-local-1");
         try (LoopbackConnections broker = LoopbackConnections.ipv4().pairs(2)) {
             TcpsightMetricsReporter reporter = reporter();
-            reporter.configure(Map.of("client.id", "consumer-local-1", "bootstrap.servers", "127.0.0.1:" + broker.port(),
-                    "receive.buffer.bytes", "65536", "group.id", "g", "tcpsight.sample.interval.ms", "200"));
+            reporter.configure(Map.of(
+                    "client.id",
+                    "consumer-local-1",
+                    "bootstrap.servers",
+                    "127.0.0.1:" + broker.port(),
+                    "receive.buffer.bytes",
+                    "65536",
+                    "group.id",
+                    "g",
+                    "tcpsight.sample.interval.ms",
+                    "200"));
             reporter.init(List.of());
             try {
                 long deadline = System.nanoTime() + 5_000_000_000L;
                 while ((Integer) server.getAttribute(name, "TrackedConnections") < 2 && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
-                assertEquals(2, server.getAttribute(name, "TrackedConnections"), "the two client ends to the broker port");
+                assertEquals(
+                        2, server.getAttribute(name, "TrackedConnections"), "the two client ends to the broker port");
                 Thread.sleep(500);
                 assertEquals(0, server.getAttribute(name, "FindingCount"), "a loopback path is healthy: " + logged);
                 assertTrue(reporter.monitor().registry().connections().stream()
-                        .allMatch(c -> c.identity().clientId().equals(Optional.of("consumer-local-1")) && c.latest().isPresent()));
+                        .allMatch(c -> c.identity().clientId().equals(Optional.of("consumer-local-1"))
+                                && c.latest().isPresent()));
             } finally {
                 reporter.close();
             }

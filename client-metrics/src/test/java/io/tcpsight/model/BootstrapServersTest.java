@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 class BootstrapServersTest {
     @Test
     void bootstrapServersParseLikeKafkas() {
-        assertEquals(List.of(InetSocketAddress.createUnresolved("a", 9092), InetSocketAddress.createUnresolved("::1", 9093)),
+        assertEquals(
+                List.of(InetSocketAddress.createUnresolved("a", 9092), InetSocketAddress.createUnresolved("::1", 9093)),
                 BootstrapServers.parse(" a:9092, [::1]:9093, junk"));
-        assertEquals(List.of(InetSocketAddress.createUnresolved("b", 9094), InetSocketAddress.createUnresolved("c", 1)),
+        assertEquals(
+                List.of(InetSocketAddress.createUnresolved("b", 9094), InetSocketAddress.createUnresolved("c", 1)),
                 BootstrapServers.parse(List.of("b:9094", "PLAINTEXT://c:1")));
         assertEquals(List.of(), BootstrapServers.parse(null));
     }

@@ -10,11 +10,18 @@ class KernelVersionTest {
 
     @Test
     void releasesOfDistributionsParse() {
-        assertEquals(KernelVersion.of(6, 18, 44), KernelVersion.parse("6.18.44-fc-v669").get());
+        assertEquals(
+                KernelVersion.of(6, 18, 44),
+                KernelVersion.parse("6.18.44-fc-v669").get());
         assertEquals(KernelVersion.of(6, 6, 0), KernelVersion.parse("6.6-rc1").get());
-        assertEquals(KernelVersion.of(5, 15, 0), KernelVersion.parse("5.15.0-105-generic").get());
-        assertEquals(KernelVersion.of(6, 1, 119), KernelVersion.parse(" 6.1.119+deb12\n").get());
-        assertEquals("6.1.119+deb12", KernelVersion.parse(" 6.1.119+deb12\n").get().release());
+        assertEquals(
+                KernelVersion.of(5, 15, 0),
+                KernelVersion.parse("5.15.0-105-generic").get());
+        assertEquals(
+                KernelVersion.of(6, 1, 119),
+                KernelVersion.parse(" 6.1.119+deb12\n").get());
+        assertEquals(
+                "6.1.119+deb12", KernelVersion.parse(" 6.1.119+deb12\n").get().release());
     }
 
     @Test

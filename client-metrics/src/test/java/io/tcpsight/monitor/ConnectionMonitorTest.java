@@ -34,8 +34,12 @@ import org.junit.jupiter.api.Test;
 class ConnectionMonitorTest {
 
     static ConnectionIdentity identity(SocketChannel channel, Role role, String clientId) throws Exception {
-        return ConnectionIdentity.of(role, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress) channel.getRemoteAddress(),
-                Instant.now()).withClientId(clientId);
+        return ConnectionIdentity.of(
+                        role,
+                        (InetSocketAddress) channel.getLocalAddress(),
+                        (InetSocketAddress) channel.getRemoteAddress(),
+                        Instant.now())
+                .withClientId(clientId);
     }
 
     @Test
@@ -43,10 +47,12 @@ class ConnectionMonitorTest {
         ConnectionRegistry registry = new ConnectionRegistry(2);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(2)) {
             for (SocketChannel channel : loopback.clients) {
-                assertTrue(registry.track(TcpSockets.fileDescriptor(channel), 0, identity(channel, Role.CLIENT, "c")).isPresent());
+                assertTrue(registry.track(TcpSockets.fileDescriptor(channel), 0, identity(channel, Role.CLIENT, "c"))
+                        .isPresent());
             }
             SocketChannel third = loopback.connectPair(0);
-            assertFalse(registry.track(TcpSockets.fileDescriptor(third), 0, identity(third, Role.CLIENT, "c")).isPresent());
+            assertFalse(registry.track(TcpSockets.fileDescriptor(third), 0, identity(third, Role.CLIENT, "c"))
+                    .isPresent());
             assertEquals(2, registry.size());
             assertEquals(1, registry.refused());
             registry.release(TcpSockets.fileDescriptor(loopback.clients.get(0)));
@@ -61,8 +67,12 @@ class ConnectionMonitorTest {
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             SocketChannel client = loopback.connectPair(0);
             SocketChannel server = loopback.accepted.get(0);
-            TrackedConnection sending = registry.track(TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c")).get();
-            TrackedConnection receiving = registry.track(TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c")).get();
+            TrackedConnection sending = registry.track(
+                            TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"))
+                    .get();
+            TrackedConnection receiving = registry.track(
+                            TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"))
+                    .get();
             assertEquals(2, sampler.sample().size());
             assertTrue(sending.latest().get().interval().isEmpty(), "no interval on the first sample");
             assertTrue(sending.latest().get().buffers().isPresent(), "buffer state read on the first sample");
@@ -88,9 +98,13 @@ class ConnectionMonitorTest {
     void aSenderBehindASlowReaderIsFoundReceiveWindowLimited() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         List<List<Finding>> rounds = new ArrayList<>();
-        FindingsBoard board = new FindingsBoard(0, finding -> { });
-        ConnectionMonitor monitor = new ConnectionMonitor(registry, TcpsightConfig.defaults(), connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(), board);
+        FindingsBoard board = new FindingsBoard(0, finding -> {});
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                board);
         monitor.addListener((sampled, findings) -> rounds.add(findings));
         try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
             loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
@@ -104,7 +118,8 @@ class ConnectionMonitorTest {
                 }
             }));
             monitor.round();
-            assertTrue(registry.connections().get(0).identity().clientId().isEmpty(), "nothing sent yet, nothing named");
+            assertTrue(
+                    registry.connections().get(0).identity().clientId().isEmpty(), "nothing sent yet, nothing named");
             broker.configureBlocking(false);
             ByteBuffer out = ByteBuffer.allocate(1 << 16);
             ByteBuffer in = ByteBuffer.allocate(1024);
@@ -117,12 +132,18 @@ class ConnectionMonitorTest {
                 Thread.sleep(2);
             }
             monitor.round();
-            IntervalStats interval = registry.connections().get(0).latest().get().interval().get();
-            assertTrue(interval.rwndLimitedRatio() > 0.5, "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());
-            Finding finding = rounds.get(1).stream().filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED).findFirst()
+            IntervalStats interval =
+                    registry.connections().get(0).latest().get().interval().get();
+            assertTrue(
+                    interval.rwndLimitedRatio() > 0.5,
+                    "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());
+            Finding finding = rounds.get(1).stream()
+                    .filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED)
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("no receive-window-limited in " + rounds.get(1)));
             assertEquals("consumer-slow-1", finding.connection().clientId().orElseThrow());
-            assertEquals("receive.buffer.bytes", finding.remedy().settings().get(0).key());
+            assertEquals(
+                    "receive.buffer.bytes", finding.remedy().settings().get(0).key());
         }
     }
 
@@ -139,10 +160,15 @@ class ConnectionMonitorTest {
         List<String> warnings = new ArrayList<>();
         int[] rounds = {0};
         TcpsightConfig fast = TcpsightConfig.from(Map.of("tcpsight.sample.interval.ms", "100"));
-        try (SamplingLoop loop = new SamplingLoop("test-loop", fast, () -> {
-            rounds[0]++;
-            throw new IllegalStateException("boom");
-        }, warnings::add).start()) {
+        try (SamplingLoop loop = new SamplingLoop(
+                        "test-loop",
+                        fast,
+                        () -> {
+                            rounds[0]++;
+                            throw new IllegalStateException("boom");
+                        },
+                        warnings::add)
+                .start()) {
             Thread.sleep(600);
         }
         assertTrue(rounds[0] >= 3, "rounds " + rounds[0]);
@@ -155,13 +181,21 @@ class ConnectionMonitorTest {
         ConnectionRegistry registry = new ConnectionRegistry(100);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             int port = loopback.port();
-            CensusTracker tracker = new CensusTracker(registry, socket -> socket.remote().getPort() == port,
+            CensusTracker tracker = new CensusTracker(
+                    registry,
+                    socket -> socket.remote().getPort() == port,
                     socket -> CensusTracker.clientIdentity(socket, "consumer-g-1"));
             SocketChannel first = loopback.connectPair(0);
             SocketChannel second = loopback.connectPair(0);
             tracker.refresh();
             assertEquals(2, registry.size(), "only the client ends: their peer is the listener's port");
-            assertEquals("consumer-g-1", registry.get(TcpSockets.fileDescriptor(first)).get().identity().clientId().orElseThrow());
+            assertEquals(
+                    "consumer-g-1",
+                    registry.get(TcpSockets.fileDescriptor(first))
+                            .get()
+                            .identity()
+                            .clientId()
+                            .orElseThrow());
             int gone = TcpSockets.fileDescriptor(second);
             second.close();
             tracker.refresh();

@@ -24,7 +24,7 @@ class ObservationRuntimeTest {
         List<String> warnings = new CopyOnWriteArrayList<>();
         List<String> events = new CopyOnWriteArrayList<>();
         ObservationRuntime runtime = ObservationRuntime.builder("tcpsight test", TcpsightConfig.defaults())
-                .log(message -> { }, warnings::add)
+                .log(message -> {}, warnings::add)
                 .exporter("first", monitor -> () -> events.add("first closed"))
                 .exporter("broken", monitor -> {
                     throw new IllegalStateException("port in use");
@@ -34,14 +34,18 @@ class ObservationRuntimeTest {
                 .start();
         runtime.close();
 
-        assertEquals(List.of("tcpsight test: broken not started, the rest runs: java.lang.IllegalStateException: port in use"), warnings);
+        assertEquals(
+                List.of(
+                        "tcpsight test: broken not started, the rest runs: java.lang.IllegalStateException: port in use"),
+                warnings);
         assertEquals(List.of("last closed", "first closed"), events);
     }
 
     @Test
     void aRoundRunsTheStepsInOrderThenTracksWhatTheCensusFound() throws Exception {
         List<String> steps = new CopyOnWriteArrayList<>();
-        try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        try (ServerSocketChannel server =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(server.getLocalAddress());
                 SocketChannel accepted = server.accept()) {
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
@@ -49,7 +53,8 @@ class ObservationRuntimeTest {
                     .beforeRound(() -> steps.add("before census"))
                     .census(socket -> socket.remote() != null && socket.remote().getPort() == port, socket -> {
                         steps.add("census identified " + socket.remote().getPort());
-                        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now()).withClientId("c-1");
+                        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now())
+                                .withClientId("c-1");
                     })
                     .beforeRound(() -> steps.add("after census"))
                     .namer(sampled -> steps.add("named " + sampled.size()))
@@ -58,7 +63,14 @@ class ObservationRuntimeTest {
 
             assertEquals(List.of("before census", "census identified " + port, "after census", "named 1"), steps);
             assertEquals(1, runtime.registry().size());
-            assertEquals("c-1", runtime.registry().connections().get(0).identity().clientId().orElseThrow());
+            assertEquals(
+                    "c-1",
+                    runtime.registry()
+                            .connections()
+                            .get(0)
+                            .identity()
+                            .clientId()
+                            .orElseThrow());
             runtime.close();
         }
     }

@@ -2,6 +2,7 @@ package io.tcpsight.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
@@ -21,7 +22,9 @@ class NativeUnavailableTest {
     /** Hides META-INF/native and loads io.tcpsight classes itself rather than from its parent. */
     static final class WithoutNativeLibrary extends URLClassLoader {
         WithoutNativeLibrary() throws Exception {
-            super(new URL[] {Paths.get("target/classes").toUri().toURL()}, NativeUnavailableTest.class.getClassLoader());
+            super(
+                    new URL[] {Paths.get("target/classes").toUri().toURL()},
+                    NativeUnavailableTest.class.getClassLoader());
         }
 
         @Override
@@ -51,14 +54,17 @@ class NativeUnavailableTest {
         try (WithoutNativeLibrary loader = new WithoutNativeLibrary()) {
             Class<?> sockets = loader.loadClass("io.tcpsight.tcp.TcpSockets");
             Object availability = sockets.getMethod("availability").invoke(null);
-            assertFalse((Boolean) availability.getClass().getMethod("isAvailable").invoke(availability));
+            assertFalse(
+                    (Boolean) availability.getClass().getMethod("isAvailable").invoke(availability));
             String reason = (String) availability.getClass().getMethod("reason").invoke(availability);
             assertTrue(reason.contains("no native library for linux-"), reason);
 
             Method tcpInfo = sockets.getMethod("tcpInfo", int.class);
-            InvocationTargetException failure = org.junit.jupiter.api.Assertions.assertThrows(InvocationTargetException.class,
-                    () -> tcpInfo.invoke(null, 0));
-            assertEquals("io.tcpsight.tcp.NativeUnavailableException", failure.getCause().getClass().getName());
+            InvocationTargetException failure =
+                    assertThrows(InvocationTargetException.class, () -> tcpInfo.invoke(null, 0));
+            assertEquals(
+                    "io.tcpsight.tcp.NativeUnavailableException",
+                    failure.getCause().getClass().getName());
             assertTrue(failure.getCause().getMessage().contains(reason));
         }
         assertTrue(TcpSockets.availability().isAvailable(), "this class loader's copy is unaffected");
@@ -66,10 +72,12 @@ class NativeUnavailableTest {
 
     @Test
     void twoClassLoadersEachLoadTheirOwnCopy() throws Exception {
-        try (URLClassLoader isolated = new URLClassLoader(new URL[] {Paths.get("target/classes").toUri().toURL()}, null)) {
+        try (URLClassLoader isolated = new URLClassLoader(
+                new URL[] {Paths.get("target/classes").toUri().toURL()}, null)) {
             Class<?> sockets = isolated.loadClass("io.tcpsight.tcp.TcpSockets");
             Object availability = sockets.getMethod("availability").invoke(null);
-            assertTrue((Boolean) availability.getClass().getMethod("isAvailable").invoke(availability),
+            assertTrue(
+                    (Boolean) availability.getClass().getMethod("isAvailable").invoke(availability),
                     "a second class loader (agent beside a Connect plugin) loads its own copy: " + availability);
         }
         assertTrue(TcpSockets.availability().isAvailable());

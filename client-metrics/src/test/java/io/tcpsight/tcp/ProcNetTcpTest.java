@@ -14,7 +14,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProcNetTcpTest {
-    private static final String HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
+    private static final String HEADER =
+            "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
 
     @Test
     void parsesAFileCapturedOnALinuxHost() throws Exception {
@@ -25,7 +26,11 @@ class ProcNetTcpTest {
         Map<Long, ProcNetTcp.Entry> entries = ProcNetTcp.parse(text, "net-tcp.txt");
         // 8 sockets, one of them an orphan in FIN_WAIT2 with inode 0, which no process holds.
         assertEquals(7, entries.size());
-        assertEquals(2, entries.values().stream().filter(entry -> entry.state == TcpState.LISTEN).count());
+        assertEquals(
+                2,
+                entries.values().stream()
+                        .filter(entry -> entry.state == TcpState.LISTEN)
+                        .count());
         assertEquals(TcpState.CLOSE_WAIT, entries.get(11315L).state);
         assertEquals(new InetSocketAddress("127.0.0.1", 0x8127), entries.get(11311L).local);
         assertTrue(entries.values().stream().anyMatch(entry -> entry.state == TcpState.LISTEN));
@@ -40,7 +45,8 @@ class ProcNetTcpTest {
 
     @Test
     void aLineWithTooFewColumnsIsNamedByNumber() {
-        MalformedProcFileException failure = assertThrows(MalformedProcFileException.class,
+        MalformedProcFileException failure = assertThrows(
+                MalformedProcFileException.class,
                 () -> ProcNetTcp.parse(HEADER + "   0: 0100007F:1F90 00000000:0000 0A\n", "tcp"));
         assertEquals("tcp line 2: has 4 columns, expected at least 10", failure.getMessage());
     }
@@ -48,10 +54,18 @@ class ProcNetTcpTest {
     @Test
     void badAddressesAndStatesAreRejectedWithTheReason() {
         String rest = " 00000000:00000000 00:00000000 00000000     0        0 4242 1\n";
-        assertThrows(MalformedProcFileException.class, () -> ProcNetTcp.parse(HEADER + "0: 7F:1F90 00000000:0000 0A" + rest, "tcp"));
-        assertThrows(MalformedProcFileException.class, () -> ProcNetTcp.parse(HEADER + "0: 0100007F 00000000:0000 0A" + rest, "tcp"));
-        assertThrows(MalformedProcFileException.class, () -> ProcNetTcp.parse(HEADER + "0: 0100007F:ZZ 00000000:0000 0A" + rest, "tcp"));
-        assertThrows(MalformedProcFileException.class, () -> ProcNetTcp.parse(HEADER + "0: 0100007F:1F90 00000000:0000 XY" + rest, "tcp"));
+        assertThrows(
+                MalformedProcFileException.class,
+                () -> ProcNetTcp.parse(HEADER + "0: 7F:1F90 00000000:0000 0A" + rest, "tcp"));
+        assertThrows(
+                MalformedProcFileException.class,
+                () -> ProcNetTcp.parse(HEADER + "0: 0100007F 00000000:0000 0A" + rest, "tcp"));
+        assertThrows(
+                MalformedProcFileException.class,
+                () -> ProcNetTcp.parse(HEADER + "0: 0100007F:ZZ 00000000:0000 0A" + rest, "tcp"));
+        assertThrows(
+                MalformedProcFileException.class,
+                () -> ProcNetTcp.parse(HEADER + "0: 0100007F:1F90 00000000:0000 XY" + rest, "tcp"));
         Map<Long, ProcNetTcp.Entry> good = ProcNetTcp.parse(HEADER + "0: 0100007F:1F90 00000000:0000 0A" + rest, "tcp");
         assertEquals(new InetSocketAddress("127.0.0.1", 8080), good.get(4242L).local);
         assertEquals(TcpState.LISTEN, good.get(4242L).state);

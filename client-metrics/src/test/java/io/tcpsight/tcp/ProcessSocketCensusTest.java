@@ -25,8 +25,9 @@ class ProcessSocketCensusTest {
             SocketChannel v4Client = v4.connectPair(0);
             SocketChannel v6Client = v6.connectPair(0);
             Map<Integer, NetworkChannel> opened = new HashMap<>();
-            for (NetworkChannel channel : new NetworkChannel[] {v4.listener, v4Client, v4.accepted.get(0), v6.listener, v6Client,
-                    v6.accepted.get(0)}) {
+            for (NetworkChannel channel : new NetworkChannel[] {
+                v4.listener, v4Client, v4.accepted.get(0), v6.listener, v6Client, v6.accepted.get(0)
+            }) {
                 opened.put(TcpSockets.fileDescriptor(channel), channel);
             }
 

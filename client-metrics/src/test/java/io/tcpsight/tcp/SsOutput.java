@@ -41,7 +41,8 @@ final class SsOutput {
         Process process = new ProcessBuilder(command).start();
         String output;
         String errors;
-        try (InputStream in = process.getInputStream(); InputStream err = process.getErrorStream()) {
+        try (InputStream in = process.getInputStream();
+                InputStream err = process.getErrorStream()) {
             output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             errors = new String(err.readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -52,7 +53,8 @@ final class SsOutput {
     }
 
     /** The established connection from local to remote, with its info line (ss -tieH). */
-    static SsOutput connection(InetSocketAddress local, InetSocketAddress remote) throws IOException, InterruptedException {
+    static SsOutput connection(InetSocketAddress local, InetSocketAddress remote)
+            throws IOException, InterruptedException {
         String output = run("-tieH", "src", endpoint(local), "dst", endpoint(remote));
         String[] lines = output.split("\n");
         if (lines.length < 2) {

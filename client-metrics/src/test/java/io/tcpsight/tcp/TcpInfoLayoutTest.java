@@ -18,19 +18,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TcpInfoLayoutTest {
-    private static final Set<TcpInfoField> BIT_FIELDS = EnumSet.of(TcpInfoField.SND_WSCALE, TcpInfoField.RCV_WSCALE,
-            TcpInfoField.DELIVERY_RATE_APP_LIMITED, TcpInfoField.FASTOPEN_CLIENT_FAIL);
+    private static final Set<TcpInfoField> BIT_FIELDS = EnumSet.of(
+            TcpInfoField.SND_WSCALE,
+            TcpInfoField.RCV_WSCALE,
+            TcpInfoField.DELIVERY_RATE_APP_LIMITED,
+            TcpInfoField.FASTOPEN_CLIENT_FAIL);
 
     /** Every field the installed kernel header declares sits at the offset and size the Java layout uses. */
     @Test
     void layoutMatchesTheInstalledKernelHeader(@TempDir Path work) throws Exception {
-        String header = new String(Files.readAllBytes(Paths.get("/usr/include/linux/tcp.h")), StandardCharsets.US_ASCII);
-        StringBuilder program = new StringBuilder("#include <stdio.h>\n#include <stddef.h>\n#include <linux/tcp.h>\nint main(void) {\n");
+        String header =
+                new String(Files.readAllBytes(Paths.get("/usr/include/linux/tcp.h")), StandardCharsets.US_ASCII);
+        StringBuilder program = new StringBuilder(
+                "#include <stdio.h>\n#include <stddef.h>\n#include <linux/tcp.h>\nint main(void) {\n");
         int declared = 0;
         for (TcpInfoField field : TcpInfoField.values()) {
             if (!BIT_FIELDS.contains(field) && header.matches("(?s).*\\b" + field.kernelName() + "\\b.*")) {
-                program.append(String.format("  printf(\"%1$s %%zu %%zu\\n\", offsetof(struct tcp_info, %1$s), "
-                        + "sizeof(((struct tcp_info *) 0)->%1$s));%n", field.kernelName()));
+                program.append(String.format(
+                        "  printf(\"%1$s %%zu %%zu\\n\", offsetof(struct tcp_info, %1$s), "
+                                + "sizeof(((struct tcp_info *) 0)->%1$s));%n",
+                        field.kernelName()));
                 declared++;
             }
         }
@@ -89,7 +96,10 @@ class TcpInfoLayoutTest {
     }
 
     private static String run(Path directory, String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
         return output;

@@ -2,6 +2,7 @@ package io.tcpsight.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
@@ -24,8 +25,8 @@ class TcpInfoMatchesSsTest {
             Thread.sleep(50); // let the last ACKs land, so nothing moves while both tools read
             for (SocketChannel channel : new SocketChannel[] {client, server}) {
                 TcpInfo before = TcpSockets.tcpInfo(channel);
-                SsOutput ss = SsOutput.connection((InetSocketAddress) channel.getLocalAddress(),
-                        (InetSocketAddress) channel.getRemoteAddress());
+                SsOutput ss = SsOutput.connection(
+                        (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress) channel.getRemoteAddress());
                 TcpInfo after = TcpSockets.tcpInfo(channel);
 
                 assertEquals(TcpState.ESTABLISHED, before.state());
@@ -41,9 +42,12 @@ class TcpInfoMatchesSsTest {
                 assertEquals(ss.number("rcv_space"), before.rcvSpaceBytes(), "rcv_space");
                 assertEquals(ss.number("snd_wnd"), before.sndWindowBytes().getAsLong(), "snd_wnd");
                 long ssRtt = ss.micros("rtt");
-                assertTrue(ssRtt == before.rttMicros() || ssRtt == after.rttMicros(),
+                assertTrue(
+                        ssRtt == before.rttMicros() || ssRtt == after.rttMicros(),
                         "rtt: ss " + ssRtt + "us, TCP_INFO " + before.rttMicros() + "/" + after.rttMicros() + "us");
-                assertTrue(ss.values.get("ino").equals(Long.toString(inodeOf(channel))), "ss and the census see the same socket");
+                assertTrue(
+                        ss.values.get("ino").equals(Long.toString(inodeOf(channel))),
+                        "ss and the census see the same socket");
             }
         }
     }
@@ -55,7 +59,8 @@ class TcpInfoMatchesSsTest {
                 loopback.connectOnly(0);
             }
             ListenQueue queue = TcpSockets.listenQueue(loopback.listener);
-            String[] ss = SsOutput.run("-ltnH", "sport = :" + loopback.port()).trim().split("\\s+");
+            String[] ss =
+                    SsOutput.run("-ltnH", "sport = :" + loopback.port()).trim().split("\\s+");
             assertEquals("LISTEN", ss[0]);
             assertEquals(Long.parseLong(ss[1]), queue.acceptQueueLength(), "Recv-Q is the accept queue");
             assertEquals(Long.parseLong(ss[2]), queue.effectiveBacklog(), "Send-Q is the effective backlog");
@@ -85,19 +90,25 @@ class TcpInfoMatchesSsTest {
 
             SocketBufferState smallState = TcpSockets.bufferState(small);
             SocketBufferState autotunedState = TcpSockets.bufferState(autotuned);
-            assertTrue(smallState.windowClampBytes() > 0 && smallState.windowClampBytes() <= 131072,
+            assertTrue(
+                    smallState.windowClampBytes() > 0 && smallState.windowClampBytes() <= 131072,
                     "clamp " + smallState.windowClampBytes() + " stays within the locked buffer");
-            assertTrue(autotunedState.windowClampBytes() > 4 * smallState.windowClampBytes(),
+            assertTrue(
+                    autotunedState.windowClampBytes() > 4 * smallState.windowClampBytes(),
                     "autotuning grew the clamp to " + autotunedState.windowClampBytes() + ", the locked one stays at "
                             + smallState.windowClampBytes());
 
             TcpInfo smallInfo = TcpSockets.tcpInfo(small);
             TcpInfo autotunedInfo = TcpSockets.tcpInfo(autotuned);
-            assertTrue(smallInfo.rcvWindowScale() < autotunedInfo.rcvWindowScale(),
-                    "scale chosen at SYN time from the buffer: " + smallInfo.rcvWindowScale() + " < " + autotunedInfo.rcvWindowScale());
-            SsOutput ss = SsOutput.connection((InetSocketAddress) small.getLocalAddress(), (InetSocketAddress) small.getRemoteAddress());
+            assertTrue(
+                    smallInfo.rcvWindowScale() < autotunedInfo.rcvWindowScale(),
+                    "scale chosen at SYN time from the buffer: " + smallInfo.rcvWindowScale() + " < "
+                            + autotunedInfo.rcvWindowScale());
+            SsOutput ss = SsOutput.connection(
+                    (InetSocketAddress) small.getLocalAddress(), (InetSocketAddress) small.getRemoteAddress());
             assertEquals(ss.windowScales()[1], smallInfo.rcvWindowScale());
-            assertTrue(smallInfo.rcvWindowBytes().getAsLong() <= smallState.windowClampBytes(),
+            assertTrue(
+                    smallInfo.rcvWindowBytes().getAsLong() <= smallState.windowClampBytes(),
                     "advertised window " + smallInfo.rcvWindowBytes() + " never exceeds the clamp");
         }
     }
@@ -107,20 +118,17 @@ class TcpInfoMatchesSsTest {
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             SocketChannel client = loopback.connectPair(0);
             client.close();
-            TcpSocketException failure = org.junit.jupiter.api.Assertions.assertThrows(TcpSocketException.class,
-                    () -> TcpSockets.tcpInfo(client));
+            TcpSocketException failure = assertThrows(TcpSocketException.class, () -> TcpSockets.tcpInfo(client));
             assertTrue(failure.getMessage().contains("closed"), failure.getMessage());
         }
     }
 
     @Test
     void invalidDescriptorGivesErrnoNotACrash() {
-        TcpSocketException failure = org.junit.jupiter.api.Assertions.assertThrows(TcpSocketException.class,
-                () -> TcpSockets.tcpInfo(-1));
+        TcpSocketException failure = assertThrows(TcpSocketException.class, () -> TcpSockets.tcpInfo(-1));
         assertEquals(Errno.EBADF, failure.errno());
         assertTrue(failure.getMessage().contains("EBADF"), failure.getMessage());
-        TcpSocketException stdin = org.junit.jupiter.api.Assertions.assertThrows(TcpSocketException.class,
-                () -> TcpSockets.bufferState(0));
+        TcpSocketException stdin = assertThrows(TcpSocketException.class, () -> TcpSockets.bufferState(0));
         assertFalse(stdin.getMessage().isEmpty());
     }
 
@@ -132,10 +140,11 @@ class TcpInfoMatchesSsTest {
             assertFalse(before.isEmpty());
             TcpSockets.setCongestionControl(client, "reno");
             assertEquals("reno", TcpSockets.bufferState(client).congestionControl());
-            TcpSocketException unknown = org.junit.jupiter.api.Assertions.assertThrows(TcpSocketException.class,
-                    () -> TcpSockets.setCongestionControl(client, "no-such-cc"));
+            TcpSocketException unknown =
+                    assertThrows(TcpSocketException.class, () -> TcpSockets.setCongestionControl(client, "no-such-cc"));
             assertEquals(Errno.ENOENT, unknown.errno());
-            assertTrue(unknown.getMessage().contains("net.ipv4.tcp_available_congestion_control"), unknown.getMessage());
+            assertTrue(
+                    unknown.getMessage().contains("net.ipv4.tcp_available_congestion_control"), unknown.getMessage());
         }
     }
 

@@ -38,8 +38,16 @@ class TcpInfoSamplerTest {
             assertTrue(sampler.succeeded(0));
             assertNull(sampler.error(0));
             assertEquals(single.filledBytes(), sampler.filledBytes(0));
-            for (TcpInfoField stable : new TcpInfoField[] {TcpInfoField.STATE, TcpInfoField.OPTIONS, TcpInfoField.SND_WSCALE,
-                    TcpInfoField.RCV_WSCALE, TcpInfoField.SND_MSS, TcpInfoField.ADVMSS, TcpInfoField.RCV_SPACE, TcpInfoField.SND_WND}) {
+            for (TcpInfoField stable : new TcpInfoField[] {
+                TcpInfoField.STATE,
+                TcpInfoField.OPTIONS,
+                TcpInfoField.SND_WSCALE,
+                TcpInfoField.RCV_WSCALE,
+                TcpInfoField.SND_MSS,
+                TcpInfoField.ADVMSS,
+                TcpInfoField.RCV_SPACE,
+                TcpInfoField.SND_WND
+            }) {
                 assertEquals(single.get(stable).getAsLong(), sampler.value(0, stable), stable.kernelName());
             }
             assertEquals(TcpState.ESTABLISHED, sampler.snapshot(0).state());

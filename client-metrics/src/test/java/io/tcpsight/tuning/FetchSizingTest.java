@@ -12,7 +12,8 @@ class FetchSizingTest {
     private static final double MBIT = 1e6 / 8;
 
     static FetchSizing.Recommendation size(double rttMillis, double mbit, int partitions, Long rmem) {
-        return FetchSizing.recommend(new FetchSizing.Input(Math.round(rttMillis * 1000), mbit * MBIT, partitions, rmem, null, 1024));
+        return FetchSizing.recommend(
+                new FetchSizing.Input(Math.round(rttMillis * 1000), mbit * MBIT, partitions, rmem, null, 1024));
     }
 
     @Test
@@ -32,34 +33,48 @@ class FetchSizingTest {
 
     @Test
     void onePollTakesAPartitionsWholeResponse() {
-        FetchSizing.Recommendation r = FetchSizing.recommend(new FetchSizing.Input(100_000, 200 * MBIT, 1, null, null, 4000));
+        FetchSizing.Recommendation r =
+                FetchSizing.recommend(new FetchSizing.Input(100_000, 200 * MBIT, 1, null, null, 4000));
         assertEquals(22 * FetchSizing.MIB, r.maxPartitionFetchBytes());
         assertEquals(5768, r.maxPollRecords(), "22 MiB of 4000-byte records (5767.2), rounded up");
-        assertTrue(r.reasoning().stream().anyMatch(reason -> reason.startsWith("max.poll.records=5768:")), r.reasoning().toString());
-        FetchSizing.Recommendation shortPath = FetchSizing.recommend(new FetchSizing.Input(1_000, 200 * MBIT, 1, null, null, 1_000_000));
+        assertTrue(
+                r.reasoning().stream().anyMatch(reason -> reason.startsWith("max.poll.records=5768:")),
+                r.reasoning().toString());
+        FetchSizing.Recommendation shortPath =
+                FetchSizing.recommend(new FetchSizing.Input(1_000, 200 * MBIT, 1, null, null, 1_000_000));
         assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, shortPath.maxPollRecords(), "never below Kafka's default");
-        FetchSizing.Recommendation lan = FetchSizing.recommend(new FetchSizing.Input(500, 1000 * MBIT, 1, null, null, 100));
+        FetchSizing.Recommendation lan =
+                FetchSizing.recommend(new FetchSizing.Input(500, 1000 * MBIT, 1, null, null, 100));
         assertEquals(FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT, lan.maxPartitionFetchBytes());
-        assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, lan.maxPollRecords(), "where Kafka's fetch sizes suffice, its 500 stays");
-        FetchSizing.Recommendation tiny = FetchSizing.recommend(new FetchSizing.Input(300_000, 10_000 * MBIT, 1, null, null, 1));
-        assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, tiny.maxPollRecords(), "one-byte records: as many as the response's bytes");
+        assertEquals(
+                FetchSizing.MAX_POLL_RECORDS_DEFAULT,
+                lan.maxPollRecords(),
+                "where Kafka's fetch sizes suffice, its 500 stays");
+        FetchSizing.Recommendation tiny =
+                FetchSizing.recommend(new FetchSizing.Input(300_000, 10_000 * MBIT, 1, null, null, 1));
+        assertEquals(
+                FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT,
+                tiny.maxPollRecords(),
+                "one-byte records: as many as the response's bytes");
     }
 
     @Test
     void veryLongFatPathsAreCappedByTheBroker() {
         FetchSizing.Recommendation r = size(300, 10_000, 1, null);
         assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, r.fetchMaxBytes());
-        assertEquals(FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, r.maxPartitionFetchBytes(), "never above fetch.max.bytes");
+        assertEquals(
+                FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT, r.maxPartitionFetchBytes(), "never above fetch.max.bytes");
     }
 
     @Test
     void badInputIsRejectedWithTheValues() {
-        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-                () -> new FetchSizing.Input(100_000, 0, 1, null, null, 1024));
+        IllegalArgumentException failure = assertThrows(
+                IllegalArgumentException.class, () -> new FetchSizing.Input(100_000, 0, 1, null, null, 1024));
         assertTrue(failure.getMessage().contains("rate 0.0"), failure.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(-1, 1, 1, null, null, 1024));
         assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(100_000, 1, 0, null, null, 1024));
-        IllegalArgumentException noSize = assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(100_000, 1, 1, null, null, 0));
+        IllegalArgumentException noSize =
+                assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(100_000, 1, 1, null, null, 0));
         assertTrue(noSize.getMessage().contains("record size 0 bytes"), noSize.getMessage());
     }
 
@@ -88,14 +103,18 @@ class FetchSizingTest {
             assertTrue(base.maxPartitionFetchBytes() <= base.fetchMaxBytes());
             assertTrue(base.maxPollRecords() >= FetchSizing.MAX_POLL_RECORDS_DEFAULT);
             if (base.maxPartitionFetchBytes() > FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT) {
-                assertTrue((long) base.maxPollRecords() * 1024 >= base.maxPartitionFetchBytes(), "a poll drains a partition's response");
+                assertTrue(
+                        (long) base.maxPollRecords() * 1024 >= base.maxPartitionFetchBytes(),
+                        "a poll drains a partition's response");
             } else {
                 assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, base.maxPollRecords());
             }
-            assertTrue(base.requiredTcpRmemMax() >= 2 * base.bdpBytes() && base.requiredTcpRmemMax() % FetchSizing.MIB == 0);
+            assertTrue(base.requiredTcpRmemMax() >= 2 * base.bdpBytes()
+                    && base.requiredTcpRmemMax() % FetchSizing.MIB == 0);
             // Unless the broker cap binds, one fetch carries at least a BDP: the consumer is not fetch-bound.
             if (base.fetchMaxBytes() < FetchSizing.BROKER_FETCH_MAX_BYTES_DEFAULT) {
-                assertTrue(Math.min(base.fetchMaxBytes(), base.maxPartitionFetchBytes() * partitions) >= base.bdpBytes(),
+                assertTrue(
+                        Math.min(base.fetchMaxBytes(), base.maxPartitionFetchBytes() * partitions) >= base.bdpBytes(),
                         "rtt " + rtt + " rate " + rate + " partitions " + partitions);
             }
         }

@@ -41,8 +41,11 @@ final class BrokerDirectory implements AutoCloseable {
         Map<String, Object> config = new HashMap<>();
         for (Map.Entry<String, ?> entry : workerConfig.entrySet()) {
             String key = entry.getKey();
-            if (key.equals("bootstrap.servers") || key.equals("security.protocol") || key.equals("client.dns.lookup")
-                    || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+            if (key.equals("bootstrap.servers")
+                    || key.equals("security.protocol")
+                    || key.equals("client.dns.lookup")
+                    || key.startsWith("sasl.")
+                    || key.startsWith("ssl.")) {
                 config.put(key, entry.getValue());
             }
         }
@@ -85,7 +88,9 @@ final class BrokerDirectory implements AutoCloseable {
             failureLogged = false;
         } catch (Exception failed) {
             if (!failureLogged) {
-                LOG.warn("tcpsight: cannot list the brokers ({}); connections are shown without node ids until it works", failed.toString());
+                LOG.warn(
+                        "tcpsight: cannot list the brokers ({}); connections are shown without node ids until it works",
+                        failed.toString());
                 failureLogged = true;
             }
             if (failed instanceof InterruptedException) {

@@ -19,14 +19,19 @@ import java.util.Optional;
  */
 final class BufferCheck {
     /** Worker-level client keys a Connect worker passes to its task and admin clients. */
-    static final List<String> WORKER_KEYS = Arrays.asList("consumer.receive.buffer.bytes", "consumer.send.buffer.bytes",
-            "producer.send.buffer.bytes", "producer.receive.buffer.bytes", "admin.receive.buffer.bytes", "admin.send.buffer.bytes");
+    static final List<String> WORKER_KEYS = Arrays.asList(
+            "consumer.receive.buffer.bytes",
+            "consumer.send.buffer.bytes",
+            "producer.send.buffer.bytes",
+            "producer.receive.buffer.bytes",
+            "admin.receive.buffer.bytes",
+            "admin.send.buffer.bytes");
 
-    private BufferCheck() {
-    }
+    private BufferCheck() {}
 
     /** A finding when {@code value} is an explicit buffer below the target at {@code rttMicros}; empty for anything unparseable. */
-    static Optional<Finding> judge(String scope, String key, Object value, long rttMicros, boolean rttMeasured, TcpsightConfig config) {
+    static Optional<Finding> judge(
+            String scope, String key, Object value, long rttMicros, boolean rttMeasured, TcpsightConfig config) {
         long bytes;
         try {
             bytes = Long.parseLong(String.valueOf(value).trim());
@@ -38,12 +43,14 @@ final class BufferCheck {
     }
 
     /** Every small buffer among the worker-level client keys, judged at {@code rttMicros}. */
-    static List<Finding> worker(Map<String, ?> workerConfig, long rttMicros, boolean rttMeasured, TcpsightConfig config) {
+    static List<Finding> worker(
+            Map<String, ?> workerConfig, long rttMicros, boolean rttMeasured, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
         for (String key : WORKER_KEYS) {
             Object value = workerConfig.get(key);
             if (value != null) {
-                judge("connect-worker", key, value, rttMicros, rttMeasured, config).ifPresent(findings::add);
+                judge("connect-worker", key, value, rttMicros, rttMeasured, config)
+                        .ifPresent(findings::add);
             }
         }
         return findings;

@@ -20,8 +20,7 @@ final class ByteCountAttribution {
     /** Largest gap still taken as "the same connection": bytes queued in the kernel between the two reads. */
     static final long TOLERANCE_BYTES = 8L << 20;
 
-    private ByteCountAttribution() {
-    }
+    private ByteCountAttribution() {}
 
     /** One side of a client's per-connection metrics. */
     static final class ClientConnection {
@@ -133,7 +132,10 @@ final class ByteCountAttribution {
         List<ClientConnection> bracketed = new ArrayList<>(after.size());
         for (ClientConnection later : after) {
             ClientConnection first = earlier.get(later.clientId + "/" + later.nodeId);
-            bracketed.add(first == null ? later : new ClientConnection(later.clientId, later.nodeId, first.bytesRead, later.bytesWritten));
+            bracketed.add(
+                    first == null
+                            ? later
+                            : new ClientConnection(later.clientId, later.nodeId, first.bytesRead, later.bytesWritten));
         }
         return bracketed;
     }
@@ -161,7 +163,9 @@ final class ByteCountAttribution {
         String common = null;
         for (String clientId : clientIds) {
             String group = clientId.replaceFirst("-\\d+$", "-*");
-            if (!group.startsWith("connector-") || group.equals(clientId) || (common != null && !common.equals(group))) {
+            if (!group.startsWith("connector-")
+                    || group.equals(clientId)
+                    || (common != null && !common.equals(group))) {
                 return null;
             }
             common = group;

@@ -10,8 +10,7 @@ import java.util.List;
 final class ClusterRtt {
     static final int PROBES_PER_SERVER = 3;
 
-    private ClusterRtt() {
-    }
+    private ClusterRtt() {}
 
     /** The slowest server's best handshake RTT: the path that limits a client of the whole cluster. */
     static long measureMicros(List<InetSocketAddress> servers, Duration timeout) throws IOException {
@@ -20,7 +19,9 @@ final class ClusterRtt {
         }
         long slowest = 0;
         for (InetSocketAddress server : servers) {
-            slowest = Math.max(slowest, HandshakeProbe.probe(server, PROBES_PER_SERVER, timeout).rttMicros());
+            slowest = Math.max(
+                    slowest,
+                    HandshakeProbe.probe(server, PROBES_PER_SERVER, timeout).rttMicros());
         }
         return slowest;
     }

@@ -36,8 +36,11 @@ final class ConnectClientSettings {
         }
         Map<String, String> effective = new HashMap<>();
         copyStripped(workerConfig, kind.connectWorkerPrefix(), effective);
-        ClientKind.connectorName(clientId).ifPresent(connector -> copyStripped(
-                connectorConfigs.computeIfAbsent(connector, this::connectorConfig), kind.connectorOverridePrefix(), effective));
+        ClientKind.connectorName(clientId)
+                .ifPresent(connector -> copyStripped(
+                        connectorConfigs.computeIfAbsent(connector, this::connectorConfig),
+                        kind.connectorOverridePrefix(),
+                        effective));
         effective.values().removeIf(value -> value == null || value.contains("${"));
         return KafkaSettings.fromClientConfig(effective, kind);
     }

@@ -32,8 +32,7 @@ public final class FetchAdvisor {
     private FetchAdvice lastHandedOut;
     private boolean failureLogged;
 
-    FetchAdvisor() {
-    }
+    FetchAdvisor() {}
 
     static FetchAdvisor shared() {
         return SHARED;
@@ -95,27 +94,48 @@ public final class FetchAdvisor {
             long rttMicros = ClusterRtt.measureMicros(addresses, probeTimeout);
             Long rmemMax = null;
             try {
-                rmemMax = HostTcpFacts.current().tcpRmem().map(limits -> limits.maxBytes()).orElse(null);
+                rmemMax = HostTcpFacts.current()
+                        .tcpRmem()
+                        .map(limits -> limits.maxBytes())
+                        .orElse(null);
             } catch (RuntimeException unreadable) {
                 // the recommendation then does not judge the host's limit
             }
-            FetchSizing.Recommendation recommendation = FetchSizing.recommend(new FetchSizing.Input(rttMicros,
-                    config.targetBytesPerSecond(), 1, rmemMax, null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+            FetchSizing.Recommendation recommendation = FetchSizing.recommend(new FetchSizing.Input(
+                    rttMicros,
+                    config.targetBytesPerSecond(),
+                    1,
+                    rmemMax,
+                    null,
+                    config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
             if (recommendation.tcpRmemMaxTooLow()) {
-                LOG.warn("tcpsight: net.ipv4.tcp_rmem max on this host is {} bytes; reaching {} Mbit/s at {} ms needs at least {}"
-                        + " (sysctl -w net.ipv4.tcp_rmem='4096 131072 {}')", rmemMax, config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),
-                        rttMicros / 1000.0, recommendation.requiredTcpRmemMax(), recommendation.requiredTcpRmemMax());
+                LOG.warn(
+                        "tcpsight: net.ipv4.tcp_rmem max on this host is {} bytes; reaching {} Mbit/s at {} ms needs at least {}"
+                                + " (sysctl -w net.ipv4.tcp_rmem='4096 131072 {}')",
+                        rmemMax,
+                        config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT),
+                        rttMicros / 1000.0,
+                        recommendation.requiredTcpRmemMax(),
+                        recommendation.requiredTcpRmemMax());
             }
             FetchAdvice advice = FetchAdvice.measured(recommendation, rttMicros, now);
-            LOG.info("tcpsight: RTT to {} is {} ms; recommending {} ({})", servers, String.format("%.2f", rttMicros / 1000.0), advice.values(),
+            LOG.info(
+                    "tcpsight: RTT to {} is {} ms; recommending {} ({})",
+                    servers,
+                    String.format("%.2f", rttMicros / 1000.0),
+                    advice.values(),
                     advice.reason());
             failureLogged = false;
             return advice;
         } catch (IOException | RuntimeException failed) {
             if (!failureLogged) {
-                LOG.warn("tcpsight: cannot measure the RTT to the cluster ({}: {}); handing out the safe fallback values {}",
-                        servers.isEmpty() ? "no bootstrap servers known; set config.providers.tcpsight.param.tcpsight.bootstrap.servers"
-                                : servers, failed.getMessage(), FetchAdvice.FALLBACK);
+                LOG.warn(
+                        "tcpsight: cannot measure the RTT to the cluster ({}: {}); handing out the safe fallback values {}",
+                        servers.isEmpty()
+                                ? "no bootstrap servers known; set config.providers.tcpsight.param.tcpsight.bootstrap.servers"
+                                : servers,
+                        failed.getMessage(),
+                        FetchAdvice.FALLBACK);
                 failureLogged = true;
             }
             return FetchAdvice.fallback(String.valueOf(failed.getMessage()), now);

@@ -16,13 +16,14 @@ import javax.management.ObjectName;
  * the same for producers, admin clients and the worker's group member.
  */
 final class KafkaClientConnections {
-    private static final List<String> PATTERNS = Arrays.asList("kafka.consumer:type=consumer-node-metrics,*",
-            "kafka.producer:type=producer-node-metrics,*", "kafka.admin.client:type=admin-client-node-metrics,*",
+    private static final List<String> PATTERNS = Arrays.asList(
+            "kafka.consumer:type=consumer-node-metrics,*",
+            "kafka.producer:type=producer-node-metrics,*",
+            "kafka.admin.client:type=admin-client-node-metrics,*",
             "kafka.connect:type=connect-node-metrics,*");
     private static final String[] ATTRIBUTES = {"incoming-byte-total", "outgoing-byte-total"};
 
-    private KafkaClientConnections() {
-    }
+    private KafkaClientConnections() {}
 
     static List<ByteCountAttribution.ClientConnection> read() {
         return read(ManagementFactory.getPlatformMBeanServer());
@@ -52,8 +53,8 @@ final class KafkaClientConnections {
                         }
                     }
                     if (read != null && written != null) {
-                        connections.add(new ByteCountAttribution.ClientConnection(clientId, node.substring("node-".length()),
-                                read.longValue(), written.longValue()));
+                        connections.add(new ByteCountAttribution.ClientConnection(
+                                clientId, node.substring("node-".length()), read.longValue(), written.longValue()));
                     }
                 }
             } catch (JMException | RuntimeException gone) {

@@ -33,7 +33,8 @@ final class Readaptation implements AutoCloseable {
     private final double factor;
     private final URI restUrl;
     private final Supplier<ConnectClusterState> cluster;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "tcpsight-connect-readapt");
         thread.setDaemon(true);
@@ -48,13 +49,17 @@ final class Readaptation implements AutoCloseable {
     }
 
     Readaptation start(Duration interval) {
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                check();
-            } catch (RuntimeException unexpected) {
-                LOG.warn("tcpsight re-adaptation check failed: {}", unexpected.toString());
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        check();
+                    } catch (RuntimeException unexpected) {
+                        LOG.warn("tcpsight re-adaptation check failed: {}", unexpected.toString());
+                    }
+                },
+                interval.toMillis(),
+                interval.toMillis(),
+                TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -78,8 +83,13 @@ final class Readaptation implements AutoCloseable {
                 restarted.add(connector);
             }
         }
-        LOG.info("tcpsight re-adaptation: recommended values moved {}x (more than tcpsight.readapt.factor={}): {} -> {}; restarted tasks of {}",
-                String.format("%.2f", drift), factor, before.values(), now.values(), restarted);
+        LOG.info(
+                "tcpsight re-adaptation: recommended values moved {}x (more than tcpsight.readapt.factor={}): {} -> {}; restarted tasks of {}",
+                String.format("%.2f", drift),
+                factor,
+                before.values(),
+                now.values(),
+                restarted);
         return restarted;
     }
 
@@ -91,7 +101,8 @@ final class Readaptation implements AutoCloseable {
         }
         for (String connector : state.connectors()) {
             Map<String, String> config = state.connectorConfig(connector);
-            if (config != null && config.values().stream().anyMatch(value -> value != null && value.contains(PLACEHOLDER))) {
+            if (config != null
+                    && config.values().stream().anyMatch(value -> value != null && value.contains(PLACEHOLDER))) {
                 using.add(connector);
             }
         }
@@ -99,18 +110,27 @@ final class Readaptation implements AutoCloseable {
     }
 
     private boolean restart(String connector) {
-        URI uri = restUrl.resolve("/connectors/" + URLEncoder.encode(connector, StandardCharsets.UTF_8).replace("+", "%20")
+        URI uri = restUrl.resolve("/connectors/"
+                + URLEncoder.encode(connector, StandardCharsets.UTF_8).replace("+", "%20")
                 + "/restart?includeTasks=true");
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() >= 300) {
-                LOG.warn("tcpsight re-adaptation: POST {} answered {}: {}", uri, response.statusCode(), response.body());
+                LOG.warn(
+                        "tcpsight re-adaptation: POST {} answered {}: {}", uri, response.statusCode(), response.body());
                 return false;
             }
             return true;
         } catch (IOException failed) {
-            LOG.warn("tcpsight re-adaptation: POST {} failed: {} (set tcpsight.readapt.rest.url if the REST API is elsewhere)", uri, failed.toString());
+            LOG.warn(
+                    "tcpsight re-adaptation: POST {} failed: {} (set tcpsight.readapt.rest.url if the REST API is elsewhere)",
+                    uri,
+                    failed.toString());
             return false;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
@@ -126,7 +146,8 @@ final class Readaptation implements AutoCloseable {
         String listeners = workerConfig.getOrDefault("listeners", "http://:8083");
         String first = listeners.split(",")[0].trim();
         URI listener = URI.create(first.replace("://:", "://0.0.0.0:"));
-        String host = listener.getHost() == null || listener.getHost().equals("0.0.0.0") ? "127.0.0.1" : listener.getHost();
+        String host =
+                listener.getHost() == null || listener.getHost().equals("0.0.0.0") ? "127.0.0.1" : listener.getHost();
         return URI.create(listener.getScheme() + "://" + host + ":" + listener.getPort());
     }
 

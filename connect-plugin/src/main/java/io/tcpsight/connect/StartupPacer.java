@@ -22,7 +22,9 @@ public final class StartupPacer {
 
     /** The pacer of this worker JVM; the first configuration wins (one worker, one policy config). */
     static synchronized StartupPacer shared(double permitsPerSecond, long burst, long maxWaitMillis) {
-        if (shared == null || shared.pacer.rate() != permitsPerSecond || shared.pacer.burst() != burst
+        if (shared == null
+                || shared.pacer.rate() != permitsPerSecond
+                || shared.pacer.burst() != burst
                 || shared.pacer.maxWaitMillis() != maxWaitMillis) {
             shared = new StartupPacer(permitsPerSecond, burst, maxWaitMillis);
         }
@@ -36,9 +38,12 @@ public final class StartupPacer {
 
     /** Waits for this build's turn, at most the cap. An interrupt ends the wait and is kept. */
     void pace(String what) {
-        pacer.pace(() -> LOG.warn("tcpsight pacing: {} would wait more than {} ms (tcpsight.startup.max.wait.ms); it goes ahead unpaced."
-                + " More builds than tcpsight.startup.max.clients.per.second={} allows are queued; later ones are counted only",
-                what, pacer.maxWaitMillis(), pacer.rate()));
+        pacer.pace(() -> LOG.warn(
+                "tcpsight pacing: {} would wait more than {} ms (tcpsight.startup.max.wait.ms); it goes ahead unpaced."
+                        + " More builds than tcpsight.startup.max.clients.per.second={} allows are queued; later ones are counted only",
+                what,
+                pacer.maxWaitMillis(),
+                pacer.rate()));
     }
 
     public long pacedBuilds() {

@@ -8,10 +8,10 @@ package io.tcpsight.connect;
 final class TaskBuild {
     static final String WORKER_CLASS = "org.apache.kafka.connect.runtime.Worker";
 
-    private TaskBuild() {
-    }
+    private TaskBuild() {}
 
     static boolean isCurrent() {
-        return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame -> frame.getClassName().equals(WORKER_CLASS)));
+        return StackWalker.getInstance()
+                .walk(frames -> frames.anyMatch(frame -> frame.getClassName().equals(WORKER_CLASS)));
     }
 }

@@ -55,7 +55,8 @@ public class TcpsightConfigProvider implements ConfigProvider {
         for (String key : keys) {
             String value = values.get(key);
             if (value == null) {
-                throw new ConfigException("${tcpsight:" + PATH + ":" + key + "}", key, "tcpsight knows " + values.keySet());
+                throw new ConfigException(
+                        "${tcpsight:" + PATH + ":" + key + "}", key, "tcpsight knows " + values.keySet());
             }
             wanted.put(key, value);
         }
@@ -64,7 +65,10 @@ public class TcpsightConfigProvider implements ConfigProvider {
 
     private static void checkPath(String path) {
         if (!PATH.equals(path)) {
-            throw new ConfigException("${tcpsight:<path>:<key>}", path, "the only path is '" + PATH + "', e.g. ${tcpsight:fetch:fetch.max.bytes}");
+            throw new ConfigException(
+                    "${tcpsight:<path>:<key>}",
+                    path,
+                    "the only path is '" + PATH + "', e.g. ${tcpsight:fetch:fetch.max.bytes}");
         }
     }
 

@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.OptionalLong;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
@@ -44,13 +44,21 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
         delegate = connectPolicy(name);
         delegate.configure(configs);
         if (settings.get(ConnectSettings.STARTUP_PACING)) {
-            pacer = StartupPacer.shared(settings.get(ConnectSettings.STARTUP_RATE), settings.get(ConnectSettings.STARTUP_BURST),
+            pacer = StartupPacer.shared(
+                    settings.get(ConnectSettings.STARTUP_RATE),
+                    settings.get(ConnectSettings.STARTUP_BURST),
                     settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS));
         }
-        LOG.info("tcpsight override policy: Connect's {} policy decides overrides; task client builds {}; small buffer overrides are {}",
-                name, pacer == null ? "are not paced" : "are paced at " + settings.get(ConnectSettings.STARTUP_RATE) + " per second (burst "
-                        + settings.get(ConnectSettings.STARTUP_BURST) + ", wait at most " + settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS)
-                        + " ms)", rejectSmallBuffers ? "rejected at validation" : "warned about");
+        LOG.info(
+                "tcpsight override policy: Connect's {} policy decides overrides; task client builds {}; small buffer overrides are {}",
+                name,
+                pacer == null
+                        ? "are not paced"
+                        : "are paced at " + settings.get(ConnectSettings.STARTUP_RATE) + " per second (burst "
+                                + settings.get(ConnectSettings.STARTUP_BURST) + ", wait at most "
+                                + settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS)
+                                + " ms)",
+                rejectSmallBuffers ? "rejected at validation" : "warned about");
     }
 
     /** Connect's own policy of that name, from the worker's class path. */
@@ -58,9 +66,13 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
         String className = CONNECT_POLICIES + name + "ConnectorClientConfigOverridePolicy";
         try {
             Class<?> type = Class.forName(className, true, ConnectorClientConfigOverridePolicy.class.getClassLoader());
-            return (ConnectorClientConfigOverridePolicy) type.getDeclaredConstructor().newInstance();
+            return (ConnectorClientConfigOverridePolicy)
+                    type.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError | ClassCastException missing) {
-            throw new ConfigException(ConnectSettings.OVERRIDE_POLICY.name(), name, "Connect's " + className + " cannot be loaded: " + missing);
+            throw new ConfigException(
+                    ConnectSettings.OVERRIDE_POLICY.name(),
+                    name,
+                    "Connect's " + className + " cannot be loaded: " + missing);
         }
     }
 
@@ -68,7 +80,8 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
     public List<ConfigValue> validate(ConnectorClientConfigRequest request) {
         boolean taskBuild = TaskBuild.isCurrent();
         if (taskBuild && pacer != null) {
-            pacer.pace(request.connectorName() + " " + request.clientType().name().toLowerCase());
+            pacer.pace(
+                    request.connectorName() + " " + request.clientType().name().toLowerCase());
         }
         List<ConfigValue> values = new ArrayList<>(delegate.validate(request));
         checkBuffers(request, values, taskBuild);
@@ -84,8 +97,14 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
             if (value == null) {
                 continue;
             }
-            Optional<String> problem = BufferCheck.judge("connector " + request.connectorName(), prefix + key, value, rttMicros,
-                    measured.isPresent(), shared).map(finding -> finding.remedy().why());
+            Optional<String> problem = BufferCheck.judge(
+                            "connector " + request.connectorName(),
+                            prefix + key,
+                            value,
+                            rttMicros,
+                            measured.isPresent(),
+                            shared)
+                    .map(finding -> finding.remedy().why());
             if (!problem.isPresent()) {
                 continue;
             }
@@ -93,12 +112,16 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
                 LOG.warn("tcpsight: connector {}: {}", request.connectorName(), problem.get());
             }
             if (rejectSmallBuffers && !taskBuild) {
-                ConfigValue target = values.stream().filter(v -> v.name().equals(key)).findFirst().orElseGet(() -> {
-                    ConfigValue added = new ConfigValue(key, value, new ArrayList<>(), new ArrayList<>());
-                    values.add(added);
-                    return added;
-                });
-                target.addErrorMessage(problem.get() + " (rejected because tcpsight.override.reject.small.buffers=true)");
+                ConfigValue target = values.stream()
+                        .filter(v -> v.name().equals(key))
+                        .findFirst()
+                        .orElseGet(() -> {
+                            ConfigValue added = new ConfigValue(key, value, new ArrayList<>(), new ArrayList<>());
+                            values.add(added);
+                            return added;
+                        });
+                target.addErrorMessage(
+                        problem.get() + " (rejected because tcpsight.override.reject.small.buffers=true)");
             }
         }
     }
@@ -107,7 +130,11 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
     public ConfigDef config() {
         ConfigDef definition = new ConfigDef();
         for (SettingKey<?> key : ConnectSettings.POLICY_KEYS) {
-            definition.define(key.name(), ConfigDef.Type.STRING, String.valueOf(key.defaultValue()), ConfigDef.Importance.LOW,
+            definition.define(
+                    key.name(),
+                    ConfigDef.Type.STRING,
+                    String.valueOf(key.defaultValue()),
+                    ConfigDef.Importance.LOW,
                     key.documentation() + " Allowed: " + key.allowed() + ".");
         }
         return definition;

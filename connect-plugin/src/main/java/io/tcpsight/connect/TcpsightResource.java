@@ -32,11 +32,16 @@ public class TcpsightResource {
     public Response connections(@QueryParam("top") String top) {
         int limit = ConnectionJson.top(top);
         if (limit < 0) {
-            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
-                    .entity("top=" + top + " is not allowed: a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n").build();
+            return Response.status(Response.Status.BAD_REQUEST)
+                    .type(MediaType.TEXT_PLAIN)
+                    .entity("top=" + top + " is not allowed: a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n")
+                    .build();
         }
-        return Response.ok(ConnectionJson.array(TcpsightJmx.worst(observation.monitor().registry().connections(), limit)),
-                MediaType.APPLICATION_JSON).build();
+        return Response.ok(
+                        ConnectionJson.array(TcpsightJmx.worst(
+                                observation.monitor().registry().connections(), limit)),
+                        MediaType.APPLICATION_JSON)
+                .build();
     }
 
     @GET

@@ -47,19 +47,29 @@ public class TcpsightRestExtension implements ConnectRestExtension {
         clusterState = context.clusterState();
         try {
             if (!TcpSockets.availability().isAvailable()) {
-                LOG.warn("tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
+                LOG.warn(
+                        "tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
                         TcpSockets.availability().reason());
             }
-            observation = new WorkerObservation(workerConfig, settings.shared(), () -> clusterState,
-                    workerConfig.getOrDefault("group.id", "connect")).start();
+            observation = new WorkerObservation(
+                            workerConfig,
+                            settings.shared(),
+                            () -> clusterState,
+                            workerConfig.getOrDefault("group.id", "connect"))
+                    .start();
             context.configurable().register(new TcpsightResource(observation));
             if (settings.get(ConnectSettings.READAPT)) {
-                readaptation = new Readaptation(FetchAdvisor.shared(), settings.get(ConnectSettings.READAPT_FACTOR),
-                        Readaptation.restUrl(workerConfig, settings.get(ConnectSettings.READAPT_REST_URL)), () -> clusterState)
+                readaptation = new Readaptation(
+                                FetchAdvisor.shared(),
+                                settings.get(ConnectSettings.READAPT_FACTOR),
+                                Readaptation.restUrl(workerConfig, settings.get(ConnectSettings.READAPT_REST_URL)),
+                                () -> clusterState)
                         .start(Duration.ofMillis(settings.get(ConnectSettings.READAPT_INTERVAL_MS)));
             }
-            LOG.info("tcpsight: observing this worker's broker connections every {} ms; GET /tcpsight/findings, /tcpsight/connections,"
-                    + " /tcpsight/metrics{}", settings.shared().get(TcpsightConfig.SAMPLE_INTERVAL_MS),
+            LOG.info(
+                    "tcpsight: observing this worker's broker connections every {} ms; GET /tcpsight/findings, /tcpsight/connections,"
+                            + " /tcpsight/metrics{}",
+                    settings.shared().get(TcpsightConfig.SAMPLE_INTERVAL_MS),
                     readaptation == null ? "" : "; re-adaptation on");
         } catch (RuntimeException | LinkageError failed) {
             LOG.warn("tcpsight: the REST extension is off, the worker runs on: {}", failed.toString());

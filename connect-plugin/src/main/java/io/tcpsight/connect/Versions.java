@@ -2,8 +2,7 @@ package io.tcpsight.connect;
 
 /** The plugin's version, from its jar manifest. */
 final class Versions {
-    private Versions() {
-    }
+    private Versions() {}
 
     static String plugin() {
         String version = Versions.class.getPackage().getImplementationVersion();

@@ -42,11 +42,16 @@ final class WorkerObservation implements AutoCloseable {
     private final Set<Integer> bootstrapPorts = new HashSet<>();
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
+
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** Held here: Micrometer keeps a function meter's state object only weakly. */
     private final WorkerMeters workerMeters = new WorkerMeters();
 
-    WorkerObservation(Map<String, String> workerConfig, TcpsightConfig config, Supplier<ConnectClusterState> cluster, String workerName) {
+    WorkerObservation(
+            Map<String, String> workerConfig,
+            TcpsightConfig config,
+            Supplier<ConnectClusterState> cluster,
+            String workerName) {
         brokers = new BrokerDirectory(workerConfig);
         clientSettings = new ConnectClientSettings(workerConfig, cluster);
         for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
@@ -109,7 +114,8 @@ final class WorkerObservation implements AutoCloseable {
     }
 
     private ConnectionIdentity identify(ProcessSocket socket) {
-        ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+        ConnectionIdentity identity =
+                ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now());
         String node = brokers.nodeAt(socket.remote());
         return node == null ? identity : identity.withNodeId(node);
     }
@@ -123,16 +129,22 @@ final class WorkerObservation implements AutoCloseable {
         Map<Integer, TrackedConnection> byFd = new HashMap<>();
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
-            if (unnamed(connection) && sample.bytesReceived().isPresent() && sample.bytesAcked().isPresent()) {
-                sockets.add(new ByteCountAttribution.SocketCounts(connection.fd(), brokers.nodeAt(connection.identity().remote()),
-                        sample.bytesReceived().getAsLong(), sample.bytesAcked().getAsLong()));
+            if (unnamed(connection)
+                    && sample.bytesReceived().isPresent()
+                    && sample.bytesAcked().isPresent()) {
+                sockets.add(new ByteCountAttribution.SocketCounts(
+                        connection.fd(),
+                        brokers.nodeAt(connection.identity().remote()),
+                        sample.bytesReceived().getAsLong(),
+                        sample.bytesAcked().getAsLong()));
                 byFd.put(connection.fd(), connection);
             }
         }
         if (sockets.isEmpty()) {
             return;
         }
-        List<ByteCountAttribution.ClientConnection> clients = ByteCountAttribution.bracket(clientsBeforeSample, KafkaClientConnections.read());
+        List<ByteCountAttribution.ClientConnection> clients =
+                ByteCountAttribution.bracket(clientsBeforeSample, KafkaClientConnections.read());
         ByteCountAttribution.attribute(sockets, clients).forEach((fd, clientId) -> {
             TrackedConnection connection = byFd.get(fd);
             String brokerNode = brokers.nodeAt(connection.identity().remote());

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 class ByteCountAttributionTest {
     @Test
     void idleConnectionsMatchTheirClientsExactly() {
-        List<SocketCounts> sockets = List.of(new SocketCounts(10, "1", 5_000, 700), new SocketCounts(11, "1", 9_100, 1_200));
-        List<ClientConnection> clients = List.of(new ClientConnection("connector-consumer-a-0", "1", 9_100, 1_200),
+        List<SocketCounts> sockets =
+                List.of(new SocketCounts(10, "1", 5_000, 700), new SocketCounts(11, "1", 9_100, 1_200));
+        List<ClientConnection> clients = List.of(
+                new ClientConnection("connector-consumer-a-0", "1", 9_100, 1_200),
                 new ClientConnection("connector-consumer-b-0", "1", 5_000, 700));
         Map<Integer, String> owners = ByteCountAttribution.attribute(sockets, clients);
         assertEquals("connector-consumer-b-0", owners.get(10));
@@ -26,14 +28,19 @@ class ByteCountAttributionTest {
     void busyConnectionsMatchWithBytesStillQueuedInTheKernel() {
         // the kernel received 300 KB Kafka has not read yet; Kafka wrote 50 bytes not yet acknowledged
         List<SocketCounts> sockets = List.of(new SocketCounts(10, "1", 10_300_000, 40_000));
-        List<ClientConnection> clients = List.of(new ClientConnection("consumer-x", "1", 10_000_000, 40_050),
+        List<ClientConnection> clients = List.of(
+                new ClientConnection("consumer-x", "1", 10_000_000, 40_050),
                 new ClientConnection("consumer-y", "1", 10_400_000, 40_050));
-        assertEquals("consumer-x", ByteCountAttribution.attribute(sockets, clients).get(10));
+        assertEquals(
+                "consumer-x", ByteCountAttribution.attribute(sockets, clients).get(10));
     }
 
     @Test
     void aClientCannotHaveReadMoreThanTheKernelReceived() {
-        assertEquals(-1, ByteCountAttribution.distance(new SocketCounts(1, null, 100, 10), new ClientConnection("c", "1", 101, 10)));
+        assertEquals(
+                -1,
+                ByteCountAttribution.distance(
+                        new SocketCounts(1, null, 100, 10), new ClientConnection("c", "1", 101, 10)));
     }
 
     @Test
@@ -41,17 +48,25 @@ class ByteCountAttributionTest {
         // 80 Mbit/s into a consumer that reads as it arrives: by the JMX read after the kernel sample Kafka has read
         // 40 KB more than the kernel had received at the sample, and its next fetch request is written and acked
         SocketCounts streaming = new SocketCounts(10, "1", 50_000_000, 4_200);
-        List<ClientConnection> before = List.of(new ClientConnection("connector-consumer-s-0", "1", 49_990_000, 4_100),
+        List<ClientConnection> before = List.of(
+                new ClientConnection("connector-consumer-s-0", "1", 49_990_000, 4_100),
                 new ClientConnection("connector-consumer-s-1", "1", 61_000_000, 5_000));
-        List<ClientConnection> after = List.of(new ClientConnection("connector-consumer-s-0", "1", 50_040_000, 4_200),
+        List<ClientConnection> after = List.of(
+                new ClientConnection("connector-consumer-s-0", "1", 50_040_000, 4_200),
                 new ClientConnection("connector-consumer-s-1", "1", 61_050_000, 5_000),
                 new ClientConnection("connector-consumer-s-2", "1", 0, 0));
-        assertTrue(ByteCountAttribution.attribute(List.of(streaming), after).isEmpty(), "after alone: read more than received");
+        assertTrue(
+                ByteCountAttribution.attribute(List.of(streaming), after).isEmpty(),
+                "after alone: read more than received");
 
         List<ClientConnection> bracketed = ByteCountAttribution.bracket(before, after);
-        assertEquals(Map.of(10, "connector-consumer-s-0"), ByteCountAttribution.attribute(List.of(streaming), bracketed));
-        assertEquals(List.of("connector-consumer-s-0/node-1 read=49990000 written=4200",
-                "connector-consumer-s-1/node-1 read=61000000 written=5000", "connector-consumer-s-2/node-1 read=0 written=0"),
+        assertEquals(
+                Map.of(10, "connector-consumer-s-0"), ByteCountAttribution.attribute(List.of(streaming), bracketed));
+        assertEquals(
+                List.of(
+                        "connector-consumer-s-0/node-1 read=49990000 written=4200",
+                        "connector-consumer-s-1/node-1 read=61000000 written=5000",
+                        "connector-consumer-s-2/node-1 read=0 written=0"),
                 bracketed.stream().map(Object::toString).collect(Collectors.toList()),
                 "read as of before, written as of after; a connection new since before as after shows it");
     }
@@ -62,25 +77,34 @@ class ByteCountAttributionTest {
         assertTrue(ByteCountAttribution.sameBroker("1", Integer.toString(Integer.MAX_VALUE - 1)));
         assertTrue(ByteCountAttribution.sameBroker("1", "-1"));
         assertFalse(ByteCountAttribution.sameBroker("1", "2"));
-        assertEquals(-1, ByteCountAttribution.distance(new SocketCounts(1, "2", 100, 10), new ClientConnection("c", "1", 100, 10)));
+        assertEquals(
+                -1,
+                ByteCountAttribution.distance(
+                        new SocketCounts(1, "2", 100, 10), new ClientConnection("c", "1", 100, 10)));
     }
 
     @Test
     void tiedTasksOfOneConnectorNameTheConnectorAndTiesAcrossConnectorsNameNobody() {
-        List<ClientConnection> sameConnector = List.of(new ClientConnection("connector-consumer-s-1", "1", 500, 80),
+        List<ClientConnection> sameConnector = List.of(
+                new ClientConnection("connector-consumer-s-1", "1", 500, 80),
                 new ClientConnection("connector-consumer-s-2", "1", 500, 80));
-        Map<Integer, String> owners = ByteCountAttribution.attribute(List.of(new SocketCounts(7, "1", 500, 80)), sameConnector);
+        Map<Integer, String> owners =
+                ByteCountAttribution.attribute(List.of(new SocketCounts(7, "1", 500, 80)), sameConnector);
         assertEquals("connector-consumer-s-*", owners.get(7));
 
-        List<ClientConnection> twoConnectors = List.of(new ClientConnection("connector-consumer-s-1", "1", 500, 80),
+        List<ClientConnection> twoConnectors = List.of(
+                new ClientConnection("connector-consumer-s-1", "1", 500, 80),
                 new ClientConnection("connector-consumer-t-1", "1", 500, 80));
-        assertTrue(ByteCountAttribution.attribute(List.of(new SocketCounts(7, "1", 500, 80)), twoConnectors).isEmpty());
+        assertTrue(ByteCountAttribution.attribute(List.of(new SocketCounts(7, "1", 500, 80)), twoConnectors)
+                .isEmpty());
     }
 
     @Test
     void eachClientConnectionOwnsOneSocketAtMost() {
-        List<SocketCounts> sockets = List.of(new SocketCounts(1, "1", 1_000, 100), new SocketCounts(2, "1", 1_010, 100));
-        Map<Integer, String> owners = ByteCountAttribution.attribute(sockets, List.of(new ClientConnection("only", "1", 1_000, 100)));
+        List<SocketCounts> sockets =
+                List.of(new SocketCounts(1, "1", 1_000, 100), new SocketCounts(2, "1", 1_010, 100));
+        Map<Integer, String> owners =
+                ByteCountAttribution.attribute(sockets, List.of(new ClientConnection("only", "1", 1_000, 100)));
         assertEquals(1, owners.size());
         assertEquals("only", owners.get(1));
     }

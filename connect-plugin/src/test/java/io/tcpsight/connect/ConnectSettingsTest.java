@@ -18,8 +18,10 @@ class ConnectSettingsTest {
 
     @Test
     void aBadValueNamesTheKeyTheValueAndWhatIsAllowed() {
-        ConfigException error = assertThrows(ConfigException.class,
-                () -> ConnectSettings.from(Map.of("tcpsight.startup.max.clients.per.second", "fast"), ConnectSettings.POLICY_KEYS));
+        ConfigException error = assertThrows(
+                ConfigException.class,
+                () -> ConnectSettings.from(
+                        Map.of("tcpsight.startup.max.clients.per.second", "fast"), ConnectSettings.POLICY_KEYS));
         assertTrue(error.getMessage().contains("tcpsight.startup.max.clients.per.second"), error.getMessage());
         assertTrue(error.getMessage().contains("fast"), error.getMessage());
         assertTrue(error.getMessage().contains("from 0.1 to 100000"), error.getMessage());
@@ -27,17 +29,22 @@ class ConnectSettingsTest {
 
     @Test
     void aPolicyNameIsOneOfConnectsAndCaseDoesNotMatter() {
-        assertEquals("None", ConnectSettings.from(Map.of("tcpsight.override.policy", "none"), ConnectSettings.POLICY_KEYS)
-                .get(ConnectSettings.OVERRIDE_POLICY));
-        ConfigException error = assertThrows(ConfigException.class,
+        assertEquals(
+                "None",
+                ConnectSettings.from(Map.of("tcpsight.override.policy", "none"), ConnectSettings.POLICY_KEYS)
+                        .get(ConnectSettings.OVERRIDE_POLICY));
+        ConfigException error = assertThrows(
+                ConfigException.class,
                 () -> ConnectSettings.from(Map.of("tcpsight.override.policy", "Some"), ConnectSettings.POLICY_KEYS));
         assertTrue(error.getMessage().contains("one of All, Principal, None"), error.getMessage());
     }
 
     @Test
     void sharedKeysAreCheckedToo() {
-        ConfigException error = assertThrows(ConfigException.class,
-                () -> ConnectSettings.from(Map.of("tcpsight.sample.interval.ms", "-5"), ConnectSettings.EXTENSION_KEYS));
+        ConfigException error = assertThrows(
+                ConfigException.class,
+                () -> ConnectSettings.from(
+                        Map.of("tcpsight.sample.interval.ms", "-5"), ConnectSettings.EXTENSION_KEYS));
         assertTrue(error.getMessage().contains("tcpsight.sample.interval.ms"), error.getMessage());
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.tuning.FetchSizing;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -22,11 +21,23 @@ class TcpsightConfigProviderTest {
             FetchAdvisor advisor = new FetchAdvisor();
             TcpsightConfigProvider provider = new TcpsightConfigProvider(advisor);
             provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + listener.getLocalPort()));
-            ConfigData data = provider.get("fetch", Set.of("fetch.max.bytes", "max.partition.fetch.bytes", "receive.buffer.bytes"));
+            ConfigData data = provider.get(
+                    "fetch", Set.of("fetch.max.bytes", "max.partition.fetch.bytes", "receive.buffer.bytes"));
             // loopback: the BDP is tiny, so Kafka's defaults stand and the buffer autotunes
-            assertEquals(Map.of("fetch.max.bytes", "52428800", "max.partition.fetch.bytes", "1048576", "receive.buffer.bytes", "-1"), data.data());
+            assertEquals(
+                    Map.of(
+                            "fetch.max.bytes",
+                            "52428800",
+                            "max.partition.fetch.bytes",
+                            "1048576",
+                            "receive.buffer.bytes",
+                            "-1"),
+                    data.data());
             assertEquals(null, data.ttl(), "no TTL: it would restart the connector, not its tasks (KAFKA-17627)");
-            assertTrue(advisor.lastRttMicros().isPresent() && advisor.lastRttMicros().getAsLong() < 5_000, String.valueOf(advisor.lastRttMicros()));
+            assertTrue(
+                    advisor.lastRttMicros().isPresent()
+                            && advisor.lastRttMicros().getAsLong() < 5_000,
+                    String.valueOf(advisor.lastRttMicros()));
         }
     }
 
@@ -38,19 +49,23 @@ class TcpsightConfigProviderTest {
         }
         FetchAdvisor advisor = new FetchAdvisor();
         TcpsightConfigProvider provider = new TcpsightConfigProvider(advisor);
-        provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort, "tcpsight.rtt.probe.timeout.ms", "500"));
+        provider.configure(Map.of(
+                "tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort, "tcpsight.rtt.probe.timeout.ms", "500"));
         assertEquals(FetchAdvice.FALLBACK, provider.get("fetch").data());
         assertTrue(advisor.handOut().isFallback());
     }
 
     @Test
     void aLongerPathGivesLargerFetches() {
-        FetchAdvice near = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(1_000,
-                25e6, 1, null, null, 1024)), 1_000, Instant.now());
-        FetchAdvice far = FetchAdvice.measured(FetchSizing.recommend(new FetchSizing.Input(100_000,
-                25e6, 1, null, null, 1024)), 100_000, Instant.now());
+        FetchAdvice near = FetchAdvice.measured(
+                FetchSizing.recommend(new FetchSizing.Input(1_000, 25e6, 1, null, null, 1024)), 1_000, Instant.now());
+        FetchAdvice far = FetchAdvice.measured(
+                FetchSizing.recommend(new FetchSizing.Input(100_000, 25e6, 1, null, null, 1024)),
+                100_000,
+                Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
-        assertEquals(Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
+        assertEquals(
+                Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
         assertEquals("500", near.values().get("max.poll.records"), "Kafka's default where its fetch sizes suffice");
         assertEquals("22528", far.values().get("max.poll.records"), "a 22 MiB response of 1 KiB records in one poll");
         assertEquals(45.056, far.driftFrom(near), 1e-9);
@@ -60,12 +75,16 @@ class TcpsightConfigProviderTest {
     void unknownPathsAndKeysAreClearErrors() {
         TcpsightConfigProvider provider = new TcpsightConfigProvider(new FetchAdvisor());
         provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:1", "tcpsight.rtt.probe.timeout.ms", "100"));
-        ConfigException path = assertThrows(ConfigException.class, () -> provider.get("sizes", Set.of("fetch.max.bytes")));
+        ConfigException path =
+                assertThrows(ConfigException.class, () -> provider.get("sizes", Set.of("fetch.max.bytes")));
         assertTrue(path.getMessage().contains("the only path is 'fetch'"), path.getMessage());
-        ConfigException key = assertThrows(ConfigException.class, () -> provider.get("fetch", Set.of("fetch.min.bytes")));
-        assertTrue(key.getMessage().contains("fetch.min.bytes") && key.getMessage().contains("max.partition.fetch.bytes"), key.getMessage());
-        ConfigException param = assertThrows(ConfigException.class,
-                () -> provider.configure(Map.of("tcpsight.rtt.refresh.ms", "soon")));
+        ConfigException key =
+                assertThrows(ConfigException.class, () -> provider.get("fetch", Set.of("fetch.min.bytes")));
+        assertTrue(
+                key.getMessage().contains("fetch.min.bytes") && key.getMessage().contains("max.partition.fetch.bytes"),
+                key.getMessage());
+        ConfigException param = assertThrows(
+                ConfigException.class, () -> provider.configure(Map.of("tcpsight.rtt.refresh.ms", "soon")));
         assertTrue(param.getMessage().contains("tcpsight.rtt.refresh.ms"), param.getMessage());
     }
 }

@@ -16,7 +16,11 @@ import org.junit.jupiter.api.Test;
 
 class TcpsightOverridePolicyTest {
     private static ConnectorClientConfigRequest consumerOverrides(Map<String, Object> overrides) {
-        return new ConnectorClientConfigRequest("sink", ConnectorType.SINK, SinkConnector.class, overrides,
+        return new ConnectorClientConfigRequest(
+                "sink",
+                ConnectorType.SINK,
+                SinkConnector.class,
+                overrides,
                 ConnectorClientConfigRequest.ClientType.CONSUMER);
     }
 
@@ -42,11 +46,18 @@ class TcpsightOverridePolicyTest {
     @Test
     void aSmallBufferOverrideIsRejectedAtValidationOnlyWhenAsked() {
         Map<String, Object> small = Map.of("receive.buffer.bytes", "65536");
-        assertTrue(policy(Map.of()).validate(consumerOverrides(small)).stream().allMatch(value -> value.errorMessages().isEmpty()));
-        List<ConfigValue> rejected = policy(Map.of("tcpsight.override.reject.small.buffers", "true")).validate(consumerOverrides(small));
-        ConfigValue buffer = rejected.stream().filter(value -> value.name().equals("receive.buffer.bytes")).findFirst().orElseThrow();
+        assertTrue(policy(Map.of()).validate(consumerOverrides(small)).stream()
+                .allMatch(value -> value.errorMessages().isEmpty()));
+        List<ConfigValue> rejected =
+                policy(Map.of("tcpsight.override.reject.small.buffers", "true")).validate(consumerOverrides(small));
+        ConfigValue buffer = rejected.stream()
+                .filter(value -> value.name().equals("receive.buffer.bytes"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(1, buffer.errorMessages().size());
-        assertTrue(buffer.errorMessages().get(0).contains("consumer.override.receive.buffer.bytes=65536"), buffer.errorMessages().toString());
+        assertTrue(
+                buffer.errorMessages().get(0).contains("consumer.override.receive.buffer.bytes=65536"),
+                buffer.errorMessages().toString());
     }
 
     @Test
@@ -57,7 +68,8 @@ class TcpsightOverridePolicyTest {
     @Test
     void badPolicySettingsAreConfigExceptions() {
         assertThrows(ConfigException.class, () -> policy(Map.of("tcpsight.startup.burst", "0")));
-        ConfigException unknown = assertThrows(ConfigException.class, () -> policy(Map.of("tcpsight.override.policy", "Allowlist")));
+        ConfigException unknown =
+                assertThrows(ConfigException.class, () -> policy(Map.of("tcpsight.override.policy", "Allowlist")));
         assertTrue(unknown.getMessage().contains("tcpsight.override.policy"), unknown.getMessage());
     }
 

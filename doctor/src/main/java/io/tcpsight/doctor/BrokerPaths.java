@@ -37,13 +37,13 @@ final class BrokerPaths {
         }
 
         ConnectionIdentity identity(String clientId) {
-            ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address, Instant.now()).withClientId(clientId);
+            ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address, Instant.now())
+                    .withClientId(clientId);
             return nodeId == null ? identity : identity.withNodeId(nodeId);
         }
     }
 
-    private BrokerPaths() {
-    }
+    private BrokerPaths() {}
 
     static BrokerPath probe(String nodeId, InetSocketAddress address, Duration timeout) {
         try {
@@ -55,8 +55,7 @@ final class BrokerPaths {
 
     /** The reachable broker with the longest RTT: the path that limits a client of the whole cluster. */
     static Optional<BrokerPath> slowest(List<BrokerPath> brokers) {
-        return brokers.stream().filter(BrokerPath::reachable)
-                .max(Comparator.comparingLong(BrokerPath::rttMicros));
+        return brokers.stream().filter(BrokerPath::reachable).max(Comparator.comparingLong(BrokerPath::rttMicros));
     }
 
     /** slow-handshake from the slowest of the probe's handshakes, broker-unreachable for a broker with none. */
@@ -77,9 +76,15 @@ final class BrokerPaths {
     }
 
     static Finding unreachable(ConnectionIdentity identity, String failure) {
-        return new Finding(RuleId.BROKER_UNREACHABLE, Severity.CRITICAL, identity, List.of(new Evidence("error", String.valueOf(failure), "")),
-                new Remedy(List.of(new Setting("client", "bootstrap.servers", "an address this host can reach"),
-                        new Setting("broker", "advertised.listeners", "addresses clients can reach")),
+        return new Finding(
+                RuleId.BROKER_UNREACHABLE,
+                Severity.CRITICAL,
+                identity,
+                List.of(new Evidence("error", String.valueOf(failure), "")),
+                new Remedy(
+                        List.of(
+                                new Setting("client", "bootstrap.servers", "an address this host can reach"),
+                                new Setting("broker", "advertised.listeners", "addresses clients can reach")),
                         "no TCP handshake completed: check the address, the broker's advertised.listeners and firewalls on the path"));
     }
 }

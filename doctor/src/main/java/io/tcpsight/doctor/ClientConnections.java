@@ -25,31 +25,42 @@ import java.util.Map;
  * rules the agent and the plugin use, with the user's settings. One finding per rule and broker.
  */
 final class ClientConnections {
-    private ClientConnections() {
-    }
+    private ClientConnections() {}
 
-    static List<Finding> judge(Map<InetSocketAddress, String> nodeIds, String clientId, KafkaSettings settings, KernelFacts kernel,
-            TcpsightConfig config) throws IOException {
+    static List<Finding> judge(
+            Map<InetSocketAddress, String> nodeIds,
+            String clientId,
+            KafkaSettings settings,
+            KernelFacts kernel,
+            TcpsightConfig config)
+            throws IOException {
         ConnectionRegistry registry = new ConnectionRegistry(1024);
-        FindingsBoard board = new FindingsBoard(Long.MAX_VALUE, finding -> { });
-        ConnectionMonitor monitor = new ConnectionMonitor(registry, config, connection -> settings, () -> kernel, board);
+        FindingsBoard board = new FindingsBoard(Long.MAX_VALUE, finding -> {});
+        ConnectionMonitor monitor =
+                new ConnectionMonitor(registry, config, connection -> settings, () -> kernel, board);
         Map<String, String> byAddress = new HashMap<>();
         nodeIds.forEach((address, node) -> byAddress.put(ConnectionIdentity.address(address), node));
         monitor.addNamer(sampled -> {
             for (TrackedConnection connection : sampled) {
-                String node = byAddress.get(ConnectionIdentity.address(connection.identity().remote()));
+                String node = byAddress.get(
+                        ConnectionIdentity.address(connection.identity().remote()));
                 if (node != null) {
                     connection.updateIdentity(identity -> identity.withNodeId(node));
                 }
             }
         });
-        CensusTracker census = new CensusTracker(registry, (ProcessSocket socket) -> byAddress.containsKey(
-                ConnectionIdentity.address(socket.remote())), socket -> CensusTracker.clientIdentity(socket, clientId));
+        CensusTracker census = new CensusTracker(
+                registry,
+                (ProcessSocket socket) -> byAddress.containsKey(ConnectionIdentity.address(socket.remote())),
+                socket -> CensusTracker.clientIdentity(socket, clientId));
         census.refresh();
         monitor.round();
         Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();
         for (Finding finding : board.current()) {
-            onePerRuleAndBroker.putIfAbsent(finding.rule().id() + " " + ConnectionIdentity.address(finding.connection().remote()), finding);
+            onePerRuleAndBroker.putIfAbsent(
+                    finding.rule().id() + " "
+                            + ConnectionIdentity.address(finding.connection().remote()),
+                    finding);
         }
         return new ArrayList<>(onePerRuleAndBroker.values());
     }

@@ -31,21 +31,29 @@ import org.apache.kafka.common.config.ConfigResource;
  * open, the findings on them; partitions per broker when a probe topic is named.
  */
 final class ClusterSurvey {
-    static final List<String> BROKER_KEYS = List.of("socket.send.buffer.bytes", "socket.receive.buffer.bytes", "socket.listen.backlog.size");
+    static final List<String> BROKER_KEYS =
+            List.of("socket.send.buffer.bytes", "socket.receive.buffer.bytes", "socket.listen.backlog.size");
 
     final List<BrokerPaths.BrokerPath> brokers = new ArrayList<>();
     /** node id -> the broker's socket settings, where DescribeConfigs was allowed. */
     final Map<String, Map<String, String>> brokerConfigs = new LinkedHashMap<>();
     /** Findings made while gathering: unanswered bootstraps, and the client's own connections. */
     final List<Finding> findings = new ArrayList<>();
+
     int partitionsPerBroker = 1;
 
-    private ClusterSurvey() {
-    }
+    private ClusterSurvey() {}
 
     /** The client's connections are judged with {@code kafka} (for the probe topic's partitions per broker). */
-    static ClusterSurvey take(Properties client, String bootstrap, String probeTopic, KafkaSettings kafka, KernelFacts kernel,
-            TcpsightConfig config, Duration timeout) throws InterruptedException, IOException {
+    static ClusterSurvey take(
+            Properties client,
+            String bootstrap,
+            String probeTopic,
+            KafkaSettings kafka,
+            KernelFacts kernel,
+            TcpsightConfig config,
+            Duration timeout)
+            throws InterruptedException, IOException {
         ClusterSurvey survey = new ClusterSurvey();
         String clientId = client.getProperty("client.id");
         long timeoutMs = timeout.toMillis();
@@ -59,7 +67,8 @@ final class ClusterSurvey {
                 nodes = new ArrayList<>(admin.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS));
             } catch (ExecutionException | TimeoutException noAnswer) {
                 nodes = new ArrayList<>();
-                String reason = noAnswer instanceof ExecutionException ? String.valueOf(noAnswer.getCause())
+                String reason = noAnswer instanceof ExecutionException
+                        ? String.valueOf(noAnswer.getCause())
                         : "no answer within " + timeoutMs + " ms";
                 survey.probeBootstrapOnly(bootstrap, clientId, reason, timeout);
             }
@@ -76,7 +85,8 @@ final class ClusterSurvey {
             }
             if (!nodeIds.isEmpty()) {
                 // fetch-size-below-bdp then sizes for the same partitions per broker as the recommendation table
-                KafkaSettings judged = probeTopic == null ? kafka : kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
+                KafkaSettings judged =
+                        probeTopic == null ? kafka : kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
                 survey.findings.addAll(ClientConnections.judge(nodeIds, clientId, judged, kernel, config));
             }
         }
@@ -89,8 +99,10 @@ final class ClusterSurvey {
             BrokerPaths.BrokerPath path = BrokerPaths.probe(null, server, timeout);
             brokers.add(path);
             if (path.reachable()) {
-                findings.add(BrokerPaths.unreachable(path.identity(clientId), "TCP handshake completes but Kafka did not answer: "
-                        + reason + " (check security.protocol and the listener this port serves)"));
+                findings.add(BrokerPaths.unreachable(
+                        path.identity(clientId),
+                        "TCP handshake completes but Kafka did not answer: " + reason
+                                + " (check security.protocol and the listener this port serves)"));
             }
         }
     }
@@ -100,13 +112,16 @@ final class ClusterSurvey {
      * each broker for its config: one request per node opens one connection per node to judge,
      * and brings the broker's socket settings. Returns node id -> the settings that matter here.
      */
-    private static Map<String, Map<String, String>> openConnectionToEachBroker(Admin admin, List<Node> nodes, long timeoutMs)
-            throws InterruptedException {
+    private static Map<String, Map<String, String>> openConnectionToEachBroker(
+            Admin admin, List<Node> nodes, long timeoutMs) throws InterruptedException {
         Map<String, Map<String, String>> configs = new LinkedHashMap<>();
         for (Node node : nodes) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, node.idString());
             try {
-                Config described = admin.describeConfigs(List.of(resource)).all().get(timeoutMs, TimeUnit.MILLISECONDS).get(resource);
+                Config described = admin.describeConfigs(List.of(resource))
+                        .all()
+                        .get(timeoutMs, TimeUnit.MILLISECONDS)
+                        .get(resource);
                 Map<String, String> shown = new LinkedHashMap<>();
                 for (String key : BROKER_KEYS) {
                     ConfigEntry entry = described == null ? null : described.get(key);

@@ -37,49 +37,78 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-@Command(name = "doctor", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Diagnoses the TCP path from this host to a Kafka cluster: this host's TCP sysctls and kernel, each broker's RTT "
-                + "and handshake time, and a client config judged on real connections, with the recommended receive.buffer.bytes, "
-                + "fetch.max.bytes and max.partition.fetch.bytes.",
+@Command(
+        name = "doctor",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Diagnoses the TCP path from this host to a Kafka cluster: this host's TCP sysctls and kernel, each broker's RTT "
+                    + "and handshake time, and a client config judged on real connections, with the recommended receive.buffer.bytes, "
+                    + "fetch.max.bytes and max.partition.fetch.bytes.",
             "Without --bootstrap-server (and no bootstrap.servers in --command-config) it starts an embedded single-node KRaft broker "
-                + "on loopback and diagnoses that.",
-            "Exit codes: 0 healthy (info findings at most), 1 warn or critical findings, 2 usage error, 3 the doctor failed."})
+                    + "on loopback and diagnoses that.",
+            "Exit codes: 0 healthy (info findings at most), 1 warn or critical findings, 2 usage error, 3 the doctor failed."
+        })
 final class DoctorCommand implements Callable<Integer> {
     static final String DEFAULT_CLIENT_ID = "tcpsight-doctor";
     /** The broker settings the report shows and judges. */
-
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT[,HOST:PORT...]",
-            description = "The cluster to diagnose. Default: bootstrap.servers from --command-config, else an embedded broker.")
+    @Option(
+            names = "--bootstrap-server",
+            paramLabel = "HOST:PORT[,HOST:PORT...]",
+            description =
+                    "The cluster to diagnose. Default: bootstrap.servers from --command-config, else an embedded broker.")
     private String bootstrapServer;
 
-    @Option(names = "--command-config", paramLabel = "FILE",
-            description = "A Kafka client config (properties) to judge, as a consumer; tcpsight.* keys in it set the rules' thresholds.")
+    @Option(
+            names = "--command-config",
+            paramLabel = "FILE",
+            description =
+                    "A Kafka client config (properties) to judge, as a consumer; tcpsight.* keys in it set the rules' thresholds.")
     private Path commandConfig;
 
-    @Option(names = "--probe-topic", paramLabel = "TOPIC",
-            description = "Also measure consume throughput of this topic with receive.buffer.bytes=65536, -1 and tcpsight's recommendation, "
-                    + "side by side. Read-only on a named cluster; on the embedded broker the topic is created and filled.")
+    @Option(
+            names = "--probe-topic",
+            paramLabel = "TOPIC",
+            description =
+                    "Also measure consume throughput of this topic with receive.buffer.bytes=65536, -1 and tcpsight's recommendation, "
+                            + "side by side. Read-only on a named cluster; on the embedded broker the topic is created and filled.")
     private String probeTopic;
 
-    @Option(names = "--probe-seconds", paramLabel = "SECONDS", defaultValue = "10",
+    @Option(
+            names = "--probe-seconds",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
             description = "How long each probe variant reads (1-600, default ${DEFAULT-VALUE}).")
     private int probeSeconds;
 
-    @Option(names = "--set", paramLabel = "tcpsight.KEY=VALUE", mapFallbackValue = "",
-            description = "A tcpsight setting, e.g. --set tcpsight.target.throughput.mbit=500 (see docs/configuration.md). Repeatable.")
+    @Option(
+            names = "--set",
+            paramLabel = "tcpsight.KEY=VALUE",
+            mapFallbackValue = "",
+            description =
+                    "A tcpsight setting, e.g. --set tcpsight.target.throughput.mbit=500 (see docs/configuration.md). Repeatable.")
     private Map<String, String> settings = new LinkedHashMap<>();
 
-    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "15000",
-            description = "How long to wait for the cluster and for each handshake (100-300000, default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--timeout-ms",
+            paramLabel = "MS",
+            defaultValue = "15000",
+            description =
+                    "How long to wait for the cluster and for each handshake (100-300000, default ${DEFAULT-VALUE}).")
     private long timeoutMs;
 
-    @Option(names = "--json", description = "Print only the findings, as the JSON array every tcpsight component serves.")
+    @Option(
+            names = "--json",
+            description = "Print only the findings, as the JSON array every tcpsight component serves.")
     private boolean json;
 
-    @Option(names = "--embedded-kafka-lib", paramLabel = "DIR", hidden = true,
+    @Option(
+            names = "--embedded-kafka-lib",
+            paramLabel = "DIR",
+            hidden = true,
             description = "The embedded broker's jars (default: broker-lib next to the doctor's jar).")
     private Path embeddedKafkaLib;
 
@@ -110,11 +139,13 @@ final class DoctorCommand implements Callable<Integer> {
             String note = "";
             if (bootstrap == null) {
                 Path lib = embeddedKafkaLib != null ? embeddedKafkaLib : defaultKafkaLib();
-                err.println("tcpsight doctor: no --bootstrap-server given; starting an embedded single-node KRaft broker (Kafka "
-                        + AppInfoParser.getVersion() + ") on loopback ...");
+                err.println(
+                        "tcpsight doctor: no --bootstrap-server given; starting an embedded single-node KRaft broker (Kafka "
+                                + AppInfoParser.getVersion() + ") on loopback ...");
                 embedded = EmbeddedBroker.start(lib, Duration.ofSeconds(90));
                 bootstrap = embedded.bootstrapServers();
-                note = "embedded single-node KRaft broker on loopback; give --bootstrap-server to diagnose your cluster";
+                note =
+                        "embedded single-node KRaft broker on loopback; give --bootstrap-server to diagnose your cluster";
             }
             client.setProperty("bootstrap.servers", bootstrap);
             client.putIfAbsent("client.id", DEFAULT_CLIENT_ID);
@@ -140,22 +171,30 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** Gather, judge, recommend, then the report: each step its own method or class. */
-    private DoctorReport diagnose(String bootstrap, String note, Properties client, TcpsightConfig config) throws InterruptedException,
-            IOException {
+    private DoctorReport diagnose(String bootstrap, String note, Properties client, TcpsightConfig config)
+            throws InterruptedException, IOException {
         HostTcpFacts host = HostTcpFacts.current();
         KernelFacts kernel = host.kernelFacts();
         KafkaSettings kafka = KafkaSettings.fromClientConfig(toMap(client), ClientKind.CONSUMER);
-        ClusterSurvey survey = ClusterSurvey.take(client, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
+        ClusterSurvey survey =
+                ClusterSurvey.take(client, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
         String clientId = client.getProperty("client.id");
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
         List<Finding> findings = judge(survey, slowest, clientId, kernel, config);
-        FetchSizing.Recommendation recommendation = slowest.map(path -> recommend(path, survey.partitionsPerBroker, kernel, config))
+        FetchSizing.Recommendation recommendation = slowest.map(
+                        path -> recommend(path, survey.partitionsPerBroker, kernel, config))
                 .orElse(null);
-        List<ThroughputProbe.Result> probe = recommendation != null && probeTopic != null ? probe(client, recommendation) : List.of();
-        return DoctorReport.builder(bootstrap).targetNote(note).host(host)
+        List<ThroughputProbe.Result> probe =
+                recommendation != null && probeTopic != null ? probe(client, recommendation) : List.of();
+        return DoctorReport.builder(bootstrap)
+                .targetNote(note)
+                .host(host)
                 .brokers(survey.brokers, survey.brokerConfigs)
-                .client(configured(kafka, client), commandConfig == null ? "Kafka's consumer defaults; give yours with --command-config"
-                        : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults")
+                .client(
+                        configured(kafka, client),
+                        commandConfig == null
+                                ? "Kafka's consumer defaults; give yours with --command-config"
+                                : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults")
                 .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
                 .probe(probeTopic, probe)
                 .findings(findings)
@@ -163,41 +202,63 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** Every finding, worst first: the survey's, each broker path's and socket settings', and this host's for the slowest path. */
-    private static List<Finding> judge(ClusterSurvey survey, Optional<BrokerPaths.BrokerPath> slowest, String clientId, KernelFacts kernel,
+    private static List<Finding> judge(
+            ClusterSurvey survey,
+            Optional<BrokerPaths.BrokerPath> slowest,
+            String clientId,
+            KernelFacts kernel,
             TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>(survey.findings);
         findings.addAll(BrokerPaths.findings(survey.brokers, clientId, config));
         for (BrokerPaths.BrokerPath broker : survey.brokers) {
-            Map<String, String> brokerConfig = broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
+            Map<String, String> brokerConfig =
+                    broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
             if (broker.reachable() && brokerConfig != null) {
-                findings.addAll(BrokerConfigRules.socketBuffers(brokerConfig, broker.identity(clientId), broker.rttMicros(), config));
+                findings.addAll(BrokerConfigRules.socketBuffers(
+                        brokerConfig, broker.identity(clientId), broker.rttMicros(), config));
             }
         }
-        slowest.ifPresent(path -> findings.addAll(Diagnosis.host(kernel, path.identity(clientId), path.rttMicros(), config)));
+        slowest.ifPresent(
+                path -> findings.addAll(Diagnosis.host(kernel, path.identity(clientId), path.rttMicros(), config)));
         findings.sort(Comparator.comparing(Finding::severity).reversed());
         return findings;
     }
 
     /** Fetch sizing for the slowest broker's path. */
-    private static FetchSizing.Recommendation recommend(BrokerPaths.BrokerPath slowest, int partitionsPerBroker, KernelFacts kernel,
-            TcpsightConfig config) {
-        return FetchSizing.recommend(new FetchSizing.Input(slowest.rttMicros(), config.targetBytesPerSecond(), partitionsPerBroker,
-                Unknown.orNull(kernel.tcpRmemMax()), null, config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+    private static FetchSizing.Recommendation recommend(
+            BrokerPaths.BrokerPath slowest, int partitionsPerBroker, KernelFacts kernel, TcpsightConfig config) {
+        return FetchSizing.recommend(new FetchSizing.Input(
+                slowest.rttMicros(),
+                config.targetBytesPerSecond(),
+                partitionsPerBroker,
+                Unknown.orNull(kernel.tcpRmemMax()),
+                null,
+                config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
     }
 
     private List<ThroughputProbe.Result> probe(Properties client, FetchSizing.Recommendation recommendation) {
         err.println("tcpsight doctor: reading " + probeTopic + " for up to " + probeSeconds + " s per variant");
-        return ThroughputProbe.run(client, probeTopic, ThroughputProbe.variants(recommendation.fetchMaxBytes(),
-                recommendation.maxPartitionFetchBytes()), Duration.ofSeconds(probeSeconds), err);
+        return ThroughputProbe.run(
+                client,
+                probeTopic,
+                ThroughputProbe.variants(recommendation.fetchMaxBytes(), recommendation.maxPartitionFetchBytes()),
+                Duration.ofSeconds(probeSeconds),
+                err);
     }
 
     /** The client settings the report shows as judged. */
     private static Map<String, String> configured(KafkaSettings kafka, Properties client) {
         Map<String, String> configured = new LinkedHashMap<>();
-        configured.put("receive.buffer.bytes", Integer.toString(kafka.receiveBufferBytes().getAsInt()));
+        configured.put(
+                "receive.buffer.bytes",
+                Integer.toString(kafka.receiveBufferBytes().getAsInt()));
         configured.put("fetch.max.bytes", Long.toString(kafka.fetchMaxBytes().getAsLong()));
-        configured.put("max.partition.fetch.bytes", Long.toString(kafka.maxPartitionFetchBytes().getAsLong()));
-        configured.put("max.poll.records", client.getProperty("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT)));
+        configured.put(
+                "max.partition.fetch.bytes",
+                Long.toString(kafka.maxPartitionFetchBytes().getAsLong()));
+        configured.put(
+                "max.poll.records",
+                client.getProperty("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT)));
         return configured;
     }
 
@@ -212,14 +273,17 @@ final class DoctorCommand implements Callable<Integer> {
         try (InputStream in = Files.newInputStream(commandConfig)) {
             client.load(in);
         } catch (IOException | IllegalArgumentException unreadable) {
-            throw usage("--command-config: " + commandConfig + " cannot be read as properties: " + unreadable.getMessage());
+            throw usage(
+                    "--command-config: " + commandConfig + " cannot be read as properties: " + unreadable.getMessage());
         }
         return client;
     }
 
     private TcpsightConfig tcpsightConfig(Properties client) {
         Map<String, Object> values = new LinkedHashMap<>();
-        client.stringPropertyNames().stream().filter(key -> key.startsWith("tcpsight.")).forEach(key -> values.put(key, client.getProperty(key)));
+        client.stringPropertyNames().stream()
+                .filter(key -> key.startsWith("tcpsight."))
+                .forEach(key -> values.put(key, client.getProperty(key)));
         for (Map.Entry<String, String> setting : settings.entrySet()) {
             if (TcpsightConfig.key(setting.getKey()) == null) {
                 throw usage("--set: unknown key '" + setting.getKey() + "'; known keys: "
@@ -246,10 +310,15 @@ final class DoctorCommand implements Callable<Integer> {
 
     private static Path defaultKafkaLib() throws IOException {
         try {
-            Path location = Path.of(DoctorCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path location = Path.of(DoctorCommand.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             return location.getParent().resolve("broker-lib");
         } catch (URISyntaxException | RuntimeException unknown) {
-            throw new IOException("cannot tell where the doctor's jar is (" + unknown + "); pass --embedded-kafka-lib DIR or --bootstrap-server");
+            throw new IOException("cannot tell where the doctor's jar is (" + unknown
+                    + "); pass --embedded-kafka-lib DIR or --bootstrap-server");
         }
     }
 }

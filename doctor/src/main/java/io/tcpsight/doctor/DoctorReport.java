@@ -14,10 +14,19 @@ import java.util.Map;
  * @param configured the client settings judged, as configured (or Kafka's consumer defaults), secrets masked
  * @param recommendation sizing for the slowest broker's RTT; null when no broker answered
  */
-record DoctorReport(String target, String targetNote, HostTcpFacts host, List<BrokerPaths.BrokerPath> brokers,
+record DoctorReport(
+        String target,
+        String targetNote,
+        HostTcpFacts host,
+        List<BrokerPaths.BrokerPath> brokers,
         Map<String, Map<String, String>> brokerConfigs,
-        Map<String, String> configured, String configSource, double targetMbit, FetchSizing.Recommendation recommendation,
-        String probeTopic, List<ThroughputProbe.Result> probe, List<Finding> findings) {
+        Map<String, String> configured,
+        String configSource,
+        double targetMbit,
+        FetchSizing.Recommendation recommendation,
+        String probeTopic,
+        List<ThroughputProbe.Result> probe,
+        List<Finding> findings) {
 
     static Builder builder(String target) {
         return new Builder(target);
@@ -82,13 +91,26 @@ record DoctorReport(String target, String targetNote, HostTcpFacts host, List<Br
         }
 
         DoctorReport build() {
-            return new DoctorReport(target, targetNote, host, brokers, brokerConfigs, configured, configSource, targetMbit, recommendation,
-                    probeTopic, probe, findings);
+            return new DoctorReport(
+                    target,
+                    targetNote,
+                    host,
+                    brokers,
+                    brokerConfigs,
+                    configured,
+                    configSource,
+                    targetMbit,
+                    recommendation,
+                    probeTopic,
+                    probe,
+                    findings);
         }
     }
 
     /** 0 healthy (no finding, or info only), 1 when a warn or critical finding stands. */
     int exitCode() {
-        return findings.stream().anyMatch(finding -> finding.severity() != Severity.INFO) ? ExitCodes.FINDINGS : ExitCodes.HEALTHY;
+        return findings.stream().anyMatch(finding -> finding.severity() != Severity.INFO)
+                ? ExitCodes.FINDINGS
+                : ExitCodes.HEALTHY;
     }
 }

@@ -41,8 +41,8 @@ final class EmbeddedBroker implements AutoCloseable {
     /** Starts the broker and waits until it answers; throws with the broker's log tail when it does not. */
     static EmbeddedBroker start(Path kafkaLib, Duration timeout) throws IOException, InterruptedException {
         if (!Files.isDirectory(kafkaLib)) {
-            throw new IOException("the embedded broker's jars are not at " + kafkaLib + " (build with `mvn -pl doctor -am package`, or name "
-                    + "a cluster with --bootstrap-server)");
+            throw new IOException("the embedded broker's jars are not at " + kafkaLib
+                    + " (build with `mvn -pl doctor -am package`, or name " + "a cluster with --bootstrap-server)");
         }
         Path directory = Files.createTempDirectory("tcpsight-doctor-kafka-");
         int port = freePort();
@@ -50,14 +50,30 @@ final class EmbeddedBroker implements AutoCloseable {
         Path config = writeConfig(directory, port, controllerPort);
         Path log4j = directory.resolve("log4j2.properties");
         Path log = directory.resolve("kafka.log");
-        Files.write(log4j, List.of("rootLogger.level = WARN", "rootLogger.appenderRef.file.ref = file", "appender.file.type = File",
-                "appender.file.name = file", "appender.file.fileName = " + log, "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = [%d] %p %m (%c)%n"), StandardCharsets.UTF_8);
-        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms128m",
-                "-Xmx512m", "-Dlog4j2.configurationFile=" + log4j, "-cp", kafkaLib.toAbsolutePath() + "/*"));
+        Files.write(
+                log4j,
+                List.of(
+                        "rootLogger.level = WARN",
+                        "rootLogger.appenderRef.file.ref = file",
+                        "appender.file.type = File",
+                        "appender.file.name = file",
+                        "appender.file.fileName = " + log,
+                        "appender.file.layout.type = PatternLayout",
+                        "appender.file.layout.pattern = [%d] %p %m (%c)%n"),
+                StandardCharsets.UTF_8);
+        List<String> java = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms128m",
+                "-Xmx512m",
+                "-Dlog4j2.configurationFile=" + log4j,
+                "-cp",
+                kafkaLib.toAbsolutePath() + "/*"));
         List<String> format = new ArrayList<>(java);
-        format.addAll(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
-        Process formatting = new ProcessBuilder(format).redirectErrorStream(true).redirectOutput(directory.resolve("format.log").toFile())
+        format.addAll(List.of(
+                "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
+        Process formatting = new ProcessBuilder(format)
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("format.log").toFile())
                 .start();
         if (!formatting.waitFor(60, TimeUnit.SECONDS) || formatting.exitValue() != 0) {
             formatting.destroyForcibly();
@@ -67,14 +83,20 @@ final class EmbeddedBroker implements AutoCloseable {
         }
         List<String> server = new ArrayList<>(java);
         server.addAll(List.of("kafka.Kafka", config.toString()));
-        Process process = new ProcessBuilder(server).redirectErrorStream(true).redirectOutput(directory.resolve("kafka.out").toFile()).start();
+        Process process = new ProcessBuilder(server)
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("kafka.out").toFile())
+                .start();
         EmbeddedBroker broker = new EmbeddedBroker(process, directory, "127.0.0.1:" + port);
         try {
             broker.awaitReady(timeout);
         } catch (IOException | RuntimeException failure) {
             String tail = broker.logTail();
             broker.close();
-            throw new IOException("the embedded broker did not start within " + timeout.toSeconds() + " s: " + failure.getMessage() + tail, failure);
+            throw new IOException(
+                    "the embedded broker did not start within " + timeout.toSeconds() + " s: " + failure.getMessage()
+                            + tail,
+                    failure);
         }
         return broker;
     }
@@ -84,7 +106,8 @@ final class EmbeddedBroker implements AutoCloseable {
         properties.setProperty("process.roles", "broker,controller");
         properties.setProperty("node.id", "1");
         properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        properties.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        properties.setProperty(
+                "listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
         properties.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
         properties.setProperty("controller.listener.names", "CONTROLLER");
         properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -115,7 +138,10 @@ final class EmbeddedBroker implements AutoCloseable {
                     throw new IOException("the broker JVM exited with " + process.exitValue());
                 }
                 try {
-                    if (!client.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
+                    if (!client.describeCluster()
+                            .nodes()
+                            .get(2, TimeUnit.SECONDS)
+                            .isEmpty()) {
                         return;
                     }
                 } catch (ExecutionException | TimeoutException notYet) {
@@ -139,7 +165,9 @@ final class EmbeddedBroker implements AutoCloseable {
             try {
                 List<String> lines = Files.readAllLines(directory.resolve(name), StandardCharsets.UTF_8);
                 if (!lines.isEmpty()) {
-                    tail.append("\n--- ").append(name).append(" (last lines)\n")
+                    tail.append("\n--- ")
+                            .append(name)
+                            .append(" (last lines)\n")
                             .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())));
                 }
             } catch (IOException unreadable) {
@@ -185,7 +213,8 @@ final class EmbeddedBroker implements AutoCloseable {
             return;
         }
         try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {
             // a leftover temporary directory is harmless
         }

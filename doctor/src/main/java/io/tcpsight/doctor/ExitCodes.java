@@ -11,6 +11,5 @@ final class ExitCodes {
     /** The doctor itself failed (e.g. the embedded broker did not start). */
     static final int FAILED = 3;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

@@ -8,7 +8,6 @@ import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.KernelVersion;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -16,17 +15,18 @@ import java.util.stream.Collectors;
 
 /** The report for people: facts first, then the findings grouped by severity, each with its fix. */
 final class HumanReport {
-    private HumanReport() {
-    }
+    private HumanReport() {}
 
     static void print(DoctorReport report, PrintStream out) {
-        out.println("tcpsight doctor: " + report.target() + (report.targetNote().isEmpty() ? "" : " (" + report.targetNote() + ")"));
+        out.println("tcpsight doctor: " + report.target()
+                + (report.targetNote().isEmpty() ? "" : " (" + report.targetNote() + ")"));
         out.println();
         host(report.host(), out);
         brokers(report, out);
         clientConfig(report, out);
         if (report.probeTopic() != null) {
-            out.println("== consume throughput of topic " + report.probeTopic() + ", one run per variant, in this order");
+            out.println(
+                    "== consume throughput of topic " + report.probeTopic() + ", one run per variant, in this order");
             for (ThroughputProbe.Result result : report.probe()) {
                 out.println("  " + result.describe());
             }
@@ -38,17 +38,30 @@ final class HumanReport {
     static void host(HostTcpFacts host, PrintStream out) {
         out.println("== this host");
         String kernel = host.kernel().map(KernelVersion::release).orElse("unknown");
-        String range = host.kernel().map(version -> ConnectionRules.inClampRegressionRange(version)
-                ? "INSIDE the 6.6 window-clamp regression range: a fixed receive.buffer.bytes gets about half the window it asks for"
-                : "outside the 6.6 window-clamp regression range").orElse("version unknown");
+        String range = host.kernel()
+                .map(version -> ConnectionRules.inClampRegressionRange(version)
+                        ? "INSIDE the 6.6 window-clamp regression range: a fixed receive.buffer.bytes gets about half the window it asks for"
+                        : "outside the 6.6 window-clamp regression range")
+                .orElse("version unknown");
         out.printf("  %-36s %s (%s)%n", "kernel", kernel, range);
-        out.printf("  %-36s %s%n", "net.ipv4.tcp_rmem", host.tcpRmem().map(Object::toString).orElse("unknown"));
-        out.printf("  %-36s %s%n", "net.ipv4.tcp_wmem", host.tcpWmem().map(Object::toString).orElse("unknown"));
+        out.printf(
+                "  %-36s %s%n",
+                "net.ipv4.tcp_rmem", host.tcpRmem().map(Object::toString).orElse("unknown"));
+        out.printf(
+                "  %-36s %s%n",
+                "net.ipv4.tcp_wmem", host.tcpWmem().map(Object::toString).orElse("unknown"));
         out.printf("  %-36s %s%n", "net.core.rmem_max / wmem_max", text(host.rmemMax()) + " / " + text(host.wmemMax()));
         out.printf("  %-36s %s%n", "net.core.somaxconn", text(host.somaxconn()));
-        out.printf("  %-36s %s / %s / %s%n", "tcp_window_scaling / timestamps / syncookies", text(host.windowScaling()),
-                text(host.timestamps()), text(host.syncookies()));
-        out.printf("  %-36s %s (available: %s)%n", "net.ipv4.tcp_congestion_control", host.congestionControl().orElse("unknown"),
+        out.printf(
+                "  %-36s %s / %s / %s%n",
+                "tcp_window_scaling / timestamps / syncookies",
+                text(host.windowScaling()),
+                text(host.timestamps()),
+                text(host.syncookies()));
+        out.printf(
+                "  %-36s %s (available: %s)%n",
+                "net.ipv4.tcp_congestion_control",
+                host.congestionControl().orElse("unknown"),
                 String.join(" ", host.availableCongestionControl()));
         for (String problem : host.problems()) {
             out.println("  (" + problem + ")");
@@ -57,20 +70,32 @@ final class HumanReport {
     }
 
     private static void brokers(DoctorReport report, PrintStream out) {
-        out.println("== brokers (" + BrokerPaths.HANDSHAKES_PER_BROKER + " TCP handshakes each; RTT as the kernel measured it)");
+        out.println("== brokers (" + BrokerPaths.HANDSHAKES_PER_BROKER
+                + " TCP handshakes each; RTT as the kernel measured it)");
         out.printf("  %-6s %-28s %12s %26s%n", "node", "address", "RTT", "handshake fastest/slowest");
         for (BrokerPaths.BrokerPath broker : report.brokers()) {
-            String address = broker.address().getHostString() + ":" + broker.address().getPort();
+            String address =
+                    broker.address().getHostString() + ":" + broker.address().getPort();
             if (broker.reachable()) {
-                out.printf(Locale.ROOT, "  %-6s %-28s %12s %26s%n", broker.nodeId() == null ? "?" : broker.nodeId(), address,
-                        millis(broker.probe().rttMicros()), millis(broker.probe().fastestHandshakeMicros()) + " / "
+                out.printf(
+                        Locale.ROOT,
+                        "  %-6s %-28s %12s %26s%n",
+                        broker.nodeId() == null ? "?" : broker.nodeId(),
+                        address,
+                        millis(broker.probe().rttMicros()),
+                        millis(broker.probe().fastestHandshakeMicros()) + " / "
                                 + millis(broker.probe().slowestHandshakeMicros()));
             } else {
-                out.printf("  %-6s %-28s unreachable: %s%n", broker.nodeId() == null ? "?" : broker.nodeId(), address, broker.failure());
+                out.printf(
+                        "  %-6s %-28s unreachable: %s%n",
+                        broker.nodeId() == null ? "?" : broker.nodeId(), address, broker.failure());
             }
         }
-        report.brokerConfigs().forEach((node, settings) -> out.println("  node " + node + " " + settings.entrySet().stream()
-                .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" "))));
+        report.brokerConfigs()
+                .forEach((node, settings) -> out.println("  node " + node + " "
+                        + settings.entrySet().stream()
+                                .map(entry -> entry.getKey() + "=" + entry.getValue())
+                                .collect(Collectors.joining(" "))));
         out.println();
     }
 
@@ -83,14 +108,38 @@ final class HumanReport {
         }
         var recommendation = report.recommendation();
         out.printf("  %-30s %14s %14s%n", "key", "configured", "recommended");
-        row(out, "receive.buffer.bytes", report.configured().get("receive.buffer.bytes"), Integer.toString(recommendation.receiveBufferBytes()));
-        row(out, "fetch.max.bytes", report.configured().get("fetch.max.bytes"), Long.toString(recommendation.fetchMaxBytes()));
-        row(out, "max.partition.fetch.bytes", report.configured().get("max.partition.fetch.bytes"),
+        row(
+                out,
+                "receive.buffer.bytes",
+                report.configured().get("receive.buffer.bytes"),
+                Integer.toString(recommendation.receiveBufferBytes()));
+        row(
+                out,
+                "fetch.max.bytes",
+                report.configured().get("fetch.max.bytes"),
+                Long.toString(recommendation.fetchMaxBytes()));
+        row(
+                out,
+                "max.partition.fetch.bytes",
+                report.configured().get("max.partition.fetch.bytes"),
                 Long.toString(recommendation.maxPartitionFetchBytes()));
-        row(out, "max.poll.records", report.configured().get("max.poll.records"), Integer.toString(recommendation.maxPollRecords()));
-        row(out, "net.ipv4.tcp_rmem (max)", report.host().tcpRmem().map(limits -> Long.toString(limits.maxBytes())).orElse("unknown"),
+        row(
+                out,
+                "max.poll.records",
+                report.configured().get("max.poll.records"),
+                Integer.toString(recommendation.maxPollRecords()));
+        row(
+                out,
+                "net.ipv4.tcp_rmem (max)",
+                report.host()
+                        .tcpRmem()
+                        .map(limits -> Long.toString(limits.maxBytes()))
+                        .orElse("unknown"),
                 ">= " + recommendation.requiredTcpRmemMax());
-        out.printf(Locale.ROOT, "  sized for tcpsight.target.throughput.mbit=%s to the slowest broker:%n", number(report.targetMbit()));
+        out.printf(
+                Locale.ROOT,
+                "  sized for tcpsight.target.throughput.mbit=%s to the slowest broker:%n",
+                number(report.targetMbit()));
         for (String reason : recommendation.reasoning()) {
             out.println("    - " + reason);
         }
@@ -112,18 +161,28 @@ final class HumanReport {
                     continue;
                 }
                 out.println();
-                out.println(severity.label().toUpperCase(Locale.ROOT) + "  " + finding.rule().id() + "  [" + finding.connection().describe() + "]");
-                out.println("  evidence: " + finding.evidence().stream().map(Evidence::describe).collect(Collectors.joining(", ")));
-                out.println("  fix:      " + finding.remedy().settings().stream().map(Setting::describe).collect(Collectors.joining(", ")));
+                out.println(severity.label().toUpperCase(Locale.ROOT) + "  "
+                        + finding.rule().id() + "  [" + finding.connection().describe() + "]");
+                out.println("  evidence: "
+                        + finding.evidence().stream().map(Evidence::describe).collect(Collectors.joining(", ")));
+                out.println("  fix:      "
+                        + finding.remedy().settings().stream()
+                                .map(Setting::describe)
+                                .collect(Collectors.joining(", ")));
                 out.println("  why:      " + finding.remedy().why());
             }
         }
         out.println();
-        out.println(critical + warn == 0 ? "healthy: nothing to change (exit 0)" : (critical + warn) + " finding(s) to act on (exit 1)");
+        out.println(
+                critical + warn == 0
+                        ? "healthy: nothing to change (exit 0)"
+                        : (critical + warn) + " finding(s) to act on (exit 1)");
     }
 
     private static long count(List<Finding> findings, Severity severity) {
-        return findings.stream().filter(finding -> finding.severity() == severity).count();
+        return findings.stream()
+                .filter(finding -> finding.severity() == severity)
+                .count();
     }
 
     private static String text(OptionalLong value) {

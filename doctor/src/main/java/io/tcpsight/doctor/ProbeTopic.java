@@ -23,8 +23,7 @@ final class ProbeTopic {
     static final int FILL_RECORDS = 1024;
     static final int FILL_RECORD_BYTES = 64 * 1024;
 
-    private ProbeTopic() {
-    }
+    private ProbeTopic() {}
 
     /** Creates the topic with 64 MiB of incompressible records unless it exists. Only ever called for the embedded broker. */
     static void fillIfMissing(String bootstrap, String topic, PrintStream progress) throws InterruptedException {
@@ -36,9 +35,11 @@ final class ProbeTopic {
             }
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
         } catch (ExecutionException failed) {
-            throw new IllegalStateException("cannot create the probe topic " + topic + " on the embedded broker: " + failed.getCause(), failed);
+            throw new IllegalStateException(
+                    "cannot create the probe topic " + topic + " on the embedded broker: " + failed.getCause(), failed);
         }
-        progress.println("tcpsight doctor: filling " + topic + " with " + FILL_RECORDS * (long) FILL_RECORD_BYTES / (1 << 20) + " MiB");
+        progress.println("tcpsight doctor: filling " + topic + " with "
+                + FILL_RECORDS * (long) FILL_RECORD_BYTES / (1 << 20) + " MiB");
         config.setProperty(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         config.setProperty(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         config.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
@@ -57,13 +58,21 @@ final class ProbeTopic {
     static int partitionsPerBroker(Admin admin, String topic, Duration timeout) throws InterruptedException {
         TopicDescription description;
         try {
-            description = admin.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+            description = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(topic);
         } catch (ExecutionException | TimeoutException missing) {
             throw new IllegalArgumentException("--probe-topic: topic '" + topic + "' cannot be described: "
-                    + (missing instanceof ExecutionException ? missing.getCause() : "no answer within " + timeout.toMillis() + " ms"));
+                    + (missing instanceof ExecutionException
+                            ? missing.getCause()
+                            : "no answer within " + timeout.toMillis() + " ms"));
         }
         Set<Integer> leaders = new HashSet<>();
-        description.partitions().forEach(partition -> leaders.add(partition.leader() == null ? -1 : partition.leader().id()));
+        description
+                .partitions()
+                .forEach(partition -> leaders.add(
+                        partition.leader() == null ? -1 : partition.leader().id()));
         return Math.max(1, (int) Math.ceil((double) description.partitions().size() / Math.max(1, leaders.size())));
     }
 }

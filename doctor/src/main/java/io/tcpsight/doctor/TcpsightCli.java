@@ -2,16 +2,18 @@ package io.tcpsight.doctor;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The `tcpsight` command line. */
-@Command(name = "tcpsight", mixinStandardHelpOptions = true, versionProvider = TcpsightCli.Version.class,
+@Command(
+        name = "tcpsight",
+        mixinStandardHelpOptions = true,
+        versionProvider = TcpsightCli.Version.class,
         description = "Makes the TCP layer under Apache Kafka visible and fixes what it finds.",
         subcommands = {CommandLine.HelpCommand.class})
 public final class TcpsightCli {
-    private TcpsightCli() {
-    }
+    private TcpsightCli() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));

@@ -24,8 +24,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class ThroughputProbe {
     /** One way to configure the consumer. */
-    record Variant(String label, Map<String, String> overrides) {
-    }
+    record Variant(String label, Map<String, String> overrides) {}
 
     /** What one variant read. */
     record Result(Variant variant, long bytes, long records, Duration elapsed, boolean reachedEnd) {
@@ -35,23 +34,37 @@ final class ThroughputProbe {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "%-58s %8.1f Mbit/s  (%.1f MB in %.1f s%s)", variant.label(), mbitPerSecond(), bytes / 1e6,
-                    elapsed.toNanos() / 1e9, reachedEnd ? ", whole topic" : "");
+            return String.format(
+                    Locale.ROOT,
+                    "%-58s %8.1f Mbit/s  (%.1f MB in %.1f s%s)",
+                    variant.label(),
+                    mbitPerSecond(),
+                    bytes / 1e6,
+                    elapsed.toNanos() / 1e9,
+                    reachedEnd ? ", whole topic" : "");
         }
     }
 
-    private ThroughputProbe() {
-    }
+    private ThroughputProbe() {}
 
     static List<Variant> variants(long fetchMaxBytes, long maxPartitionFetchBytes) {
-        return List.of(new Variant("receive.buffer.bytes=65536", Map.of("receive.buffer.bytes", "65536")),
+        return List.of(
+                new Variant("receive.buffer.bytes=65536", Map.of("receive.buffer.bytes", "65536")),
                 new Variant("receive.buffer.bytes=-1", Map.of("receive.buffer.bytes", "-1")),
-                new Variant("tcpsight recommendation (-1, fetch " + fetchMaxBytes / (1 << 20) + " MiB, "
-                        + maxPartitionFetchBytes / (1 << 20) + " MiB/partition)", Map.of("receive.buffer.bytes", "-1",
-                        "fetch.max.bytes", Long.toString(fetchMaxBytes), "max.partition.fetch.bytes", Long.toString(maxPartitionFetchBytes))));
+                new Variant(
+                        "tcpsight recommendation (-1, fetch " + fetchMaxBytes / (1 << 20) + " MiB, "
+                                + maxPartitionFetchBytes / (1 << 20) + " MiB/partition)",
+                        Map.of(
+                                "receive.buffer.bytes",
+                                "-1",
+                                "fetch.max.bytes",
+                                Long.toString(fetchMaxBytes),
+                                "max.partition.fetch.bytes",
+                                Long.toString(maxPartitionFetchBytes))));
     }
 
-    static List<Result> run(Properties clientConfig, String topic, List<Variant> variants, Duration each, PrintStream progress) {
+    static List<Result> run(
+            Properties clientConfig, String topic, List<Variant> variants, Duration each, PrintStream progress) {
         List<Result> results = new ArrayList<>();
         for (Variant variant : variants) {
             results.add(runOne(clientConfig, topic, variant, each, progress));
@@ -59,7 +72,8 @@ final class ThroughputProbe {
         return results;
     }
 
-    private static Result runOne(Properties clientConfig, String topic, Variant variant, Duration limit, PrintStream progress) {
+    private static Result runOne(
+            Properties clientConfig, String topic, Variant variant, Duration limit, PrintStream progress) {
         Properties config = new Properties();
         config.putAll(clientConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -105,7 +119,8 @@ final class ThroughputProbe {
                     progress.flush();
                 }
             }
-            Result result = new Result(variant, bytes, records, Duration.ofNanos(System.nanoTime() - start), reachedEnd);
+            Result result =
+                    new Result(variant, bytes, records, Duration.ofNanos(System.nanoTime() - start), reachedEnd);
             progress.print("\r  " + result.describe() + "          \n");
             progress.flush();
             return result;

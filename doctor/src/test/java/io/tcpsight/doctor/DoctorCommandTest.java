@@ -20,15 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 /** The command line as an operator meets it: exit codes and messages, against real loopback sockets. */
 class DoctorCommandTest {
     /** What one run printed and returned. */
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     static Run doctor(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of("doctor"));
         all.addAll(List.of(args));
-        int exit = TcpsightCli.run(all.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int exit = TcpsightCli.run(
+                all.toArray(new String[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -53,7 +54,10 @@ class DoctorCommandTest {
     void aSettingOutOfRangeNamesKeyValueAndRange() {
         Run run = doctor("--bootstrap-server", "127.0.0.1:1", "--set", "tcpsight.target.throughput.mbit=-5");
         assertEquals(ExitCodes.USAGE, run.exit());
-        assertTrue(run.err().contains("tcpsight.target.throughput.mbit") && run.err().contains("-5"), run.err());
+        assertTrue(
+                run.err().contains("tcpsight.target.throughput.mbit")
+                        && run.err().contains("-5"),
+                run.err());
     }
 
     @Test
@@ -66,9 +70,17 @@ class DoctorCommandTest {
 
     @Test
     void aMissingCommandConfigNamesTheOptionAndThePath(@TempDir Path directory) {
-        Run run = doctor("--bootstrap-server", "127.0.0.1:1", "--command-config", directory.resolve("absent.properties").toString());
+        Run run = doctor(
+                "--bootstrap-server",
+                "127.0.0.1:1",
+                "--command-config",
+                directory.resolve("absent.properties").toString());
         assertEquals(ExitCodes.USAGE, run.exit());
-        assertTrue(run.err().contains("--command-config: " + directory.resolve("absent.properties") + " is not a readable file"), run.err());
+        assertTrue(
+                run.err()
+                        .contains("--command-config: " + directory.resolve("absent.properties")
+                                + " is not a readable file"),
+                run.err());
     }
 
     @Test
@@ -116,7 +128,8 @@ class DoctorCommandTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            Run run = doctor("--bootstrap-server", "127.0.0.1:" + silent.getLocalPort(), "--timeout-ms", "1500", "--json");
+            Run run = doctor(
+                    "--bootstrap-server", "127.0.0.1:" + silent.getLocalPort(), "--timeout-ms", "1500", "--json");
             assertEquals(ExitCodes.FINDINGS, run.exit(), run.out() + run.err());
             String json = run.out().strip();
             assertTrue(json.startsWith("[{\"rule\":\"broker-unreachable\",\"severity\":\"critical\""), json);

@@ -33,16 +33,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class HumanReportTest {
-    static final ConnectionIdentity BROKER_3 = ConnectionIdentity.of(Role.CLIENT, null, new InetSocketAddress("10.0.0.3", 9092), Instant.EPOCH)
-            .withClientId("tcpsight-doctor").withNodeId("3");
+    static final ConnectionIdentity BROKER_3 = ConnectionIdentity.of(
+                    Role.CLIENT, null, new InetSocketAddress("10.0.0.3", 9092), Instant.EPOCH)
+            .withClientId("tcpsight-doctor")
+            .withNodeId("3");
 
     /** Findings the real rules give for a 64 KiB consumer 100 ms from broker 3 on a host with timestamps off. */
     static List<Finding> realFindings() {
         KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
-        ConnectionFacts facts = ConnectionFacts.builder(BROKER_3).rttMicros(100_000).windowScaling(true).rcvWindowScale(2)
-                .receiveBufferBytes(131_072).windowClampBytes(49_152)
+        ConnectionFacts facts = ConnectionFacts.builder(BROKER_3)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .receiveBufferBytes(131_072)
+                .windowClampBytes(49_152)
                 .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER))
-                .kernel(kernel).build();
+                .kernel(kernel)
+                .build();
         List<Finding> findings = new ArrayList<>(Diagnosis.connection(facts, TcpsightConfig.defaults()));
         findings.addAll(Diagnosis.host(kernel, BROKER_3, 100_000, TcpsightConfig.defaults()));
         return findings;
@@ -54,7 +61,8 @@ class HumanReportTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         HumanReport.findings(findings, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
-        int critical = text.indexOf("CRITICAL  small-receive-buffer  [client client.id=tcpsight-doctor node=3 peer=10.0.0.3:9092]");
+        int critical = text.indexOf(
+                "CRITICAL  small-receive-buffer  [client client.id=tcpsight-doctor node=3 peer=10.0.0.3:9092]");
         int warn = text.indexOf("WARN  timestamps-disabled");
         assertTrue(critical >= 0 && warn > critical, "critical before warn:\n" + text);
         assertTrue(text.contains("fix:      receive.buffer.bytes=-1 (client)"), text);
@@ -65,7 +73,11 @@ class HumanReportTest {
 
     @Test
     void infoFindingsAloneAreHealthy() {
-        Finding info = new Finding(RuleId.RETRANSMISSIONS, Severity.INFO, BROKER_3, List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
+        Finding info = new Finding(
+                RuleId.RETRANSMISSIONS,
+                Severity.INFO,
+                BROKER_3,
+                List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
                 new Remedy(List.of(), "noted"));
         assertEquals(ExitCodes.HEALTHY, report(List.of(info)).exitCode());
         assertEquals(ExitCodes.HEALTHY, report(List.of()).exitCode());
@@ -75,7 +87,8 @@ class HumanReportTest {
     @Test
     void theHostSectionSaysWhetherTheKernelIsInThe66ClampRegressionRange(@TempDir Path proc) throws Exception {
         assertTrue(ConnectionRules.inClampRegressionRange(KernelVersion.of(6, 6, 10)));
-        assertTrue(hostSection(proc, "6.6.10-generic").contains("6.6.10-generic (INSIDE the 6.6 window-clamp regression range"));
+        assertTrue(hostSection(proc, "6.6.10-generic")
+                .contains("6.6.10-generic (INSIDE the 6.6 window-clamp regression range"));
         assertTrue(hostSection(proc, "6.18.44").contains("6.18.44 (outside the 6.6 window-clamp regression range)"));
         String unreadable = hostSection(proc, "");
         assertTrue(unreadable.contains("kernel                               unknown (version unknown)"), unreadable);

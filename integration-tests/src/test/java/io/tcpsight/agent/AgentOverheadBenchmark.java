@@ -36,7 +36,8 @@ class AgentOverheadBenchmark {
             }
         }
         String[] names = {"startup to listening s", "produce MB/s", "consume MB/s", "broker CPU s per GB"};
-        StringBuilder table = new StringBuilder("| measure | without agent (median) | with agent (median) | with / without |\n|---|---:|---:|---:|\n");
+        StringBuilder table = new StringBuilder(
+                "| measure | without agent (median) | with agent (median) | with / without |\n|---|---:|---:|---:|\n");
         for (int i = 0; i < names.length; i++) {
             double without = median(results.get(false), i);
             double with = median(results.get(true), i);
@@ -47,9 +48,11 @@ class AgentOverheadBenchmark {
             shares.add(run[4]);
         }
         Collections.sort(shares);
-        table.append(String.format("| agent threads' share of broker CPU | | %.3f %% (max %.3f %%) | |%n", 100 * shares.get(shares.size() / 2),
-                100 * shares.get(shares.size() - 1)));
-        System.out.println("agent overhead, " + ROUNDS + " interleaved rounds of " + RECORDS + " x 1000-byte records:\n" + table);
+        table.append(String.format(
+                "| agent threads' share of broker CPU | | %.3f %% (max %.3f %%) | |%n",
+                100 * shares.get(shares.size() / 2), 100 * shares.get(shares.size() - 1)));
+        System.out.println(
+                "agent overhead, " + ROUNDS + " interleaved rounds of " + RECORDS + " x 1000-byte records:\n" + table);
         for (boolean agent : new boolean[] {false, true}) {
             for (double[] run : results.get(agent)) {
                 System.out.println((agent ? "with   " : "without") + " " + Arrays.toString(run));
@@ -81,15 +84,36 @@ class AgentOverheadBenchmark {
             long pid = broker.process().pid();
             long cpuBefore = cpuTicks(pid);
             long agentBefore = agentThreadTicks(pid);
-            String produced = tool("org.apache.kafka.tools.ProducerPerformance", "--topic", "bench", "--num-records", Integer.toString(RECORDS),
-                    "--record-size", "1000", "--throughput", "-1", "--producer-props", "bootstrap.servers=" + broker.bootstrapServers(), "acks=1",
-                    "linger.ms=5", "batch.size=262144");
-            Matcher producer = Pattern.compile("records/sec \\(([0-9.]+) MB/sec\\)").matcher(produced);
+            String produced = tool(
+                    "org.apache.kafka.tools.ProducerPerformance",
+                    "--topic",
+                    "bench",
+                    "--num-records",
+                    Integer.toString(RECORDS),
+                    "--record-size",
+                    "1000",
+                    "--throughput",
+                    "-1",
+                    "--producer-props",
+                    "bootstrap.servers=" + broker.bootstrapServers(),
+                    "acks=1",
+                    "linger.ms=5",
+                    "batch.size=262144");
+            Matcher producer =
+                    Pattern.compile("records/sec \\(([0-9.]+) MB/sec\\)").matcher(produced);
             if (!producer.find()) {
                 throw new AssertionError("no producer result in:\n" + produced);
             }
-            String consumed = tool("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server", broker.bootstrapServers(), "--topic", "bench",
-                    "--messages", Integer.toString(RECORDS), "--timeout", "60000");
+            String consumed = tool(
+                    "org.apache.kafka.tools.ConsumerPerformance",
+                    "--bootstrap-server",
+                    broker.bootstrapServers(),
+                    "--topic",
+                    "bench",
+                    "--messages",
+                    Integer.toString(RECORDS),
+                    "--timeout",
+                    "60000");
             String[] lines = consumed.trim().split("\n");
             String[] values = lines[lines.length - 1].split(",\\s*");
             double consumeRate = Double.parseDouble(values[3]);
@@ -97,8 +121,13 @@ class AgentOverheadBenchmark {
             long brokerTicks = cpuTicks(pid) - cpuBefore;
             double cpuSeconds = brokerTicks / (double) TICKS_PER_SECOND;
             double gigabytes = 2.0 * RECORDS * 1000 / 1e9;
-            return new double[] {startup, Double.parseDouble(producer.group(1)), consumeRate, cpuSeconds / gigabytes,
-                    agentTicks / (double) brokerTicks};
+            return new double[] {
+                startup,
+                Double.parseDouble(producer.group(1)),
+                consumeRate,
+                cpuSeconds / gigabytes,
+                agentTicks / (double) brokerTicks
+            };
         }
     }
 
@@ -131,8 +160,12 @@ class AgentOverheadBenchmark {
     }
 
     private static String tool(String mainClass, String... args) throws Exception {
-        List<String> command = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", mainClass));
+        List<String> command = new ArrayList<>(Arrays.asList(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("tcpsight.lab.kafka.lib") + "/*",
+                mainClass));
         command.addAll(Arrays.asList(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.tools.attach.VirtualMachine;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.PrometheusText;
@@ -42,9 +43,12 @@ class BrokerAgentIT {
     @ParameterizedTest(name = "Kafka {0}")
     @EnumSource(KafkaBroker.Version.class)
     void everyConnectionIsAttributedToItsClientIdAndListener(KafkaBroker.Version version) throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().version(version).agent("interval=1s").start()) {
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().version(version).agent("interval=1s").start()) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get(60, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1)))
+                        .all()
+                        .get(60, TimeUnit.SECONDS);
             }
             Properties producerConfig = new Properties();
             producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -54,8 +58,10 @@ class BrokerAgentIT {
             consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "orders-consumer");
             consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "orders");
             consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-                    KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
+            try (KafkaProducer<String, String> producer =
+                            new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
+                    KafkaConsumer<String, String> consumer =
+                            new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
                 for (int i = 0; i < 100; i++) {
                     producer.send(new ProducerRecord<>("orders", "order-" + i));
                 }
@@ -73,16 +79,24 @@ class BrokerAgentIT {
                 List<String> seen = new ArrayList<>();
                 for (JsonNode connection : connections) {
                     JsonNode id = connection.path("connection");
-                    seen.add(id.path("role").asText() + " " + id.path("clientId").asText() + " " + id.path("listener").asText());
+                    seen.add(
+                            id.path("role").asText() + " " + id.path("clientId").asText() + " "
+                                    + id.path("listener").asText());
                     assertTrue(connection.path("tcpInfo").path("rttMs").isNumber());
                 }
                 assertTrue(seen.contains("broker orders-producer PLAINTEXT"), seen.toString());
                 assertTrue(seen.contains("broker orders-consumer PLAINTEXT"), seen.toString());
-                assertTrue(seen.stream().anyMatch(line -> line.endsWith("CONTROLLER")), "the broker's own controller channel: " + seen);
-                assertTrue(seen.stream().noneMatch(line -> line.startsWith("broker  ")), "no unattributed broker-side connection: " + seen);
+                assertTrue(
+                        seen.stream().anyMatch(line -> line.endsWith("CONTROLLER")),
+                        "the broker's own controller channel: " + seen);
+                assertTrue(
+                        seen.stream().noneMatch(line -> line.startsWith("broker  ")),
+                        "no unattributed broker-side connection: " + seen);
 
                 String metrics = broker.agentGet("/metrics");
-                assertTrue(metrics.contains("tcpsight_connection_rtt_seconds_count{client_id=\"orders-consumer\""), metrics);
+                assertTrue(
+                        metrics.contains("tcpsight_connection_rtt_seconds_count{client_id=\"orders-consumer\""),
+                        metrics);
                 assertTrue(metrics.contains("tcpsight_connections "), metrics);
                 DashboardQueries.assertAllExist(metrics, "broker-agent.json", "kafka-clients.json");
                 JsonNode findings = JSON.readTree(broker.agentGet("/findings"));
@@ -90,7 +104,9 @@ class BrokerAgentIT {
                 for (JsonNode finding : findings) {
                     // Listener findings read the namespace's counters, which other processes on this host also move.
                     boolean listenerRule = finding.path("rule").asText().matches("listen-backlog-overflow|syn-cookies");
-                    assertTrue(listenerRule || finding.path("severity").asText().equals("info"), "a loopback connection is healthy: " + finding);
+                    assertTrue(
+                            listenerRule || finding.path("severity").asText().equals("info"),
+                            "a loopback connection is healthy: " + finding);
                 }
             }
         }
@@ -101,10 +117,12 @@ class BrokerAgentIT {
     @EnumSource(KafkaBroker.Version.class)
     void theAgentAttachesToABrokerThatIsAlreadyRunning(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback().version(version).start();
-                Admin early = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "early-admin"))) {
+                Admin early = Admin.create(
+                        Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "early-admin"))) {
             early.describeCluster().nodes().get(30, TimeUnit.SECONDS); // connected before the agent exists
             int port = KafkaBroker.freePort();
-            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(broker.process().pid()));
+            VirtualMachine vm =
+                    VirtualMachine.attach(Long.toString(broker.process().pid()));
             try {
                 vm.loadAgent(System.getProperty("tcpsight.lab.agent.jar"), "port=" + port + ",interval=1s");
             } finally {
@@ -112,22 +130,26 @@ class BrokerAgentIT {
             }
             // Kafka's classes were loaded before the agent: late-admin proves they were retransformed, early-admin
             // (no hook saw its connection) that open connections are adopted and attributed at their next request.
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "late-admin"))) {
+            try (Admin admin =
+                    Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "late-admin"))) {
                 admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
                 List<String> seen = new ArrayList<>();
                 long deadline = System.nanoTime() + 15_000_000_000L;
-                while (!(seen.contains("broker late-admin") && seen.contains("broker early-admin")) && System.nanoTime() < deadline) {
+                while (!(seen.contains("broker late-admin") && seen.contains("broker early-admin"))
+                        && System.nanoTime() < deadline) {
                     Thread.sleep(500);
                     early.describeCluster().nodes().get(30, TimeUnit.SECONDS);
                     seen.clear();
                     JsonNode connections;
                     try {
-                        connections = JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"));
+                        connections =
+                                JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"));
                     } catch (IOException notUpYet) {
                         continue; // the endpoint starts on the agent's own thread
                     }
                     for (JsonNode connection : connections) {
-                        seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText());
+                        seen.add(connection.path("connection").path("role").asText() + " "
+                                + connection.path("connection").path("clientId").asText());
                     }
                 }
                 assertTrue(seen.contains("broker late-admin"), seen.toString());
@@ -138,17 +160,23 @@ class BrokerAgentIT {
 
     @Test
     void congestionControlIsSetOnAcceptedSocketsOnlyWhenAskedFor() throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s,congestion=reno").start()) {
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "cc-probe"))) {
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().agent("interval=1s,congestion=reno").start()) {
+            try (Admin admin =
+                    Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "cc-probe"))) {
                 admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
                 Thread.sleep(2500);
                 List<String> seen = new ArrayList<>();
                 for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
-                    seen.add(connection.path("connection").path("role").asText() + " " + connection.path("connection").path("clientId").asText()
-                            + " " + connection.path("socket").path("TCP_CONGESTION").asText());
+                    seen.add(connection.path("connection").path("role").asText() + " "
+                            + connection.path("connection").path("clientId").asText() + " "
+                            + connection.path("socket").path("TCP_CONGESTION").asText());
                 }
                 assertTrue(seen.contains("broker cc-probe reno"), "accepted sockets use reno: " + seen);
-                assertTrue(seen.stream().filter(line -> line.startsWith("client ")).noneMatch(line -> line.endsWith(" reno")),
+                assertTrue(
+                        seen.stream()
+                                .filter(line -> line.startsWith("client "))
+                                .noneMatch(line -> line.endsWith(" reno")),
                         "the broker's own outgoing sockets are left alone: " + seen);
             }
         }
@@ -156,7 +184,10 @@ class BrokerAgentIT {
             Thread.sleep(2500);
             String host = new String(Files.readAllBytes(Path.of("/proc/sys/net/ipv4/tcp_congestion_control"))).trim();
             for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
-                assertEquals(host, connection.path("socket").path("TCP_CONGESTION").asText(), "nothing written without the option");
+                assertEquals(
+                        host,
+                        connection.path("socket").path("TCP_CONGESTION").asText(),
+                        "nothing written without the option");
             }
         }
     }
@@ -164,34 +195,59 @@ class BrokerAgentIT {
     /** KAFKA_OPTS reaches Kafka's command-line tools too: with the agent and its HTTP endpoint they must still exit. */
     @Test
     void theAgentNeverKeepsAJvmFromExiting() throws Exception {
-        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process tool = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=0,host=127.0.0.1",
-                "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid").redirectErrorStream(true).start();
-        Process toolWithHttp = new ProcessBuilder(javaBinary, "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port="
-                + KafkaBroker.freePort(), "-cp", System.getProperty("tcpsight.lab.kafka.lib") + "/*", "kafka.tools.StorageTool", "random-uuid")
-                .redirectErrorStream(true).start();
+        String javaBinary =
+                Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process tool = new ProcessBuilder(
+                        javaBinary,
+                        "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=0,host=127.0.0.1",
+                        "-cp",
+                        System.getProperty("tcpsight.lab.kafka.lib") + "/*",
+                        "kafka.tools.StorageTool",
+                        "random-uuid")
+                .redirectErrorStream(true)
+                .start();
+        Process toolWithHttp = new ProcessBuilder(
+                        javaBinary,
+                        "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port="
+                                + KafkaBroker.freePort(),
+                        "-cp",
+                        System.getProperty("tcpsight.lab.kafka.lib") + "/*",
+                        "kafka.tools.StorageTool",
+                        "random-uuid")
+                .redirectErrorStream(true)
+                .start();
         for (Process process : new Process[] {tool, toolWithHttp}) {
             boolean exited = process.waitFor(60, TimeUnit.SECONDS);
             if (!exited) {
                 process.destroyForcibly();
             }
             assertTrue(exited, "the tool did not exit with the agent loaded");
-            assertEquals(0, process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertEquals(
+                    0,
+                    process.exitValue(),
+                    new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 
-
     @Test
     void badArgumentsGiveOneClearLineAndTheBrokerStillStarts() throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("port=abc,interval=10s").start()) {
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().agent("port=abc,interval=10s").start()) {
             String output = broker.process().output();
-            long lines = output.lines().filter(line -> line.contains("tcpsight")).count();
+            long lines =
+                    output.lines().filter(line -> line.contains("tcpsight")).count();
             assertEquals(1, lines, output);
-            assertTrue(output.contains("tcpsight agent disabled, the JVM continues without it: port=abc is not valid: "
-                    + "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)"), output);
+            assertTrue(
+                    output.contains("tcpsight agent disabled, the JVM continues without it: port=abc is not valid: "
+                            + "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)"),
+                    output);
         }
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("colour=blue,port=0").start()) {
-            assertTrue(broker.process().output().contains("colour=blue is not valid: not a tcpsight agent setting; allowed: port, host,"),
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().agent("colour=blue,port=0").start()) {
+            assertTrue(
+                    broker.process()
+                            .output()
+                            .contains("colour=blue is not valid: not a tcpsight agent setting; allowed: port, host,"),
                     broker.process().output());
         }
     }
@@ -200,7 +256,10 @@ class BrokerAgentIT {
     void aHundredThousandConnectCloseCyclesLeaveTheRegistryAndHeapAtBaseline() throws Exception {
         // A backlog of 50 (Kafka's default) overflows under a tight connect loop and each dropped SYN
         // costs a one-second retransmit; 4096 keeps the loop at full speed (20,000 cycles in 1.9 s).
-        try (KafkaBroker broker = KafkaBroker.onLoopback().overrides(Map.of("socket.listen.backlog.size", "4096")).agent("interval=1s").start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .overrides(Map.of("socket.listen.backlog.size", "4096"))
+                .agent("interval=1s")
+                .start()) {
             Thread.sleep(2500);
             double baseline = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
             long baselineObjects = trackedObjects(broker);
@@ -218,10 +277,13 @@ class BrokerAgentIT {
             Thread.sleep(3000); // the broker closes its ends; a sampling round or two passes
             double after = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
             long afterObjects = trackedObjects(broker);
-            System.out.printf("%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",
+            System.out.printf(
+                    "%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",
                     cycles, seconds, baseline, after, baselineObjects, afterObjects);
             assertTrue(after <= baseline + 2, "registry back at baseline: " + baseline + " -> " + after);
-            assertTrue(afterObjects <= baselineObjects + 2, "heap back at baseline: " + baselineObjects + " -> " + afterObjects);
+            assertTrue(
+                    afterObjects <= baselineObjects + 2,
+                    "heap back at baseline: " + baselineObjects + " -> " + afterObjects);
         }
     }
 
@@ -229,10 +291,14 @@ class BrokerAgentIT {
     private static long trackedObjects(KafkaBroker broker) throws Exception {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         long pid = broker.process().pid();
-        Process histogram = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+        Process histogram = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram")
+                .redirectErrorStream(true)
+                .start();
         String output = new String(histogram.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         histogram.waitFor();
-        Matcher matcher = Pattern.compile("(?m)^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+io\\.tcpsight\\.shaded\\.connection\\.TrackedConnection$").matcher(output);
+        Matcher matcher = Pattern.compile(
+                        "(?m)^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+io\\.tcpsight\\.shaded\\.connection\\.TrackedConnection$")
+                .matcher(output);
         return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
     }
 }

@@ -37,12 +37,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ConnectPluginLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
+
     private static final long INTERVAL_MS = 2000;
     private static final String EXTENSION = "io.tcpsight.connect.TcpsightRestExtension";
 
     @Test
     void smallConsumerBuffer100MsAwayIsReportedForTheConnectorsConsumersWithinOneInterval() throws Exception {
-        try (LabConnectWorker worker = smallBufferWorkerWithSink(Link.rtt(Duration.ofMillis(100)).rateMbit(200), "far")) {
+        try (LabConnectWorker worker =
+                smallBufferWorkerWithSink(Link.rtt(Duration.ofMillis(100)).rateMbit(200), "far")) {
             Path sink = worker.directory().resolve("far.txt");
             long running = awaitRunning(worker, "far-sink", 2);
             JsonNode finding = null;
@@ -50,7 +52,11 @@ class ConnectPluginLabIT {
             while (finding == null && System.nanoTime() < deadline) {
                 for (JsonNode candidate : worker.get("/tcpsight/findings")) {
                     if (candidate.path("rule").asText().equals("small-receive-buffer")
-                            && candidate.path("connection").path("clientId").asText().startsWith("connector-consumer-far-sink-")) {
+                            && candidate
+                                    .path("connection")
+                                    .path("clientId")
+                                    .asText()
+                                    .startsWith("connector-consumer-far-sink-")) {
                         finding = candidate;
                     }
                 }
@@ -59,21 +65,32 @@ class ConnectPluginLabIT {
                 }
             }
             long afterRunningMs = (System.nanoTime() - running) / 1_000_000;
-            assertTrue(finding != null, "no small-receive-buffer for the connector's consumers in " + worker.get("/tcpsight/findings")
-                    + "\nconnections: " + worker.get("/tcpsight/connections") + "\nworker output:\n" + worker.process().output());
-            System.out.println("connector consumer finding " + afterRunningMs + " ms after its tasks were RUNNING (interval "
-                    + INTERVAL_MS + " ms): " + finding);
-            assertEquals("far-sink", finding.path("connection").path("connector").asText());
+            assertTrue(
+                    finding != null,
+                    "no small-receive-buffer for the connector's consumers in " + worker.get("/tcpsight/findings")
+                            + "\nconnections: " + worker.get("/tcpsight/connections") + "\nworker output:\n"
+                            + worker.process().output());
+            System.out.println("connector consumer finding " + afterRunningMs
+                    + " ms after its tasks were RUNNING (interval " + INTERVAL_MS + " ms): " + finding);
+            assertEquals(
+                    "far-sink", finding.path("connection").path("connector").asText());
             assertEquals(100, finding.path("evidence").path("rtt").path("value").asDouble(), 5);
             List<String> keys = new ArrayList<>();
-            finding.path("remedy").path("settings").forEach(setting -> keys.add(setting.path("key").asText() + "="
-                    + setting.path("value").asText()));
-            assertTrue(keys.contains("consumer.receive.buffer.bytes=-1") && keys.contains("consumer.override.receive.buffer.bytes=-1"),
+            finding.path("remedy")
+                    .path("settings")
+                    .forEach(setting -> keys.add(setting.path("key").asText() + "="
+                            + setting.path("value").asText()));
+            assertTrue(
+                    keys.contains("consumer.receive.buffer.bytes=-1")
+                            && keys.contains("consumer.override.receive.buffer.bytes=-1"),
                     keys.toString());
             // the consumer connects after RUNNING; one interval (with its jitter) plus the connect itself
             assertTrue(afterRunningMs < 2 * INTERVAL_MS + 3000, "finding came " + afterRunningMs + " ms after RUNNING");
             String log = worker.process().output();
-            assertTrue(log.lines().anyMatch(line -> line.contains("small-receive-buffer") && line.contains("connector-consumer-far-sink-")),
+            assertTrue(
+                    log.lines()
+                            .anyMatch(line -> line.contains("small-receive-buffer")
+                                    && line.contains("connector-consumer-far-sink-")),
                     "the worker log names the finding and the consumer:\n" + log);
             awaitLines(sink, 100);
             DashboardQueries.assertAllExist(worker.getText("/tcpsight/metrics"), "connect-plugin.json");
@@ -82,16 +99,19 @@ class ConnectPluginLabIT {
 
     @Test
     void theSameWorkerWithBrokersOnAZeroMsLineShowsNoWarning() throws Exception {
-        try (LabConnectWorker worker = smallBufferWorkerWithSink(Link.rtt(Duration.ZERO).rateMbit(200), "near")) {
+        try (LabConnectWorker worker =
+                smallBufferWorkerWithSink(Link.rtt(Duration.ZERO).rateMbit(200), "near")) {
             Path sink = worker.directory().resolve("near.txt");
             awaitRunning(worker, "near-sink", 2);
             awaitLines(sink, 100);
             Thread.sleep(3 * INTERVAL_MS);
             JsonNode connections = worker.get("/tcpsight/connections?top=100");
             Set<String> owners = new HashSet<>();
-            connections.forEach(connection -> owners.add(connection.path("connection").path("clientId").asText()));
+            connections.forEach(connection ->
+                    owners.add(connection.path("connection").path("clientId").asText()));
             System.out.println("near worker connections by owner: " + owners);
-            assertTrue(owners.stream().anyMatch(owner -> owner.startsWith("connector-consumer-near-sink-")),
+            assertTrue(
+                    owners.stream().anyMatch(owner -> owner.startsWith("connector-consumer-near-sink-")),
                     "the plugin sees and names the connector's consumers: " + connections);
             JsonNode findings = worker.get("/tcpsight/findings");
             List<String> warnings = new ArrayList<>();
@@ -116,26 +136,55 @@ class ConnectPluginLabIT {
     void adaptedFetchSizesFillALongFatLinkWhereDefaultsCrawl() throws Exception {
         Link link = Link.rtt(Duration.ofMillis(100)).rateMbit(200);
         double ceilingMbit = 200 * 1448.0 / 1500; // goodput of full-sized segments
-        KernelLab lab = LAB.start(KernelLab.builder().link(link).clientInNamespace()
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(link)
+                .clientInNamespace()
                 .clientSysctl("net.ipv4.tcp_rmem", "4096 131072 33554432")
-                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432").serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
+                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
+                .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
+        KafkaBroker broker =
+                KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         int partitions = Integer.getInteger("adaptation.partitions", 2);
-        // 4000-byte records (11 digits, the payload, a newline: 4000 bytes a line at the sink): FileStreamSink's tasks append
+        // 4000-byte records (11 digits, the payload, a newline: 4000 bytes a line at the sink): FileStreamSink's tasks
+        // append
         // to one file, and a line must go out in one write() to stay whole
         int records = Integer.getInteger("adaptation.records", 120_000);
         int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
         LabTopics.fill(broker, "bulk", records, recordBytes);
-        try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
-                "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS), "tcpsight.sample.jitter", "0",
-                "config.providers", "tcpsight", "config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider",
-                "config.providers.tcpsight.param.tcpsight.target.throughput.mbit", "200"))) {
-            Map<String, String> sink = new HashMap<>(Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", Integer.toString(partitions), "topics", "bulk"));
+        try (LabConnectWorker worker = LabConnectWorker.start(
+                lab,
+                broker,
+                Map.of(
+                        "rest.extension.classes",
+                        EXTENSION,
+                        "tcpsight.sample.interval.ms",
+                        Long.toString(INTERVAL_MS),
+                        "tcpsight.sample.jitter",
+                        "0",
+                        "config.providers",
+                        "tcpsight",
+                        "config.providers.tcpsight.class",
+                        "io.tcpsight.connect.TcpsightConfigProvider",
+                        "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
+                        "200"))) {
+            Map<String, String> sink = new HashMap<>(Map.of(
+                    "connector.class",
+                    "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                    "tasks.max",
+                    Integer.toString(partitions),
+                    "topics",
+                    "bulk"));
             Map<String, String> defaults = new HashMap<>(sink);
             defaults.put("file", worker.directory().resolve("default.txt").toString());
-            Throughput slow = measure(worker, "default-sink", defaults, worker.directory().resolve("default.txt"), records, recordBytes, 8);
+            Throughput slow = measure(
+                    worker,
+                    "default-sink",
+                    defaults,
+                    worker.directory().resolve("default.txt"),
+                    records,
+                    recordBytes,
+                    8);
             worker.delete("/connectors/default-sink");
             Map<String, String> adapted = new HashMap<>(sink);
             adapted.put("file", worker.directory().resolve("adapted.txt").toString());
@@ -143,19 +192,42 @@ class ConnectPluginLabIT {
             adapted.put("consumer.override.max.partition.fetch.bytes", "${tcpsight:fetch:max.partition.fetch.bytes}");
             adapted.put("consumer.override.receive.buffer.bytes", "${tcpsight:fetch:receive.buffer.bytes}");
             adapted.put("consumer.override.max.poll.records", "${tcpsight:fetch:max.poll.records}");
-            Throughput fast = measure(worker, "adapted-sink", adapted, worker.directory().resolve("adapted.txt"), records, recordBytes, 30);
-            System.out.printf("adaptation at %s: default %.1f Mbit/s (%.1f%% of the %.1f Mbit/s ceiling), adapted %.1f Mbit/s (%.1f%%),"
-                    + " %.1fx; per interval (connector's consumers / all the worker's broker connections) default %s, adapted %s%n", link, slow.medianMbit, 100 * slow.medianMbit / ceilingMbit,
-                    ceilingMbit, fast.medianMbit, 100 * fast.medianMbit / ceilingMbit, fast.medianMbit / slow.medianMbit, slow.samples,
+            Throughput fast = measure(
+                    worker,
+                    "adapted-sink",
+                    adapted,
+                    worker.directory().resolve("adapted.txt"),
+                    records,
+                    recordBytes,
+                    30);
+            System.out.printf(
+                    "adaptation at %s: default %.1f Mbit/s (%.1f%% of the %.1f Mbit/s ceiling), adapted %.1f Mbit/s (%.1f%%),"
+                            + " %.1fx; per interval (connector's consumers / all the worker's broker connections) default %s, adapted %s%n",
+                    link,
+                    slow.medianMbit,
+                    100 * slow.medianMbit / ceilingMbit,
+                    ceilingMbit,
+                    fast.medianMbit,
+                    100 * fast.medianMbit / ceilingMbit,
+                    fast.medianMbit / slow.medianMbit,
+                    slow.samples,
                     fast.samples);
             String log = worker.process().output();
-            log.lines().filter(line -> line.contains("recommending")).findFirst().ifPresent(System.out::println);
-            // tcpsight names the connections that carry the transfer: what it attributes to the connector is what the worker receives
-            assertEquals(slow.medianAllMbit, slow.medianMbit, 0.05 * slow.medianAllMbit, "default: named " + slow.samples);
-            assertEquals(fast.medianAllMbit, fast.medianMbit, 0.05 * fast.medianAllMbit, "adapted: named " + fast.samples);
+            log.lines()
+                    .filter(line -> line.contains("recommending"))
+                    .findFirst()
+                    .ifPresent(System.out::println);
+            // tcpsight names the connections that carry the transfer: what it attributes to the connector is what the
+            // worker receives
+            assertEquals(
+                    slow.medianAllMbit, slow.medianMbit, 0.05 * slow.medianAllMbit, "default: named " + slow.samples);
+            assertEquals(
+                    fast.medianAllMbit, fast.medianMbit, 0.05 * fast.medianAllMbit, "adapted: named " + fast.samples);
             assertTrue(slow.medianMbit <= 0.10 * ceilingMbit, "default " + slow.medianMbit + " Mbit/s");
             assertTrue(fast.medianMbit >= 0.90 * ceilingMbit, "adapted " + fast.medianMbit + " Mbit/s");
-            assertTrue(fast.medianMbit >= 10 * slow.medianMbit, "adapted " + fast.medianMbit + " vs default " + slow.medianMbit);
+            assertTrue(
+                    fast.medianMbit >= 10 * slow.medianMbit,
+                    "adapted " + fast.medianMbit + " vs default " + slow.medianMbit);
             assertEquals(records, fast.linesAtSink, "the adapted connector delivered every record");
         }
     }
@@ -173,14 +245,19 @@ class ConnectPluginLabIT {
      */
     @Test
     void pacingTaskStartsAvoidsSynCookiesWithoutSlowingTheStartDown() throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(10)).rateMbit(1000))
-                .clientInNamespace().clientSysctl("net.ipv4.tcp_timestamps", 0)
-                .serverSysctl("net.ipv4.tcp_syncookies", 1).serverSysctl("net.core.somaxconn", 8));
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.oneWay(Duration.ofMillis(10)).rateMbit(1000))
+                .clientInNamespace()
+                .clientSysctl("net.ipv4.tcp_timestamps", 0)
+                .serverSysctl("net.ipv4.tcp_syncookies", 1)
+                .serverSysctl("net.core.somaxconn", 8));
         KafkaBroker broker = KafkaBroker.start(lab, Map.of());
         int tasks = 200;
         LabTopics.create(broker, "storm", tasks);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
-                new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int partition = 0; partition < tasks; partition++) {
                 producer.send(new ProducerRecord<>("storm", partition, null, "storm-record-" + partition));
             }
@@ -188,15 +265,22 @@ class ConnectPluginLabIT {
         Storm unpaced = storm(lab, broker, "storm-unpaced", tasks, Map.of(), null);
         // The listen queue of 8 must hold every connect that arrives while the broker's acceptor is stalled (GC, a busy
         // core) as well as those in their 20 ms handshake: 150/s with a burst of 2 still overflowed 9 times in one run
-        // (a stall of about 50 ms); 100/s with a burst of 1 sent 3 cookies in one run of four with no overflow (handshakes
+        // (a stall of about 50 ms); 100/s with a burst of 1 sent 3 cookies in one run of four with no overflow
+        // (handshakes
         // longer than 20 ms: the userspace delay line itself stalls on a busy 2-core machine). 60/s with a burst of 1
         // leaves room for a stall of over 100 ms.
-        Storm paced = storm(lab, broker, "storm-paced", tasks, Map.of("connector.client.config.override.policy",
-                "io.tcpsight.connect.TcpsightOverridePolicy"), "connect.rate=" + STORM_CONNECT_RATE + ",connect.burst=1");
+        Storm paced = storm(
+                lab,
+                broker,
+                "storm-paced",
+                tasks,
+                Map.of("connector.client.config.override.policy", "io.tcpsight.connect.TcpsightOverridePolicy"),
+                "connect.rate=" + STORM_CONNECT_RATE + ",connect.burst=1");
         // The working-time ratio is a performance figure (docs/benchmarks.md), printed and not asserted: it moves with
         // the group's rebalances.
-        System.out.printf("storm of %d tasks: unpaced %s; paced %s; working time ratio %.2f%n", tasks, unpaced, paced,
-                paced.workingSeconds / unpaced.workingSeconds);
+        System.out.printf(
+                "storm of %d tasks: unpaced %s; paced %s; working time ratio %.2f%n",
+                tasks, unpaced, paced, paced.workingSeconds / unpaced.workingSeconds);
         assertTrue(unpaced.cookies > 0, "the unpaced storm overflows the listen queue: " + unpaced);
         assertTrue(paced.pacedBuilds >= tasks, "every task client build went through the token bucket: " + paced);
         assertEquals(0, unpaced.pacedBuilds, 0.0);
@@ -204,7 +288,10 @@ class ConnectPluginLabIT {
         // Counted once the group has settled (its last assignment, and so its last leader connection, is made): the
         // unscaled sockets the kernel shows are the ones tcpsight reports, no more and no fewer.
         assertTrue(unpaced.unscaledInKernel > 0, "cookies without timestamps leave unscaled connections: " + unpaced);
-        assertEquals(unpaced.unscaledInKernel, unpaced.unscaledFindings, "every unscaled connection is reported: " + unpaced);
+        assertEquals(
+                unpaced.unscaledInKernel,
+                unpaced.unscaledFindings,
+                "every unscaled connection is reported: " + unpaced);
         assertEquals(0, paced.cookies, "paced: no SYN cookie: " + paced);
         assertEquals(0, paced.overflows, "paced: no listen overflow: " + paced);
         assertEquals(0, paced.unscaledInKernel, "paced: every connection scales its window: " + paced);
@@ -225,41 +312,68 @@ class ConnectPluginLabIT {
 
         @Override
         public String toString() {
-            return String.format("all RUNNING after %.1f s, every partition delivered after %.1f s, group settled after %.1f s,"
-                    + " SyncookiesSent +%d, ListenOverflows +%d, unscaled connections %d (kernel) / %d (no-window-scaling findings),"
-                    + " paced builds %.0f, paced connects %.0f", runningSeconds, workingSeconds, settledSeconds, cookies, overflows,
-                    unscaledInKernel, unscaledFindings, pacedBuilds, pacedConnects)
+            return String.format(
+                            "all RUNNING after %.1f s, every partition delivered after %.1f s, group settled after %.1f s,"
+                                    + " SyncookiesSent +%d, ListenOverflows +%d, unscaled connections %d (kernel) / %d (no-window-scaling findings),"
+                                    + " paced builds %.0f, paced connects %.0f",
+                            runningSeconds,
+                            workingSeconds,
+                            settledSeconds,
+                            cookies,
+                            overflows,
+                            unscaledInKernel,
+                            unscaledFindings,
+                            pacedBuilds,
+                            pacedConnects)
                     + (unscaledOwners.isEmpty() || unscaledOwners.size() > 5 ? "" : ", unscaled: " + unscaledOwners);
         }
     }
 
-    private static Storm storm(KernelLab lab, KafkaBroker broker, String name, int tasks, Map<String, String> extra, String agentArguments)
+    private static Storm storm(
+            KernelLab lab, KafkaBroker broker, String name, int tasks, Map<String, String> extra, String agentArguments)
             throws Exception {
-        Map<String, String> config = new HashMap<>(Map.of("rest.extension.classes", EXTENSION,
-                "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
+        Map<String, String> config = new HashMap<>(
+                Map.of("rest.extension.classes", EXTENSION, "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
         config.putAll(extra);
-        // The previous run's worker has exited; its hundreds of connections must be closed at the broker before this one
+        // The previous run's worker has exited; its hundreds of connections must be closed at the broker before this
+        // one
         // starts, so that nothing of that run reaches into this one's counts.
         long quietFrom = System.nanoTime();
-        assertEquals(0, lab.awaitServerQuiet(Duration.ofSeconds(60)), "the broker still holds connections of the previous run");
+        assertEquals(
+                0,
+                lab.awaitServerQuiet(Duration.ofSeconds(60)),
+                "the broker still holds connections of the previous run");
         System.out.printf("%s: the broker's end was quiet after %.1f s%n", name, (System.nanoTime() - quietFrom) / 1e9);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, config, agentArguments)) {
             Thread.sleep(2000); // the worker's own clients settle
-            // The storm's window: cookies and overflows from here on, and the connections opened from here on (the worker's
+            // The storm's window: cookies and overflows from here on, and the connections opened from here on (the
+            // worker's
             // own, opened at its start, are not the storm's).
             NetstatCounters before = lab.serverNetstat();
             Map<Integer, Boolean> beforeStorm = lab.clientConnectionScaling();
             Path file = worker.directory().resolve(name + ".txt");
             long start = System.nanoTime();
-            worker.put("/connectors/" + name + "/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", Integer.toString(tasks), "topics", "storm", "file", file.toString()));
+            worker.put(
+                    "/connectors/" + name + "/config",
+                    Map.of(
+                            "connector.class",
+                            "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                            "tasks.max",
+                            Integer.toString(tasks),
+                            "topics",
+                            "storm",
+                            "file",
+                            file.toString()));
             Storm storm = new Storm();
             storm.runningSeconds = (awaitRunning(worker, name, tasks) - start) / 1e9;
             awaitLines(file, tasks);
             storm.workingSeconds = (System.nanoTime() - start) / 1e9;
             storm.settledSeconds = (awaitGroupSettled(broker, "connect-" + name, tasks) - start) / 1e9;
-            assertTrue(lab.awaitServerQuiet(Duration.ZERO) >= tasks, "the lab sees this worker's connections at the broker's end");
-            // The plugin judges a connection in the first sampling round after it opens: at least one full interval after
+            assertTrue(
+                    lab.awaitServerQuiet(Duration.ZERO) >= tasks,
+                    "the lab sees this worker's connections at the broker's end");
+            // The plugin judges a connection in the first sampling round after it opens: at least one full interval
+            // after
             // the last one opened, then the kernel's count and the findings must agree within three more intervals.
             Thread.sleep(INTERVAL_MS * 3 / 2);
             long deadline = System.nanoTime() + 3 * INTERVAL_MS * 1_000_000L;
@@ -274,10 +388,13 @@ class ConnectPluginLabIT {
                 storm.unscaledOwners.clear();
                 for (JsonNode finding : worker.get("/tcpsight/findings")) {
                     String local = finding.path("connection").path("local").asText("");
-                    int localPort = local.contains(":") ? Integer.parseInt(local.substring(local.lastIndexOf(':') + 1)) : -1;
-                    if (finding.path("rule").asText().equals("no-window-scaling") && !beforeStorm.containsKey(localPort)) {
+                    int localPort =
+                            local.contains(":") ? Integer.parseInt(local.substring(local.lastIndexOf(':') + 1)) : -1;
+                    if (finding.path("rule").asText().equals("no-window-scaling")
+                            && !beforeStorm.containsKey(localPort)) {
                         storm.unscaledFindings++;
-                        storm.unscaledOwners.add(finding.path("connection").path("clientId").asText("unnamed"));
+                        storm.unscaledOwners.add(
+                                finding.path("connection").path("clientId").asText("unnamed"));
                     }
                 }
                 if (storm.unscaledFindings == storm.unscaledInKernel) {
@@ -286,13 +403,18 @@ class ConnectPluginLabIT {
                 Thread.sleep(INTERVAL_MS / 4);
             } while (System.nanoTime() < deadline);
             NetstatCounters after = lab.serverNetstat();
-            storm.cookies = after.tcpExt("SyncookiesSent").orElse(0) - before.tcpExt("SyncookiesSent").orElse(0);
-            storm.overflows = after.tcpExt("ListenOverflows").orElse(0) - before.tcpExt("ListenOverflows").orElse(0);
-            storm.pacedBuilds = PrometheusText.sample(worker.getText("/tcpsight/metrics"), "tcpsight_startup_paced_builds_total");
+            storm.cookies = after.tcpExt("SyncookiesSent").orElse(0)
+                    - before.tcpExt("SyncookiesSent").orElse(0);
+            storm.overflows = after.tcpExt("ListenOverflows").orElse(0)
+                    - before.tcpExt("ListenOverflows").orElse(0);
+            storm.pacedBuilds =
+                    PrometheusText.sample(worker.getText("/tcpsight/metrics"), "tcpsight_startup_paced_builds_total");
             if (agentArguments != null) {
-                storm.pacedConnects = PrometheusText.sample(worker.agent().getText("/metrics"), "tcpsight_connects_paced_total");
+                storm.pacedConnects =
+                        PrometheusText.sample(worker.agent().getText("/metrics"), "tcpsight_connects_paced_total");
             }
-            System.out.println(name + ": " + storm + "; before the storm " + beforeStorm.size() + " connections, unscaled "
+            System.out.println(name + ": " + storm + "; before the storm " + beforeStorm.size()
+                    + " connections, unscaled "
                     + beforeStorm.values().stream().filter(scaled -> !scaled).count());
             return storm;
         }
@@ -303,6 +425,7 @@ class ConnectPluginLabIT {
         final double medianMbit;
         /** The same over every broker connection of the worker, named or not. */
         final double medianAllMbit;
+
         final List<String> samples;
         final int linesAtSink;
 
@@ -327,8 +450,15 @@ class ConnectPluginLabIT {
      * Runs the connector until every record is at the sink (its lines are lineBytes each, so the file's size tells) or for
      * at most this many intervals with data, then reads the sink once to count and compare the records.
      */
-    private static Throughput measure(LabConnectWorker worker, String name, Map<String, String> config, Path file, int records,
-            int lineBytes, int maxIntervals) throws Exception {
+    private static Throughput measure(
+            LabConnectWorker worker,
+            String name,
+            Map<String, String> config,
+            Path file,
+            int records,
+            int lineBytes,
+            int maxIntervals)
+            throws Exception {
         worker.put("/connectors/" + name + "/config", config);
         awaitRunning(worker, name, Integer.parseInt(config.get("tasks.max")));
         List<Double> named = new ArrayList<>();
@@ -342,15 +472,24 @@ class ConnectPluginLabIT {
             double workerRate = 0;
             StringBuilder round = new StringBuilder();
             for (JsonNode connection : worker.get("/tcpsight/connections?top=1000")) {
-                double rate = connection.path("interval").path("receiveRateBytesPerSecond").asDouble(0);
+                double rate = connection
+                        .path("interval")
+                        .path("receiveRateBytesPerSecond")
+                        .asDouble(0);
                 workerRate += rate;
-                round.append(connection.path("tcpInfo").path("bytesReceived").asText()).append(',');
-                if (connection.path("connection").path("clientId").asText().startsWith("connector-consumer-" + name + "-")) {
+                round.append(connection.path("tcpInfo").path("bytesReceived").asText())
+                        .append(',');
+                if (connection
+                        .path("connection")
+                        .path("clientId")
+                        .asText()
+                        .startsWith("connector-consumer-" + name + "-")) {
                     connectorRate += rate;
                 }
             }
             boolean done = Files.exists(file) && Files.size(file) >= (long) records * lineBytes;
-            // an interval of the transfer: the worker's own clients (config, offsets, status, group) receive a few kbit/s
+            // an interval of the transfer: the worker's own clients (config, offsets, status, group) receive a few
+            // kbit/s
             if (workerRate * 8 > TRANSFERRING_BITS_PER_SECOND && seenRounds.add(round.toString()) && !done) {
                 named.add(connectorRate * 8 / 1e6);
                 all.add(workerRate * 8 / 1e6);
@@ -367,7 +506,8 @@ class ConnectPluginLabIT {
         } else {
             assertEquals(lines, new HashSet<>(atSink).size(), "no record duplicated at " + file);
         }
-        // the first interval with data holds the connect and slow start, the last the tail; the median is the steady state
+        // the first interval with data holds the connect and slow start, the last the tail; the median is the steady
+        // state
         return new Throughput(median(named), median(all), shown, lines);
     }
 
@@ -380,10 +520,27 @@ class ConnectPluginLabIT {
         KafkaBroker broker = KafkaBroker.start(lab, Map.of());
         LabTopics.create(broker, topic, 2);
         produce(broker, topic, 100);
-        LabConnectWorker worker = LabConnectWorker.start(lab, broker, Map.of("rest.extension.classes", EXTENSION,
-                "consumer.receive.buffer.bytes", "65536", "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
-        worker.put("/connectors/" + topic + "-sink/config", Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                "tasks.max", "2", "topics", topic, "file", worker.directory().resolve(topic + ".txt").toString()));
+        LabConnectWorker worker = LabConnectWorker.start(
+                lab,
+                broker,
+                Map.of(
+                        "rest.extension.classes",
+                        EXTENSION,
+                        "consumer.receive.buffer.bytes",
+                        "65536",
+                        "tcpsight.sample.interval.ms",
+                        Long.toString(INTERVAL_MS)));
+        worker.put(
+                "/connectors/" + topic + "-sink/config",
+                Map.of(
+                        "connector.class",
+                        "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                        "tasks.max",
+                        "2",
+                        "topics",
+                        topic,
+                        "file",
+                        worker.directory().resolve(topic + ".txt").toString()));
         return worker;
     }
 
@@ -396,9 +553,13 @@ class ConnectPluginLabIT {
             long deadline = System.nanoTime() + 180_000_000_000L;
             String last = "";
             while (System.nanoTime() < deadline) {
-                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-                long holding = description.members().stream().filter(member -> !member.assignment().topicPartitions().isEmpty()).count();
-                last = description.groupState() + ", " + description.members().size() + " members, " + holding + " holding partitions";
+                ConsumerGroupDescription description =
+                        admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                long holding = description.members().stream()
+                        .filter(member -> !member.assignment().topicPartitions().isEmpty())
+                        .count();
+                last = description.groupState() + ", " + description.members().size() + " members, " + holding
+                        + " holding partitions";
                 if (description.groupState() == GroupState.STABLE && holding == members) {
                     return System.nanoTime();
                 }
@@ -429,10 +590,11 @@ class ConnectPluginLabIT {
         return read;
     }
 
-
     static void produce(KafkaBroker broker, String topic, int records) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "acks", "all"), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers(), "acks", "all"),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < records; i++) {
                 producer.send(new ProducerRecord<>(topic, topic + "-record-" + i));
             }

@@ -19,14 +19,18 @@ import org.junit.jupiter.api.Test;
 class DoctorIT {
     @Test
     void withNoClusterTheEmbeddedBrokerGetsTheWholeReportAndIsGoneAfterwards() throws Exception {
-        LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(3), "--probe-topic", "tcpsight-probe", "--probe-seconds", "3");
+        LabDoctor.Run run =
+                LabDoctor.run(Duration.ofMinutes(3), "--probe-topic", "tcpsight-probe", "--probe-seconds", "3");
         System.out.println(run);
         assertTrue(run.exit() == 0 || run.exit() == 1, "0 healthy or 1 findings on this host: " + run);
         assertTrue(run.err().contains("starting an embedded single-node KRaft broker"), run.err());
-        for (String section : new String[] {"== this host", "== brokers", "== client config", "== consume throughput", "== findings"}) {
+        for (String section :
+                new String[] {"== this host", "== brokers", "== client config", "== consume throughput", "== findings"
+                }) {
             assertTrue(run.out().contains(section), section + " missing:\n" + run.out());
         }
-        Matcher broker = Pattern.compile("^  1\\s+127\\.0\\.0\\.1:(\\d+)\\s+([0-9.]+) ms", Pattern.MULTILINE).matcher(run.out());
+        Matcher broker = Pattern.compile("^  1\\s+127\\.0\\.0\\.1:(\\d+)\\s+([0-9.]+) ms", Pattern.MULTILINE)
+                .matcher(run.out());
         assertTrue(broker.find(), "node 1 with its RTT:\n" + run.out());
         assertTrue(Double.parseDouble(broker.group(2)) < 5, "loopback RTT: " + broker.group(2));
         Map<String, Double> rates = ProbeTopics.probeRates(run.out());

@@ -24,48 +24,78 @@ import org.junit.jupiter.api.io.TempDir;
 class DoctorLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void a64KibConsumer100MsAwayIsCriticalAndTheProbeShowsWhatTheFixGains(@TempDir Path directory) throws Exception {
-        // The broker's own socket buffers autotune and its send buffer may grow (Kafka's 102400 would cap every connection at
+        // The broker's own socket buffers autotune and its send buffer may grow (Kafka's 102400 would cap every
+        // connection at
         // about 8 Mbit/s here), so that only the consumer's settings differ between the probe's variants.
-        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
-                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432").serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
-        Path config = Files.writeString(directory.resolve("consumer.properties"),
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
+                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
+                .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
+        KafkaBroker broker =
+                KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
+        Path config = Files.writeString(
+                directory.resolve("consumer.properties"),
                 "client.id=far-consumer\nreceive.buffer.bytes=65536\ngroup.id=far-group\n");
 
-        LabDoctor.Run json = LabDoctor.run(Duration.ofMinutes(2), "--bootstrap-server", broker.bootstrapServers(), "--command-config",
-                config.toString(), "--set", "tcpsight.target.throughput.mbit=200", "--json");
+        LabDoctor.Run json = LabDoctor.run(
+                Duration.ofMinutes(2),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                config.toString(),
+                "--set",
+                "tcpsight.target.throughput.mbit=200",
+                "--json");
         System.out.println(json);
         assertEquals(1, json.exit(), json.toString());
         JsonNode finding = find(JSON.readTree(json.out()), "small-receive-buffer");
         assertEquals("critical", finding.path("severity").asText());
         assertEquals("far-consumer", finding.path("connection").path("clientId").asText());
         assertEquals("1", finding.path("connection").path("nodeId").asText());
-        assertEquals(broker.bootstrapServers(), finding.path("connection").path("remote").asText());
+        assertEquals(
+                broker.bootstrapServers(),
+                finding.path("connection").path("remote").asText());
         assertEquals(100, finding.path("evidence").path("rtt").path("value").asDouble(), 3);
         JsonNode setting = finding.path("remedy").path("settings").get(0);
         assertEquals("receive.buffer.bytes", setting.path("key").asText());
         assertEquals("-1", setting.path("value").asText());
 
         ProbeTopics.fill(broker, "doctor-probe", 200);
-        LabDoctor.Run human = LabDoctor.run(Duration.ofMinutes(3), "--bootstrap-server", broker.bootstrapServers(), "--command-config",
-                config.toString(), "--set", "tcpsight.target.throughput.mbit=200", "--probe-topic", "doctor-probe", "--probe-seconds", "8");
+        LabDoctor.Run human = LabDoctor.run(
+                Duration.ofMinutes(3),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                config.toString(),
+                "--set",
+                "tcpsight.target.throughput.mbit=200",
+                "--probe-topic",
+                "doctor-probe",
+                "--probe-seconds",
+                "8");
         System.out.println(human);
         assertEquals(1, human.exit(), human.toString());
-        assertTrue(human.out().contains("CRITICAL  small-receive-buffer  [client client.id=far-consumer node=1 peer=" + broker.bootstrapServers()
-                + "]"), human.out());
-        Matcher rtt = Pattern.compile("^  1\\s+\\S+\\s+([0-9.]+) ms", Pattern.MULTILINE).matcher(human.out());
+        assertTrue(
+                human.out()
+                        .contains("CRITICAL  small-receive-buffer  [client client.id=far-consumer node=1 peer="
+                                + broker.bootstrapServers() + "]"),
+                human.out());
+        Matcher rtt = Pattern.compile("^  1\\s+\\S+\\s+([0-9.]+) ms", Pattern.MULTILINE)
+                .matcher(human.out());
         assertTrue(rtt.find(), human.out());
         assertEquals(100, Double.parseDouble(rtt.group(1)), 3, "the broker row shows the kernel's RTT");
         Map<String, Double> rates = ProbeTopics.probeRates(human.out());
         double small = ProbeTopics.rate(rates, "receive.buffer.bytes=65536");
         double autotuned = ProbeTopics.rate(rates, "receive.buffer.bytes=-1");
         double recommended = ProbeTopics.rate(rates, "tcpsight recommendation");
-        System.out.printf("probe at 100 ms, 200 Mbit/s: 65536 %.1f, -1 %.1f, recommendation %.1f Mbit/s (%.1fx, %.1fx)%n", small, autotuned,
-                recommended, autotuned / small, recommended / small);
+        System.out.printf(
+                "probe at 100 ms, 200 Mbit/s: 65536 %.1f, -1 %.1f, recommendation %.1f Mbit/s (%.1fx, %.1fx)%n",
+                small, autotuned, recommended, autotuned / small, recommended / small);
         assertTrue(small < 10, "64 KiB over 100 ms moves about 4 Mbit/s: " + rates);
         assertTrue(autotuned > 5 * small, "autotuning lifts the window limit: " + rates);
         assertTrue(recommended > autotuned, "fetches sized to the BDP beat Kafka's 1 MiB per partition: " + rates);
@@ -74,13 +104,21 @@ class DoctorLabIT {
     @Test
     void theSameConfigOnAZeroMsLineHasNoBufferFinding(@TempDir Path directory) throws Exception {
         KafkaBroker broker = LAB.kafkaBrokerBehind(Link.rtt(Duration.ZERO).rateMbit(200));
-        Path config = Files.writeString(directory.resolve("consumer.properties"), "client.id=near-consumer\nreceive.buffer.bytes=65536\n");
-        LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(2), "--bootstrap-server", broker.bootstrapServers(), "--command-config",
-                config.toString(), "--json");
+        Path config = Files.writeString(
+                directory.resolve("consumer.properties"), "client.id=near-consumer\nreceive.buffer.bytes=65536\n");
+        LabDoctor.Run run = LabDoctor.run(
+                Duration.ofMinutes(2),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                config.toString(),
+                "--json");
         System.out.println(run);
         JsonNode findings = JSON.readTree(run.out());
         for (JsonNode finding : findings) {
-            assertTrue(!finding.path("rule").asText().equals("small-receive-buffer") && !finding.path("rule").asText().equals("slow-handshake"),
+            assertTrue(
+                    !finding.path("rule").asText().equals("small-receive-buffer")
+                            && !finding.path("rule").asText().equals("slow-handshake"),
                     finding.toString());
         }
         assertEquals(DoctorIT.expectedExit(findings), run.exit(), run.toString());
@@ -88,23 +126,41 @@ class DoctorLabIT {
 
     @Test
     void kafkasDefaultBrokerSocketBuffersAreNamedWhateverTheClientDoes(@TempDir Path directory) throws Exception {
-        KafkaBroker broker = LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
-        Path config = Files.writeString(directory.resolve("consumer.properties"), "client.id=tuned-consumer\nreceive.buffer.bytes=-1\n");
-        LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(2), "--bootstrap-server", broker.bootstrapServers(), "--command-config",
-                config.toString(), "--json");
+        KafkaBroker broker =
+                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+        Path config = Files.writeString(
+                directory.resolve("consumer.properties"), "client.id=tuned-consumer\nreceive.buffer.bytes=-1\n");
+        LabDoctor.Run run = LabDoctor.run(
+                Duration.ofMinutes(2),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                config.toString(),
+                "--json");
         System.out.println(run);
         assertEquals(1, run.exit(), run.toString());
         JsonNode findings = JSON.readTree(run.out());
         JsonNode send = find(findings, "send-buffer-limited");
         assertEquals("critical", send.path("severity").asText());
-        assertEquals(102400, send.path("evidence").path("socket.send.buffer.bytes").path("value").asLong());
-        assertEquals(8.2, send.path("evidence").path("ceilingRate").path("value").asDouble(), 0.3);
+        assertEquals(
+                102400,
+                send.path("evidence")
+                        .path("socket.send.buffer.bytes")
+                        .path("value")
+                        .asLong());
+        assertEquals(
+                8.2, send.path("evidence").path("ceilingRate").path("value").asDouble(), 0.3);
         JsonNode setting = send.path("remedy").path("settings").get(0);
-        assertEquals("broker socket.send.buffer.bytes=-1", setting.path("scope").asText() + " " + setting.path("key").asText() + "="
-                + setting.path("value").asText());
+        assertEquals(
+                "broker socket.send.buffer.bytes=-1",
+                setting.path("scope").asText() + " " + setting.path("key").asText() + "="
+                        + setting.path("value").asText());
         for (JsonNode finding : findings) {
-            assertTrue(!finding.path("connection").path("clientId").asText().equals("tuned-consumer")
-                    || !finding.path("remedy").toString().contains("\"client\",\"key\":\"receive.buffer.bytes\""),
+            assertTrue(
+                    !finding.path("connection").path("clientId").asText().equals("tuned-consumer")
+                            || !finding.path("remedy")
+                                    .toString()
+                                    .contains("\"client\",\"key\":\"receive.buffer.bytes\""),
                     "the client autotunes already: " + finding);
         }
     }

@@ -9,10 +9,10 @@ import java.util.regex.Pattern;
 
 /** Lab helpers for the doctor's throughput probe: a filled one-partition topic, and the probe's lines read back. */
 final class ProbeTopics {
-    private static final Pattern PROBE_LINE = Pattern.compile("^  (\\S.*?)\\s+([0-9.]+) Mbit/s  \\(", Pattern.MULTILINE);
+    private static final Pattern PROBE_LINE =
+            Pattern.compile("^  (\\S.*?)\\s+([0-9.]+) Mbit/s  \\(", Pattern.MULTILINE);
 
-    private ProbeTopics() {
-    }
+    private ProbeTopics() {}
 
     /** A one-partition topic with megabytes of uncompressed 64 KiB records, produced across the lab's line. */
     static void fill(KafkaBroker broker, String topic, int megabytes) throws Exception {
@@ -36,7 +36,10 @@ final class ProbeTopics {
     }
 
     static double rate(Map<String, Double> rates, String prefix) {
-        return rates.entrySet().stream().filter(entry -> entry.getKey().startsWith(prefix)).map(Map.Entry::getValue).findFirst()
+        return rates.entrySet().stream()
+                .filter(entry -> entry.getKey().startsWith(prefix))
+                .map(Map.Entry::getValue)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no probe line starting '" + prefix + "' in " + rates));
     }
 }

@@ -26,10 +26,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ThroughputVersusRttBenchmark {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
+
     private static final int[] RTT_MS = {1, 10, 25, 50, 100, 200};
-    private static final String[] VARIANTS = {"receive.buffer.bytes=65536", "receive.buffer.bytes=-1", "tcpsight recommendation"};
-    private static final String[] LABELS = {"receive.buffer.bytes=65536 (Kafka's consumer default)", "receive.buffer.bytes=-1 (autotuned)",
-        "tcpsight recommendation (-1 + fetch sizes from the BDP)"};
+    private static final String[] VARIANTS = {
+        "receive.buffer.bytes=65536", "receive.buffer.bytes=-1", "tcpsight recommendation"
+    };
+    private static final String[] LABELS = {
+        "receive.buffer.bytes=65536 (Kafka's consumer default)",
+        "receive.buffer.bytes=-1 (autotuned)",
+        "tcpsight recommendation (-1 + fetch sizes from the BDP)"
+    };
     private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c"};
 
     /** Re-draws the picture from a CSV of an earlier run: -Dcurve.csv=docs/images/throughput-vs-rtt.csv. */
@@ -41,17 +47,32 @@ class ThroughputVersusRttBenchmark {
             List<String> lines = Files.readAllLines(Path.of(csvInput));
             for (String line : lines.subList(1, lines.size())) {
                 String[] cells = line.split(",");
-                rows.add(new double[] {Double.parseDouble(cells[0]), Double.parseDouble(cells[1]), Double.parseDouble(cells[2]),
-                    Double.parseDouble(cells[3])});
+                rows.add(new double[] {
+                    Double.parseDouble(cells[0]),
+                    Double.parseDouble(cells[1]),
+                    Double.parseDouble(cells[2]),
+                    Double.parseDouble(cells[3])
+                });
             }
         }
         for (int rtt : csvInput != null ? new int[0] : RTT_MS) {
-            KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(rtt)).rateMbit(200))
-                    .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432").serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
-            try (KafkaBroker broker = KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))) {
+            KernelLab lab = LAB.start(KernelLab.builder()
+                    .link(Link.rtt(Duration.ofMillis(rtt)).rateMbit(200))
+                    .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
+                    .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
+            try (KafkaBroker broker = KafkaBroker.start(
+                    lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))) {
                 ProbeTopics.fill(broker, "curve", 200);
-                LabDoctor.Run run = LabDoctor.run(Duration.ofMinutes(3), "--bootstrap-server", broker.bootstrapServers(), "--set",
-                        "tcpsight.target.throughput.mbit=200", "--probe-topic", "curve", "--probe-seconds", "6");
+                LabDoctor.Run run = LabDoctor.run(
+                        Duration.ofMinutes(3),
+                        "--bootstrap-server",
+                        broker.bootstrapServers(),
+                        "--set",
+                        "tcpsight.target.throughput.mbit=200",
+                        "--probe-topic",
+                        "curve",
+                        "--probe-seconds",
+                        "6");
                 Map<String, Double> rates = ProbeTopics.probeRates(run.out());
                 double[] row = new double[VARIANTS.length + 1];
                 row[0] = rtt;
@@ -67,7 +88,13 @@ class ThroughputVersusRttBenchmark {
         StringBuilder table = new StringBuilder("| RTT | 65536 | -1 | tcpsight |\n|---:|---:|---:|---:|\n");
         for (double[] row : rows) {
             csv.append(String.format(Locale.ROOT, "%.0f,%.1f,%.1f,%.1f%n", row[0], row[1], row[2], row[3]));
-            table.append(String.format(Locale.ROOT, "| %.0f ms | %.1f Mbit/s | %.1f Mbit/s | %.1f Mbit/s |%n", row[0], row[1], row[2], row[3]));
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %.0f ms | %.1f Mbit/s | %.1f Mbit/s | %.1f Mbit/s |%n",
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3]));
         }
         Path target = Path.of("target");
         Files.writeString(target.resolve("throughput-vs-rtt.csv"), csv, StandardCharsets.UTF_8);
@@ -87,26 +114,55 @@ class ThroughputVersusRttBenchmark {
         double maxX = Math.log10(200);
         double maxY = 200;
         StringBuilder svg = new StringBuilder();
-        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-                + "font-size=\"12\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n", width, height));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Kafka consume throughput against "
-                + "RTT, 200 Mbit/s link (tcpsight doctor probe, kernel lab)</text>%n", left));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
+                        + "font-size=\"12\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n",
+                width,
+                height));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Kafka consume throughput against "
+                        + "RTT, 200 Mbit/s link (tcpsight doctor probe, kernel lab)</text>%n",
+                left));
         double plotWidth = width - left - right;
         double plotHeight = height - top - bottom;
         for (int y = 0; y <= 200; y += 50) {
             double py = top + plotHeight - y / maxY * plotHeight;
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", left, py, width - right, py));
-            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>%n", left - 6, py + 4, y));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n",
+                    left,
+                    py,
+                    width - right,
+                    py));
+            svg.append(String.format(
+                    Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>%n", left - 6, py + 4, y));
         }
         for (int x : RTT_MS) {
             double px = left + (Math.log10(x) - minX) / (maxX - minX) * plotWidth;
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>%n", px, top, px,
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
+                    px,
+                    top,
+                    px,
                     top + plotHeight));
-            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>%n", px, top + plotHeight + 16, x));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>%n",
+                    px,
+                    top + plotHeight + 16,
+                    x));
         }
-        svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">RTT (ms, log scale)</text>%n",
-                left + plotWidth / 2, height - 22));
-        svg.append(String.format(Locale.ROOT, "<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">Mbit/s</text>%n",
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">RTT (ms, log scale)</text>%n",
+                left + plotWidth / 2,
+                height - 22));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">Mbit/s</text>%n",
                 top + plotHeight / 2));
         for (int series = 0; series < VARIANTS.length; series++) {
             StringBuilder points = new StringBuilder();
@@ -114,16 +170,29 @@ class ThroughputVersusRttBenchmark {
                 double px = left + (Math.log10(row[0]) - minX) / (maxX - minX) * plotWidth;
                 double py = top + plotHeight - Math.min(row[series + 1], maxY) / maxY * plotHeight;
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n", px, py, COLORS[series]));
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
+                        px,
+                        py,
+                        COLORS[series]));
             }
-            svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n", COLORS[series],
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n",
+                    COLORS[series],
                     points.toString().strip()));
             // top right: above every measured point there (nothing reaches 160 Mbit/s beyond 10 ms)
             double legendX = width - right - 350;
             double legendY = top + 16 + series * 18;
-            svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>%n", legendX,
-                    legendY - 4, COLORS[series]));
-            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n", legendX + 20, legendY, LABELS[series]));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>%n",
+                    legendX,
+                    legendY - 4,
+                    COLORS[series]));
+            svg.append(String.format(
+                    Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n", legendX + 20, legendY, LABELS[series]));
         }
         return svg.append("</svg>\n").toString();
     }

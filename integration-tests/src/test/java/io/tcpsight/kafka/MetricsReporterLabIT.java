@@ -31,18 +31,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MetricsReporterLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long INTERVAL_MS = 2000;
 
     @Test
     void a64KibConsumer100MsAwayRaisesSmallReceiveBufferWithinOneInterval() throws Exception {
-        KafkaBroker broker = LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+        KafkaBroker broker =
+                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         List<JsonNode> findings = run(broker, "lab-consumer-far", true);
-        JsonNode finding = findings.stream().filter(f -> f.path("rule").asText().equals("small-receive-buffer")).findFirst()
+        JsonNode finding = findings.stream()
+                .filter(f -> f.path("rule").asText().equals("small-receive-buffer"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no small-receive-buffer in " + findings));
         System.out.println("finding: " + finding);
-        assertEquals("lab-consumer-far", finding.path("connection").path("clientId").asText());
-        assertTrue(finding.path("connection").path("remote").asText().startsWith(broker.bootstrapServers().split(":")[0]));
+        assertEquals(
+                "lab-consumer-far", finding.path("connection").path("clientId").asText());
+        assertTrue(finding.path("connection")
+                .path("remote")
+                .asText()
+                .startsWith(broker.bootstrapServers().split(":")[0]));
         assertEquals(100, finding.path("evidence").path("rtt").path("value").asDouble(), 3);
         JsonNode setting = finding.path("remedy").path("settings").get(0);
         assertEquals("receive.buffer.bytes", setting.path("key").asText());
@@ -70,9 +78,12 @@ class MetricsReporterLabIT {
         config.put("tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS));
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = TcpsightJmx.objectName("ClientMetrics", clientId);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("reporter-lab", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic("reporter-lab", 1, (short) 1)))
+                        .all()
+                        .get(60, TimeUnit.SECONDS);
             }
             consumer.assign(List.of(new TopicPartition("reporter-lab", 0)));
             consumer.listTopics(Duration.ofSeconds(30)); // connected from here on
@@ -90,7 +101,8 @@ class MetricsReporterLabIT {
                 }
                 if (expectFinding && !findings.isEmpty()) {
                     long millis = (System.nanoTime() - connected) / 1_000_000;
-                    System.out.println(clientId + ": first finding " + millis + " ms after connecting (interval " + INTERVAL_MS + " ms)");
+                    System.out.println(clientId + ": first finding " + millis + " ms after connecting (interval "
+                            + INTERVAL_MS + " ms)");
                     assertTrue(millis <= INTERVAL_MS * 1.1 + 1000, "found after " + millis + " ms");
                     return findings;
                 }

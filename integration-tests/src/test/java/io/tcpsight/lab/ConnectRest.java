@@ -13,7 +13,8 @@ import java.time.Duration;
 public class ConnectRest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final String restUrl;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ConnectRest(String restUrl) {
         this.restUrl = restUrl;
@@ -24,8 +25,10 @@ public class ConnectRest {
     }
 
     public JsonNode put(String path, Object body) throws IOException, InterruptedException {
-        return json(send(HttpRequest.newBuilder(URI.create(restUrl + path)).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build()));
+        return json(send(HttpRequest.newBuilder(URI.create(restUrl + path))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+                .build()));
     }
 
     public JsonNode get(String path) throws IOException, InterruptedException {
@@ -34,17 +37,22 @@ public class ConnectRest {
 
     /** GET as text (e.g. /tcpsight/metrics). */
     public String getText(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(10)).GET().build());
+        return send(HttpRequest.newBuilder(URI.create(restUrl + path))
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build());
     }
 
     public JsonNode delete(String path) throws IOException, InterruptedException {
-        return json(send(HttpRequest.newBuilder(URI.create(restUrl + path)).DELETE().build()));
+        return json(
+                send(HttpRequest.newBuilder(URI.create(restUrl + path)).DELETE().build()));
     }
 
     private String send(HttpRequest request) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() >= 300) {
-            throw new IOException(request.method() + " " + request.uri() + " -> " + response.statusCode() + ": " + response.body());
+            throw new IOException(
+                    request.method() + " " + request.uri() + " -> " + response.statusCode() + ": " + response.body());
         }
         return response.body();
     }
@@ -72,6 +80,7 @@ public class ConnectRest {
             }
             Thread.sleep(100);
         }
-        throw new AssertionError(connector + " did not reach " + tasks + " RUNNING tasks within " + timeout + ": " + status);
+        throw new AssertionError(
+                connector + " did not reach " + tasks + " RUNNING tasks within " + timeout + ": " + status);
     }
 }

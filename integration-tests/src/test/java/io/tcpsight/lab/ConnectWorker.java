@@ -33,11 +33,15 @@ public final class ConnectWorker extends ConnectRest implements AutoCloseable {
                 .withExposedPorts(8083)
                 // A plain bind through HostConfig: Testcontainers' own bind check would try to pull
                 // alpine to probe the mount, and nothing can be pulled here.
-                .withCreateContainerCmdModifier(create -> create.getHostConfig().withBinds(
-                        new Bind(LabPaths.connectPlugins().toString(), new Volume("/opt/connect-plugins"), AccessMode.ro)))
+                .withCreateContainerCmdModifier(create -> create.getHostConfig()
+                        .withBinds(new Bind(
+                                LabPaths.connectPlugins().toString(),
+                                new Volume("/opt/connect-plugins"),
+                                AccessMode.ro)))
                 .withEnv("CONNECT_CFG_BOOTSTRAP_SERVERS", kafka.networkBootstrapServers())
                 .waitingFor(Wait.forHttp("/connectors").forPort(8083).withStartupTimeout(Duration.ofSeconds(120)));
-        workerConfig.forEach((key, value) -> container.withEnv("CONNECT_CFG_" + key.toUpperCase().replace('.', '_'), value));
+        workerConfig.forEach((key, value) ->
+                container.withEnv("CONNECT_CFG_" + key.toUpperCase().replace('.', '_'), value));
         container.start();
         return new ConnectWorker(container);
     }

@@ -59,7 +59,8 @@ class ContainerLabIT {
         } finally {
             kafka.hostProxy().toxics().get("latency-100ms").remove();
         }
-        System.out.printf("fetch-latency-avg: %.1f ms without toxic, %.1f ms with a 100 ms latency toxic%n", baseline, delayed);
+        System.out.printf(
+                "fetch-latency-avg: %.1f ms without toxic, %.1f ms with a 100 ms latency toxic%n", baseline, delayed);
         assertEquals(100, delayed - baseline, 25, "the toxic adds about 100 ms to every fetch round trip");
     }
 
@@ -67,7 +68,8 @@ class ContainerLabIT {
     private static double fetchLatencyMillis(String topic) {
         Properties config = consumerConfig("latency-probe");
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "0");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             consumer.assign(List.of(new TopicPartition(topic, 0)));
             long end = System.nanoTime() + 3_000_000_000L;
             while (System.nanoTime() < end) {
@@ -83,11 +85,13 @@ class ContainerLabIT {
         int records = 2000;
         produce("to-file", records);
         try (ConnectWorker worker = ConnectWorker.start(kafka, Map.of())) {
-            worker.put("/connectors/file-sink/config", Map.of(
-                    "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", "4",
-                    "topics", "to-file",
-                    "file", "/tmp/sink.txt"));
+            worker.put(
+                    "/connectors/file-sink/config",
+                    Map.of(
+                            "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                            "tasks.max", "4",
+                            "topics", "to-file",
+                            "file", "/tmp/sink.txt"));
             JsonNode status = worker.awaitRunning("file-sink", 4, Duration.ofSeconds(90));
             System.out.println("connector status: " + status);
             long start = System.nanoTime();
@@ -95,10 +99,14 @@ class ContainerLabIT {
             int lines = 0;
             int reported = -1;
             while (lines < records && System.nanoTime() < deadline) {
-                String count = worker.container().execInContainer("sh", "-c", "cat /tmp/sink.txt 2>/dev/null | wc -l").getStdout().trim();
+                String count = worker.container()
+                        .execInContainer("sh", "-c", "cat /tmp/sink.txt 2>/dev/null | wc -l")
+                        .getStdout()
+                        .trim();
                 lines = Integer.parseInt(count);
                 if (lines != reported) {
-                    System.out.printf("sink file: %d lines after %d ms%n", lines, (System.nanoTime() - start) / 1_000_000);
+                    System.out.printf(
+                            "sink file: %d lines after %d ms%n", lines, (System.nanoTime() - start) / 1_000_000);
                     reported = lines;
                 }
                 Thread.sleep(500);
@@ -109,7 +117,10 @@ class ContainerLabIT {
                 System.out.println("worker log tail:\n" + logs.substring(Math.max(0, logs.length() - 20_000)));
             }
             assertEquals(records, lines, "every record reached the sink file");
-            String distinct = worker.container().execInContainer("sh", "-c", "sort -u /tmp/sink.txt | wc -l").getStdout().trim();
+            String distinct = worker.container()
+                    .execInContainer("sh", "-c", "sort -u /tmp/sink.txt | wc -l")
+                    .getStdout()
+                    .trim();
             assertEquals(records, Integer.parseInt(distinct), "no record lost or duplicated");
         }
     }
@@ -119,7 +130,8 @@ class ContainerLabIT {
         createTopic("resets", 2);
         int records = 3000;
         Properties config = consumerConfig("reset-reader");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+        try (KafkaConsumer<String, String> consumer =
+                        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
                 KafkaProducer<String, String> producer = producer()) {
             consumer.subscribe(List.of("resets"));
             Set<String> seen = new HashSet<>();
@@ -144,7 +156,8 @@ class ContainerLabIT {
                 received += drain(consumer, seen, 1000);
             }
             double connectionsAfter = metric(consumer.metrics(), "consumer-metrics", "connection-creation-total");
-            System.out.printf("reset_peer: consumer connections %.0f -> %.0f, %d distinct of %d records, %d deliveries%n",
+            System.out.printf(
+                    "reset_peer: consumer connections %.0f -> %.0f, %d distinct of %d records, %d deliveries%n",
                     connectionsBefore, connectionsAfter, seen.size(), records, received);
             assertTrue(connectionsAfter > connectionsBefore, "the consumer reconnected after the resets");
             assertEquals(records, seen.size(), "no record lost");
@@ -165,7 +178,9 @@ class ContainerLabIT {
 
     private static void createTopic(String name, int partitions) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
     }
 
@@ -200,7 +215,9 @@ class ContainerLabIT {
 
     private static double metric(Map<MetricName, ? extends Metric> metrics, String group, String name) {
         return metrics.entrySet().stream()
-                .filter(entry -> entry.getKey().group().equals(group) && entry.getKey().name().equals(name) && entry.getKey().tags().size() <= 1)
+                .filter(entry -> entry.getKey().group().equals(group)
+                        && entry.getKey().name().equals(name)
+                        && entry.getKey().tags().size() <= 1)
                 .map(entry -> ((Number) entry.getValue().metricValue()).doubleValue())
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no metric " + group + "/" + name));

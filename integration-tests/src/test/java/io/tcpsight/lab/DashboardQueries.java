@@ -23,17 +23,18 @@ public final class DashboardQueries {
     private static final Path DASHBOARDS = Path.of("..", "docs", "dashboards");
     private static final Pattern METRIC = Pattern.compile("\\b(tcpsight_[a-z_]+)");
     private static final Pattern GROUP_BY = Pattern.compile("\\bby \\(([^)]*)\\)");
-    private static final Pattern SERIES = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})? ", Pattern.MULTILINE);
+    private static final Pattern SERIES =
+            Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})? ", Pattern.MULTILINE);
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"");
     /** Labels Prometheus adds at scrape time, or that histograms carry by definition. */
     private static final Set<String> SCRAPE_LABELS = Set.of("le", "job", "instance");
 
-    private DashboardQueries() {
-    }
+    private DashboardQueries() {}
 
     /** Every PromQL expression of a dashboard file. */
     public static List<String> expressions(String dashboard) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(DASHBOARDS.resolve(dashboard).toFile());
+        JsonNode root =
+                new ObjectMapper().readTree(DASHBOARDS.resolve(dashboard).toFile());
         List<String> expressions = new ArrayList<>();
         for (JsonNode panel : root.path("panels")) {
             for (JsonNode target : panel.path("targets")) {
@@ -67,7 +68,8 @@ public final class DashboardQueries {
                     checked++;
                     Set<String> labels = labelsByMetric.get(metric.group(1));
                     if (labels == null) {
-                        problems.add(dashboard + ": " + metric.group(1) + " is not in the scrape (query: " + expression + ")");
+                        problems.add(dashboard + ": " + metric.group(1) + " is not in the scrape (query: " + expression
+                                + ")");
                         continue;
                     }
                     Matcher groupBy = GROUP_BY.matcher(expression);
@@ -75,7 +77,8 @@ public final class DashboardQueries {
                         for (String label : groupBy.group(1).split(",")) {
                             String name = label.strip();
                             if (!SCRAPE_LABELS.contains(name) && !labels.contains(name)) {
-                                problems.add(dashboard + ": " + metric.group(1) + " has no label " + name + " (query: " + expression + ")");
+                                problems.add(dashboard + ": " + metric.group(1) + " has no label " + name + " (query: "
+                                        + expression + ")");
                             }
                         }
                     }
@@ -84,6 +87,7 @@ public final class DashboardQueries {
         }
         assertTrue(checked > 0, "no tcpsight metric in " + List.of(dashboards));
         assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n--- scrape:\n" + scrape);
-        System.out.println("dashboards " + List.of(dashboards) + ": all " + checked + " metric references found in the scrape");
+        System.out.println(
+                "dashboards " + List.of(dashboards) + ": all " + checked + " metric references found in the scrape");
     }
 }

@@ -75,7 +75,8 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** A broker in the lab's server namespace with these settings; Kafka 4.3.1, no agent. */
-    public static KafkaBroker start(KernelLab lab, Map<String, String> overrides) throws IOException, InterruptedException {
+    public static KafkaBroker start(KernelLab lab, Map<String, String> overrides)
+            throws IOException, InterruptedException {
         return inLab(lab).overrides(overrides).start();
     }
 
@@ -124,12 +125,17 @@ public final class KafkaBroker implements AutoCloseable {
             String host = lab == null ? "127.0.0.1" : lab.serverAddress();
             int port = lab == null ? freePort() : 9092;
             int controllerPort = lab == null ? freePort() : 9093;
-            String name = (lab == null ? "loopback-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet() : lab.serverNamespace())
+            String name = (lab == null
+                            ? "loopback-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet()
+                            : lab.serverNamespace())
                     + "-kafka-" + version.release();
             Path directory = Files.createDirectories(LabPaths.work().resolve(name));
             Path config = writeConfig(directory, host, port, controllerPort);
-            List<String> java = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + writeLog4j2(directory),
+            List<String> java = new ArrayList<>(Arrays.asList(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xms256m",
+                    "-Xmx1g",
+                    "-Dlog4j2.configurationFile=" + writeLog4j2(directory),
                     "-Dlog4j.configuration=file:" + writeLog4j1(directory)));
             java.addAll(jvmOptions);
             Integer agentPort = null;
@@ -146,8 +152,15 @@ public final class KafkaBroker implements AutoCloseable {
             }
             java.addAll(Arrays.asList("-cp", version.lib() + "/*"));
             List<String> format = new ArrayList<>(java.subList(0, 5));
-            format.addAll(Arrays.asList("-cp", version.lib() + "/*", "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
-                    "-c", config.toString()));
+            format.addAll(Arrays.asList(
+                    "-cp",
+                    version.lib() + "/*",
+                    "kafka.tools.StorageTool",
+                    "format",
+                    "-t",
+                    Uuid.randomUuid().toString(),
+                    "-c",
+                    config.toString()));
             try (LabProcess formatting = LabProcess.start(name + "-format", format)) {
                 if (formatting.awaitExit(Duration.ofSeconds(60)) != 0) {
                     throw new IOException("formatting Kafka storage failed:\n" + formatting.output());
@@ -155,7 +168,9 @@ public final class KafkaBroker implements AutoCloseable {
             }
             List<String> broker = new ArrayList<>(java);
             broker.addAll(Arrays.asList("kafka.Kafka", config.toString()));
-            LabProcess process = lab == null ? LabProcess.start(name, broker) : lab.execInServer("kafka-" + version.release(), broker);
+            LabProcess process = lab == null
+                    ? LabProcess.start(name, broker)
+                    : lab.execInServer("kafka-" + version.release(), broker);
             KafkaBroker started = new KafkaBroker(host, port, process, agentPort, lab == null);
             try {
                 started.awaitReady(Duration.ofSeconds(90));
@@ -171,7 +186,8 @@ public final class KafkaBroker implements AutoCloseable {
             properties.setProperty("process.roles", "broker,controller");
             properties.setProperty("node.id", "1");
             properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-            properties.setProperty("listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            properties.setProperty(
+                    "listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
             properties.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
             properties.setProperty("controller.listener.names", "CONTROLLER");
             properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -196,18 +212,32 @@ public final class KafkaBroker implements AutoCloseable {
     /** WARN, with tcpsight at INFO, to the console: for every lab JVM on Kafka's log4j2 jars. */
     static Path writeLog4j2(Path directory) throws IOException {
         Path file = directory.resolve("log4j2.properties");
-        Files.write(file, List.of("rootLogger.level = WARN", "rootLogger.appenderRef.console.ref = console",
-                "appender.console.type = Console", "appender.console.name = console",
-                "appender.console.layout.type = PatternLayout", "appender.console.layout.pattern = [%d] %p %m (%c)%n",
-                "logger.tcpsight.name = io.tcpsight", "logger.tcpsight.level = INFO"), StandardCharsets.UTF_8);
+        Files.write(
+                file,
+                List.of(
+                        "rootLogger.level = WARN",
+                        "rootLogger.appenderRef.console.ref = console",
+                        "appender.console.type = Console",
+                        "appender.console.name = console",
+                        "appender.console.layout.type = PatternLayout",
+                        "appender.console.layout.pattern = [%d] %p %m (%c)%n",
+                        "logger.tcpsight.name = io.tcpsight",
+                        "logger.tcpsight.level = INFO"),
+                StandardCharsets.UTF_8);
         return file;
     }
 
     private static Path writeLog4j1(Path directory) throws IOException {
         Path file = directory.resolve("log4j.properties");
-        Files.write(file, List.of("log4j.rootLogger=WARN, stdout", "log4j.logger.io.tcpsight=INFO",
-                "log4j.appender.stdout=org.apache.log4j.ConsoleAppender", "log4j.appender.stdout.layout=org.apache.log4j.PatternLayout",
-                "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n"), StandardCharsets.UTF_8);
+        Files.write(
+                file,
+                List.of(
+                        "log4j.rootLogger=WARN, stdout",
+                        "log4j.logger.io.tcpsight=INFO",
+                        "log4j.appender.stdout=org.apache.log4j.ConsoleAppender",
+                        "log4j.appender.stdout.layout=org.apache.log4j.PatternLayout",
+                        "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n"),
+                StandardCharsets.UTF_8);
         return file;
     }
 
@@ -241,8 +271,13 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** GET a URL; anything but 200 is an IOException with the status and body. */
     public static String httpGet(String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .timeout(Duration.ofSeconds(10))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + url + " -> " + response.statusCode() + ": " + response.body());
         }
@@ -263,7 +298,10 @@ public final class KafkaBroker implements AutoCloseable {
                     break;
                 }
                 try {
-                    if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
+                    if (!admin.describeCluster()
+                            .nodes()
+                            .get(5, TimeUnit.SECONDS)
+                            .isEmpty()) {
                         return;
                     }
                 } catch (Exception notYet) {
@@ -272,8 +310,8 @@ public final class KafkaBroker implements AutoCloseable {
                 Thread.sleep(200);
             }
         }
-        throw new AssertionError("Kafka broker " + bootstrapServers() + " not ready within " + timeout + " (" + last + "). Output:\n"
-                + process.output());
+        throw new AssertionError("Kafka broker " + bootstrapServers() + " not ready within " + timeout + " (" + last
+                + "). Output:\n" + process.output());
     }
 
     /** A plain TCP probe: an Admin client's reconnect backoff (up to 1 s) would blur startup times. */

@@ -106,7 +106,8 @@ public final class KernelLab implements AutoCloseable {
         this.clientControlLink = "tsk" + PID + "x" + index;
     }
 
-    private void build(Map<String, String> serverSysctls, Map<String, String> clientSysctls) throws IOException, InterruptedException {
+    private void build(Map<String, String> serverSysctls, Map<String, String> clientSysctls)
+            throws IOException, InterruptedException {
         cleanStaleLabs();
         Runtime.getRuntime().addShutdownHook(cleanupOnExit);
         setUpSide(serverNamespace, serverTun, serverAddress, clientAddress, serverSysctls);
@@ -117,16 +118,26 @@ public final class KernelLab implements AutoCloseable {
         } else {
             setUpSide(null, clientTun, clientAddress, serverAddress, clientSysctls);
         }
-        List<String> command = new ArrayList<>(Arrays.asList(LabPaths.delayLine().toString(),
-                "--a-ns", clientNamespace == null ? "-" : clientNamespace, "--a-tun", clientNamespace == null ? clientTun : "tslcli",
-                "--b-ns", serverNamespace, "--b-tun", serverTun,
-                "--delay-us", Long.toString(link.oneWayDelay().toNanos() / 1000),
-                "--queue-packets", Integer.toString(link.queuePackets())));
+        List<String> command = new ArrayList<>(Arrays.asList(
+                LabPaths.delayLine().toString(),
+                "--a-ns",
+                clientNamespace == null ? "-" : clientNamespace,
+                "--a-tun",
+                clientNamespace == null ? clientTun : "tslcli",
+                "--b-ns",
+                serverNamespace,
+                "--b-tun",
+                serverTun,
+                "--delay-us",
+                Long.toString(link.oneWayDelay().toNanos() / 1000),
+                "--queue-packets",
+                Integer.toString(link.queuePackets())));
         if (link.rateMbit() > 0) {
             command.addAll(Arrays.asList("--rate-mbit", Double.toString(link.rateMbit())));
         }
         if (link.lossPercent() > 0) {
-            command.addAll(Arrays.asList("--loss-pct", Double.toString(link.lossPercent()), "--seed", Long.toString(index)));
+            command.addAll(
+                    Arrays.asList("--loss-pct", Double.toString(link.lossPercent()), "--seed", Long.toString(index)));
         }
         delayLine = LabProcess.start(serverNamespace + "-delayline", command);
         delayLine.awaitLine("^ready$", Duration.ofSeconds(10));
@@ -218,7 +229,8 @@ public final class KernelLab implements AutoCloseable {
 
     /** Starts a command on the client side (its namespace, or this JVM's); the lab stops it on close. */
     public LabProcess execInClient(String name, List<String> command) throws IOException {
-        return track(LabProcess.start(serverNamespace + "-client-" + name, inNamespaceCommand(clientNamespace, command)));
+        return track(
+                LabProcess.start(serverNamespace + "-client-" + name, inNamespaceCommand(clientNamespace, command)));
     }
 
     /** A JVM running mainClass with this test JVM's classpath, in the server namespace. */
@@ -236,15 +248,21 @@ public final class KernelLab implements AutoCloseable {
     }
 
     static List<String> javaCommand(Class<?> mainClass, String... args) {
-        List<String> command = new ArrayList<>(Arrays.asList(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        List<String> command = new ArrayList<>(Arrays.asList(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass.getName()));
         command.addAll(Arrays.asList(args));
         return command;
     }
 
     /** The server namespace's TcpExt counters (SyncookiesSent, ListenOverflows, ...). */
     public NetstatCounters serverNetstat() throws IOException, InterruptedException {
-        return NetstatCounters.parse(output(inNamespaceCommand(serverNamespace, List.of("cat", "/proc/net/netstat"))),
+        return NetstatCounters.parse(
+                output(inNamespaceCommand(serverNamespace, List.of("cat", "/proc/net/netstat"))),
                 serverNamespace + ":/proc/net/netstat");
     }
 
@@ -278,7 +296,8 @@ public final class KernelLab implements AutoCloseable {
      * socket's second line only for a connection that does).
      */
     public Map<Integer, Boolean> clientConnectionScaling() throws IOException, InterruptedException {
-        String sockets = output(inNamespaceCommand(clientNamespace, List.of("ss", "-tinH", "state", "established", "dst", serverAddress)));
+        String sockets = output(inNamespaceCommand(
+                clientNamespace, List.of("ss", "-tinH", "state", "established", "dst", serverAddress)));
         Map<Integer, Boolean> scaling = new LinkedHashMap<>();
         Integer port = null;
         for (String line : sockets.split("\n")) {
@@ -362,7 +381,9 @@ public final class KernelLab implements AutoCloseable {
 
     private static boolean ownerAlive(String pid) {
         try {
-            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+            return ProcessHandle.of(Long.parseLong(pid))
+                    .map(ProcessHandle::isAlive)
+                    .orElse(false);
         } catch (NumberFormatException notOurs) {
             return true;
         }
@@ -397,7 +418,11 @@ public final class KernelLab implements AutoCloseable {
 
     private static void quietly(String... command) {
         try {
-            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
         } catch (IOException | InterruptedException ignored) {
             // best effort: cleanup must not hide the test's own failure
         }

@@ -42,7 +42,8 @@ class KernelLabIT {
     @ValueSource(ints = {25, 50})
     void roundTripTimeAcrossTheLineIsTwiceTheDelay(int oneWayMillis) throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(oneWayMillis))));
-        lab.javaInServer("echo", LabPeer.class, "echo", lab.serverAddress(), "7000").awaitLine("^listening$", Duration.ofSeconds(20));
+        lab.javaInServer("echo", LabPeer.class, "echo", lab.serverAddress(), "7000")
+                .awaitLine("^listening$", Duration.ofSeconds(20));
         try (SocketChannel channel = SocketChannel.open(new InetSocketAddress(lab.serverAddress(), 7000))) {
             ByteBuffer buffer = ByteBuffer.allocate(100);
             for (int i = 0; i < 20; i++) {
@@ -55,8 +56,9 @@ class KernelLabIT {
             }
             TcpInfo info = TcpSockets.tcpInfo(channel);
             long expectedMicros = 2L * oneWayMillis * 1000;
-            System.out.printf("one way %d ms: srtt %.2f ms, min_rtt %.2f ms%n", oneWayMillis, info.rttMicros() / 1000.0,
-                    info.minRttMicros().getAsLong() / 1000.0);
+            System.out.printf(
+                    "one way %d ms: srtt %.2f ms, min_rtt %.2f ms%n",
+                    oneWayMillis, info.rttMicros() / 1000.0, info.minRttMicros().getAsLong() / 1000.0);
             assertEquals(expectedMicros, info.rttMicros(), 2000, "smoothed RTT");
             assertEquals(expectedMicros, info.minRttMicros().getAsLong(), 2000, "min RTT");
         }
@@ -66,13 +68,16 @@ class KernelLabIT {
     void a64KibReceiveBufferThrottlesBulkTransferAt100MsRtt() throws Exception {
         Link link = Link.rtt(Duration.ofMillis(100)).rateMbit(200);
         KernelLab lab = LAB.start(KernelLab.builder().link(link));
-        lab.javaInServer("sink-64k", LabPeer.class, "sink", lab.serverAddress(), "7001", "65536").awaitLine("^listening$", Duration.ofSeconds(20));
-        lab.javaInServer("sink-auto", LabPeer.class, "sink", lab.serverAddress(), "7002", "-1").awaitLine("^listening$", Duration.ofSeconds(20));
+        lab.javaInServer("sink-64k", LabPeer.class, "sink", lab.serverAddress(), "7001", "65536")
+                .awaitLine("^listening$", Duration.ofSeconds(20));
+        lab.javaInServer("sink-auto", LabPeer.class, "sink", lab.serverAddress(), "7002", "-1")
+                .awaitLine("^listening$", Duration.ofSeconds(20));
 
         double small = bulkMbit(lab.serverAddress(), 7001);
         double autotuned = bulkMbit(lab.serverAddress(), 7002);
-        System.out.printf("%s: receiver SO_RCVBUF=65536 %.1f Mbit/s, autotuned %.1f Mbit/s, ratio %.1fx%n", link, small, autotuned,
-                autotuned / small);
+        System.out.printf(
+                "%s: receiver SO_RCVBUF=65536 %.1f Mbit/s, autotuned %.1f Mbit/s, ratio %.1fx%n",
+                link, small, autotuned, autotuned / small);
         assertTrue(autotuned >= 10 * small, "autotuned " + autotuned + " vs 64 KiB " + small + " Mbit/s");
     }
 
@@ -106,7 +111,8 @@ class KernelLabIT {
         Link link = Link.rtt(Duration.ofMillis(100)).rateMbit(200);
         // The broker's own socket buffers (102400 by default) would cap both consumers alike;
         // autotuned here so that only the consumer's receive.buffer.bytes differs.
-        KafkaBroker broker = KafkaBroker.start(LAB.start(KernelLab.builder().link(link)),
+        KafkaBroker broker = KafkaBroker.start(
+                LAB.start(KernelLab.builder().link(link)),
                 Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         String topic = "prefilled";
         int records = 6000;
@@ -121,7 +127,8 @@ class KernelLabIT {
         producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, "20");
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "1");
         long start = System.nanoTime();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[recordBytes];
             new Random(1).nextBytes(value);
             for (int i = 0; i < records; i++) {
@@ -129,12 +136,14 @@ class KernelLabIT {
             }
             producer.flush();
         }
-        System.out.printf("prefilled %d MB in %.1f s%n", records * recordBytes / 1_000_000, (System.nanoTime() - start) / 1e9);
+        System.out.printf(
+                "prefilled %d MB in %.1f s%n", records * recordBytes / 1_000_000, (System.nanoTime() - start) / 1e9);
 
         double small = consumeMbPerSecond(broker, topic, "65536", records);
         double autotuned = consumeMbPerSecond(broker, topic, "-1", records);
-        System.out.printf("%s: consumer receive.buffer.bytes=65536 %.2f MB/s, -1 %.2f MB/s, ratio %.1fx%n", link, small, autotuned,
-                autotuned / small);
+        System.out.printf(
+                "%s: consumer receive.buffer.bytes=65536 %.2f MB/s, -1 %.2f MB/s, ratio %.1fx%n",
+                link, small, autotuned, autotuned / small);
         assertTrue(autotuned >= 5 * small, "autotuned " + autotuned + " vs 64 KiB " + small + " MB/s");
     }
 
@@ -146,7 +155,8 @@ class KernelLabIT {
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "lab-" + receiveBuffer);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "lab-consumer-" + receiveBuffer);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(Collections.singletonList(topic));
             long bytes = 0;
             int count = 0;
@@ -196,19 +206,36 @@ class KernelLabIT {
     }
 
     private static Result synBurst(int clientTimestamps) throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder().link(Link.oneWay(Duration.ofMillis(25)).rateMbit(200))
-                .serverSysctl("net.ipv4.tcp_syncookies", 1).serverSysctl("net.core.somaxconn", 4)
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.oneWay(Duration.ofMillis(25)).rateMbit(200))
+                .serverSysctl("net.ipv4.tcp_syncookies", 1)
+                .serverSysctl("net.core.somaxconn", 4)
                 .clientSysctl("net.ipv4.tcp_timestamps", clientTimestamps));
         int connections = 64;
-        LabProcess server = lab.javaInServer("syn-server-ts" + clientTimestamps, LabPeer.class, "syn-server", lab.serverAddress(), "7100",
-                "1", "1000", "8000");
+        LabProcess server = lab.javaInServer(
+                "syn-server-ts" + clientTimestamps,
+                LabPeer.class,
+                "syn-server",
+                lab.serverAddress(),
+                "7100",
+                "1",
+                "1000",
+                "8000");
         server.awaitLine("^listening$", Duration.ofSeconds(20));
-        long cookiesBefore = lab.serverNetstat().tcpExt(NetstatCounters.SYNCOOKIES_SENT).getAsLong();
-        LabProcess burst = lab.javaInClient("burst-ts" + clientTimestamps, LabPeer.class, "burst", lab.serverAddress(), "7100",
-                Integer.toString(connections), "12000");
+        long cookiesBefore =
+                lab.serverNetstat().tcpExt(NetstatCounters.SYNCOOKIES_SENT).getAsLong();
+        LabProcess burst = lab.javaInClient(
+                "burst-ts" + clientTimestamps,
+                LabPeer.class,
+                "burst",
+                lab.serverAddress(),
+                "7100",
+                Integer.toString(connections),
+                "12000");
         burst.awaitLine("^connected \\d+ of \\d+$", Duration.ofSeconds(60));
         Matcher summary = server.awaitLine("^summary accepted=(\\d+) unscaled=(\\d+)$", Duration.ofSeconds(30));
-        long cookies = lab.serverNetstat().tcpExt(NetstatCounters.SYNCOOKIES_SENT).getAsLong() - cookiesBefore;
+        long cookies =
+                lab.serverNetstat().tcpExt(NetstatCounters.SYNCOOKIES_SENT).getAsLong() - cookiesBefore;
         return new Result(Integer.parseInt(summary.group(1)), Integer.parseInt(summary.group(2)), cookies);
     }
 }

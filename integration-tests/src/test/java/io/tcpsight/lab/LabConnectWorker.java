@@ -44,7 +44,8 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
      * its HTTP endpoint is reachable from the test over the control link unless the arguments say
      * otherwise.
      */
-    public static LabConnectWorker start(KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig, String agentArguments)
+    public static LabConnectWorker start(
+            KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig, String agentArguments)
             throws IOException, InterruptedException {
         LabPrerequisites.requireKafkaRuntime();
         LabPrerequisites.requireConnectPlugin();
@@ -74,20 +75,26 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             properties.store(out, "tcpsight lab Connect worker");
         }
         Path log4j = KafkaBroker.writeLog4j2(directory);
-        List<String> command = new ArrayList<>(Arrays.asList(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms256m", "-Xmx1g", "-Dlog4j2.configurationFile=" + log4j));
+        List<String> command = new ArrayList<>(Arrays.asList(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms256m",
+                "-Xmx1g",
+                "-Dlog4j2.configurationFile=" + log4j));
         ConnectRest agent = null;
         if (agentArguments != null) {
             String arguments = agentArguments;
             if (!arguments.contains("port=")) {
-                arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + AGENT_PORT + ",host=" + lab.clientControlAddress();
+                arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + AGENT_PORT + ",host="
+                        + lab.clientControlAddress();
                 agent = new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
             }
             command.add("-javaagent:" + LabPaths.agentJar() + "=" + arguments);
         }
-        command.addAll(Arrays.asList("-cp", LabPaths.kafkaLib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
+        command.addAll(Arrays.asList(
+                "-cp", LabPaths.kafkaLib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
         LabProcess process = lab.execInClient("connect-" + n, command);
-        LabConnectWorker worker = new LabConnectWorker(process, "http://" + lab.clientControlAddress() + ":" + REST_PORT, directory, agent);
+        LabConnectWorker worker = new LabConnectWorker(
+                process, "http://" + lab.clientControlAddress() + ":" + REST_PORT, directory, agent);
         try {
             worker.awaitRest(Duration.ofSeconds(120));
         } catch (AssertionError | RuntimeException failure) {

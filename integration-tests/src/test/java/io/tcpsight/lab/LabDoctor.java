@@ -19,22 +19,31 @@ public final class LabDoctor {
         }
     }
 
-    private LabDoctor() {
-    }
+    private LabDoctor() {}
 
     public static Run run(Duration timeout, String... args) throws IOException, InterruptedException {
         LabPrerequisites.requireDoctor();
         Files.createDirectories(LabPaths.work());
         Path out = Files.createTempFile(LabPaths.work(), "doctor-", ".out");
         Path err = Files.createTempFile(LabPaths.work(), "doctor-", ".err");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                LabPaths.doctorJar().toString(), "doctor"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                LabPaths.doctorJar().toString(),
+                "doctor"));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("tcpsight doctor " + args + " did not finish within " + timeout + "\n" + Files.readString(err));
+            throw new AssertionError(
+                    "tcpsight doctor " + args + " did not finish within " + timeout + "\n" + Files.readString(err));
         }
-        return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        return new Run(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 }

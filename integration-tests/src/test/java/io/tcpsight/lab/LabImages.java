@@ -21,11 +21,10 @@ import org.testcontainers.utility.DockerImageName;
  * and reused on a reused machine. Nothing is pulled.
  */
 public final class LabImages {
-    public static final DockerImageName TOXIPROXY =
-            DockerImageName.parse("tcpsight-lab/toxiproxy:2.12.0").asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy");
+    public static final DockerImageName TOXIPROXY = DockerImageName.parse("tcpsight-lab/toxiproxy:2.12.0")
+            .asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy");
 
-    private LabImages() {
-    }
+    private LabImages() {}
 
     public static synchronized String kafka() {
         return build("kafka", "kafka.Dockerfile", "kafka-broker.sh");
@@ -43,7 +42,9 @@ public final class LabImages {
             Path lib = Files.createDirectories(context.resolve("lib"));
             List<Path> jars;
             try (Stream<Path> files = Files.list(LabPaths.kafkaLib())) {
-                jars = files.filter(file -> file.toString().endsWith(".jar")).sorted().collect(Collectors.toList());
+                jars = files.filter(file -> file.toString().endsWith(".jar"))
+                        .sorted()
+                        .collect(Collectors.toList());
             }
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update(LabPaths.baseImage().getBytes(StandardCharsets.UTF_8));
@@ -64,9 +65,17 @@ public final class LabImages {
                 hash.append(String.format("%02x", b));
             }
             String tag = "tcpsight-lab/" + name + ":" + hash.substring(0, 12);
-            boolean present = !DockerClientFactory.instance().client().listImagesCmd().withImageNameFilter(tag).exec().isEmpty();
+            boolean present = !DockerClientFactory.instance()
+                    .client()
+                    .listImagesCmd()
+                    .withImageNameFilter(tag)
+                    .exec()
+                    .isEmpty();
             if (!present) {
-                new ImageFromDockerfile(tag, false).withFileFromPath(".", context).withBuildArg("BASE_IMAGE", LabPaths.baseImage()).get();
+                new ImageFromDockerfile(tag, false)
+                        .withFileFromPath(".", context)
+                        .withBuildArg("BASE_IMAGE", LabPaths.baseImage())
+                        .get();
             }
             return tag;
         } catch (IOException failure) {

@@ -5,8 +5,7 @@ import java.nio.file.Paths;
 
 /** Where the build put the lab's parts; set by failsafe (integration-tests/pom.xml). */
 final class LabPaths {
-    private LabPaths() {
-    }
+    private LabPaths() {}
 
     static Path home() {
         return path("tcpsight.lab.home", "/var/lib/tcpsight-lab");

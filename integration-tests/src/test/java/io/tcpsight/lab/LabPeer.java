@@ -25,8 +25,7 @@ import java.util.List;
  * </pre>
  */
 public final class LabPeer {
-    private LabPeer() {
-    }
+    private LabPeer() {}
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
@@ -37,7 +36,12 @@ public final class LabPeer {
                 serve(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), false);
                 break;
             case "syn-server":
-                synServer(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]), Long.parseLong(args[5]));
+                synServer(
+                        args[1],
+                        Integer.parseInt(args[2]),
+                        Integer.parseInt(args[3]),
+                        Long.parseLong(args[4]),
+                        Long.parseLong(args[5]));
                 break;
             case "burst":
                 burst(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
@@ -80,7 +84,8 @@ public final class LabPeer {
         }
     }
 
-    private static void synServer(String address, int port, int backlog, long holdMillis, long acceptMillis) throws Exception {
+    private static void synServer(String address, int port, int backlog, long holdMillis, long acceptMillis)
+            throws Exception {
         ServerSocketChannel listener = ServerSocketChannel.open();
         listener.bind(new InetSocketAddress(address, port), backlog);
         System.out.println("listening");
@@ -101,8 +106,8 @@ public final class LabPeer {
             TcpInfo info = TcpSockets.tcpInfo(connection);
             boolean scaled = info.options().windowScaling();
             unscaled += scaled ? 0 : 1;
-            System.out.println("accepted " + connection.getRemoteAddress() + " wscale=" + scaled + " options=" + info.options()
-                    + " snd_wnd=" + info.sndWindowBytes().orElse(-1));
+            System.out.println("accepted " + connection.getRemoteAddress() + " wscale=" + scaled + " options="
+                    + info.options() + " snd_wnd=" + info.sndWindowBytes().orElse(-1));
         }
         System.out.println("summary accepted=" + accepted.size() + " unscaled=" + unscaled);
         Thread.sleep(Long.MAX_VALUE);

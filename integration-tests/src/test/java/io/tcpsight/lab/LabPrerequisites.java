@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Assumptions;
  * the reason printed; with CI=true it fails the build, so a broken CI machine cannot look green.
  */
 public final class LabPrerequisites {
-    private LabPrerequisites() {
-    }
+    private LabPrerequisites() {}
 
     public static boolean inCi() {
         return "true".equalsIgnoreCase(System.getenv("CI"));
@@ -32,7 +31,8 @@ public final class LabPrerequisites {
             unavailable("the kernel lab needs the ip command (apt-get install iproute2)");
         }
         if (!Files.isExecutable(LabPaths.delayLine())) {
-            unavailable("the delay line was not built at " + LabPaths.delayLine() + " (run mvn verify, which compiles it)");
+            unavailable(
+                    "the delay line was not built at " + LabPaths.delayLine() + " (run mvn verify, which compiles it)");
         }
     }
 
@@ -42,7 +42,8 @@ public final class LabPrerequisites {
                 unavailable("no Kafka jars in " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime)");
             }
         } catch (IOException missing) {
-            unavailable("no Kafka runtime at " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime): " + missing);
+            unavailable("no Kafka runtime at " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime): "
+                    + missing);
         }
     }
 
@@ -50,7 +51,8 @@ public final class LabPrerequisites {
     public static void requireConnectPlugin() {
         try (var plugins = Files.walk(LabPaths.connectPlugins(), 3)) {
             if (plugins.noneMatch(jar -> jar.getFileName().toString().startsWith("tcpsight-connect-plugin-"))) {
-                unavailable("no tcpsight plugin under " + LabPaths.connectPlugins() + " (built by mvn package -pl connect-plugin)");
+                unavailable("no tcpsight plugin under " + LabPaths.connectPlugins()
+                        + " (built by mvn package -pl connect-plugin)");
             }
         } catch (IOException missing) {
             unavailable("no tcpsight plugin directory at " + LabPaths.connectPlugins() + ": " + missing);
@@ -82,7 +84,9 @@ public final class LabPrerequisites {
     }
 
     private static boolean onPath(String command) {
-        for (String directory : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
+        for (String directory : System.getenv()
+                .getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+                .split(":")) {
             if (Files.isExecutable(Paths.get(directory, command))) {
                 return true;
             }

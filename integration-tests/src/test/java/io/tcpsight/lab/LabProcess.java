@@ -28,7 +28,10 @@ public final class LabProcess implements AutoCloseable {
     static LabProcess start(String name, List<String> command) throws IOException {
         Files.createDirectories(LabPaths.work());
         Path log = LabPaths.work().resolve(name + ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new LabProcess(name, process, log);
     }
 
@@ -66,8 +69,9 @@ public final class LabProcess implements AutoCloseable {
         if (matcher.find()) {
             return matcher;
         }
-        throw new AssertionError(name + " (pid " + process.pid() + (process.isAlive() ? ", running" : ", exited " + process.exitValue())
-                + ") printed no line matching /" + regex + "/ within " + timeout + ". Output:\n" + tail(output()));
+        throw new AssertionError(name + " (pid " + process.pid()
+                + (process.isAlive() ? ", running" : ", exited " + process.exitValue()) + ") printed no line matching /"
+                + regex + "/ within " + timeout + ". Output:\n" + tail(output()));
     }
 
     /** Waits for the process to exit by itself; returns its exit code. */

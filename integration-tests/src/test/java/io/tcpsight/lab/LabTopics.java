@@ -11,12 +11,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Topics for lab tests: created on a lab broker and filled across its line. */
 public final class LabTopics {
-    private LabTopics() {
-    }
+    private LabTopics() {}
 
     public static void create(KafkaBroker broker, String topic, int partitions) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
     }
 
@@ -28,9 +29,26 @@ public final class LabTopics {
      */
     public static void fill(KafkaBroker broker, String topic, int records, int recordBytes) {
         String payload = "x".repeat(recordBytes - 12);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "acks", "1", "linger.ms", "20", "batch.size", "1048576", "max.request.size", "4194304", "compression.type", "none",
-                "send.buffer.bytes", "-1", "buffer.memory", Long.toString(256L << 20)), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        "bootstrap.servers",
+                        broker.bootstrapServers(),
+                        "acks",
+                        "1",
+                        "linger.ms",
+                        "20",
+                        "batch.size",
+                        "1048576",
+                        "max.request.size",
+                        "4194304",
+                        "compression.type",
+                        "none",
+                        "send.buffer.bytes",
+                        "-1",
+                        "buffer.memory",
+                        Long.toString(256L << 20)),
+                new StringSerializer(),
+                new StringSerializer())) {
             int partitions = producer.partitionsFor(topic).size();
             for (int i = 0; i < records; i++) {
                 producer.send(new ProducerRecord<>(topic, i % partitions, null, String.format("%011d", i) + payload));

@@ -60,7 +60,7 @@ public final class Link {
 
     @Override
     public String toString() {
-        return "rtt " + roundTrip().toMillis() + " ms, " + (rateMbit > 0 ? rateMbit + " Mbit/s" : "unlimited") + ", loss "
-                + lossPercent + "%, queue " + queuePackets + " packets";
+        return "rtt " + roundTrip().toMillis() + " ms, " + (rateMbit > 0 ? rateMbit + " Mbit/s" : "unlimited")
+                + ", loss " + lossPercent + "%, queue " + queuePackets + " packets";
     }
 }

@@ -31,7 +31,12 @@ public final class ProxiedKafka implements AutoCloseable {
     private final Proxy hostProxy;
     private final Proxy networkProxy;
 
-    private ProxiedKafka(Network network, ToxiproxyContainer toxiproxy, GenericContainer<?> broker, Proxy hostProxy, Proxy networkProxy) {
+    private ProxiedKafka(
+            Network network,
+            ToxiproxyContainer toxiproxy,
+            GenericContainer<?> broker,
+            Proxy hostProxy,
+            Proxy networkProxy) {
         this.network = network;
         this.toxiproxy = toxiproxy;
         this.broker = broker;
@@ -45,9 +50,11 @@ public final class ProxiedKafka implements AutoCloseable {
         String kafkaImage = LabImages.kafka();
         // Published ports of a user network bind to 0.0.0.0 unless the bridge says otherwise.
         Network network = Network.builder()
-                .createNetworkCmdModifier(create -> create.withOptions(Map.of("com.docker.network.bridge.host_binding_ipv4", "127.0.0.1")))
+                .createNetworkCmdModifier(create ->
+                        create.withOptions(Map.of("com.docker.network.bridge.host_binding_ipv4", "127.0.0.1")))
                 .build();
-        ToxiproxyContainer toxiproxy = new ToxiproxyContainer(LabImages.TOXIPROXY).withNetwork(network).withNetworkAliases("toxiproxy");
+        ToxiproxyContainer toxiproxy =
+                new ToxiproxyContainer(LabImages.TOXIPROXY).withNetwork(network).withNetworkAliases("toxiproxy");
         toxiproxy.start();
         try {
             ToxiproxyClient client = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort());
@@ -57,11 +64,18 @@ public final class ProxiedKafka implements AutoCloseable {
             GenericContainer<?> broker = new GenericContainer<>(kafkaImage)
                     .withNetwork(network)
                     .withNetworkAliases("kafka")
-                    .withEnv("KAFKA_CFG_LISTENERS", "HOST://0.0.0.0:9092,NETWORK://0.0.0.0:9094,CONTROLLER://127.0.0.1:9093")
-                    .withEnv("KAFKA_CFG_ADVERTISED_LISTENERS", "HOST://" + advertisedHost + ",NETWORK://toxiproxy:" + NETWORK_PROXY_PORT)
-                    .withEnv("KAFKA_CFG_LISTENER_SECURITY_PROTOCOL_MAP", "HOST:PLAINTEXT,NETWORK:PLAINTEXT,CONTROLLER:PLAINTEXT")
+                    .withEnv(
+                            "KAFKA_CFG_LISTENERS",
+                            "HOST://0.0.0.0:9092,NETWORK://0.0.0.0:9094,CONTROLLER://127.0.0.1:9093")
+                    .withEnv(
+                            "KAFKA_CFG_ADVERTISED_LISTENERS",
+                            "HOST://" + advertisedHost + ",NETWORK://toxiproxy:" + NETWORK_PROXY_PORT)
+                    .withEnv(
+                            "KAFKA_CFG_LISTENER_SECURITY_PROTOCOL_MAP",
+                            "HOST:PLAINTEXT,NETWORK:PLAINTEXT,CONTROLLER:PLAINTEXT")
                     .withEnv("KAFKA_CFG_INTER_BROKER_LISTENER_NAME", "NETWORK")
-                    .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(Duration.ofSeconds(120)));
+                    .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1)
+                            .withStartupTimeout(Duration.ofSeconds(120)));
             broker.start();
             return new ProxiedKafka(network, toxiproxy, broker, hostProxy, networkProxy);
         } catch (IOException failure) {

@@ -34,8 +34,7 @@ public final class Hooks {
     private static volatile Receiver receiver;
     private static final ThreadLocal<long[]> CONNECTING = ThreadLocal.withInitial(() -> new long[1]);
 
-    private Hooks() {
-    }
+    private Hooks() {}
 
     public static void install(Receiver value) {
         receiver = value;
@@ -46,7 +45,8 @@ public final class Hooks {
         @Override
         protected MethodHandle computeValue(Class<?> type) {
             try {
-                return MethodHandles.publicLookup().findVirtual(type, "selectionKey", MethodType.methodType(SelectionKey.class))
+                return MethodHandles.publicLookup()
+                        .findVirtual(type, "selectionKey", MethodType.methodType(SelectionKey.class))
                         .asType(MethodType.methodType(SelectionKey.class, Object.class));
             } catch (ReflectiveOperationException missing) {
                 throw new IllegalStateException(type.getName() + " has no selectionKey()", missing);
@@ -128,7 +128,8 @@ public final class Hooks {
     }
 
     private static SocketChannel socketOf(Object kafkaChannel) throws Throwable {
-        SelectionKey key = (SelectionKey) SELECTION_KEY.get(kafkaChannel.getClass()).invokeExact(kafkaChannel);
+        SelectionKey key =
+                (SelectionKey) SELECTION_KEY.get(kafkaChannel.getClass()).invokeExact(kafkaChannel);
         return key == null ? null : (SocketChannel) key.channel();
     }
 

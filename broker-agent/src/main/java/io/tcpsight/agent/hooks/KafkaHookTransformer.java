@@ -37,8 +37,11 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
     static final String REQUEST_CONTEXT = "org/apache/kafka/common/requests/RequestContext";
     private static final Set<String> INTERNAL_NAMES = Set.of(SELECTOR, KAFKA_CHANNEL, NETWORK_CLIENT, REQUEST_CONTEXT);
     /** The classes this transformer rewrites, as {@link Class#getName()} spells them. */
-    public static final Set<String> CLASS_NAMES = Set.of(SELECTOR.replace('/', '.'), KAFKA_CHANNEL.replace('/', '.'),
-            NETWORK_CLIENT.replace('/', '.'), REQUEST_CONTEXT.replace('/', '.'));
+    public static final Set<String> CLASS_NAMES = Set.of(
+            SELECTOR.replace('/', '.'),
+            KAFKA_CHANNEL.replace('/', '.'),
+            NETWORK_CLIENT.replace('/', '.'),
+            REQUEST_CONTEXT.replace('/', '.'));
 
     private static final String HOOKS = Type.getInternalName(Hooks.class);
     private static final String SELECTABLE = "Lorg/apache/kafka/common/network/Selectable;";
@@ -52,7 +55,8 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
+    public byte[] transform(
+            ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
         if (className == null || !INTERNAL_NAMES.contains(className)) {
             return null;
         }
@@ -72,7 +76,8 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
         HookingClassVisitor visitor = new HookingClassVisitor(className, writer);
         reader.accept(visitor, 0);
         if (visitor.hooked == 0) {
-            throw new IllegalStateException("no method with the expected signature; this Kafka version is not supported");
+            throw new IllegalStateException(
+                    "no method with the expected signature; this Kafka version is not supported");
         }
         return writer.toByteArray();
     }
@@ -87,7 +92,8 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
         }
 
         @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+        public MethodVisitor visitMethod(
+                int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
             MethodVisitor hooking = hook(name, descriptor, next);
             if (hooking != next) {
@@ -99,22 +105,31 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
         private MethodVisitor hook(String name, String descriptor, MethodVisitor next) {
             switch (className) {
                 case SELECTOR:
-                    if (name.equals("connect") && descriptor.equals("(Ljava/lang/String;Ljava/net/InetSocketAddress;II)V")) {
-                        return new AtEntry(next, mv -> mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "connectStarting", "()V", false));
+                    if (name.equals("connect")
+                            && descriptor.equals("(Ljava/lang/String;Ljava/net/InetSocketAddress;II)V")) {
+                        return new AtEntry(
+                                next,
+                                mv -> mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "connectStarting", "()V", false));
                     }
-                    if (name.equals("registerChannel") && descriptor.startsWith("(Ljava/lang/String;Ljava/nio/channels/SocketChannel;I)")) {
+                    if (name.equals("registerChannel")
+                            && descriptor.startsWith("(Ljava/lang/String;Ljava/nio/channels/SocketChannel;I)")) {
                         return new BeforeReturn(next, null, mv -> {
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
                             mv.visitVarInsn(Opcodes.ALOAD, 1);
                             mv.visitVarInsn(Opcodes.ALOAD, 2);
-                            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "registered",
-                                    "(Ljava/lang/Object;Ljava/lang/String;Ljava/nio/channels/SocketChannel;)V", false);
+                            mv.visitMethodInsn(
+                                    Opcodes.INVOKESTATIC,
+                                    HOOKS,
+                                    "registered",
+                                    "(Ljava/lang/Object;Ljava/lang/String;Ljava/nio/channels/SocketChannel;)V",
+                                    false);
                         });
                     }
                     if (name.equals("doClose") && descriptor.equals("(L" + KAFKA_CHANNEL + ";Z)V")) {
                         return new AtEntry(next, mv -> {
                             mv.visitVarInsn(Opcodes.ALOAD, 1);
-                            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "closingChannel", "(Ljava/lang/Object;)V", false);
+                            mv.visitMethodInsn(
+                                    Opcodes.INVOKESTATIC, HOOKS, "closingChannel", "(Ljava/lang/Object;)V", false);
                         });
                     }
                     return next;
@@ -124,7 +139,8 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                         return new BeforeReturn(next, null, mv -> {
                             mv.visitInsn(Opcodes.DUP);
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
-                            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "finishedConnect", "(ZLjava/lang/Object;)V", false);
+                            mv.visitMethodInsn(
+                                    Opcodes.INVOKESTATIC, HOOKS, "finishedConnect", "(ZLjava/lang/Object;)V", false);
                         });
                     }
                     return next;
@@ -142,7 +158,12 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                             } else {
                                 mv.visitVarInsn(Opcodes.ALOAD, clientId);
                             }
-                            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "networkClient", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+                            mv.visitMethodInsn(
+                                    Opcodes.INVOKESTATIC,
+                                    HOOKS,
+                                    "networkClient",
+                                    "(Ljava/lang/Object;Ljava/lang/String;)V",
+                                    false);
                         });
                     }
                     return next;
@@ -152,7 +173,12 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
                             mv.visitFieldInsn(Opcodes.GETFIELD, REQUEST_CONTEXT, "connectionId", STRING);
                             mv.visitVarInsn(Opcodes.ALOAD, 0);
-                            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "request", "(Ljava/lang/String;Ljava/lang/Object;)V", false);
+                            mv.visitMethodInsn(
+                                    Opcodes.INVOKESTATIC,
+                                    HOOKS,
+                                    "request",
+                                    "(Ljava/lang/String;Ljava/lang/Object;)V",
+                                    false);
                         });
                     }
                     return next;
@@ -210,9 +236,13 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
         }
 
         @Override
-        public void visitMethodInsn(int opcode, String methodOwner, String name, String descriptor, boolean isInterface) {
+        public void visitMethodInsn(
+                int opcode, String methodOwner, String name, String descriptor, boolean isInterface) {
             // A constructor's this(...) call comes before any of its returns in the code.
-            if (owner != null && opcode == Opcodes.INVOKESPECIAL && methodOwner.equals(owner) && name.equals("<init>")) {
+            if (owner != null
+                    && opcode == Opcodes.INVOKESPECIAL
+                    && methodOwner.equals(owner)
+                    && name.equals("<init>")) {
                 delegated = true;
             }
             super.visitMethodInsn(opcode, methodOwner, name, descriptor, isInterface);

@@ -33,7 +33,8 @@ public final class AgentHttpServer implements AutoCloseable {
     }
 
     /** @param extraMeters bound to the same registry when not null (the agent's connect pacing) */
-    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, MeterBinder extraMeters) throws IOException {
+    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, MeterBinder extraMeters)
+            throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
         if (extraMeters != null) {
@@ -46,15 +47,29 @@ public final class AgentHttpServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext("/metrics", exchange -> respond(exchange, "text/plain; version=0.0.4; charset=utf-8", prometheus.scrape()));
-        server.createContext("/findings", exchange -> respond(exchange, "application/json", FindingJson.array(monitor.board().current())));
+        server.createContext(
+                "/metrics",
+                exchange -> respond(exchange, "text/plain; version=0.0.4; charset=utf-8", prometheus.scrape()));
+        server.createContext(
+                "/findings",
+                exchange -> respond(
+                        exchange,
+                        "application/json",
+                        FindingJson.array(monitor.board().current())));
         server.createContext("/connections", exchange -> {
             int top = top(exchange.getRequestURI().getQuery());
             if (top < 0) {
-                respond(exchange, 400, "text/plain", "top must be a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n");
+                respond(
+                        exchange,
+                        400,
+                        "text/plain",
+                        "top must be a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n");
                 return;
             }
-            respond(exchange, "application/json", ConnectionJson.array(TcpsightJmx.worst(monitor.registry().connections(), top)));
+            respond(
+                    exchange,
+                    "application/json",
+                    ConnectionJson.array(TcpsightJmx.worst(monitor.registry().connections(), top)));
         });
         server.start();
         return new AgentHttpServer(server, executor);

@@ -34,13 +34,29 @@ import org.apache.kafka.common.utils.Time;
 public final class HookedKafkaExercise implements Supplier<Object> {
     @Override
     public Object get() {
-        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        try (ServerSocketChannel listener =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 Metrics metrics = new Metrics()) {
             PlaintextChannelBuilder channels = new PlaintextChannelBuilder(ListenerName.normalised("PLAINTEXT"));
             channels.configure(Map.of());
             Selector selector = new Selector(60_000, metrics, Time.SYSTEM, "exercise", channels, new LogContext());
-            new NetworkClient(selector, new ManualMetadataUpdater(), "exercise-client", 1, 50, 1000, 65536, 65536, 30_000,
-                    1000, 10_000, Time.SYSTEM, false, new ApiVersions(), new LogContext(), MetadataRecoveryStrategy.NONE);
+            new NetworkClient(
+                    selector,
+                    new ManualMetadataUpdater(),
+                    "exercise-client",
+                    1,
+                    50,
+                    1000,
+                    65536,
+                    65536,
+                    30_000,
+                    1000,
+                    10_000,
+                    Time.SYSTEM,
+                    false,
+                    new ApiVersions(),
+                    new LogContext(),
+                    MetadataRecoveryStrategy.NONE);
 
             selector.connect("node-1", (InetSocketAddress) listener.getLocalAddress(), 65536, 65536);
             SocketChannel accepted = listener.accept();
@@ -55,9 +71,16 @@ public final class HookedKafkaExercise implements Supplier<Object> {
             if (!connected) {
                 throw new IllegalStateException("Kafka's Selector did not connect over loopback within 5 s");
             }
-            new RequestContext(new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), "exercise-client", 7),
-                    "broker-side-1", InetAddress.getLoopbackAddress(), Optional.empty(), KafkaPrincipal.ANONYMOUS,
-                    ListenerName.normalised("PLAINTEXT"), SecurityProtocol.PLAINTEXT, ClientInformation.EMPTY, false);
+            new RequestContext(
+                    new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), "exercise-client", 7),
+                    "broker-side-1",
+                    InetAddress.getLoopbackAddress(),
+                    Optional.empty(),
+                    KafkaPrincipal.ANONYMOUS,
+                    ListenerName.normalised("PLAINTEXT"),
+                    SecurityProtocol.PLAINTEXT,
+                    ClientInformation.EMPTY,
+                    false);
             selector.close("node-1");
             selector.close("broker-side-1");
             selector.close();

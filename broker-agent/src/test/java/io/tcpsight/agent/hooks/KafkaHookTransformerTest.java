@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class KafkaHookTransformerTest {
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-    private final KafkaHookTransformer transformer = new KafkaHookTransformer((type, failure) -> failures.add(type + ": " + failure));
+    private final KafkaHookTransformer transformer =
+            new KafkaHookTransformer((type, failure) -> failures.add(type + ": " + failure));
 
     @AfterEach
     void agentOff() {
@@ -39,7 +40,9 @@ class KafkaHookTransformerTest {
         Hooks.install(recorder);
         HookedLoader loader = new HookedLoader(transformer, getClass().getClassLoader());
         @SuppressWarnings("unchecked")
-        Supplier<Object> exercise = (Supplier<Object>) loader.loadClass(HookedKafkaExercise.class.getName()).getConstructor().newInstance();
+        Supplier<Object> exercise = (Supplier<Object>) loader.loadClass(HookedKafkaExercise.class.getName())
+                .getConstructor()
+                .newInstance();
 
         Object selector = exercise.get();
 
@@ -55,7 +58,9 @@ class KafkaHookTransformerTest {
         assertEquals("broker-side-1", broker.connectionId);
         assertEquals(0, broker.connectStartNanos, "a registration outside connect is the broker side");
         assertEquals(List.of(client.channel), recorder.connected, "finishConnect reported the client's handshake once");
-        assertTrue(recorder.closing.containsAll(List.of(client.channel, broker.channel)), "both released on close: " + recorder.closing);
+        assertTrue(
+                recorder.closing.containsAll(List.of(client.channel, broker.channel)),
+                "both released on close: " + recorder.closing);
         assertEquals(List.of("exercise-client"), recorder.clientIds);
         assertSame(selector, recorder.networkClientSelectors.get(0));
         assertEquals(List.of("broker-side-1"), recorder.requests, "the delegating constructor reports once");
@@ -72,7 +77,9 @@ class KafkaHookTransformerTest {
         assertEquals(1, failures.size());
         assertTrue(failures.get(0).startsWith("org.apache.kafka.common.network.Selector: "), failures.get(0));
         assertTrue(failures.get(0).contains("not supported"), failures.get(0));
-        assertNull(transformer.transform(null, "org/apache/kafka/clients/Metadata", null, null, unrelated), "other classes untouched");
+        assertNull(
+                transformer.transform(null, "org/apache/kafka/clients/Metadata", null, null, unrelated),
+                "other classes untouched");
         assertNull(transformer.transform(null, "java/lang/String", null, null, unrelated));
     }
 
