@@ -3,14 +3,13 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.Link;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
@@ -38,8 +37,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class AgentLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void aConsumerWithA64KibBuffer100MsAwayIsReportedByClientIdAsReceiveWindowLimited() throws Exception {
@@ -72,7 +69,7 @@ class AgentLabIT {
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "far");
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
-        JsonNode finding;
+        FindingView finding;
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of("far"));
@@ -80,20 +77,17 @@ class AgentLabIT {
                     broker,
                     consumer,
                     Duration.ofSeconds(25),
-                    f -> f.path("rule").asText().equals("receive-window-limited")
-                            && "far-consumer"
-                                    .equals(f.path("connection")
-                                            .path("clientId")
-                                            .asText()));
+                    f -> f.is("receive-window-limited")
+                            && "far-consumer".equals(f.connection().clientId()));
         }
         System.out.println("agent finding: " + finding);
-        assertEquals("broker", finding.path("connection").path("role").asText());
-        assertEquals("PLAINTEXT", finding.path("connection").path("listener").asText());
-        assertEquals(100, finding.path("evidence").path("rtt").path("value").asDouble(), 3);
-        assertTrue(finding.path("evidence").path("peerWindow").path("value").asLong() <= 131_072, finding.toString());
-        JsonNode setting = finding.path("remedy").path("settings").get(0);
-        assertEquals("receive.buffer.bytes", setting.path("key").asText());
-        assertEquals("-1", setting.path("value").asText());
+        assertEquals("broker", finding.connection().role());
+        assertEquals("PLAINTEXT", finding.connection().listener());
+        assertEquals(100, finding.number("rtt"), 3);
+        assertTrue(finding.number("peerWindow") <= 131_072, finding.toString());
+        FindingView.Setting setting = finding.remedy().settings().get(0);
+        assertEquals("receive.buffer.bytes", setting.key());
+        assertEquals("-1", setting.value());
     }
 
     @Test
@@ -109,29 +103,23 @@ class AgentLabIT {
                 .start();
         lab.javaInClient("burst", LabPeer.class, "burst", lab.serverAddress(), "9092", "64", "15000")
                 .awaitLine("^connected \\d+ of \\d+$", Duration.ofSeconds(60));
-        JsonNode unscaled = pollFindings(broker, null, Duration.ofSeconds(20), f -> f.path("rule")
-                .asText()
-                .equals("no-window-scaling"));
+        FindingView unscaled = pollFindings(broker, null, Duration.ofSeconds(20), f -> f.is("no-window-scaling"));
         // A finding that lived for one interval only would be gone by now (three 1 s intervals later).
         Thread.sleep(3000);
         // The counters are per network namespace, so each of the broker's listeners carries the finding.
-        JsonNode cookies = pollFindings(
+        FindingView cookies = pollFindings(
                 broker,
                 null,
                 Duration.ofSeconds(20),
-                f -> f.path("rule").asText().equals("syn-cookies")
-                        && f.path("connection").path("listener").asText().equals("PLAINTEXT"));
+                f -> f.is("syn-cookies") && "PLAINTEXT".equals(f.connection().listener()));
         System.out.println("agent findings: " + unscaled + "\n" + cookies);
-        assertEquals("broker", unscaled.path("connection").path("role").asText());
-        assertTrue(unscaled.path("connection").path("remote").asText().startsWith(lab.clientAddress() + ":"));
+        assertEquals("broker", unscaled.connection().role());
+        assertTrue(unscaled.connection().remote().startsWith(lab.clientAddress() + ":"));
         assertTrue(
-                unscaled.path("evidence").path("rtt").isMissingNode()
-                        || unscaled.path("evidence").path("rtt").path("value").asDouble() < 1000,
+                !unscaled.evidence().containsKey("rtt") || unscaled.number("rtt") < 1000,
                 "no RTT sample yet is no RTT, not 71 minutes: " + unscaled);
-        assertTrue(cookies.path("evidence").path("SyncookiesSent").path("value").asLong() > 0);
-        assertEquals(
-                1,
-                cookies.path("evidence").path("effectiveBacklog").path("value").asLong());
+        assertTrue(cookies.number("SyncookiesSent") > 0);
+        assertEquals(1, cookies.number("effectiveBacklog"));
     }
 
     @Test
@@ -161,33 +149,30 @@ class AgentLabIT {
                 "--bootstrap-server",
                 lab.serverAddress() + ":7200"));
         lab.execInClient("admin-with-agent", admin);
-        JsonNode finding = null;
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (finding == null && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-            try {
-                for (JsonNode candidate :
-                        JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + agentPort + "/findings"))) {
-                    if (candidate.path("rule").asText().equals("slow-handshake")) {
-                        finding = candidate;
-                    }
-                }
-            } catch (IOException notUpYet) {
-                // the client JVM is still starting
+        FindingView finding;
+        try {
+            // the client JVM is still starting while its endpoint refuses
+            finding = LabAwait.await("a slow-handshake finding from the client's agent")
+                    .atMost(Duration.ofSeconds(30))
+                    .every(Duration.ofMillis(500))
+                    .until(() ->
+                            FindingView.list(KafkaBroker.httpGet("http://127.0.0.1:" + agentPort + "/findings"))
+                                    .stream()
+                                    .filter(candidate -> candidate.is("slow-handshake"))
+                                    .findFirst()
+                                    .orElse(null));
+        } finally {
+            for (SocketChannel filler : fillers) {
+                filler.close();
             }
         }
-        for (SocketChannel filler : fillers) {
-            filler.close();
-        }
         System.out.println("client agent finding: " + finding);
-        assertTrue(finding != null, "no slow-handshake finding from the client's agent");
-        assertEquals("client", finding.path("connection").path("role").asText());
-        assertEquals("bootstrap", finding.path("connection").path("nodeId").asText());
-        assertTrue(finding.path("connection").path("clientId").asText().startsWith("adminclient-"), finding.toString());
-        assertTrue(finding.path("evidence").path("handshake").path("value").asLong() >= 1000, finding.toString());
+        assertEquals("client", finding.connection().role());
+        assertEquals("bootstrap", finding.connection().nodeId());
+        assertTrue(finding.clientIdStartsWith("adminclient-"), finding.toString());
+        assertTrue(finding.number("handshake") >= 1000, finding.toString());
         assertEquals(
-                "socket.listen.backlog.size",
-                finding.path("remedy").path("settings").get(0).path("key").asText());
+                "socket.listen.backlog.size", finding.remedy().settings().get(0).key());
     }
 
     @Test
@@ -222,49 +207,36 @@ class AgentLabIT {
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of("lossy"));
-            JsonNode finding = pollFindings(
+            FindingView finding = pollFindings(
                     broker,
                     consumer,
                     Duration.ofSeconds(30),
-                    f -> f.path("rule").asText().equals("retransmissions")
-                            && "lossy-consumer"
-                                    .equals(f.path("connection")
-                                            .path("clientId")
-                                            .asText()));
+                    f -> f.is("retransmissions")
+                            && "lossy-consumer".equals(f.connection().clientId()));
             System.out.println("agent finding: " + finding);
-            assertTrue(
-                    finding.path("evidence")
-                                    .path("retransmitRatio")
-                                    .path("value")
-                                    .asDouble()
-                            >= 0.01,
-                    finding.toString());
-            assertEquals("broker", finding.path("connection").path("role").asText());
+            assertTrue(finding.number("retransmitRatio") >= 0.01, finding.toString());
+            assertEquals("broker", finding.connection().role());
         }
     }
 
     /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */
-    private static JsonNode pollFindings(
-            KafkaBroker broker, KafkaConsumer<byte[], byte[]> consumer, Duration timeout, Predicate<JsonNode> wanted)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    private static FindingView pollFindings(
+            KafkaBroker broker,
+            KafkaConsumer<byte[], byte[]> consumer,
+            Duration timeout,
+            Predicate<FindingView> wanted) {
         List<String> seen = new ArrayList<>();
-        while (System.nanoTime() < deadline) {
-            if (consumer != null) {
-                consumer.poll(Duration.ofMillis(200));
-            } else {
-                Thread.sleep(200);
-            }
-            for (JsonNode finding : JSON.readTree(broker.agentGet("/findings"))) {
-                if (wanted.test(finding)) {
-                    return finding;
-                }
-                seen.add(finding.path("rule").asText() + ":"
-                        + finding.path("connection").path("clientId").asText());
-            }
-        }
-        throw new AssertionError("no such finding within " + timeout + "; seen "
-                + seen.subList(Math.max(0, seen.size() - 20), seen.size()) + "\nconnections: "
-                + broker.agentGet("/connections?top=10"));
+        return LabAwait.await("the finding")
+                .atMost(timeout)
+                .every(consumer == null ? Duration.ofMillis(200) : Duration.ZERO)
+                .explainedBy(() -> "seen " + seen.subList(Math.max(0, seen.size() - 20), seen.size()))
+                .until(() -> {
+                    if (consumer != null) {
+                        consumer.poll(Duration.ofMillis(200));
+                    }
+                    List<FindingView> findings = FindingView.list(broker.agentGet("/findings"));
+                    findings.forEach(finding -> seen.add(finding.brief()));
+                    return findings.stream().filter(wanted).findFirst().orElse(null);
+                });
     }
 }

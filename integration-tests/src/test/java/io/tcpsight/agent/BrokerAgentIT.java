@@ -3,13 +3,14 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.VirtualMachine;
+import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
+import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.PrometheusText;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -67,23 +69,29 @@ class BrokerAgentIT {
                 }
                 producer.flush();
                 consumer.subscribe(List.of("orders"));
-                int read = 0;
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while (read < 100 && System.nanoTime() < deadline) {
-                    read += consumer.poll(Duration.ofMillis(200)).count();
-                }
-                assertEquals(100, read);
-                Thread.sleep(2500); // two sampling rounds
+                AtomicInteger read = new AtomicInteger();
+                LabAwait.await("the consumer reads the 100 records")
+                        .atMost(Duration.ofSeconds(30))
+                        .every(Duration.ZERO)
+                        .untilTrue(() -> read.addAndGet(
+                                        consumer.poll(Duration.ofMillis(200)).count())
+                                >= 100);
+                assertEquals(100, read.get());
 
-                JsonNode connections = JSON.readTree(broker.agentGet("/connections?top=1000"));
-                List<String> seen = new ArrayList<>();
-                for (JsonNode connection : connections) {
-                    JsonNode id = connection.path("connection");
-                    seen.add(
-                            id.path("role").asText() + " " + id.path("clientId").asText() + " "
-                                    + id.path("listener").asText());
-                    assertTrue(connection.path("tcpInfo").path("rttMs").isNumber());
-                }
+                List<String> seen = LabAwait.await("a sampling round that saw the producer and the consumer")
+                        .atMost(Duration.ofSeconds(15))
+                        .until(() -> {
+                            List<String> lines = new ArrayList<>();
+                            for (ConnectionView connection :
+                                    ConnectionView.list(broker.agentGet("/connections?top=1000"))) {
+                                lines.add(connection.role() + " " + connection.clientId() + " "
+                                        + connection.connection().listener());
+                            }
+                            return lines.contains("broker orders-producer PLAINTEXT")
+                                            && lines.contains("broker orders-consumer PLAINTEXT")
+                                    ? lines
+                                    : null;
+                        });
                 assertTrue(seen.contains("broker orders-producer PLAINTEXT"), seen.toString());
                 assertTrue(seen.contains("broker orders-consumer PLAINTEXT"), seen.toString());
                 assertTrue(
@@ -99,13 +107,11 @@ class BrokerAgentIT {
                         metrics);
                 assertTrue(metrics.contains("tcpsight_connections "), metrics);
                 DashboardQueries.assertAllExist(metrics, "broker-agent.json", "kafka-clients.json");
-                JsonNode findings = JSON.readTree(broker.agentGet("/findings"));
-                assertTrue(findings.isArray());
-                for (JsonNode finding : findings) {
+                for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
                     // Listener findings read the namespace's counters, which other processes on this host also move.
-                    boolean listenerRule = finding.path("rule").asText().matches("listen-backlog-overflow|syn-cookies");
+                    boolean listenerRule = finding.rule().matches("listen-backlog-overflow|syn-cookies");
                     assertTrue(
-                            listenerRule || finding.path("severity").asText().equals("info"),
+                            listenerRule || finding.severity().equals("info"),
                             "a loopback connection is healthy: " + finding);
                 }
             }
@@ -134,26 +140,20 @@ class BrokerAgentIT {
                     Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "late-admin"))) {
                 admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
                 List<String> seen = new ArrayList<>();
-                long deadline = System.nanoTime() + 15_000_000_000L;
-                while (!(seen.contains("broker late-admin") && seen.contains("broker early-admin"))
-                        && System.nanoTime() < deadline) {
-                    Thread.sleep(500);
-                    early.describeCluster().nodes().get(30, TimeUnit.SECONDS);
-                    seen.clear();
-                    JsonNode connections;
-                    try {
-                        connections =
-                                JSON.readTree(KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"));
-                    } catch (IOException notUpYet) {
-                        continue; // the endpoint starts on the agent's own thread
-                    }
-                    for (JsonNode connection : connections) {
-                        seen.add(connection.path("connection").path("role").asText() + " "
-                                + connection.path("connection").path("clientId").asText());
-                    }
-                }
-                assertTrue(seen.contains("broker late-admin"), seen.toString());
-                assertTrue(seen.contains("broker early-admin"), seen.toString());
+                // the endpoint starts on the agent's own thread: LabAwait retries while it refuses
+                LabAwait.await("the late and the early admin attributed")
+                        .atMost(Duration.ofSeconds(15))
+                        .every(Duration.ofMillis(500))
+                        .explainedBy(seen::toString)
+                        .untilTrue(() -> {
+                            early.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+                            seen.clear();
+                            for (ConnectionView connection : ConnectionView.list(
+                                    KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections?top=100"))) {
+                                seen.add(connection.role() + " " + connection.clientId());
+                            }
+                            return seen.contains("broker late-admin") && seen.contains("broker early-admin");
+                        });
             }
         }
     }
@@ -165,14 +165,21 @@ class BrokerAgentIT {
             try (Admin admin =
                     Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "cc-probe"))) {
                 admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
-                Thread.sleep(2500);
                 List<String> seen = new ArrayList<>();
-                for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
-                    seen.add(connection.path("connection").path("role").asText() + " "
-                            + connection.path("connection").path("clientId").asText() + " "
-                            + connection.path("socket").path("TCP_CONGESTION").asText());
-                }
-                assertTrue(seen.contains("broker cc-probe reno"), "accepted sockets use reno: " + seen);
+                LabAwait.await("accepted sockets use reno")
+                        .atMost(Duration.ofSeconds(15))
+                        .explainedBy(seen::toString)
+                        .untilTrue(() -> {
+                            seen.clear();
+                            for (ConnectionView connection :
+                                    ConnectionView.list(broker.agentGet("/connections?top=1000"))) {
+                                seen.add(connection.role() + " " + connection.clientId() + " "
+                                        + (connection.socket() == null
+                                                ? ""
+                                                : connection.socket().congestionControl()));
+                            }
+                            return seen.contains("broker cc-probe reno");
+                        });
                 assertTrue(
                         seen.stream()
                                 .filter(line -> line.startsWith("client "))
@@ -181,13 +188,20 @@ class BrokerAgentIT {
             }
         }
         try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
-            Thread.sleep(2500);
             String host = new String(Files.readAllBytes(Path.of("/proc/sys/net/ipv4/tcp_congestion_control"))).trim();
-            for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
-                assertEquals(
-                        host,
-                        connection.path("socket").path("TCP_CONGESTION").asText(),
-                        "nothing written without the option");
+            List<ConnectionView> sampled = LabAwait.await("a sampling round with socket state")
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> {
+                        List<ConnectionView> connections =
+                                ConnectionView.list(broker.agentGet("/connections?top=1000"));
+                        return connections.stream().anyMatch(connection -> connection.socket() != null)
+                                ? connections
+                                : null;
+                    });
+            for (ConnectionView connection : sampled) {
+                if (connection.socket() != null) {
+                    assertEquals(host, connection.socket().congestionControl(), "nothing written without the option");
+                }
             }
         }
     }
@@ -260,8 +274,11 @@ class BrokerAgentIT {
                 .overrides(Map.of("socket.listen.backlog.size", "4096"))
                 .agent("interval=1s")
                 .start()) {
-            Thread.sleep(2500);
-            double baseline = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
+            double baseline = LabAwait.await("the first sampling round")
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> broker.agentGet("/metrics").contains("tcpsight_connections ")
+                            ? PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections")
+                            : null);
             long baselineObjects = trackedObjects(broker);
             String[] hostPort = broker.bootstrapServers().split(":");
             InetSocketAddress address = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
@@ -274,8 +291,13 @@ class BrokerAgentIT {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            Thread.sleep(3000); // the broker closes its ends; a sampling round or two passes
-            double after = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
+            // the broker closes its ends, and the next sampling round releases them
+            double after = LabAwait.await("the registry back at its baseline of " + baseline)
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> {
+                        double tracked = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
+                        return tracked <= baseline + 2 ? tracked : null;
+                    });
             long afterObjects = trackedObjects(broker);
             System.out.printf(
                     "%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",

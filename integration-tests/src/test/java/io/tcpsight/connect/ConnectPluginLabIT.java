@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.lab.DashboardQueries;
+import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
@@ -24,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -47,39 +50,21 @@ class ConnectPluginLabIT {
                 smallBufferWorkerWithSink(Link.rtt(Duration.ofMillis(100)).rateMbit(200), "far")) {
             Path sink = worker.directory().resolve("far.txt");
             long running = awaitRunning(worker, "far-sink", 2);
-            JsonNode finding = null;
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (finding == null && System.nanoTime() < deadline) {
-                for (JsonNode candidate : worker.get("/tcpsight/findings")) {
-                    if (candidate.path("rule").asText().equals("small-receive-buffer")
-                            && candidate
-                                    .path("connection")
-                                    .path("clientId")
-                                    .asText()
-                                    .startsWith("connector-consumer-far-sink-")) {
-                        finding = candidate;
-                    }
-                }
-                if (finding == null) {
-                    Thread.sleep(200);
-                }
-            }
+            FindingView finding = LabAwait.await("small-receive-buffer for the connector's consumers")
+                    .atMost(Duration.ofSeconds(60))
+                    .explainedBy(() -> "worker output:\n" + worker.process().output())
+                    .until(() -> FindingView.list(worker.getText("/tcpsight/findings")).stream()
+                            .filter(candidate -> candidate.is("small-receive-buffer")
+                                    && candidate.clientIdStartsWith("connector-consumer-far-sink-"))
+                            .findFirst()
+                            .orElse(null));
             long afterRunningMs = (System.nanoTime() - running) / 1_000_000;
-            assertTrue(
-                    finding != null,
-                    "no small-receive-buffer for the connector's consumers in " + worker.get("/tcpsight/findings")
-                            + "\nconnections: " + worker.get("/tcpsight/connections") + "\nworker output:\n"
-                            + worker.process().output());
             System.out.println("connector consumer finding " + afterRunningMs
                     + " ms after its tasks were RUNNING (interval " + INTERVAL_MS + " ms): " + finding);
-            assertEquals(
-                    "far-sink", finding.path("connection").path("connector").asText());
-            assertEquals(100, finding.path("evidence").path("rtt").path("value").asDouble(), 5);
+            assertEquals("far-sink", finding.connection().connector());
+            assertEquals(100, finding.number("rtt"), 5);
             List<String> keys = new ArrayList<>();
-            finding.path("remedy")
-                    .path("settings")
-                    .forEach(setting -> keys.add(setting.path("key").asText() + "="
-                            + setting.path("value").asText()));
+            finding.remedy().settings().forEach(setting -> keys.add(setting.key() + "=" + setting.value()));
             assertTrue(
                     keys.contains("consumer.receive.buffer.bytes=-1")
                             && keys.contains("consumer.override.receive.buffer.bytes=-1"),
@@ -146,8 +131,7 @@ class ConnectPluginLabIT {
                 KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         int partitions = Integer.getInteger("adaptation.partitions", 2);
         // 4000-byte records (11 digits, the payload, a newline: 4000 bytes a line at the sink): FileStreamSink's tasks
-        // append
-        // to one file, and a line must go out in one write() to stay whole
+        // append to one file, and a line must go out in one write() to stay whole
         int records = Integer.getInteger("adaptation.records", 120_000);
         int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
@@ -264,11 +248,8 @@ class ConnectPluginLabIT {
         }
         Storm unpaced = storm(lab, broker, "storm-unpaced", tasks, Map.of(), null);
         // The listen queue of 8 must hold every connect that arrives while the broker's acceptor is stalled (GC, a busy
-        // core) as well as those in their 20 ms handshake: 150/s with a burst of 2 still overflowed 9 times in one run
-        // (a stall of about 50 ms); 100/s with a burst of 1 sent 3 cookies in one run of four with no overflow
-        // (handshakes
-        // longer than 20 ms: the userspace delay line itself stalls on a busy 2-core machine). 60/s with a burst of 1
-        // leaves room for a stall of over 100 ms.
+        // core; the userspace delay line itself stalls on 2 cores) as well as those in their 20 ms handshake. 60/s with
+        // a burst of 1 leaves room for a stall of over 100 ms.
         Storm paced = storm(
                 lab,
                 broker,
@@ -336,8 +317,7 @@ class ConnectPluginLabIT {
                 Map.of("rest.extension.classes", EXTENSION, "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
         config.putAll(extra);
         // The previous run's worker has exited; its hundreds of connections must be closed at the broker before this
-        // one
-        // starts, so that nothing of that run reaches into this one's counts.
+        // one starts, so that nothing of that run reaches into this one's counts.
         long quietFrom = System.nanoTime();
         assertEquals(
                 0,
@@ -347,8 +327,7 @@ class ConnectPluginLabIT {
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, config, agentArguments)) {
             Thread.sleep(2000); // the worker's own clients settle
             // The storm's window: cookies and overflows from here on, and the connections opened from here on (the
-            // worker's
-            // own, opened at its start, are not the storm's).
+            // worker's own, opened at its start, are not the storm's).
             NetstatCounters before = lab.serverNetstat();
             Map<Integer, Boolean> beforeStorm = lab.clientConnectionScaling();
             Path file = worker.directory().resolve(name + ".txt");
@@ -373,8 +352,8 @@ class ConnectPluginLabIT {
                     lab.awaitServerQuiet(Duration.ZERO) >= tasks,
                     "the lab sees this worker's connections at the broker's end");
             // The plugin judges a connection in the first sampling round after it opens: at least one full interval
-            // after
-            // the last one opened, then the kernel's count and the findings must agree within three more intervals.
+            // after the last one opened, then the kernel's count and the findings must agree within three more
+            // intervals.
             Thread.sleep(INTERVAL_MS * 3 / 2);
             long deadline = System.nanoTime() + 3 * INTERVAL_MS * 1_000_000L;
             do {
@@ -550,22 +529,25 @@ class ConnectPluginLabIT {
      */
     static long awaitGroupSettled(KafkaBroker broker, String group, int members) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            long deadline = System.nanoTime() + 180_000_000_000L;
-            String last = "";
-            while (System.nanoTime() < deadline) {
-                ConsumerGroupDescription description =
-                        admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-                long holding = description.members().stream()
-                        .filter(member -> !member.assignment().topicPartitions().isEmpty())
-                        .count();
-                last = description.groupState() + ", " + description.members().size() + " members, " + holding
-                        + " holding partitions";
-                if (description.groupState() == GroupState.STABLE && holding == members) {
-                    return System.nanoTime();
-                }
-                Thread.sleep(100);
-            }
-            throw new AssertionError("group " + group + " not settled within 180 s: " + last);
+            AtomicReference<String> last = new AtomicReference<>("");
+            LabAwait.await("group " + group + " settled with " + members + " members holding partitions")
+                    .atMost(Duration.ofSeconds(180))
+                    .every(Duration.ofMillis(100))
+                    .explainedBy(last::get)
+                    .untilTrue(() -> {
+                        ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group))
+                                .all()
+                                .get()
+                                .get(group);
+                        long holding = description.members().stream()
+                                .filter(member ->
+                                        !member.assignment().topicPartitions().isEmpty())
+                                .count();
+                        last.set(description.groupState() + ", "
+                                + description.members().size() + " members, " + holding + " holding partitions");
+                        return description.groupState() == GroupState.STABLE && holding == members;
+                    });
+            return System.nanoTime();
         }
     }
 
@@ -575,15 +557,14 @@ class ConnectPluginLabIT {
     }
 
     static List<String> awaitLines(Path file, int lines) throws Exception {
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        List<String> read = List.of();
-        while (System.nanoTime() < deadline) {
-            read = Files.exists(file) ? Files.readAllLines(file) : List.of();
-            if (read.size() >= lines) {
-                break;
-            }
-            Thread.sleep(200);
-        }
+        AtomicReference<List<String>> seen = new AtomicReference<>(List.of());
+        List<String> read = LabAwait.await(lines + " records at the sink " + file)
+                .atMost(Duration.ofSeconds(120))
+                .explainedBy(() -> seen.get().size() + " there")
+                .until(() -> {
+                    seen.set(Files.exists(file) ? Files.readAllLines(file) : List.of());
+                    return seen.get().size() >= lines ? seen.get() : null;
+                });
         assertEquals(lines, read.size(), "records at the sink " + file);
         assertEquals(lines, new HashSet<>(read).size(), "no record duplicated at the sink");
         assertFalse(read.isEmpty());

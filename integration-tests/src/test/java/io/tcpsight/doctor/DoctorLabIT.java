@@ -30,8 +30,7 @@ class DoctorLabIT {
     @Test
     void a64KibConsumer100MsAwayIsCriticalAndTheProbeShowsWhatTheFixGains(@TempDir Path directory) throws Exception {
         // The broker's own socket buffers autotune and its send buffer may grow (Kafka's 102400 would cap every
-        // connection at
-        // about 8 Mbit/s here), so that only the consumer's settings differ between the probe's variants.
+        // connection at about 8 Mbit/s here), so that only the consumer's settings differ between the probe's variants.
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")

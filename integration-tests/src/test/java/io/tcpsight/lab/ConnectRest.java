@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** A Connect worker's REST API, as the lab's worker fixtures (container or kernel lab) offer it. */
 public class ConnectRest {
@@ -62,25 +63,22 @@ public class ConnectRest {
     }
 
     /** Waits until the connector and this many of its tasks are RUNNING; returns that status. */
-    public JsonNode awaitRunning(String connector, int tasks, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode status = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                status = get("/connectors/" + connector + "/status");
-                int running = 0;
-                for (JsonNode task : status.path("tasks")) {
-                    running += "RUNNING".equals(task.path("state").asText()) ? 1 : 0;
-                }
-                if ("RUNNING".equals(status.path("connector").path("state").asText()) && running == tasks) {
-                    return status;
-                }
-            } catch (IOException notYet) {
-                // 404 until the connector is created
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(
-                connector + " did not reach " + tasks + " RUNNING tasks within " + timeout + ": " + status);
+    public JsonNode awaitRunning(String connector, int tasks, Duration timeout) {
+        AtomicReference<JsonNode> status = new AtomicReference<>();
+        // 404 (an IOException, retried) until the connector is created
+        return LabAwait.await(connector + " RUNNING with " + tasks + " RUNNING tasks")
+                .atMost(timeout)
+                .every(Duration.ofMillis(100))
+                .explainedBy(() -> String.valueOf(status.get()))
+                .until(() -> {
+                    status.set(get("/connectors/" + connector + "/status"));
+                    int running = 0;
+                    for (JsonNode task : status.get().path("tasks")) {
+                        running += "RUNNING".equals(task.path("state").asText()) ? 1 : 0;
+                    }
+                    boolean up = "RUNNING"
+                            .equals(status.get().path("connector").path("state").asText());
+                    return up && running == tasks ? status.get() : null;
+                });
     }
 }

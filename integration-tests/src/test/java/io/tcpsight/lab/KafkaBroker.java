@@ -18,8 +18,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -290,28 +293,24 @@ public final class KafkaBroker implements AutoCloseable {
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "lab-readiness");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Exception last = null;
+        AtomicReference<Exception> last = new AtomicReference<>();
         try (Admin admin = Admin.create(config)) {
-            while (System.nanoTime() < deadline) {
-                if (!process.process().isAlive()) {
-                    break;
-                }
-                try {
-                    if (!admin.describeCluster()
-                            .nodes()
-                            .get(5, TimeUnit.SECONDS)
-                            .isEmpty()) {
-                        return;
-                    }
-                } catch (Exception notYet) {
-                    last = notYet;
-                }
-                Thread.sleep(200);
-            }
+            LabAwait.await("Kafka broker " + bootstrapServers() + " ready")
+                    .atMost(timeout)
+                    .unless(() -> !process.process().isAlive())
+                    .explainedBy(() -> last.get() + ". Output:\n" + process.output())
+                    .untilTrue(() -> {
+                        try {
+                            return !admin.describeCluster()
+                                    .nodes()
+                                    .get(5, TimeUnit.SECONDS)
+                                    .isEmpty();
+                        } catch (ExecutionException | TimeoutException notYet) {
+                            last.set(notYet);
+                            return false;
+                        }
+                    });
         }
-        throw new AssertionError("Kafka broker " + bootstrapServers() + " not ready within " + timeout + " (" + last
-                + "). Output:\n" + process.output());
     }
 
     /** A plain TCP probe: an Admin client's reconnect backoff (up to 1 s) would blur startup times. */

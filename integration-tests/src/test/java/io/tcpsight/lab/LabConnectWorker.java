@@ -104,17 +104,13 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         return worker;
     }
 
-    private void awaitRest(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline && process.process().isAlive()) {
-            try {
-                get("/connectors");
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(250);
-            }
-        }
-        throw new AssertionError("Connect worker REST not up within " + timeout + ". Output:\n" + process.output());
+    private void awaitRest(Duration timeout) {
+        LabAwait.await("the Connect worker's REST API")
+                .atMost(timeout)
+                .every(Duration.ofMillis(250))
+                .unless(() -> !process.process().isAlive())
+                .explainedBy(() -> "output:\n" + process.output())
+                .until(() -> get("/connectors"));
     }
 
     /** The agent's HTTP endpoint in this worker (GET /metrics, /findings), when started with the agent on its default port. */
