@@ -2,6 +2,7 @@ package io.tcpsight.diagnose;
 
 import java.util.Locale;
 
+/** How bad a finding is; the doctor exits 1 on warn or critical. Ordered from least to worst. */
 public enum Severity {
     INFO,
     WARN,

@@ -13,6 +13,7 @@ public record ConnectionView(
         FindingView.Peer connection, TcpInfo tcpInfo, Interval interval, Socket socket, Long handshakeMs) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The kernel's tcp_info as the endpoint reports it. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record TcpInfo(
             String state,
@@ -30,6 +31,7 @@ public record ConnectionView(
             Long bytesAcked,
             Long bytesReceived) {}
 
+    /** Ratios and rates over the last sampling interval. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Interval(
             double seconds,
@@ -40,6 +42,7 @@ public record ConnectionView(
             double sendRateBytesPerSecond,
             double receiveRateBytesPerSecond) {}
 
+    /** Socket options read back from the kernel. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Socket(
             @JsonProperty("SO_RCVBUF") int receiveBuffer,

@@ -28,12 +28,15 @@ public record FindingView(
             String local,
             String remote) {}
 
+    /** One evidence value with its unit. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Measured(JsonNode value, String unit) {}
 
+    /** The settings to change and why. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Remedy(List<Setting> settings, String why) {}
 
+    /** scope:key=value, e.g. client:receive.buffer.bytes=-1. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Setting(String scope, String key, String value) {}
 

@@ -91,6 +91,7 @@ public final class KafkaBroker implements AutoCloseable {
         return new Builder(null);
     }
 
+    /** Where the broker runs and with what: loopback or a lab namespace, Kafka version, agent, overrides. */
     public static final class Builder {
         private final KernelLab lab;
         private Version version = Version.V4_3;
