@@ -103,16 +103,7 @@ class DoctorLabIT {
     @Test
     void theSameConfigOnAZeroMsLineHasNoBufferFinding(@TempDir Path directory) throws Exception {
         KafkaBroker broker = LAB.kafkaBrokerBehind(Link.rtt(Duration.ZERO).rateMbit(200));
-        Path config = Files.writeString(
-                directory.resolve("consumer.properties"), "client.id=near-consumer\nreceive.buffer.bytes=65536\n");
-        LabDoctor.Run run = LabDoctor.run(
-                Duration.ofMinutes(2),
-                "--bootstrap-server",
-                broker.bootstrapServers(),
-                "--command-config",
-                config.toString(),
-                "--json");
-        System.out.println(run);
+        LabDoctor.Run run = diagnoseAsJson(broker, directory, "client.id=near-consumer\nreceive.buffer.bytes=65536\n");
         JsonNode findings = JSON.readTree(run.out());
         for (JsonNode finding : findings) {
             assertTrue(
@@ -127,16 +118,7 @@ class DoctorLabIT {
     void kafkasDefaultBrokerSocketBuffersAreNamedWhateverTheClientDoes(@TempDir Path directory) throws Exception {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
-        Path config = Files.writeString(
-                directory.resolve("consumer.properties"), "client.id=tuned-consumer\nreceive.buffer.bytes=-1\n");
-        LabDoctor.Run run = LabDoctor.run(
-                Duration.ofMinutes(2),
-                "--bootstrap-server",
-                broker.bootstrapServers(),
-                "--command-config",
-                config.toString(),
-                "--json");
-        System.out.println(run);
+        LabDoctor.Run run = diagnoseAsJson(broker, directory, "client.id=tuned-consumer\nreceive.buffer.bytes=-1\n");
         assertEquals(1, run.exit(), run.toString());
         JsonNode findings = JSON.readTree(run.out());
         JsonNode send = find(findings, "send-buffer-limited");
@@ -162,6 +144,21 @@ class DoctorLabIT {
                                     .contains("\"client\",\"key\":\"receive.buffer.bytes\""),
                     "the client autotunes already: " + finding);
         }
+    }
+
+    /** The doctor against this broker with a consumer config of these properties, as JSON findings. */
+    private static LabDoctor.Run diagnoseAsJson(KafkaBroker broker, Path directory, String properties)
+            throws Exception {
+        Path config = Files.writeString(directory.resolve("consumer.properties"), properties);
+        LabDoctor.Run run = LabDoctor.run(
+                Duration.ofMinutes(2),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                config.toString(),
+                "--json");
+        System.out.println(run);
+        return run;
     }
 
     private static JsonNode find(JsonNode findings, String rule) {
