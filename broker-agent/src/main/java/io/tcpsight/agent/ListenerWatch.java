@@ -8,6 +8,7 @@ import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.ListenerFacts;
 import io.tcpsight.model.Role;
+import io.tcpsight.model.Unknown;
 import io.tcpsight.tcp.ListenQueue;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
@@ -83,8 +84,8 @@ final class ListenerWatch {
         long[] before = history.peekFirst();
         history.addLast(now);
         HostTcpFacts host = HostTcpFacts.current();
-        Long somaxconn = host.somaxconn().isPresent() ? host.somaxconn().getAsLong() : null;
-        Long timestamps = host.timestamps().isPresent() ? host.timestamps().getAsLong() : null;
+        Long somaxconn = Unknown.orNull(host.somaxconn());
+        Long timestamps = Unknown.orNull(host.timestamps());
         List<Finding> findings = new ArrayList<>();
         for (Listener listener : listeners()) {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.

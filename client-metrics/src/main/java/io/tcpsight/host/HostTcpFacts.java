@@ -3,6 +3,7 @@ package io.tcpsight.host;
 import io.tcpsight.model.BufferLimits;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
+import io.tcpsight.model.Unknown;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -198,13 +199,14 @@ public final class HostTcpFacts {
                     .orElse(Collections.emptyList());
         }
     }
+
     /** The facts the rules use, from these. */
     public KernelFacts kernelFacts() {
         return new KernelFacts(
                 kernel().orElse(null),
                 tcpRmem().map(BufferLimits::maxBytes).orElse(null),
                 tcpWmem().map(BufferLimits::maxBytes).orElse(null),
-                timestamps().isPresent() ? timestamps().getAsLong() : null,
-                windowScaling().isPresent() ? windowScaling().getAsLong() : null);
+                Unknown.orNull(timestamps()),
+                Unknown.orNull(windowScaling()));
     }
 }
