@@ -38,11 +38,13 @@ mkdir -p "$LAB_HOME"
 
 # Build: the JNI shim for x86_64 and aarch64 (the cross compiler's libc headers are a package of
 # their own, which --no-install-recommends leaves out), its valgrind test, the JDK and Maven.
-# Lab: network namespaces and sysctls, dockerd, debootstrap for the JRE image.
+# Lab: network namespaces and sysctls, dockerd, debootstrap for the JRE image; a real Prometheus
+# (and promtool) for the dashboards' queries, kcat as a librdkafka client.
 packages=(
   ca-certificates gcc make libc6-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind
   openjdk-17-jdk-headless maven
   iproute2 procps docker.io debootstrap
+  prometheus kcat
 )
 missing=()
 for package in "${packages[@]}"; do

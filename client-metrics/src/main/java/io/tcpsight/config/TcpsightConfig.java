@@ -112,12 +112,18 @@ public final class TcpsightConfig {
             86_400_000,
             "milliseconds",
             "A finding is logged again for the same connection and rule at most this often.");
-    public static final SettingKey<Boolean> METRICS_PER_CONNECTION = SettingKey.flag(
-            "tcpsight.metrics.per.connection",
-            false,
-            "Also export one series per connection (cardinality grows with connections).");
+    public static final SettingKey<Long> METRICS_TOP_CONNECTIONS = SettingKey.wholeNumber(
+            "tcpsight.metrics.top.connections",
+            10,
+            0,
+            1_000,
+            "connections",
+            "Rows of the worst-connections gauges (tcpsight.top.connection.*, tagged client.id): connections with"
+                    + " findings first; a row expires when its connection leaves the top.");
     public static final SettingKey<Boolean> METRICS_PEER_LABELS = SettingKey.flag(
-            "tcpsight.metrics.peer.labels", false, "With per-connection series, tag them with the peer address.");
+            "tcpsight.metrics.peer.labels", false, "Tag the worst-connections rows with the peer address as well.");
+    /** Replaced by {@link #METRICS_TOP_CONNECTIONS}: one series per connection grew without bound. */
+    static final String RETIRED_PER_CONNECTION = "tcpsight.metrics.per.connection";
 
     public static final List<SettingKey<?>> KEYS = Collections.unmodifiableList(Arrays.asList(
             SAMPLE_INTERVAL_MS,
@@ -134,7 +140,7 @@ public final class TcpsightConfig {
             RULE_ACCEPT_QUEUE_RATIO,
             RULE_BBR_MIN_RTT_MS,
             FINDING_LOG_INTERVAL_MS,
-            METRICS_PER_CONNECTION,
+            METRICS_TOP_CONNECTIONS,
             METRICS_PEER_LABELS));
 
     private static final TcpsightConfig DEFAULTS = new TcpsightConfig(Collections.emptyMap());
@@ -142,6 +148,14 @@ public final class TcpsightConfig {
     private final Map<SettingKey<?>, Object> values = new HashMap<>();
 
     private TcpsightConfig(Map<String, ?> originals) {
+        if (originals.containsKey(RETIRED_PER_CONNECTION)) {
+            throw new InvalidSettingException(
+                    RETIRED_PER_CONNECTION,
+                    originals.get(RETIRED_PER_CONNECTION),
+                    "the key was removed because its series grew with every connection; use"
+                            + " tcpsight.metrics.top.connections=N (0 to 1000) for a bounded table of the worst"
+                            + " connections, and /connections for all of them");
+        }
         for (SettingKey<?> key : KEYS) {
             values.put(key, key.parse(originals.get(key.name())));
         }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
@@ -18,26 +19,36 @@ import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.SocketBufferState;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Binds tcpsight's view of the connections to Micrometer: distributions across connections
- * rather than a series per connection, base units, and tags role, client.id, node.id and
- * listener. Peer addresses are never tags unless both per-connection series and peer labels
- * are opted in.
+ * Binds tcpsight's view of the connections to Micrometer with a series count that does not grow
+ * with clients or connections: histograms over all connections with fixed domain buckets
+ * ({@link HistogramBuckets}), tagged only role, listener and node.id; per-client detail only in
+ * the bounded table of the worst connections ({@link WorstConnectionsTable}). docs/metrics.md has
+ * the worst-case series count.
  */
 public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor.RoundListener {
     static final String UNKNOWN = "unknown";
+    /** Tag sets (role, listener, node.id) beyond this share one with node.id="other". */
+    static final int MAX_TAG_SETS = 64;
+
+    static final String OTHER = "other";
 
     private final ConnectionMonitor monitor;
-    private final boolean perConnection;
+    private final int topConnections;
     private final boolean peerLabels;
+    private final Map<Tags, AggregateMeters> aggregates = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry;
+    private volatile WorstConnectionsTable worst;
 
     public TcpsightMeterBinder(ConnectionMonitor monitor) {
         this.monitor = monitor;
-        this.perConnection = monitor.config().get(TcpsightConfig.METRICS_PER_CONNECTION);
-        this.peerLabels = perConnection && monitor.config().get(TcpsightConfig.METRICS_PEER_LABELS);
+        this.topConnections = Math.toIntExact(monitor.config().get(TcpsightConfig.METRICS_TOP_CONNECTIONS));
+        this.peerLabels = monitor.config().get(TcpsightConfig.METRICS_PEER_LABELS);
         monitor.addListener(this);
     }
 
@@ -57,27 +68,23 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                         .register(meterRegistry);
             }
         }
+        this.worst = new WorstConnectionsTable(meterRegistry, topConnections, peerLabels);
         this.registry = meterRegistry;
     }
 
+    /** The aggregate's tags: only dimensions whose values are few and fixed per process. */
     static Tags tags(ConnectionIdentity identity) {
         return Tags.of(
                 "role",
                 identity.role().label(),
-                "client.id",
-                orUnknown(identity.clientId()),
-                "node.id",
-                orUnknown(identity.nodeId()),
                 "listener",
-                orUnknown(identity.listener()));
+                orUnknown(identity.listener()),
+                "node.id",
+                orUnknown(identity.nodeId()));
     }
 
-    private static String orUnknown(Optional<String> value) {
-        return orUnknown(value.orElse(null));
-    }
-
-    private static String orUnknown(String value) {
-        return value == null || value.isEmpty() ? UNKNOWN : value;
+    static String orUnknown(Optional<String> value) {
+        return value.filter(text -> !text.isEmpty()).orElse(UNKNOWN);
     }
 
     @Override
@@ -88,65 +95,18 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         }
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
-            Tags tags = tags(connection.identity());
-            if (perConnection) {
-                tags = tags.and(
-                        "local.port",
-                        Integer.toString(
-                                connection.identity().local() == null
-                                        ? 0
-                                        : connection.identity().local().getPort()));
-                if (peerLabels) {
-                    tags = tags.and(
-                            "peer",
-                            orUnknown(ConnectionIdentity.address(
-                                    connection.identity().remote())));
-                }
-            }
-            summary(meters, "tcpsight.connection.rtt", "seconds", "Smoothed round-trip time", tags)
-                    .record(sample.rttMicros() / 1e6);
-            if (sample.deliveryRateBytesPerSecond().isPresent()) {
-                summary(
-                                meters,
-                                "tcpsight.connection.delivery.rate",
-                                "bytes.per.second",
-                                "Most recent delivery rate",
-                                tags)
-                        .record(sample.deliveryRateBytesPerSecond().getAsLong());
-            }
-            summary(
-                            meters,
-                            "tcpsight.connection.window.ceiling",
-                            "bytes",
-                            "Largest receive window this end can advertise",
-                            tags)
-                    .record(windowCeiling(sample));
-            if (sample.interval().isPresent()) {
-                IntervalStats interval = sample.interval().get();
-                Counter.builder("tcpsight.connection.retransmits")
-                        .baseUnit("segments")
-                        .description("Retransmitted segments")
-                        .tags(tags)
-                        .register(meters)
-                        .increment(interval.retransmittedSegments());
-                if (interval.busyRatio() > 0) {
-                    summary(
-                                    meters,
-                                    "tcpsight.connection.rwnd.limited",
-                                    "ratio",
-                                    "Share of busy time limited by the peer's window",
-                                    tags)
-                            .record(interval.rwndLimitedRatio());
-                    summary(
-                                    meters,
-                                    "tcpsight.connection.sndbuf.limited",
-                                    "ratio",
-                                    "Share of busy time limited by the send buffer",
-                                    tags)
-                            .record(interval.sndbufLimitedRatio());
-                }
-            }
+            aggregate(meters, tags(connection.identity())).record(sample);
         }
+        worst.update(sampled, findings);
+    }
+
+    private AggregateMeters aggregate(MeterRegistry meters, Tags tags) {
+        AggregateMeters existing = aggregates.get(tags);
+        if (existing != null) {
+            return existing;
+        }
+        Tags bounded = aggregates.size() < MAX_TAG_SETS ? tags : tags.and("node.id", OTHER);
+        return aggregates.computeIfAbsent(bounded, key -> new AggregateMeters(meters, key));
     }
 
     /** 65535 shifted by the window scale, or the clamp when smaller. */
@@ -157,13 +117,81 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         return clamp > 0 ? Math.min(ceiling, clamp) : ceiling;
     }
 
-    private static DistributionSummary summary(
-            MeterRegistry meters, String name, String unit, String description, Tags tags) {
-        return DistributionSummary.builder(name)
-                .baseUnit(unit)
-                .description(description)
-                .tags(tags)
-                .publishPercentileHistogram()
-                .register(meters);
+    /**
+     * The meters of one tag set; each round adds one observation per sampled connection. RTT is a
+     * Timer because Micrometer puts a double into a fixed bucket by its ceiling: a DistributionSummary
+     * in seconds would count every sub-second RTT as le="1.0". Bytes and rates have whole-number
+     * bounds, where the ceiling changes no bucket. The limited shares are times, as the kernel keeps
+     * them, so that PromQL can divide rates over any window and any set of connections.
+     */
+    private static final class AggregateMeters {
+        private final Timer rtt;
+        private final DistributionSummary deliveryRate;
+        private final DistributionSummary windowCeiling;
+        private final Counter busy;
+        private final Counter rwndLimited;
+        private final Counter sndbufLimited;
+        private final Counter retransmits;
+        private final Counter segmentsOut;
+
+        AggregateMeters(MeterRegistry meters, Tags tags) {
+            rtt = Timer.builder("tcpsight.connection.rtt")
+                    .description("Smoothed round-trip time of the connections, once per connection and round")
+                    .tags(tags)
+                    .serviceLevelObjectives(HistogramBuckets.RTT_SECONDS.durations())
+                    .register(meters);
+            deliveryRate = summary(
+                            "tcpsight.connection.delivery.rate",
+                            "bytes.per.second",
+                            HistogramBuckets.BYTES_PER_SECOND,
+                            tags)
+                    .description("Most recent delivery rate of the connections that sent data, once per round")
+                    .register(meters);
+            windowCeiling = summary("tcpsight.connection.window.ceiling", "bytes", HistogramBuckets.BYTES, tags)
+                    .description("Largest receive window this end can advertise, once per connection and round")
+                    .register(meters);
+            busy = seconds(meters, "tcpsight.connection.busy", "Time the connections were busy sending", tags);
+            rwndLimited = seconds(
+                    meters, "tcpsight.connection.rwnd.limited", "Busy time limited by the peer's receive window", tags);
+            sndbufLimited =
+                    seconds(meters, "tcpsight.connection.sndbuf.limited", "Busy time limited by the send buffer", tags);
+            retransmits = Counter.builder("tcpsight.connection.retransmits")
+                    .baseUnit("segments")
+                    .description("Retransmitted segments of the tracked connections")
+                    .tags(tags)
+                    .register(meters);
+            segmentsOut = Counter.builder("tcpsight.connection.segments.out")
+                    .baseUnit("segments")
+                    .description("Segments sent by the tracked connections")
+                    .tags(tags)
+                    .register(meters);
+        }
+
+        void record(ConnectionSample sample) {
+            rtt.record(sample.rttMicros(), TimeUnit.MICROSECONDS);
+            sample.deliveryRateBytesPerSecond().ifPresent(deliveryRate::record);
+            windowCeiling.record(windowCeiling(sample));
+            if (sample.interval().isPresent()) {
+                IntervalStats interval = sample.interval().get();
+                busy.increment(interval.busyMicros() / 1e6);
+                rwndLimited.increment(interval.rwndLimitedMicros() / 1e6);
+                sndbufLimited.increment(interval.sndbufLimitedMicros() / 1e6);
+                retransmits.increment(interval.retransmittedSegments());
+                segmentsOut.increment(interval.segmentsOut());
+            }
+        }
+
+        private static DistributionSummary.Builder summary(
+                String name, String unit, HistogramBuckets buckets, Tags tags) {
+            return DistributionSummary.builder(name).baseUnit(unit).tags(tags).serviceLevelObjectives(buckets.bounds());
+        }
+
+        private static Counter seconds(MeterRegistry meters, String name, String description, Tags tags) {
+            return Counter.builder(name)
+                    .baseUnit("seconds")
+                    .description(description)
+                    .tags(tags)
+                    .register(meters);
+        }
     }
 }

@@ -37,6 +37,21 @@ public final class IntervalStats {
         return seconds;
     }
 
+    /** Time the connection was busy sending in this interval (tcpi_busy_time's rise). */
+    public long busyMicros() {
+        return busyMicros;
+    }
+
+    /** Busy time limited by the peer's window in this interval (tcpi_rwnd_limited's rise). */
+    public long rwndLimitedMicros() {
+        return rwndLimitedMicros;
+    }
+
+    /** Busy time limited by the send buffer in this interval (tcpi_sndbuf_limited's rise). */
+    public long sndbufLimitedMicros() {
+        return sndbufLimitedMicros;
+    }
+
     /** Share of the interval the connection was busy sending. */
     public double busyRatio() {
         return seconds <= 0 ? 0 : Math.min(1, busyMicros / (seconds * 1e6));

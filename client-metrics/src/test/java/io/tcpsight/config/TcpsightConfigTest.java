@@ -2,6 +2,7 @@ package io.tcpsight.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,13 +33,29 @@ class TcpsightConfigTest {
                                 () -> TcpsightConfig.from(Map.of("tcpsight.sample.jitter", "0.9")))
                         .getMessage());
         assertEquals(
-                "tcpsight.metrics.per.connection=yes is not valid: true or false",
+                "tcpsight.metrics.peer.labels=yes is not valid: true or false",
                 assertThrows(
                                 InvalidSettingException.class,
-                                () -> TcpsightConfig.from(Map.of("tcpsight.metrics.per.connection", "yes")))
+                                () -> TcpsightConfig.from(Map.of("tcpsight.metrics.peer.labels", "yes")))
+                        .getMessage());
+        assertEquals(
+                "tcpsight.metrics.top.connections=5000 is not valid: a whole number of connections from 0 to 1000",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> TcpsightConfig.from(Map.of("tcpsight.metrics.top.connections", "5000")))
                         .getMessage());
         assertThrows(
                 InvalidSettingException.class,
                 () -> TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "NaN")));
+    }
+
+    @Test
+    void theRetiredPerConnectionKeyNamesItsReplacement() {
+        InvalidSettingException retired = assertThrows(
+                InvalidSettingException.class,
+                () -> TcpsightConfig.from(Map.of("tcpsight.metrics.per.connection", "true")));
+        assertEquals("tcpsight.metrics.per.connection", retired.key());
+        assertTrue(retired.getMessage().startsWith("tcpsight.metrics.per.connection=true is not valid: "));
+        assertTrue(retired.getMessage().contains("tcpsight.metrics.top.connections=N"), retired.getMessage());
     }
 }

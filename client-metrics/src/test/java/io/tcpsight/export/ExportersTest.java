@@ -5,14 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.ConnectionRules;
 import io.tcpsight.diagnose.ConnectionRulesTestAccess;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.Remedy;
+import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.diagnose.Severity;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
@@ -25,8 +29,11 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -69,19 +76,20 @@ class ExportersTest {
         new TcpsightMeterBinder(monitor).bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             for (SocketChannel client : loopback.clients) {
-                track(registry, client, "consumer-g-1");
+                track(registry, client, "consumer-g-" + client.hashCode());
             }
             monitor.round();
             LoopbackConnections.transfer(loopback.clients.get(0), loopback.accepted.get(0), 1 << 20);
             monitor.round();
         }
-        DistributionSummary rtt = meters.find("tcpsight.connection.rtt")
-                .tags("role", "client", "client.id", "consumer-g-1", "node.id", "1", "listener", "unknown")
-                .summary();
+        Timer rtt = meters.find("tcpsight.connection.rtt")
+                .tags("role", "client", "node.id", "1", "listener", "unknown")
+                .timer();
         assertNotNull(rtt);
-        assertEquals(6, rtt.count(), "3 connections x 2 rounds, one series");
-        assertTrue(rtt.max() > 0 && rtt.max() < 1, "seconds: " + rtt.max());
-        assertEquals("seconds", rtt.getId().getBaseUnit());
+        assertEquals(6, rtt.count(), "3 connections of 3 clients x 2 rounds, one series");
+        assertEquals(1, meters.find("tcpsight.connection.rtt").timers().size());
+        double maxSeconds = rtt.max(TimeUnit.SECONDS);
+        assertTrue(maxSeconds > 0 && maxSeconds < 0.001, "a loopback RTT: " + maxSeconds + " s");
         assertNotNull(meters.find("tcpsight.connection.window.ceiling").summary());
         assertNotNull(meters.find("tcpsight.connection.retransmits").counter());
         assertEquals(3.0, meters.find("tcpsight.connections").gauge().value());
@@ -92,36 +100,72 @@ class ExportersTest {
                         .gauge()
                         .value());
         for (Meter meter : meters.getMeters()) {
-            assertTrue(
-                    meter.getId().getName().matches("tcpsight(\\.[a-z]+)+"),
-                    meter.getId().getName());
+            String name = meter.getId().getName();
+            assertTrue(name.matches("tcpsight(\\.[a-z]+)+"), name);
+            boolean perClient = meter.getId().getTags().stream()
+                    .anyMatch(tag ->
+                            tag.getKey().equals("client.id") || tag.getKey().equals("client.port"));
+            assertEquals(
+                    name.startsWith("tcpsight.top.connection."),
+                    perClient,
+                    meter.getId().toString());
             assertTrue(
                     meter.getId().getTags().stream()
-                            .noneMatch(tag ->
-                                    tag.getKey().equals("peer") || tag.getKey().equals("local.port")),
-                    "no per-connection tags by default: " + meter.getId());
+                            .noneMatch(tag -> tag.getKey().equals("peer")),
+                    "no peer addresses by default: " + meter.getId());
         }
     }
 
     @Test
-    void perConnectionSeriesAndPeerLabelsOnlyWhenOptedIn() throws Exception {
+    void theWorstConnectionsTableShowsConnectionsWithFindingsFirstAndForgetsClosedOnes() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
+        List<Finding> extra = new ArrayList<>();
         ConnectionMonitor monitor = monitor(
                 registry,
                 TcpsightConfig.from(
-                        Map.of("tcpsight.metrics.per.connection", "true", "tcpsight.metrics.peer.labels", "true")),
-                List.of());
+                        Map.of("tcpsight.metrics.top.connections", "2", "tcpsight.metrics.peer.labels", "true")),
+                extra);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new TcpsightMeterBinder(monitor).bindTo(meters);
-        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(2)) {
-            for (SocketChannel client : loopback.clients) {
-                track(registry, client, "consumer-g-1");
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
+            for (int i = 0; i < 3; i++) {
+                track(registry, loopback.clients.get(i), "client-" + i);
             }
+            ConnectionIdentity troubled = registry.connections().stream()
+                    .filter(connection ->
+                            connection.identity().clientId().orElse("").equals("client-1"))
+                    .findFirst()
+                    .get()
+                    .identity();
+            extra.add(new Finding(
+                    RuleId.SMALL_RECEIVE_BUFFER,
+                    Severity.WARN,
+                    troubled,
+                    List.of(),
+                    new Remedy(List.of(), "a test finding on a tracked connection")));
             monitor.round();
+            Collection<Gauge> rows =
+                    meters.find("tcpsight.top.connection.findings").gauges();
+            assertEquals(2, rows.size(), "top.connections=2 of 3");
+            Gauge first = meters.find("tcpsight.top.connection.findings")
+                    .tag("client.id", "client-1")
+                    .gauge();
+            assertNotNull(first, "the connection with a finding is in the table");
+            assertEquals(1.0, first.value());
+            assertEquals(
+                    Integer.toString(troubled.local().getPort()), first.getId().getTag("client.port"));
+            assertEquals(
+                    ConnectionIdentity.address(troubled.remote()), first.getId().getTag("peer"));
+            assertEquals(2, meters.find("tcpsight.top.connection.rtt").gauges().size());
+            for (SocketChannel client : loopback.clients) {
+                registry.release(TcpSockets.fileDescriptor(client));
+            }
+            extra.clear();
+            monitor.round();
+            assertTrue(
+                    meters.find("tcpsight.top.connection.rtt").gauges().isEmpty(),
+                    "rows of departed connections expire in the next round");
         }
-        assertEquals(2, meters.find("tcpsight.connection.rtt").summaries().size());
-        assertTrue(meters.find("tcpsight.connection.rtt").summaries().stream()
-                .allMatch(s -> s.getId().getTag("peer") != null));
     }
 
     @Test

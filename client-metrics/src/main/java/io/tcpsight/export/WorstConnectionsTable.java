@@ -1,0 +1,164 @@
+package io.tcpsight.export;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.IntervalStats;
+import io.tcpsight.model.Role;
+import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The only per-client series: gauges for the {@code size} worst connections of the last round,
+ * tagged with their client.id, for a dashboard's drill-down table. Connections with findings come
+ * first (worst severity, then most findings), then the most window-limited, then the highest
+ * RTT. Every round replaces the rows, so a connection that closed or recovered loses its series
+ * at once, and the count never exceeds {@code size} rows of {@link #GAUGES} gauges.
+ */
+final class WorstConnectionsTable {
+    static final int GAUGES = 5;
+
+    private final int size;
+    private final boolean peerLabels;
+    private final List<Column> columns = new ArrayList<>();
+
+    WorstConnectionsTable(MeterRegistry registry, int size, boolean peerLabels) {
+        this.size = size;
+        this.peerLabels = peerLabels;
+        if (size > 0) {
+            columns.add(new Column(
+                    registry, "tcpsight.top.connection.rtt", "seconds", "Smoothed RTT", row -> row.rttSeconds));
+            columns.add(new Column(
+                    registry,
+                    "tcpsight.top.connection.window.ceiling",
+                    "bytes",
+                    "Largest receive window this end can advertise",
+                    row -> row.windowCeilingBytes));
+            columns.add(new Column(
+                    registry,
+                    "tcpsight.top.connection.delivery.rate",
+                    "bytes.per.second",
+                    "Most recent delivery rate (0 when none was measured)",
+                    row -> row.deliveryRate));
+            columns.add(new Column(
+                    registry,
+                    "tcpsight.top.connection.rwnd.limited",
+                    "ratio",
+                    "Share of the last interval's busy time limited by the peer's window",
+                    row -> row.rwndLimited));
+            columns.add(new Column(
+                    registry,
+                    "tcpsight.top.connection.findings",
+                    null,
+                    "Current findings on the connection",
+                    row -> row.findings));
+        }
+    }
+
+    void update(List<TrackedConnection> sampled, List<Finding> findings) {
+        if (size == 0) {
+            return;
+        }
+        List<Row> rows = rank(sampled, findings, size);
+        for (Column column : columns) {
+            column.show(rows, peerLabels);
+        }
+    }
+
+    /** The {@code limit} worst of the sampled connections, worst first. */
+    static List<Row> rank(List<TrackedConnection> sampled, List<Finding> findings, int limit) {
+        Map<String, int[]> findingsByConnection = new HashMap<>(); // key -> {count, worst severity ordinal}
+        for (Finding finding : findings) {
+            ConnectionIdentity connection = finding.connection();
+            if (connection != null && connection.remote() != null) {
+                int[] counts = findingsByConnection.computeIfAbsent(key(connection), k -> new int[] {0, -1});
+                counts[0]++;
+                counts[1] = Math.max(counts[1], finding.severity().ordinal());
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (TrackedConnection connection : sampled) {
+            int[] counts = findingsByConnection.getOrDefault(key(connection.identity()), new int[] {0, -1});
+            rows.add(new Row(connection.identity(), connection.latest().get(), counts[0], counts[1]));
+        }
+        rows.sort(Comparator.comparingInt((Row row) -> row.worstSeverity)
+                .thenComparingInt(row -> row.findings)
+                .thenComparingDouble(row -> row.rwndLimited)
+                .thenComparingDouble(row -> row.rttSeconds)
+                .reversed());
+        return rows.size() > limit ? new ArrayList<>(rows.subList(0, limit)) : rows;
+    }
+
+    private static String key(ConnectionIdentity identity) {
+        return ConnectionIdentity.address(identity.local()) + ">" + ConnectionIdentity.address(identity.remote());
+    }
+
+    /** One connection of the table, as numbers taken in the round it was ranked. */
+    static final class Row {
+        final ConnectionIdentity identity;
+        final int findings;
+        final int worstSeverity;
+        final double rttSeconds;
+        final double windowCeilingBytes;
+        final double deliveryRate;
+        final double rwndLimited;
+
+        Row(ConnectionIdentity identity, ConnectionSample sample, int findings, int worstSeverity) {
+            this.identity = identity;
+            this.findings = findings;
+            this.worstSeverity = worstSeverity;
+            this.rttSeconds = sample.rttMicros() / 1e6;
+            this.windowCeilingBytes = TcpsightMeterBinder.windowCeiling(sample);
+            this.deliveryRate = sample.deliveryRateBytesPerSecond().orElse(0);
+            this.rwndLimited =
+                    sample.interval().map(IntervalStats::rwndLimitedRatio).orElse(0.0);
+        }
+
+        /**
+         * client.port tells connections of one client apart: the client's ephemeral port, whichever end this
+         * is.
+         */
+        Tags tags(boolean peerLabels) {
+            InetSocketAddress clientEnd = identity.role() == Role.CLIENT ? identity.local() : identity.remote();
+            Tags tags = TcpsightMeterBinder.tags(identity)
+                    .and("client.id", TcpsightMeterBinder.orUnknown(identity.clientId()))
+                    .and("client.port", clientEnd == null ? "0" : Integer.toString(clientEnd.getPort()));
+            return peerLabels
+                    ? tags.and(
+                            "peer",
+                            Objects.requireNonNullElse(
+                                    ConnectionIdentity.address(identity.remote()), TcpsightMeterBinder.UNKNOWN))
+                    : tags;
+        }
+    }
+
+    /** One gauge name, a row per ranked connection. */
+    private static final class Column {
+        private final MultiGauge gauge;
+        private final ToDoubleFunction<Row> value;
+
+        Column(MeterRegistry registry, String name, String unit, String description, ToDoubleFunction<Row> value) {
+            MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
+            this.gauge = (unit == null ? builder : builder.baseUnit(unit)).register(registry);
+            this.value = value;
+        }
+
+        void show(List<Row> rows, boolean peerLabels) {
+            List<MultiGauge.Row<?>> gaugeRows = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                gaugeRows.add(MultiGauge.Row.of(row.tags(peerLabels), value.applyAsDouble(row)));
+            }
+            gauge.register(gaugeRows, true);
+        }
+    }
+}
