@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.agent.hooks.Hooks;
 import io.tcpsight.agent.http.AgentHttpServer;
 import io.tcpsight.model.ClientConnectionIds;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +62,21 @@ final class AgentRuntime implements Hooks.Receiver {
         if (settings.port > 0) {
             observation.exporter(
                     "HTTP endpoint on " + settings.host + ":" + settings.port,
-                    monitor -> AgentHttpServer.start(settings.host, settings.port, monitor, connectPacer));
+                    monitor -> AgentHttpServer.start(
+                            settings.host, settings.port, monitor, agentMeters(listeners.meters(), connectPacer)));
         }
         this.observation = observation.build();
         this.registry = this.observation.registry();
+    }
+
+    /** The agent's meters beside the connection meters: the listeners and, when on, connect pacing. */
+    private static List<MeterBinder> agentMeters(ListenerMeters listenerMeters, ConnectPacer connectPacer) {
+        List<MeterBinder> binders = new ArrayList<>();
+        binders.add(listenerMeters);
+        if (connectPacer != null) {
+            binders.add(connectPacer);
+        }
+        return binders;
     }
 
     /** For the round step, which is built before the field is assigned. */

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +32,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class ListenerWatch {
     static final long WINDOW_NANOS = TimeUnit.MINUTES.toNanos(5);
-    private static final String[] COUNTERS = {
-        NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT
-    };
+    private static final String[] COUNTERS = ListenerMeters.COUNTERS;
 
     private final Map<Integer, String> listenerByPort;
     private final int ownHttpPort;
+    private final ListenerMeters meters = new ListenerMeters();
     /** (nanoTime, counters) per round within the window, oldest first; only the three counters are kept. */
     private final Deque<long[]> history = new ArrayDeque<>();
 
@@ -54,6 +54,11 @@ final class ListenerWatch {
             this.identity = identity;
             this.queue = queue;
         }
+    }
+
+    /** The listener state as meters, bound by the HTTP endpoint. */
+    ListenerMeters meters() {
+        return meters;
     }
 
     List<Listener> listeners() throws IOException {
@@ -87,7 +92,9 @@ final class ListenerWatch {
         Long somaxconn = Unknown.orNull(host.somaxconn());
         Long timestamps = Unknown.orNull(host.timestamps());
         List<Finding> findings = new ArrayList<>();
-        for (Listener listener : listeners()) {
+        List<Listener> listeners = listeners();
+        meters.update(listeners, Arrays.copyOfRange(now, 1, now.length));
+        for (Listener listener : listeners) {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
             Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn
                     ? (int) listener.queue.effectiveBacklog()

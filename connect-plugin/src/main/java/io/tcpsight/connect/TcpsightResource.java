@@ -9,6 +9,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.BufferedOutputStream;
 
 /** GET /tcpsight/findings, /tcpsight/connections?top=N and /tcpsight/metrics on the worker's REST server. */
 @Path("/tcpsight")
@@ -47,7 +49,12 @@ public class TcpsightResource {
     @GET
     @Path("/metrics")
     @Produces("text/plain; version=0.0.4; charset=utf-8")
-    public String metrics() {
-        return observation.scrape();
+    public StreamingOutput metrics() {
+        // Written as the registry walks its meters: at 10,000 connections the body is never one String.
+        return out -> {
+            BufferedOutputStream buffered = new BufferedOutputStream(out, 16 * 1024);
+            observation.scrape(buffered);
+            buffered.flush();
+        };
     }
 }

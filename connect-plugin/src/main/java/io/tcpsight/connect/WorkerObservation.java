@@ -13,6 +13,8 @@ import io.tcpsight.runtime.ObservationRuntime;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,8 +81,8 @@ final class WorkerObservation implements AutoCloseable {
         return runtime.monitor();
     }
 
-    String scrape() {
-        return prometheus.scrape();
+    void scrape(OutputStream out) throws IOException {
+        prometheus.scrape(out);
     }
 
     void round() {

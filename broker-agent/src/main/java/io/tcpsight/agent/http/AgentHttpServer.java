@@ -10,10 +10,12 @@ import io.tcpsight.export.ConnectionJson;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.monitor.ConnectionMonitor;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -32,13 +34,13 @@ public final class AgentHttpServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** @param extraMeters bound to the same registry when not null (the agent's connect pacing) */
-    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, MeterBinder extraMeters)
+    /** @param agentMeters bound to the same registry (the listeners, connect pacing) */
+    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, List<MeterBinder> agentMeters)
             throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
-        if (extraMeters != null) {
-            extraMeters.bindTo(prometheus);
+        for (MeterBinder meters : agentMeters) {
+            meters.bindTo(prometheus);
         }
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
@@ -47,9 +49,16 @@ public final class AgentHttpServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext(
-                "/metrics",
-                exchange -> respond(exchange, "text/plain; version=0.0.4; charset=utf-8", prometheus.scrape()));
+        server.createContext("/metrics", exchange -> {
+            if (getOnly(exchange)) {
+                // Streamed in chunks as the registry writes it: at 10,000 connections the body is never one String.
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                exchange.sendResponseHeaders(200, 0);
+                try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024)) {
+                    prometheus.scrape(out);
+                }
+            }
+        });
         server.createContext(
                 "/findings",
                 exchange -> respond(
@@ -91,14 +100,24 @@ public final class AgentHttpServer implements AutoCloseable {
         respond(exchange, 200, type, body);
     }
 
-    private static void respond(HttpExchange exchange, int status, String type, String body) throws IOException {
+    /** False after answering 405 to anything but GET. */
+    private static boolean getOnly(HttpExchange exchange) throws IOException {
+        if ("GET".equals(exchange.getRequestMethod())) {
+            return true;
+        }
         try (OutputStream out = exchange.getResponseBody()) {
-            if (!"GET".equals(exchange.getRequestMethod())) {
-                byte[] text = "GET only\n".getBytes(StandardCharsets.UTF_8);
-                exchange.sendResponseHeaders(405, text.length);
-                out.write(text);
-                return;
-            }
+            byte[] text = "GET only\n".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(405, text.length);
+            out.write(text);
+        }
+        return false;
+    }
+
+    private static void respond(HttpExchange exchange, int status, String type, String body) throws IOException {
+        if (!getOnly(exchange)) {
+            return;
+        }
+        try (OutputStream out = exchange.getResponseBody()) {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", type);
             exchange.sendResponseHeaders(status, bytes.length);

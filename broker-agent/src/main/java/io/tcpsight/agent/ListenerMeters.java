@@ -1,0 +1,91 @@
+package io.tcpsight.agent;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.tcp.ListenQueue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The listener state as meters of its own, for dashboards that must show a connect storm when no
+ * finding is up: each listener's accept queue against its effective backlog (gauges, tagged
+ * listener), and the namespace's listen-overflow, listen-drop and SYN-cookie counters. Updated by
+ * {@link ListenerWatch} every round; a listener that closed loses its rows.
+ */
+final class ListenerMeters implements MeterBinder {
+    private final List<MultiGauge.Row<?>> queueRows = new ArrayList<>();
+    private final List<MultiGauge.Row<?>> backlogRows = new ArrayList<>();
+    private volatile long[] counters = new long[0];
+    private MultiGauge acceptQueue;
+    private MultiGauge backlog;
+
+    @Override
+    public synchronized void bindTo(MeterRegistry registry) {
+        acceptQueue = MultiGauge.builder("tcpsight.listener.accept.queue")
+                .baseUnit("connections")
+                .description("Connections waiting in the listener's accept queue")
+                .register(registry);
+        backlog = MultiGauge.builder("tcpsight.listener.backlog")
+                .baseUnit("connections")
+                .description("The listener's effective backlog: the accept queue's limit")
+                .register(registry);
+        counter(
+                registry,
+                0,
+                "tcpsight.host.listen.overflows",
+                "TcpExt ListenOverflows: SYNs or ACKs a full accept queue dropped");
+        counter(
+                registry,
+                1,
+                "tcpsight.host.listen.drops",
+                "TcpExt ListenDrops: connection requests a listener dropped");
+        counter(
+                registry,
+                2,
+                "tcpsight.host.syncookies.sent",
+                "TcpExt SyncookiesSent: SYN cookies sent for a full SYN queue");
+        show();
+    }
+
+    /** @param namespaceCounters ListenOverflows, ListenDrops, SyncookiesSent; -1 where unknown */
+    synchronized void update(List<ListenerWatch.Listener> listeners, long[] namespaceCounters) {
+        queueRows.clear();
+        backlogRows.clear();
+        for (ListenerWatch.Listener listener : listeners) {
+            Tags tags = Tags.of("listener", listener.identity.listener().orElse("unknown"));
+            ListenQueue queue = listener.queue;
+            queueRows.add(MultiGauge.Row.of(tags, queue.acceptQueueLength()));
+            backlogRows.add(MultiGauge.Row.of(tags, queue.effectiveBacklog()));
+        }
+        counters = namespaceCounters.clone();
+        show();
+    }
+
+    private void show() {
+        if (acceptQueue != null) {
+            acceptQueue.register(queueRows, true);
+            backlog.register(backlogRows, true);
+        }
+    }
+
+    private void counter(MeterRegistry registry, int index, String name, String description) {
+        FunctionCounter.builder(name, this, meters -> meters.counter(index))
+                .baseUnit("events")
+                .description(description + " (per network namespace)")
+                .register(registry);
+    }
+
+    private double counter(int index) {
+        long[] values = counters;
+        return index < values.length && values[index] >= 0 ? values[index] : Double.NaN;
+    }
+
+    /** The TcpExt names, in the order {@link #update} takes them. */
+    static final String[] COUNTERS = {
+        NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT
+    };
+}
