@@ -74,7 +74,6 @@ final class ListenerMeters implements MeterBinder {
 
     private void counter(MeterRegistry registry, int index, String name, String description) {
         FunctionCounter.builder(name, this, meters -> meters.counter(index))
-                .baseUnit("events")
                 .description(description + " (per network namespace)")
                 .register(registry);
     }

@@ -33,8 +33,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor.RoundListener {
     static final String UNKNOWN = "unknown";
-    /** Tag sets (role, listener, node.id) beyond this share one with node.id="other". */
-    static final int MAX_TAG_SETS = 64;
+    /**
+     * Tag sets (role, listener, node.id) beyond this share one per role with listener and node.id
+     * "other": a broker in a large cluster has a tag set per peer broker, and 82 series each.
+     */
+    static final int MAX_TAG_SETS = 16;
 
     static final String OTHER = "other";
 
@@ -105,7 +108,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         if (existing != null) {
             return existing;
         }
-        Tags bounded = aggregates.size() < MAX_TAG_SETS ? tags : tags.and("node.id", OTHER);
+        Tags bounded = aggregates.size() < MAX_TAG_SETS ? tags : tags.and("listener", OTHER, "node.id", OTHER);
         return aggregates.computeIfAbsent(bounded, key -> new AggregateMeters(meters, key));
     }
 
@@ -160,7 +163,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     .description("Retransmitted segments of the tracked connections")
                     .tags(tags)
                     .register(meters);
-            segmentsOut = Counter.builder("tcpsight.connection.segments.out")
+            segmentsOut = Counter.builder("tcpsight.connection.sent")
                     .baseUnit("segments")
                     .description("Segments sent by the tracked connections")
                     .tags(tags)

@@ -117,6 +117,37 @@ class ExportersTest {
     }
 
     @Test
+    void tagSetsBeyondTheCapShareOneOtherSet() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(40);
+        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new TcpsightMeterBinder(monitor).bindTo(meters);
+        int nodes = TcpsightMeterBinder.MAX_TAG_SETS + 4;
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(nodes)) {
+            int node = 0;
+            for (SocketChannel client : loopback.clients) {
+                registry.track(
+                        TcpSockets.fileDescriptor(client),
+                        0,
+                        ConnectionIdentity.of(
+                                        Role.CLIENT,
+                                        (InetSocketAddress) client.getLocalAddress(),
+                                        (InetSocketAddress) client.getRemoteAddress(),
+                                        Instant.now())
+                                .withNodeId(Integer.toString(node++)));
+            }
+            monitor.round();
+        }
+        Collection<Timer> rtts = meters.find("tcpsight.connection.rtt").timers();
+        assertEquals(TcpsightMeterBinder.MAX_TAG_SETS + 1, rtts.size(), "16 node tag sets and one other");
+        Timer other = meters.find("tcpsight.connection.rtt")
+                .tags("listener", "other", "node.id", "other")
+                .timer();
+        assertNotNull(other);
+        assertEquals(4, other.count(), "the four connections past the cap");
+    }
+
+    @Test
     void theWorstConnectionsTableShowsConnectionsWithFindingsFirstAndForgetsClosedOnes() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         List<Finding> extra = new ArrayList<>();

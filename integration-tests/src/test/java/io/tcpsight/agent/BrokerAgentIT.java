@@ -10,6 +10,7 @@ import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabHeap;
 import io.tcpsight.lab.PrometheusText;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -23,8 +24,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -101,10 +100,18 @@ class BrokerAgentIT {
                         seen.stream().noneMatch(line -> line.startsWith("broker  ")),
                         "no unattributed broker-side connection: " + seen);
 
-                String metrics = broker.agentGet("/metrics");
+                // The table of the worst connections names clients; a round after /connections named them.
+                String metrics = LabAwait.await("the consumer in the worst-connections table")
+                        .atMost(Duration.ofSeconds(15))
+                        .until(() -> {
+                            String scrape = broker.agentGet("/metrics");
+                            return scrape.contains("client_id=\"orders-consumer\"") ? scrape : null;
+                        });
                 assertTrue(
-                        metrics.contains("tcpsight_connection_rtt_seconds_count{client_id=\"orders-consumer\""),
-                        metrics);
+                        metrics.lines()
+                                .filter(line -> line.contains("client_id="))
+                                .allMatch(line -> line.startsWith("tcpsight_top_connection_")),
+                        "client.id only in the bounded table:\n" + metrics);
                 assertTrue(metrics.contains("tcpsight_connections "), metrics);
                 DashboardQueries.assertAllExist(metrics, "broker-agent.json", "kafka-clients.json");
                 for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
@@ -311,16 +318,6 @@ class BrokerAgentIT {
 
     /** Live TrackedConnection instances in the broker's heap, after a full GC. */
     private static long trackedObjects(KafkaBroker broker) throws Exception {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        long pid = broker.process().pid();
-        Process histogram = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram")
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(histogram.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        histogram.waitFor();
-        Matcher matcher = Pattern.compile(
-                        "(?m)^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+io\\.tcpsight\\.shaded\\.connection\\.TrackedConnection$")
-                .matcher(output);
-        return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+        return LabHeap.liveInstances(broker.process(), "io.tcpsight.shaded.sampling.TrackedConnection");
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
@@ -15,7 +16,9 @@ import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.PrometheusServer;
 import io.tcpsight.lab.PrometheusText;
+import io.tcpsight.lab.RttBuckets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,7 +81,31 @@ class ConnectPluginLabIT {
                                     && line.contains("connector-consumer-far-sink-")),
                     "the worker log names the finding and the consumer:\n" + log);
             awaitLines(sink, 100);
-            DashboardQueries.assertAllExist(worker.getText("/tcpsight/metrics"), "connect-plugin.json");
+            String scrape = worker.getText("/tcpsight/metrics");
+            DashboardQueries.assertAllExist(scrape, "connect-plugin.json");
+            assertEquals("", PrometheusServer.lint(scrape), "promtool check metrics");
+            try (PrometheusServer prometheus =
+                    PrometheusServer.scraping(Map.of("tcpsight-connect", worker.restUrl() + "/tcpsight/metrics"))) {
+                DashboardQueries.assertEveryQueryAnswers(prometheus, "tcpsight-connect", "connect-plugin.json");
+                double median = prometheus
+                        .query(
+                                "histogram_quantile(0.5, sum by (le) (rate("
+                                        + "tcpsight_connection_rtt_seconds_bucket{job=\"tcpsight-connect\", role=\"client\"}[1m])))")
+                        .get(0)
+                        .value();
+                List<Double> kernel = new ArrayList<>();
+                for (ConnectionView connection :
+                        ConnectionView.list(worker.getText("/tcpsight/connections?top=1000"))) {
+                    if (connection.tcpInfo() != null) {
+                        kernel.add(connection.tcpInfo().rttMs() / 1000);
+                    }
+                }
+                double kernelMedian = median(kernel);
+                System.out.printf(
+                        "RTT median on the 100 ms line: Prometheus %.4f s, kernel %.4f s%n", median, kernelMedian);
+                assertEquals(0.1, median, 0.05, "the RTT median Prometheus computes is about 0.1 s");
+                RttBuckets.assertWithinOneBucket(median, kernelMedian);
+            }
         }
     }
 

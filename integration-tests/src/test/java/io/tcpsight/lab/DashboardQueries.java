@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,8 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Grafana dashboards in docs/dashboards checked against a real /metrics scrape: every
- * tcpsight series a query names exists, and carries every label the query groups by.
+ * The Grafana dashboards in docs/dashboards checked two ways: against a /metrics scrape (every
+ * tcpsight series a query names exists, with every label the query groups by), and against a real
+ * Prometheus server (every query evaluates, and every data panel returns a value).
  */
 public final class DashboardQueries {
     private static final Path DASHBOARDS = Path.of("..", "docs", "dashboards");
@@ -45,6 +47,73 @@ public final class DashboardQueries {
             expressions.add(variable.path("query").asText());
         }
         return expressions;
+    }
+
+    /** A panel's query, with the panel it feeds. */
+    public record Query(String dashboard, String panel, boolean mayBeEmpty, String expression) {}
+
+    /** Every panel query of a dashboard file; "(may be empty:" in a panel's description says why it may be. */
+    public static List<Query> queries(String dashboard) throws IOException {
+        JsonNode root =
+                new ObjectMapper().readTree(DASHBOARDS.resolve(dashboard).toFile());
+        List<Query> queries = new ArrayList<>();
+        for (JsonNode panel : root.path("panels")) {
+            boolean mayBeEmpty = panel.path("description").asText().contains("(may be empty:");
+            for (JsonNode target : panel.path("targets")) {
+                queries.add(new Query(
+                        dashboard,
+                        panel.path("title").asText(),
+                        mayBeEmpty,
+                        target.path("expr").asText()));
+            }
+        }
+        return queries;
+    }
+
+    /**
+     * Every panel query of the dashboards, with $job set to {@code job}, evaluated by a real
+     * Prometheus: no query errs, and every data panel answers with at least one number.
+     */
+    public static void assertEveryQueryAnswers(PrometheusServer prometheus, String job, String... dashboards) {
+        // A rate needs two scrapes around a sampling round; a fresh Prometheus may not have them yet.
+        List<String> problems = new ArrayList<>();
+        int answered = LabAwait.await("every query of " + List.of(dashboards) + " answered by Prometheus")
+                .atMost(Duration.ofSeconds(45))
+                .every(Duration.ofSeconds(2))
+                .explainedBy(() -> problems.size() + " dashboard queries failed:\n" + String.join("\n", problems))
+                .until(() -> {
+                    problems.clear();
+                    int numbers = 0;
+                    for (String dashboard : dashboards) {
+                        for (Query query : queries(dashboard)) {
+                            String problem = problem(
+                                    prometheus, query, query.expression().replace("$job", job));
+                            if (problem == null) {
+                                numbers++;
+                            } else if (!problem.isEmpty()) {
+                                problems.add(problem);
+                            }
+                        }
+                    }
+                    return problems.isEmpty() ? numbers : null;
+                });
+        System.out.println("dashboards " + List.of(dashboards) + " on job " + job + ": " + answered
+                + " queries answered with numbers");
+    }
+
+    /** null when the query answered with a number, "" when it may be empty and was, else what went wrong. */
+    private static String problem(PrometheusServer prometheus, Query query, String promql) throws Exception {
+        JsonNode answer = prometheus.answer(promql);
+        if (!answer.path("status").asText().equals("success")) {
+            return query + " fails: " + answer.path("error").asText();
+        }
+        for (JsonNode result : answer.path("data").path("result")) {
+            double value = Double.parseDouble(result.path("value").path(1).asText());
+            if (!Double.isNaN(value) && !Double.isInfinite(value)) {
+                return null;
+            }
+        }
+        return query.mayBeEmpty() ? "" : query + " answers no number: " + answer.path("data");
     }
 
     public static void assertAllExist(String scrape, String... dashboards) throws IOException {

@@ -74,6 +74,14 @@ public final class LabPrerequisites {
         }
     }
 
+    /** A command the lab runs, e.g. prometheus or kcat, installed by integration-tests/lab/setup.sh. */
+    public static void requireCommand(String command, String what) {
+        if (!onPath(command)) {
+            unavailable(what + " is not installed: no " + command
+                    + " on PATH (integration-tests/lab/setup.sh installs it)");
+        }
+    }
+
     private static boolean isRoot() {
         try {
             List<String> status = Files.readAllLines(Paths.get("/proc/self/status"));

@@ -25,7 +25,7 @@ public final class LabProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static LabProcess start(String name, List<String> command) throws IOException {
+    public static LabProcess start(String name, List<String> command) throws IOException {
         Files.createDirectories(LabPaths.work());
         Path log = LabPaths.work().resolve(name + ".log");
         Process process = new ProcessBuilder(command)
