@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -200,7 +203,19 @@ class ContainerLabIT {
                 sends.add(producer.send(new ProducerRecord<>(topic, "record-" + i)));
             }
             for (Future<RecordMetadata> send : sends) {
-                send.get(150, TimeUnit.SECONDS);
+                try {
+                    send.get(150, TimeUnit.SECONDS);
+                } catch (ExecutionException | TimeoutException failure) {
+                    // Once seen in CI (the batch expired unsent); say what the proxy and the broker looked like.
+                    System.out.println("produce to " + topic + " failed: " + failure + "\nhost proxy toxics: "
+                            + kafka.hostProxy().toxics().getAll().stream()
+                                    .map(Toxic::getName)
+                                    .toList() + ", enabled: "
+                            + kafka.hostProxy().isEnabled());
+                    String logs = kafka.broker().getLogs();
+                    System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
+                    throw failure;
+                }
             }
         }
     }
