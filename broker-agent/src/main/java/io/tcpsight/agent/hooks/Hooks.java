@@ -55,6 +55,18 @@ public final class Hooks {
     };
 
     /**
+     * The failure path of every hook: the receiver's own handler may throw too (an Error while it
+     * logs, a StackOverflowError that recurs), and that must not reach Kafka either.
+     */
+    private static void report(Receiver current, String where, Throwable failure) {
+        try {
+            current.failed(where, failure);
+        } catch (Throwable ignored) {
+            // nothing is left that could tell anyone without risking Kafka's thread
+        }
+    }
+
+    /**
      * Selector.connect's entry: the registerChannel that follows on this thread is a client's,
      * started now, after any pacing wait, so the connect duration is the handshake's alone.
      */
@@ -66,7 +78,7 @@ public final class Hooks {
         try {
             current.connecting();
         } catch (Throwable failure) {
-            current.failed("connect pacing", failure);
+            report(current, "connect pacing", failure);
         }
         try {
             CONNECTING.get()[0] = System.nanoTime();
@@ -91,7 +103,7 @@ public final class Hooks {
             connecting[0] = 0;
             current.registered(selector, connectionId, channel, started);
         } catch (Throwable failure) {
-            current.failed("registerChannel", failure);
+            report(current, "registerChannel", failure);
         }
     }
 
@@ -107,7 +119,7 @@ public final class Hooks {
                 current.connected(channel);
             }
         } catch (Throwable failure) {
-            current.failed("finishConnect", failure);
+            report(current, "finishConnect", failure);
         }
     }
 
@@ -123,7 +135,7 @@ public final class Hooks {
                 current.closing(channel);
             }
         } catch (Throwable failure) {
-            current.failed("close", failure);
+            report(current, "close", failure);
         }
     }
 
@@ -141,7 +153,7 @@ public final class Hooks {
         try {
             current.networkClient(selector, clientId);
         } catch (Throwable failure) {
-            current.failed("NetworkClient", failure);
+            report(current, "NetworkClient", failure);
         }
     }
 
@@ -154,7 +166,7 @@ public final class Hooks {
         try {
             current.request(connectionId, requestContext);
         } catch (Throwable failure) {
-            current.failed("RequestContext", failure);
+            report(current, "RequestContext", failure);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.tcpsight.agent.hooks;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.objectweb.asm.ClassReader;
@@ -61,6 +62,11 @@ public final class KafkaHookTransformer implements ClassFileTransformer {
             return null;
         }
         try {
+            List<String> missing = HookReferences.missing(className, bytes, loader);
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("this Kafka version lacks " + String.join(", ", missing)
+                        + "; the class loads unchanged, none of its hooks applied");
+            }
             return rewrite(className, bytes);
         } catch (Throwable failure) {
             // An exception out of a transformer is swallowed by the JVM; this is the only place it can be told.
