@@ -1,11 +1,12 @@
 package io.tcpsight.tcp;
 
+import io.tcpsight.tcp.PrivateExtraction.ExtractionFailedException;
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The JNI entry points and the loader for libtcpsight.so. Loading never throws: a failure is
@@ -50,31 +51,46 @@ final class NativeTcp {
 
     private static NativeAvailability load() {
         String platform = platform();
-        try {
-            if (!platform.startsWith("linux-")) {
+        if (!platform.startsWith("linux-")) {
+            return NativeAvailability.unavailable(
+                    platform,
+                    "TCP_INFO is read through a Linux-only JNI library; this JVM runs on "
+                            + System.getProperty("os.name"));
+        }
+        String resource = "/META-INF/native/" + platform + "/libtcpsight.so";
+        return loadFrom(
+                platform, resource, NativeTcp.class.getResourceAsStream(resource), PrivateExtraction.directory());
+    }
+
+    /**
+     * Extracts {@code library} into a private file in {@code directory} and loads it. Never throws:
+     * a read-only, full or noexec directory, a truncated or foreign library each become one reason.
+     * A private copy per class loader: a JVM may load tcpsight twice (agent and Connect plugin),
+     * and one .so path can be bound to only one class loader.
+     */
+    static NativeAvailability loadFrom(String platform, String resource, InputStream library, Path directory) {
+        try (InputStream content = library) {
+            if (content == null) {
                 return NativeAvailability.unavailable(
-                        platform,
-                        "TCP_INFO is read through a Linux-only JNI library; this JVM runs on "
-                                + System.getProperty("os.name"));
+                        platform, "this jar has no native library for " + platform + " (looked for " + resource + ")");
             }
-            String resource = "/META-INF/native/" + platform + "/libtcpsight.so";
-            Path extracted;
-            try (InputStream library = NativeTcp.class.getResourceAsStream(resource)) {
-                if (library == null) {
-                    return NativeAvailability.unavailable(
-                            platform,
-                            "this jar has no native library for " + platform + " (looked for " + resource + ")");
-                }
-                // A private copy per class loader: a JVM may load tcpsight twice (agent and
-                // Connect plugin), and one .so path can be bound to only one class loader.
-                extracted = Files.createTempFile("libtcpsight-", ".so");
-                Files.copy(library, extracted, StandardCopyOption.REPLACE_EXISTING);
+            byte[] image = content.readAllBytes();
+            Optional<String> unloadable = ElfImage.problem(image, platform);
+            if (unloadable.isPresent()) {
+                return NativeAvailability.unavailable(
+                        platform, "the native library " + resource + " does not load: it " + unloadable.get());
             }
+            Path extracted = PrivateExtraction.write(directory, "libtcpsight-", ".so", new ByteArrayInputStream(image));
             try {
                 System.load(extracted.toAbsolutePath().toString());
+            } catch (UnsatisfiedLinkError refused) {
+                return NativeAvailability.unavailable(
+                        platform,
+                        PrivateExtraction.noexecReason(directory)
+                                .orElse("the native library " + resource + " does not load: " + refused.getMessage()));
             } finally {
-                // Once mapped, the file is no longer needed; nothing is left in the temp folder.
-                Files.deleteIfExists(extracted);
+                // Once mapped, the file is no longer needed; nothing is left in the directory.
+                PrivateExtraction.deleteQuietly(extracted);
             }
             if (recordStride() != RECORD_STRIDE || infoCapacity() != INFO_CAPACITY) {
                 return NativeAvailability.unavailable(
@@ -83,6 +99,9 @@ final class NativeTcp {
                                 + " does not match the Java layout " + RECORD_STRIDE + "/" + INFO_CAPACITY);
             }
             return NativeAvailability.available(platform);
+        } catch (ExtractionFailedException failed) {
+            return NativeAvailability.unavailable(
+                    platform, "the native library could not be extracted: " + failed.getMessage());
         } catch (Throwable failure) {
             return NativeAvailability.unavailable(platform, "loading the native library failed: " + failure);
         }
