@@ -112,7 +112,8 @@ public final class PrivateExtraction {
         }
     }
 
-    static void deleteQuietly(Path file) {
+    /** Removes a file this class wrote; a failure to remove it is not worth a line. */
+    public static void deleteQuietly(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (IOException | RuntimeException ignored) {

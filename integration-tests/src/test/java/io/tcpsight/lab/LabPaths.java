@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /** Where the build put the lab's parts; set by failsafe (integration-tests/pom.xml). */
-final class LabPaths {
+public final class LabPaths {
     private LabPaths() {}
 
     static Path home() {
@@ -15,7 +15,7 @@ final class LabPaths {
         return path("tcpsight.lab.delayline", "target/lab-bin/delayline");
     }
 
-    static Path kafkaLib() {
+    public static Path kafkaLib() {
         return path("tcpsight.lab.kafka.lib", "kafka-runtime/target/lib");
     }
 
@@ -27,7 +27,7 @@ final class LabPaths {
         return path("tcpsight.lab.kafka39.lib", "kafka-runtime-3.9/target/lib");
     }
 
-    static Path agentJar() {
+    public static Path agentJar() {
         return path("tcpsight.lab.agent.jar", "../broker-agent/target/tcpsight-broker-agent-0.1.0-SNAPSHOT.jar");
     }
 
