@@ -13,6 +13,8 @@ import java.util.OptionalLong;
 public final class ConnectionJson {
     public static final int DEFAULT_TOP = 20;
     public static final int MAX_TOP = 1000;
+    /** The answer to a bad top=N; it never repeats what was sent, which could be anything. */
+    public static final String TOP_NOT_ALLOWED = "top must be a whole number from 1 to " + MAX_TOP + "\n";
 
     private ConnectionJson() {}
 

@@ -36,7 +36,7 @@ public class TcpsightResource {
         if (limit < 0) {
             return Response.status(Response.Status.BAD_REQUEST)
                     .type(MediaType.TEXT_PLAIN)
-                    .entity("top=" + top + " is not allowed: a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n")
+                    .entity(ConnectionJson.TOP_NOT_ALLOWED)
                     .build();
         }
         return Response.ok(

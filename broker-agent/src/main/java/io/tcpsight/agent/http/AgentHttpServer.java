@@ -1,7 +1,5 @@
 package io.tcpsight.agent.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -10,28 +8,74 @@ import io.tcpsight.export.ConnectionJson;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.monitor.ConnectionMonitor;
-import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's HTTP endpoint: GET /metrics (Prometheus text), /findings (JSON array in the shared
- * finding format), /connections?top=N (the worst connections with their TCP_INFO). One daemon
- * thread; binds to loopback unless configured otherwise.
+ * finding format), /connections?top=N (the worst connections with their TCP_INFO). Binds to
+ * loopback unless configured otherwise.
+ *
+ * <p>Built so that no client can stall it for others. One selector thread reads request heads and
+ * writes responses without ever blocking, so a half-sent request (slowloris) or a client that
+ * never reads costs a buffer, not a thread. Only a complete GET reaches the bounded renderer pool;
+ * anything else gets a fixed answer at once (405, 404, 431, 503). Every connection has a deadline
+ * for its head and one for its whole life, and each answer closes its connection. At most
+ * {@link #MAX_CONNECTIONS} are open: past that, the oldest one still sending its head makes room.
+ * Requests for /metrics that arrive together share one render and one body.
  */
 public final class AgentHttpServer implements AutoCloseable {
+    static final int MAX_CONNECTIONS = 1024;
+    /** A scrape served to requests that arrive while it is this fresh: a flood costs one render. */
+    static final long METRICS_REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    static final int MAX_HEAD_BYTES = 8 * 1024;
+    static final long HEAD_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    static final long LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final int RENDERERS = 2;
+    private static final int RENDER_QUEUE = 64;
 
-    private AgentHttpServer(HttpServer server, ExecutorService executor) {
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    private final ThreadPoolExecutor renderers;
+    private final Routes routes;
+    private final Queue<Runnable> selectorTasks = new ConcurrentLinkedQueue<>();
+    private final Thread loop;
+    private volatile boolean open = true;
+    // Selector thread only:
+    private int connections;
+    private Response metrics;
+    private long metricsRendered;
+    private boolean metricsRendering;
+    private final List<SelectionKey> waitingForMetrics = new ArrayList<>();
+
+    private AgentHttpServer(ServerSocketChannel server, Selector selector, Routes routes) {
         this.server = server;
-        this.executor = executor;
+        this.selector = selector;
+        this.routes = routes;
+        this.renderers = new ThreadPoolExecutor(
+                RENDERERS,
+                RENDERERS,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(RENDER_QUEUE),
+                runnable -> daemon(runnable, "tcpsight-agent-http-render"));
+        this.loop = daemon(this::run, "tcpsight-agent-http");
     }
 
     /** @param agentMeters bound to the same registry (the listeners, connect pacing) */
@@ -42,46 +86,288 @@ public final class AgentHttpServer implements AutoCloseable {
         for (MeterBinder meters : agentMeters) {
             meters.bindTo(prometheus);
         }
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
-        ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tcpsight-agent-http");
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(executor);
-        server.createContext("/metrics", exchange -> {
-            if (getOnly(exchange)) {
-                // Streamed in chunks as the registry writes it: at 10,000 connections the body is never one String.
-                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-                exchange.sendResponseHeaders(200, 0);
-                try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 16 * 1024)) {
-                    prometheus.scrape(out);
+        ServerSocketChannel server = ServerSocketChannel.open();
+        Selector selector = Selector.open();
+        try {
+            server.bind(new InetSocketAddress(host, port), 64);
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+        } catch (IOException | RuntimeException failure) {
+            selector.close();
+            server.close();
+            throw failure;
+        }
+        AgentHttpServer started = new AgentHttpServer(server, selector, new Routes(prometheus, monitor));
+        started.loop.start();
+        return started;
+    }
+
+    public int port() {
+        return server.socket().getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        open = false;
+        renderers.shutdownNow();
+        try {
+            selector.wakeup();
+            loop.join(2000);
+            selector.close();
+            server.close();
+        } catch (IOException | InterruptedException ignored) {
+            // closing for good: nothing left to tell
+        }
+    }
+
+    private void run() {
+        try {
+            while (open) {
+                selector.select(250);
+                for (Runnable task = selectorTasks.poll(); task != null; task = selectorTasks.poll()) {
+                    task.run();
+                }
+                for (SelectionKey key : selector.selectedKeys()) {
+                    handle(key);
+                }
+                selector.selectedKeys().clear();
+                expire(System.nanoTime());
+            }
+        } catch (IOException | RuntimeException stopped) {
+            // the endpoint is closing, or the selector broke: answering stops, the agent goes on
+        } finally {
+            for (SelectionKey key : selector.keys()) {
+                closeQuietly(key);
+            }
+        }
+    }
+
+    private void handle(SelectionKey key) {
+        if (!key.isValid()) {
+            return;
+        }
+        try {
+            if (key.isAcceptable()) {
+                accept();
+            } else if (key.isReadable()) {
+                read(key);
+            } else if (key.isWritable()) {
+                write(key);
+            }
+        } catch (IOException | RuntimeException broken) {
+            closeConnection(key);
+        }
+    }
+
+    private void accept() throws IOException {
+        for (SocketChannel client = server.accept(); client != null; client = server.accept()) {
+            if (connections >= MAX_CONNECTIONS && !evictSlowestHead()) {
+                client.close(); // the cheapest refusal: no buffer, no key
+                continue;
+            }
+            client.configureBlocking(false);
+            client.register(selector, SelectionKey.OP_READ, new Exchange(System.nanoTime()));
+            connections++;
+        }
+    }
+
+    private void read(SelectionKey key) throws IOException {
+        Exchange exchange = (Exchange) key.attachment();
+        if (!exchange.head.hasRemaining() && exchange.head.capacity() < MAX_HEAD_BYTES) {
+            exchange.head = ByteBuffer.allocate(MAX_HEAD_BYTES).put(exchange.head.flip());
+        }
+        int read = ((SocketChannel) key.channel()).read(exchange.head);
+        if (read < 0) {
+            closeConnection(key);
+            return;
+        }
+        RequestHead.Parsed parsed = RequestHead.parse(exchange.head);
+        if (parsed == null) {
+            if (!exchange.head.hasRemaining() && exchange.head.capacity() == MAX_HEAD_BYTES) {
+                key.interestOps(0);
+                respond(key, Response.text(431, "request head over " + MAX_HEAD_BYTES + " bytes\n"));
+            }
+            return;
+        }
+        key.interestOps(0);
+        if (!parsed.method().equals("GET")) {
+            respond(key, Response.GET_ONLY);
+            return;
+        }
+        if (parsed.path().equals("/metrics")) {
+            scrape(key);
+            return;
+        }
+        try {
+            renderers.execute(() -> {
+                Response response = routes.answer(parsed.path(), parsed.query());
+                onSelector(() -> respond(key, response));
+            });
+        } catch (RejectedExecutionException busy) {
+            respond(key, Response.BUSY);
+        }
+    }
+
+    /** On the selector thread: a fresh body at once, else one render for every request waiting on it. */
+    private void scrape(SelectionKey key) {
+        long now = System.nanoTime();
+        if (metrics != null && now - metricsRendered < METRICS_REUSE_NANOS) {
+            respond(key, metrics);
+            return;
+        }
+        waitingForMetrics.add(key);
+        if (metricsRendering) {
+            return;
+        }
+        metricsRendering = true;
+        try {
+            renderers.execute(() -> {
+                Response rendered = routes.answer("/metrics", null);
+                onSelector(() -> {
+                    metricsRendering = false;
+                    if (rendered.status == 200) {
+                        metrics = rendered;
+                        metricsRendered = System.nanoTime();
+                    }
+                    for (SelectionKey waiting : waitingForMetrics) {
+                        respond(waiting, rendered);
+                    }
+                    waitingForMetrics.clear();
+                });
+            });
+        } catch (RejectedExecutionException busy) {
+            metricsRendering = false;
+            for (SelectionKey waiting : waitingForMetrics) {
+                respond(waiting, Response.BUSY);
+            }
+            waitingForMetrics.clear();
+        }
+    }
+
+    private void write(SelectionKey key) throws IOException {
+        Exchange exchange = (Exchange) key.attachment();
+        ((SocketChannel) key.channel()).write(exchange.response);
+        if (!exchange.response[exchange.response.length - 1].hasRemaining()) {
+            closeConnection(key);
+        }
+    }
+
+    /** On the selector thread: the answer goes out as the client reads it. */
+    private void respond(SelectionKey key, Response response) {
+        if (!key.isValid()) {
+            return;
+        }
+        Exchange exchange = (Exchange) key.attachment();
+        exchange.response = response.buffers();
+        key.interestOps(SelectionKey.OP_WRITE);
+    }
+
+    private void onSelector(Runnable task) {
+        selectorTasks.add(task);
+        selector.wakeup();
+    }
+
+    /** Makes room by closing the connection that has been sending its head the longest; false when none is. */
+    private boolean evictSlowestHead() {
+        SelectionKey oldest = null;
+        for (SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof Exchange && key.interestOps() == SelectionKey.OP_READ) {
+                if (oldest == null
+                        || ((Exchange) key.attachment()).started < ((Exchange) oldest.attachment()).started) {
+                    oldest = key;
                 }
             }
-        });
-        server.createContext(
-                "/findings",
-                exchange -> respond(
-                        exchange,
-                        "application/json",
-                        FindingJson.array(monitor.board().current())));
-        server.createContext("/connections", exchange -> {
-            int top = top(exchange.getRequestURI().getQuery());
-            if (top < 0) {
-                respond(
-                        exchange,
-                        400,
-                        "text/plain",
-                        "top must be a whole number from 1 to " + ConnectionJson.MAX_TOP + "\n");
-                return;
+        }
+        if (oldest != null) {
+            closeConnection(oldest);
+        }
+        return oldest != null;
+    }
+
+    /** Closes connections whose head is late or whose whole exchange outlived its deadline. */
+    private void expire(long now) {
+        for (SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof Exchange) {
+                Exchange exchange = (Exchange) key.attachment();
+                boolean headLate = exchange.response == null
+                        && key.interestOps() == SelectionKey.OP_READ
+                        && now - exchange.started > HEAD_TIMEOUT_NANOS;
+                if (headLate || now - exchange.started > LIFETIME_NANOS) {
+                    closeConnection(key);
+                }
             }
-            respond(
-                    exchange,
-                    "application/json",
-                    ConnectionJson.array(TcpsightJmx.worst(monitor.registry().connections(), top)));
-        });
-        server.start();
-        return new AgentHttpServer(server, executor);
+        }
+    }
+
+    private void closeConnection(SelectionKey key) {
+        if (key.isValid() || key.channel().isOpen()) {
+            connections--;
+        }
+        closeQuietly(key);
+    }
+
+    private static void closeQuietly(SelectionKey key) {
+        key.cancel();
+        try {
+            key.channel().close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+    }
+
+    private static Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** One connection's state: the head as it arrives, then the answer as it leaves. */
+    private static final class Exchange {
+        final long started;
+        /** Small at first; grown once to MAX_HEAD_BYTES for a head that needs it. */
+        ByteBuffer head = ByteBuffer.allocate(1024);
+        /** Head and body; the body may be shared with other exchanges (a read-only view each). */
+        ByteBuffer[] response;
+
+        Exchange(long started) {
+            this.started = started;
+        }
+    }
+
+    /** The three resources. Runs on a renderer thread; the body is bytes, never one String. */
+    private static final class Routes {
+        private final PrometheusMeterRegistry prometheus;
+        private final ConnectionMonitor monitor;
+
+        Routes(PrometheusMeterRegistry prometheus, ConnectionMonitor monitor) {
+            this.prometheus = prometheus;
+            this.monitor = monitor;
+        }
+
+        Response answer(String path, String query) {
+            try {
+                switch (path) {
+                    case "/metrics":
+                        ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
+                        prometheus.scrape(body);
+                        return new Response(200, "text/plain; version=0.0.4; charset=utf-8", body.toByteArray());
+                    case "/findings":
+                        return Response.json(FindingJson.array(monitor.board().current()));
+                    case "/connections":
+                        int top = top(query);
+                        if (top < 0) {
+                            return Response.text(400, ConnectionJson.TOP_NOT_ALLOWED);
+                        }
+                        return Response.json(ConnectionJson.array(
+                                TcpsightJmx.worst(monitor.registry().connections(), top)));
+                    default:
+                        return Response.text(404, "not found; try /metrics, /findings or /connections?top=20\n");
+                }
+            } catch (IOException | RuntimeException failure) {
+                return Response.text(
+                        500, "tcpsight could not answer: " + failure.getClass().getSimpleName() + "\n");
+            }
+        }
     }
 
     /** top=N from the query string; default 20; -1 when malformed or out of range. */
@@ -96,42 +382,56 @@ public final class AgentHttpServer implements AutoCloseable {
         return ConnectionJson.DEFAULT_TOP;
     }
 
-    private static void respond(HttpExchange exchange, String type, String body) throws IOException {
-        respond(exchange, 200, type, body);
-    }
+    /** A whole answer: status line, headers and body, sent once and followed by close. */
+    static final class Response {
+        static final Response GET_ONLY = text(405, "GET only\n");
+        static final Response BUSY = text(503, "busy; try again\n");
 
-    /** False after answering 405 to anything but GET. */
-    private static boolean getOnly(HttpExchange exchange) throws IOException {
-        if ("GET".equals(exchange.getRequestMethod())) {
-            return true;
-        }
-        try (OutputStream out = exchange.getResponseBody()) {
-            byte[] text = "GET only\n".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(405, text.length);
-            out.write(text);
-        }
-        return false;
-    }
+        private final int status;
+        private final String type;
+        private final byte[] body;
 
-    private static void respond(HttpExchange exchange, int status, String type, String body) throws IOException {
-        if (!getOnly(exchange)) {
-            return;
+        Response(int status, String type, byte[] body) {
+            this.status = status;
+            this.type = type;
+            this.body = body;
         }
-        try (OutputStream out = exchange.getResponseBody()) {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", type);
-            exchange.sendResponseHeaders(status, bytes.length);
-            out.write(bytes);
+
+        static Response text(int status, String body) {
+            return new Response(status, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
         }
-    }
 
-    public int port() {
-        return server.getAddress().getPort();
-    }
+        static Response json(String body) {
+            return new Response(200, "application/json", body.getBytes(StandardCharsets.UTF_8));
+        }
 
-    @Override
-    public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        ByteBuffer[] buffers() {
+            byte[] head = ("HTTP/1.1 " + status + " " + reason() + "\r\nContent-Type: " + type + "\r\nContent-Length: "
+                            + body.length + "\r\n" + (status == 405 ? "Allow: GET\r\n" : "")
+                            + "Connection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII);
+            return new ByteBuffer[] {
+                ByteBuffer.wrap(head), ByteBuffer.wrap(body).asReadOnlyBuffer()
+            };
+        }
+
+        private String reason() {
+            switch (status) {
+                case 200:
+                    return "OK";
+                case 400:
+                    return "Bad Request";
+                case 404:
+                    return "Not Found";
+                case 405:
+                    return "Method Not Allowed";
+                case 431:
+                    return "Request Header Fields Too Large";
+                case 503:
+                    return "Service Unavailable";
+                default:
+                    return "Internal Server Error";
+            }
+        }
     }
 }
