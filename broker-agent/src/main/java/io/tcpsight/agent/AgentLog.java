@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.tcpsight.model.LogText;
 import java.lang.reflect.Method;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -41,7 +42,9 @@ final class AgentLog {
         log(warn, Level.WARNING, message);
     }
 
-    private void log(Method method, Level level, String message) {
+    /** Every line is one line: client.ids and connection ids in it come from clients. */
+    private void log(Method method, Level level, String text) {
+        String message = LogText.oneLine(text);
         if (slf4j != null) {
             try {
                 method.invoke(slf4j, message);

@@ -176,8 +176,14 @@ final class AgentSettings {
         if (!matcher.matches()) {
             throw new InvalidSettingException(key, text, "a duration such as 500ms, 10s or 1m");
         }
-        long amount = Long.parseLong(matcher.group(1));
-        return matcher.group(2).equals("ms") ? amount : matcher.group(2).equals("s") ? amount * 1000 : amount * 60_000;
+        String unit = matcher.group(2);
+        try {
+            long amount = Long.parseLong(matcher.group(1));
+            return Math.multiplyExact(amount, unit.equals("ms") ? 1 : unit.equals("s") ? 1000 : 60_000);
+        } catch (NumberFormatException | ArithmeticException tooLarge) {
+            // Checked here: a product that wrapped around would pass any later range check.
+            throw new InvalidSettingException(key, text, "a duration of at most " + Long.MAX_VALUE + " ms");
+        }
     }
 
     private static Map<String, String> readFile(String path) {

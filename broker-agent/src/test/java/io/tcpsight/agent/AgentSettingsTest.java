@@ -116,6 +116,24 @@ class AgentSettingsTest {
                                 InvalidSettingException.class,
                                 () -> AgentSettings.parse("connect.rate=10,connect.max.wait=2m"))
                         .getMessage());
+        // 153722867280913 minutes wrapped to a negative millisecond count and passed the 60 s check.
+        assertEquals(
+                "connect.max.wait=153722867280913m is not valid: a duration of at most 9223372036854775807 ms",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> AgentSettings.parse("connect.rate=10,connect.max.wait=153722867280913m"))
+                        .getMessage());
+        assertEquals(
+                "interval=99999999999999999999s is not valid: a duration of at most 9223372036854775807 ms",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("interval=99999999999999999999s"))
+                        .getMessage());
+        assertEquals(
+                "congestion=bbr?2026-11-24 WARN forged is not valid: a congestion control name such as bbr or cubic",
+                assertThrows(
+                                InvalidSettingException.class,
+                                () -> AgentSettings.parse("congestion=bbr\n2026-11-24 WARN forged"))
+                        .getMessage(),
+                "a control character in a value never reaches a log line");
         assertEquals(
                 "connect.burst=4 is not valid: only together with connect.rate, which turns connect pacing on",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("connect.burst=4"))

@@ -6,8 +6,13 @@ public final class InvalidSettingException extends IllegalArgumentException {
     private final String key;
 
     public InvalidSettingException(String key, Object value, String allowed) {
-        super(key + "=" + value + " is not valid: " + allowed);
+        super(printable(key) + "=" + printable(value) + " is not valid: " + allowed);
         this.key = key;
+    }
+
+    /** Control characters as '?': a value may come from a connector config that anyone with REST access wrote. */
+    private static String printable(Object text) {
+        return String.valueOf(text).replaceAll("\\p{Cntrl}", "?");
     }
 
     public String key() {

@@ -7,6 +7,7 @@ import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.LogText;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.monitor.SamplingLoop;
 import io.tcpsight.sampling.CensusTracker;
@@ -156,9 +157,10 @@ public final class ObservationRuntime implements AutoCloseable {
         }
 
         /** Where findings and failures are logged. */
+        /** Every line reaches the sinks as one line: what came from clients cannot forge lines of its own. */
         public Builder log(Consumer<String> info, Consumer<String> warn) {
-            this.info = info;
-            this.warn = warn;
+            this.info = message -> info.accept(LogText.oneLine(message));
+            this.warn = message -> warn.accept(LogText.oneLine(message));
             return this;
         }
 

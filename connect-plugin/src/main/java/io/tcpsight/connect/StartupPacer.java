@@ -1,5 +1,6 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.model.LogText;
 import io.tcpsight.pacing.Pacer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +42,7 @@ public final class StartupPacer {
         pacer.pace(() -> LOG.warn(
                 "tcpsight pacing: {} would wait more than {} ms (tcpsight.startup.max.wait.ms); it goes ahead unpaced."
                         + " More builds than tcpsight.startup.max.clients.per.second={} allows are queued; later ones are counted only",
-                what,
+                LogText.oneLine(what),
                 pacer.maxWaitMillis(),
                 pacer.rate()));
     }

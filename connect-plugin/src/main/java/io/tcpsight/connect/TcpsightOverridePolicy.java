@@ -2,6 +2,7 @@ package io.tcpsight.connect;
 
 import io.tcpsight.config.SettingKey;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.LogText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,7 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
                 continue;
             }
             if (warned.add(request.connectorName() + "/" + prefix + key + "=" + value)) {
-                LOG.warn("tcpsight: connector {}: {}", request.connectorName(), problem.get());
+                LOG.warn("tcpsight: connector {}: {}", LogText.oneLine(request.connectorName(), problem.get()));
             }
             if (rejectSmallBuffers && !taskBuild) {
                 ConfigValue target = values.stream()
