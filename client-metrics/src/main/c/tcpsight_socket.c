@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 int tcpsight_tcp_info(int fd, void *out, int capacity) {
     socklen_t len = (socklen_t) capacity;
@@ -21,7 +22,21 @@ void tcpsight_sample_batch(const int32_t *fds, int count, unsigned char *records
         int32_t status = tcpsight_tcp_info(fds[i], record + TCPSIGHT_RECORD_HEADER,
                                            TCPSIGHT_INFO_CAPACITY);
         memcpy(record, &status, sizeof status);
+        int64_t inode = status < 0 ? 0 : tcpsight_socket_inode(fds[i]);
+        uint32_t low = inode > 0 ? (uint32_t) inode : 0;
+        memcpy(record + sizeof status, &low, sizeof low);
     }
+}
+
+int64_t tcpsight_socket_inode(int fd) {
+    struct stat status;
+    if (fstat(fd, &status) != 0) {
+        return -errno;
+    }
+    if (!S_ISSOCK(status.st_mode)) {
+        return -ENOTSOCK;
+    }
+    return (int64_t) status.st_ino;
 }
 
 static int int_option(int fd, int level, int name, int32_t *out) {

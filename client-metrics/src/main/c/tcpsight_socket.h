@@ -12,8 +12,9 @@
  * copies only this much, an older one less (the returned length says how much). */
 #define TCPSIGHT_INFO_CAPACITY 280
 
-/* One batch record: int32 status (bytes filled, or -errno), int32 reserved, then the
- * tcp_info bytes. Java reads the same layout. */
+/* One batch record: int32 status (bytes filled, or -errno), uint32 socket inode (0 when
+ * fstat failed), then the tcp_info bytes. Java reads the same layout. The inode tells a socket
+ * from a later one that reused its descriptor; socket inodes are 32-bit (get_next_ino). */
 #define TCPSIGHT_RECORD_HEADER 8
 #define TCPSIGHT_RECORD_STRIDE (TCPSIGHT_RECORD_HEADER + TCPSIGHT_INFO_CAPACITY)
 
@@ -45,6 +46,9 @@ int tcpsight_get_congestion(int fd, char *out, int capacity);
  * port, int32 reserved, 16 bytes local address, 16 bytes remote address (IPv4 in the first 4).
  * A socket without a peer (listening) has remote port 0. */
 #define TCPSIGHT_ADDRESSES_BYTES 48
+
+/* The inode of the socket on fd, or -errno (ENOTSOCK when fd is no socket). */
+int64_t tcpsight_socket_inode(int fd);
 
 /* Fills out[TCPSIGHT_ADDRESSES_BYTES]. Returns 0 or -errno (EAFNOSUPPORT for non-IP sockets). */
 int tcpsight_socket_addresses(int fd, unsigned char *out);

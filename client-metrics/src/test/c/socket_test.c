@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tcpsight_socket.h"
@@ -84,7 +85,18 @@ int main(void) {
     CHECK(record_status(records, 4) == -EOPNOTSUPP || record_status(records, 4) == -ENOPROTOOPT,
           "udp status %d", record_status(records, 4));
     CHECK(record_status(records, 5) == -ENOTSOCK, "pipe status %d", record_status(records, 5));
+    struct stat client_stat;
+    CHECK(fstat(client, &client_stat) == 0, "fstat client");
+    uint32_t inode;
+    memcpy(&inode, records + 4, sizeof inode);
+    CHECK(inode == (uint32_t) client_stat.st_ino && inode != 0, "client record inode %u, fstat %lu", inode,
+          (unsigned long) client_stat.st_ino);
+    memcpy(&inode, records + 2 * TCPSIGHT_RECORD_STRIDE + 4, sizeof inode);
+    CHECK(inode == 0, "fd -1 record inode %u", inode);
     free(records);
+    CHECK(tcpsight_socket_inode(client) == (int64_t) client_stat.st_ino, "single-fd inode");
+    CHECK(tcpsight_socket_inode(pipe_fds[0]) == -ENOTSOCK, "inode of a pipe");
+    CHECK(tcpsight_socket_inode(-1) == -EBADF, "inode of fd -1");
 
     int32_t state[TCPSIGHT_STATE_COUNT];
     int rc = tcpsight_socket_state(client, state);

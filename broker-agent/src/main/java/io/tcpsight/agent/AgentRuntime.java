@@ -127,7 +127,9 @@ final class AgentRuntime implements Hooks.Receiver {
         } else if (local != null) {
             identity = identity.withListener(listenerByPort.get(local.getPort()));
         }
-        TrackedConnection tracked = registry.track(fd, 0, identity).orElse(null);
+        // The inode now, so that a later socket on this descriptor is never read as this one.
+        TrackedConnection tracked = registry.track(fd, TcpSockets.socketInode(fd).orElse(0), identity)
+                .orElse(null);
         if (tracked == null) {
             return;
         }

@@ -13,8 +13,9 @@ import java.util.List;
 
 /**
  * Samples every tracked connection in one batched call, keeps the previous sample of each and
- * derives the interval between them. A descriptor that has gone (EBADF, not a socket any more)
- * releases its connection. One sampler per sampling thread.
+ * derives the interval between them. A descriptor that has gone (EBADF, not a socket any more),
+ * or that now holds another socket (its inode differs from the tracked one), releases its
+ * connection. One sampler per sampling thread.
  */
 public final class ConnectionSampler {
     /** Buffer state is re-read every this many samples. */
@@ -24,6 +25,7 @@ public final class ConnectionSampler {
     private final TcpInfoSampler batch;
     private int[] fds = new int[64];
     private TrackedConnection[] order = new TrackedConnection[64];
+    private long reusedDescriptors;
 
     public ConnectionSampler(ConnectionRegistry registry) {
         this.registry = registry;
@@ -55,10 +57,26 @@ public final class ConnectionSampler {
                 }
                 continue;
             }
+            if (reused(connection, batch.inode(i))) {
+                // The socket closed without a release and its descriptor now holds another socket:
+                // reading it as the old connection would give it another connection's counters.
+                registry.release(connection);
+                reusedDescriptors++;
+                continue;
+            }
             connection.latest(read(i, now, connection));
             sampled.add(connection);
         }
         return sampled;
+    }
+
+    /** Tracked connections released because their descriptor had been reused by another socket, since start. */
+    public long reusedDescriptors() {
+        return reusedDescriptors;
+    }
+
+    private static boolean reused(TrackedConnection connection, long sampledInode) {
+        return connection.inode() != 0 && sampledInode != 0 && sampledInode != (connection.inode() & 0xFFFF_FFFFL);
     }
 
     private ConnectionSample read(int i, long now, TrackedConnection connection) {

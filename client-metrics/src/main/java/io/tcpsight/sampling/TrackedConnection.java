@@ -31,7 +31,7 @@ public final class TrackedConnection {
         return fd;
     }
 
-    /** The socket's inode when known from a census, else 0. */
+    /** The socket's inode, from a census or read at registration, else 0 (unknown): what tells it from a later socket on the same fd. */
     public long inode() {
         return inode;
     }

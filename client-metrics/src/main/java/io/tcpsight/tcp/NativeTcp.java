@@ -132,5 +132,8 @@ final class NativeTcp {
     /** Fills out (ADDRESSES_BYTES) with family, ports and addresses; returns 0 or -errno. */
     static native int socketAddresses(int fd, byte[] out);
 
+    /** The inode of the socket on fd, or -errno (ENOTSOCK when it is no socket). */
+    static native long socketInode(int fd);
+
     static native String errnoMessage(int errno);
 }

@@ -62,6 +62,14 @@ public final class TcpInfoSampler {
         return records.getInt(base(index));
     }
 
+    /**
+     * The inode of the socket an entry was read from, the low 32 bits (all a socket inode has), or 0
+     * when the entry failed: a socket that reused a tracked descriptor has another one.
+     */
+    public long inode(int index) {
+        return Integer.toUnsignedLong(records.getInt(base(index) + 4));
+    }
+
     public boolean succeeded(int index) {
         return status(index) >= TcpInfo.MINIMUM_LENGTH;
     }

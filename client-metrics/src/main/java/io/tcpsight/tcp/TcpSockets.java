@@ -4,6 +4,7 @@ import io.tcpsight.host.HostTcpFacts;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 
 /**
  * Reads kernel TCP state of NIO channels and raw descriptors. Nothing here writes to a socket,
@@ -32,6 +33,13 @@ public final class TcpSockets {
                     0);
         }
         return fd;
+    }
+
+    /** The inode of the socket on fd: what tells it from a later socket on the same descriptor; empty when fd holds none. */
+    public static OptionalLong socketInode(int fd) {
+        NativeTcp.requireAvailable();
+        long inode = NativeTcp.socketInode(fd);
+        return inode > 0 ? OptionalLong.of(inode) : OptionalLong.empty();
     }
 
     public static TcpInfo tcpInfo(NetworkChannel channel) {
