@@ -128,7 +128,8 @@ final class AgentRuntime implements Hooks.Receiver {
             identity = identity.withListener(listenerByPort.get(local.getPort()));
         }
         // The inode now, so that a later socket on this descriptor is never read as this one.
-        TrackedConnection tracked = registry.track(fd, TcpSockets.socketInode(fd).orElse(0), identity)
+        TrackedConnection tracked = registry.track(
+                        fd, TcpSockets.socketInode(fd).orElse(0), identity)
                 .orElse(null);
         if (tracked == null) {
             return;
