@@ -10,6 +10,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * the configured target rate. A measurement is reused for tcpsight.rtt.refresh.ms, so rebuilding
  * many tasks measures once. One per plugin class loader, shared by the config provider, the
  * override policy and the REST extension.
+ *
+ * <p>Measuring takes handshakes, DNS and, against a blackholed broker, every probe's timeout, so
+ * it never runs under the lock that config resolution and task validation take: one measurement
+ * at a time runs on its own thread, and a caller waits for it at most the probe timeout. Until it
+ * ends, callers get the last good advice (a stale one is refreshed in the background), or the
+ * safe fallback when there is none yet.
  */
 public final class FetchAdvisor {
     private static final Logger LOG = LoggerFactory.getLogger(FetchAdvisor.class);
@@ -28,8 +41,17 @@ public final class FetchAdvisor {
     private volatile TcpsightConfig config = TcpsightConfig.defaults();
     private volatile Duration refresh = Duration.ofMinutes(1);
     private volatile Duration probeTimeout = Duration.ofSeconds(2);
+    private final ExecutorService measurer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "tcpsight-connect-rtt");
+        thread.setDaemon(true);
+        return thread;
+    });
+    // Guarded by this:
     private FetchAdvice current;
+    private FetchAdvice lastGood;
     private FetchAdvice lastHandedOut;
+    private CompletableFuture<FetchAdvice> inFlight;
+    // The measurer thread only:
     private boolean failureLogged;
 
     FetchAdvisor() {}
@@ -48,6 +70,7 @@ public final class FetchAdvisor {
             bootstrapServers = () -> explicit;
         }
         current = null;
+        lastGood = null;
     }
 
     /** The worker's bootstrap.servers, known once the REST extension is configured; used when the provider names none. */
@@ -57,34 +80,99 @@ public final class FetchAdvisor {
         }
     }
 
-    /** Advice no older than the refresh interval; measures when needed. Never throws: failures give fallback advice. */
-    synchronized FetchAdvice advice() {
-        Instant now = Instant.now();
-        if (current == null || current.measuredAt().plus(refresh).isBefore(now)) {
-            current = measure(now);
+    /**
+     * Advice no older than the refresh interval where it can be had within the probe timeout;
+     * else the last good advice, else the fallback. Never throws, never waits on another caller's
+     * measurement for longer than the probe timeout.
+     */
+    FetchAdvice advice() {
+        CompletableFuture<FetchAdvice> pending;
+        FetchAdvice meanwhile;
+        synchronized (this) {
+            if (current != null && !current.measuredAt().plus(refresh).isBefore(Instant.now())) {
+                return current;
+            }
+            pending = measurement();
+            meanwhile = lastGood;
         }
-        return current;
+        if (meanwhile != null) {
+            return meanwhile; // stale but good; the fresh one lands in the background
+        }
+        return await(pending, probeTimeout);
     }
 
     /** Advice for a task build; remembered, so re-adaptation can compare against what tasks run with. */
-    synchronized FetchAdvice handOut() {
-        lastHandedOut = advice();
-        return lastHandedOut;
+    FetchAdvice handOut() {
+        FetchAdvice advice = advice();
+        synchronized (this) {
+            lastHandedOut = advice;
+        }
+        return advice;
     }
 
     synchronized FetchAdvice lastHandedOut() {
         return lastHandedOut;
     }
 
-    /** Measures now, ignoring the cache (re-adaptation). */
-    synchronized FetchAdvice remeasure() {
-        current = measure(Instant.now());
-        return current;
+    /** Re-adaptation's baseline after it restarted tasks: they are rebuilt with this advice. */
+    synchronized void handedOut(FetchAdvice advice) {
+        lastHandedOut = advice;
+    }
+
+    /** Measures now, ignoring the cache (re-adaptation, on its own thread: it may wait for the whole measurement). */
+    FetchAdvice remeasure() {
+        CompletableFuture<FetchAdvice> pending;
+        synchronized (this) {
+            current = null;
+            pending = measurement();
+        }
+        return await(pending, Duration.ofMinutes(5));
     }
 
     /** The RTT of the last successful measurement, if any. */
     synchronized OptionalLong lastRttMicros() {
-        return current == null ? OptionalLong.empty() : current.rttMicros();
+        return lastGood == null ? OptionalLong.empty() : lastGood.rttMicros();
+    }
+
+    /** The measurement in flight, or a new one; called under the lock. */
+    private CompletableFuture<FetchAdvice> measurement() {
+        if (inFlight != null) {
+            return inFlight;
+        }
+        CompletableFuture<FetchAdvice> started = new CompletableFuture<>();
+        inFlight = started;
+        try {
+            measurer.execute(() -> {
+                FetchAdvice measured = measure(Instant.now());
+                synchronized (this) {
+                    current = measured;
+                    if (!measured.isFallback()) {
+                        lastGood = measured;
+                    }
+                    inFlight = null;
+                }
+                started.complete(measured);
+            });
+        } catch (RejectedExecutionException stopped) {
+            inFlight = null;
+            started.complete(FetchAdvice.fallback("the RTT measurer is stopped", Instant.now()));
+        }
+        return started;
+    }
+
+    private static FetchAdvice await(CompletableFuture<FetchAdvice> pending, Duration limit) {
+        try {
+            return pending.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException late) {
+            return FetchAdvice.fallback(
+                    "the RTT measurement did not finish within tcpsight.rtt.probe.timeout.ms=" + limit.toMillis(),
+                    Instant.now());
+        } catch (ExecutionException failed) {
+            return FetchAdvice.fallback(String.valueOf(failed.getCause()), Instant.now());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return FetchAdvice.fallback("interrupted while the RTT was measured", Instant.now());
+        }
     }
 
     private FetchAdvice measure(Instant now) {
