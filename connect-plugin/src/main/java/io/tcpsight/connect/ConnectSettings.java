@@ -75,7 +75,7 @@ public final class ConnectSettings {
     public static final SettingKey<Boolean> READAPT = SettingKey.flag(
             "tcpsight.readapt.enabled",
             false,
-            "Restart the tasks of connectors that use ${tcpsight:...} values when the recommended values drift by more than "
+            "Restart this worker's tasks of connectors that use ${tcpsight:...} values when the recommended values drift by more than "
                     + "tcpsight.readapt.factor (Connect does not restart tasks for a changed provider value, KAFKA-17627).");
     public static final SettingKey<Double> READAPT_FACTOR = SettingKey.decimal(
             "tcpsight.readapt.factor",

@@ -1,5 +1,6 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.model.LogText;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +23,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Opt-in (tcpsight.readapt.enabled): measures the cluster again every interval and, when the
- * recommended values moved by more than tcpsight.readapt.factor from what tasks were built with,
- * restarts the tasks of every connector whose config uses ${tcpsight:...}, through the worker's
- * REST API. Connect itself does not (KAFKA-17627).
+ * recommended values moved by more than tcpsight.readapt.factor from what this worker's tasks
+ * were built with, restarts those tasks of connectors whose config uses ${tcpsight:...} through
+ * the worker's REST API. Connect itself does not (KAFKA-17627).
+ *
+ * <p>Every worker of a cluster runs this, so each restarts only the tasks that run on itself
+ * ({@link LocalTasks}): one restart per task and drift, cluster-wide. A worker whose tasks moved
+ * away has none to restart, so its older baseline cannot restart anything again and again. After
+ * a restart the new advice is the baseline: a drift is acted on once.
  */
 final class Readaptation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Readaptation.class);
@@ -33,6 +40,7 @@ final class Readaptation implements AutoCloseable {
     private final double factor;
     private final URI restUrl;
     private final Supplier<ConnectClusterState> cluster;
+    private final Supplier<Map<String, Set<Integer>>> localTasks;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -42,10 +50,20 @@ final class Readaptation implements AutoCloseable {
     });
 
     Readaptation(FetchAdvisor advisor, double factor, URI restUrl, Supplier<ConnectClusterState> cluster) {
+        this(advisor, factor, restUrl, cluster, LocalTasks::read);
+    }
+
+    Readaptation(
+            FetchAdvisor advisor,
+            double factor,
+            URI restUrl,
+            Supplier<ConnectClusterState> cluster,
+            Supplier<Map<String, Set<Integer>>> localTasks) {
         this.advisor = advisor;
         this.factor = factor;
         this.restUrl = restUrl;
         this.cluster = cluster;
+        this.localTasks = localTasks;
     }
 
     Readaptation start(Duration interval) {
@@ -63,11 +81,11 @@ final class Readaptation implements AutoCloseable {
         return this;
     }
 
-    /** One check; returns the connectors it restarted. */
+    /** One check; returns the tasks it restarted, as connector/task. */
     List<String> check() {
         FetchAdvice before = advisor.lastHandedOut();
         if (before == null) {
-            return List.of(); // no task was built with tcpsight values yet
+            return List.of(); // no task was built here with tcpsight values yet
         }
         FetchAdvice now = advisor.remeasure();
         if (now.isFallback()) {
@@ -77,19 +95,25 @@ final class Readaptation implements AutoCloseable {
         if (drift <= factor) {
             return List.of();
         }
+        Map<String, Set<Integer>> local = localTasks.get();
         List<String> restarted = new ArrayList<>();
         for (String connector : usingTcpsight(cluster.get())) {
-            if (restart(connector)) {
-                restarted.add(connector);
+            for (int task : local.getOrDefault(connector, Set.of())) {
+                if (restart(connector, task)) {
+                    restarted.add(connector + "/" + task);
+                }
             }
         }
+        // The restarted tasks are rebuilt with the new values: this drift is dealt with.
+        advisor.handedOut(now);
         LOG.info(
-                "tcpsight re-adaptation: recommended values moved {}x (more than tcpsight.readapt.factor={}): {} -> {}; restarted tasks of {}",
+                "tcpsight re-adaptation: recommended values moved {}x (more than tcpsight.readapt.factor={}): {} -> {};"
+                        + " restarted this worker's tasks {}",
                 String.format("%.2f", drift),
                 factor,
                 before.values(),
                 now.values(),
-                restarted);
+                LogText.oneLine(String.valueOf(restarted)));
         return restarted;
     }
 
@@ -109,10 +133,10 @@ final class Readaptation implements AutoCloseable {
         return using;
     }
 
-    private boolean restart(String connector) {
+    private boolean restart(String connector, int task) {
         URI uri = restUrl.resolve("/connectors/"
                 + URLEncoder.encode(connector, StandardCharsets.UTF_8).replace("+", "%20")
-                + "/restart?includeTasks=true");
+                + "/tasks/" + task + "/restart");
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(uri)

@@ -1,0 +1,59 @@
+package io.tcpsight.connect;
+
+import io.tcpsight.model.ClientKind;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/**
+ * The connector tasks that run in this worker, read from the Kafka clients they own: Connect
+ * names a task's clients {@code connector-consumer-NAME-TASK} and {@code connector-producer-NAME-TASK},
+ * and every client registers its metrics in this JVM's JMX. Unlike the REST API's task list this
+ * needs no worker id: a task whose clients are here runs here.
+ */
+final class LocalTasks {
+    private static final List<String> PATTERNS =
+            Arrays.asList("kafka.consumer:type=consumer-metrics,*", "kafka.producer:type=producer-metrics,*");
+    private static final Pattern TASK = Pattern.compile("-(\\d+)$");
+
+    private LocalTasks() {}
+
+    static Map<String, Set<Integer>> read() {
+        return read(ManagementFactory.getPlatformMBeanServer());
+    }
+
+    /** Connector name -> the ids of its tasks with a client in this JVM. */
+    static Map<String, Set<Integer>> read(MBeanServer server) {
+        Map<String, Set<Integer>> tasks = new TreeMap<>();
+        for (String pattern : PATTERNS) {
+            try {
+                for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+                    String clientId = name.getKeyProperty("client-id");
+                    if (clientId != null && clientId.startsWith("\"")) {
+                        clientId = ObjectName.unquote(clientId);
+                    }
+                    String finalId = clientId;
+                    ClientKind.connectorName(clientId).ifPresent(connector -> {
+                        Matcher task = TASK.matcher(finalId);
+                        if (task.find()) {
+                            tasks.computeIfAbsent(connector, ignored -> new TreeSet<>())
+                                    .add(Integer.parseInt(task.group(1)));
+                        }
+                    });
+                }
+            } catch (MalformedObjectNameException | RuntimeException unreadable) {
+                // no task is then known to run here, so none is restarted
+            }
+        }
+        return tasks;
+    }
+}
