@@ -4,10 +4,12 @@
  * rate limit, random loss and a bounded queue. It exists because the lab kernel has no netem.
  *
  *   delayline --a-ns NAME|- --a-tun IF --b-ns NAME --b-tun IF --delay-us N
- *             [--rate-mbit N] [--loss-pct X] [--queue-packets N] [--seed N]
+ *             [--rate-mbit N] [--loss-pct X] [--queue-packets N] [--seed N] [--delay-file PATH]
  *
  * "-" as a namespace means the caller's own. Prints "ready" once both devices are open, and
- * its statistics on SIGTERM/SIGINT.
+ * its statistics on SIGTERM/SIGINT. On SIGHUP it reads a new one-way delay in microseconds from
+ * the delay file, for packets that arrive from then on (a path whose RTT changes), and prints
+ * "delay N us".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +51,8 @@ struct direction {
 };
 
 static volatile sig_atomic_t stopping = 0;
+static volatile sig_atomic_t delay_changed = 0;
+static const char *delay_file = NULL;
 static int64_t delay_ns;
 static double rate_bytes_per_ns;  /* 0: unlimited */
 static double loss_fraction;
@@ -56,6 +60,23 @@ static int64_t queue_limit_bytes;
 static uint64_t random_state = 88172645463325252ULL;
 
 static void on_signal(int signal_number) { (void) signal_number; stopping = 1; }
+static void on_hangup(int signal_number) { (void) signal_number; delay_changed = 1; }
+
+static void read_delay_file(void) {
+    FILE *file = delay_file ? fopen(delay_file, "r") : NULL;
+    long long delay_us = -1;
+    if (!file || fscanf(file, "%lld", &delay_us) != 1 || delay_us < 0) {
+        fprintf(stderr, "delayline: SIGHUP without a readable delay in microseconds in %s\n",
+                delay_file ? delay_file : "(no --delay-file)");
+    } else {
+        delay_ns = delay_us * 1000LL;
+        printf("delay %lld us\n", delay_us);
+        fflush(stdout);
+    }
+    if (file) {
+        fclose(file);
+    }
+}
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -171,7 +192,7 @@ int main(int argc, char **argv) {
         {"b-ns", required_argument, 0, 'b'}, {"b-tun", required_argument, 0, 'B'},
         {"delay-us", required_argument, 0, 'd'}, {"rate-mbit", required_argument, 0, 'r'},
         {"loss-pct", required_argument, 0, 'l'}, {"queue-packets", required_argument, 0, 'q'},
-        {"seed", required_argument, 0, 's'}, {0, 0, 0, 0}};
+        {"seed", required_argument, 0, 's'}, {"delay-file", required_argument, 0, 'f'}, {0, 0, 0, 0}};
     for (int option; (option = getopt_long(argc, argv, "", options, NULL)) != -1;) {
         switch (option) {
             case 'a': a_ns = optarg; break;
@@ -183,13 +204,14 @@ int main(int argc, char **argv) {
             case 'l': loss_pct = atof(optarg); break;
             case 'q': queue_packets = atol(optarg); break;
             case 's': random_state = strtoull(optarg, NULL, 10) | 1; break;
+            case 'f': delay_file = optarg; break;
             default: return 2;
         }
     }
     if (!a_ns || !a_tun || !b_ns || !b_tun || delay_us < 0 || rate_mbit < 0 || loss_pct < 0 || loss_pct >= 100
         || queue_packets < 1) {
         fprintf(stderr, "usage: delayline --a-ns NS|- --a-tun IF --b-ns NS|- --b-tun IF --delay-us N "
-                        "[--rate-mbit N] [--loss-pct 0..99] [--queue-packets N] [--seed N]\n");
+                        "[--rate-mbit N] [--loss-pct 0..99] [--queue-packets N] [--seed N] [--delay-file PATH]\n");
         return 2;
     }
     delay_ns = delay_us * 1000LL;
@@ -214,11 +236,16 @@ int main(int argc, char **argv) {
     }
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
+    signal(SIGHUP, on_hangup);
     printf("ready\n");
     fflush(stdout);
 
     struct pollfd fds[2] = {{.fd = ab.in_fd, .events = POLLIN}, {.fd = ba.in_fd, .events = POLLIN}};
     while (!stopping) {
+        if (delay_changed) {
+            delay_changed = 0;
+            read_delay_file();
+        }
         int64_t now = now_ns();
         int64_t next_ab = deliver(&ab, now);
         int64_t next_ba = deliver(&ba, now);

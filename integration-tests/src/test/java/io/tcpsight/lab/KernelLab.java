@@ -3,6 +3,8 @@ package io.tcpsight.lab;
 import io.tcpsight.host.NetstatCounters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,7 +133,9 @@ public final class KernelLab implements AutoCloseable {
                 "--delay-us",
                 Long.toString(link.oneWayDelay().toNanos() / 1000),
                 "--queue-packets",
-                Integer.toString(link.queuePackets())));
+                Integer.toString(link.queuePackets()),
+                "--delay-file",
+                delayFile().toString()));
         if (link.rateMbit() > 0) {
             command.addAll(Arrays.asList("--rate-mbit", Double.toString(link.rateMbit())));
         }
@@ -343,6 +347,21 @@ public final class KernelLab implements AutoCloseable {
     }
 
     /** Delay-line statistics, once the lab is closed. */
+    /**
+     * Changes the line's one-way delay for packets from now on, as when a route changes under
+     * running clients: the delay line reads it on SIGHUP and confirms it.
+     */
+    public void changeOneWayDelay(Duration delay) throws IOException, InterruptedException {
+        long micros = delay.toNanos() / 1000;
+        Files.writeString(delayFile(), Long.toString(micros));
+        run("kill", "-HUP", Long.toString(delayLine.pid()));
+        delayLine.awaitLine("^delay " + micros + " us$", Duration.ofSeconds(10));
+    }
+
+    private Path delayFile() {
+        return LabPaths.work().resolve(serverNamespace + "-delay-us");
+    }
+
     public String delayLineStatistics() {
         return delayLine == null ? "" : delayLine.output();
     }

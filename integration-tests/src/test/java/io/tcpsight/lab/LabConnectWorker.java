@@ -1,8 +1,10 @@
 package io.tcpsight.lab;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,7 +64,10 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         config.put("status.storage.replication.factor", "1");
         config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
         config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
-        config.put("listeners", "http://0.0.0.0:" + REST_PORT);
+        // Several workers of one cluster share the client namespace: each names its own port in listeners.
+        String listeners = workerConfig.getOrDefault("listeners", "http://0.0.0.0:" + REST_PORT);
+        int restPort = URI.create(listeners.split(",")[0].trim()).getPort();
+        config.put("listeners", listeners);
         config.put("rest.advertised.host.name", lab.clientControlAddress());
         config.put("plugin.path", LabPaths.connectPlugins().toString());
         config.put("plugin.discovery", "service_load");
@@ -75,6 +80,13 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             properties.store(out, "tcpsight lab Connect worker");
         }
         Path log4j = KafkaBroker.writeLog4j2(directory);
+        // Every client's config as built, so a test can read what a task's consumer was given.
+        Files.write(
+                log4j,
+                List.of(
+                        "logger.clientconfig.name = org.apache.kafka.common.config.AbstractConfig",
+                        "logger.clientconfig.level = INFO"),
+                StandardOpenOption.APPEND);
         List<String> command = new ArrayList<>(Arrays.asList(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms256m",
@@ -94,7 +106,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 "-cp", LabPaths.kafkaLib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
         LabProcess process = lab.execInClient("connect-" + n, command);
         LabConnectWorker worker = new LabConnectWorker(
-                process, "http://" + lab.clientControlAddress() + ":" + REST_PORT, directory, agent);
+                process, "http://" + lab.clientControlAddress() + ":" + restPort, directory, agent);
         try {
             worker.awaitRest(Duration.ofSeconds(120));
         } catch (AssertionError | RuntimeException failure) {
