@@ -9,6 +9,7 @@ import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HalfSentRequests;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -133,6 +134,20 @@ class ConnectPluginLabIT {
                 }
             });
             assertTrue(warnings.isEmpty(), "no warn on a 0 ms line: " + warnings);
+
+            // The plugin's endpoints are served by the worker's own REST server: half-sent requests
+            // must not stall them for a scraper.
+            try (HalfSentRequests slow = HalfSentRequests.hold(worker.restUrl() + "/tcpsight/metrics", 500)) {
+                long worst = 0;
+                for (int i = 0; i < 20; i++) {
+                    long start = System.nanoTime();
+                    assertTrue(worker.getText("/tcpsight/metrics").contains("tcpsight_"));
+                    worst = Math.max(worst, (System.nanoTime() - start) / 1_000_000);
+                }
+                System.out.printf(
+                        "plugin endpoint: 500 half-sent requests held, worst of 20 /tcpsight/metrics %d ms%n", worst);
+                assertTrue(worst < 1000, "worst /tcpsight/metrics " + worst + " ms");
+            }
         }
     }
 

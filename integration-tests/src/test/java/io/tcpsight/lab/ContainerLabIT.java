@@ -98,33 +98,35 @@ class ContainerLabIT {
             JsonNode status = worker.awaitRunning("file-sink", 4, Duration.ofSeconds(90));
             System.out.println("connector status: " + status);
             long start = System.nanoTime();
-            long deadline = start + 120_000_000_000L;
-            int lines = 0;
-            int reported = -1;
-            while (lines < records && System.nanoTime() < deadline) {
-                String count = worker.container()
-                        .execInContainer("sh", "-c", "cat /tmp/sink.txt 2>/dev/null | wc -l")
-                        .getStdout()
-                        .trim();
-                lines = Integer.parseInt(count);
-                if (lines != reported) {
-                    System.out.printf(
-                            "sink file: %d lines after %d ms%n", lines, (System.nanoTime() - start) / 1_000_000);
-                    reported = lines;
-                }
-                Thread.sleep(500);
-            }
-            if (lines < records) {
-                System.out.println("connector status at failure: " + worker.get("/connectors/file-sink/status"));
-                String logs = worker.container().getLogs();
-                System.out.println("worker log tail:\n" + logs.substring(Math.max(0, logs.length() - 20_000)));
-            }
+            int lines = LabAwait.await("every record in the sink file")
+                    .atMost(Duration.ofSeconds(120))
+                    .every(Duration.ofMillis(500))
+                    .explainedBy(() -> sinkFailure(worker))
+                    .until(() -> {
+                        int count = sinkLines(worker, "cat /tmp/sink.txt 2>/dev/null | wc -l");
+                        return count >= records ? count : null;
+                    });
+            System.out.printf("sink file: %d lines after %d ms%n", lines, (System.nanoTime() - start) / 1_000_000);
             assertEquals(records, lines, "every record reached the sink file");
-            String distinct = worker.container()
-                    .execInContainer("sh", "-c", "sort -u /tmp/sink.txt | wc -l")
-                    .getStdout()
-                    .trim();
-            assertEquals(records, Integer.parseInt(distinct), "no record lost or duplicated");
+            assertEquals(records, sinkLines(worker, "sort -u /tmp/sink.txt | wc -l"), "no record lost or duplicated");
+        }
+    }
+
+    private static int sinkLines(ConnectWorker worker, String countCommand) throws Exception {
+        return Integer.parseInt(worker.container()
+                .execInContainer("sh", "-c", countCommand)
+                .getStdout()
+                .trim());
+    }
+
+    /** What a timed-out sink wait shows: the connector's status and the worker's last log lines. */
+    private static String sinkFailure(ConnectWorker worker) {
+        try {
+            String logs = worker.container().getLogs();
+            return "connector status " + worker.get("/connectors/file-sink/status") + "\nworker log tail:\n"
+                    + logs.substring(Math.max(0, logs.length() - 20_000));
+        } catch (Exception unavailable) {
+            return "worker unavailable: " + unavailable;
         }
     }
 
@@ -212,11 +214,25 @@ class ContainerLabIT {
                                     .map(Toxic::getName)
                                     .toList() + ", enabled: "
                             + kafka.hostProxy().isEnabled());
+                    System.out.println("partitions of " + topic + " as the broker describes them: " + describe(topic));
                     String logs = kafka.broker().getLogs();
                     System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
                     throw failure;
                 }
             }
+        }
+    }
+
+    /** Each partition's leader and replicas, for a produce that failed: a leaderless partition shows here. */
+    private static String describe(String topic) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            return String.valueOf(admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(topic)
+                    .partitions());
+        } catch (Exception unavailable) {
+            return "(not described: " + unavailable + ")";
         }
     }
 

@@ -26,57 +26,51 @@ final class KafkaMutation {
 
     /** The method made package-private: present, but not reachable through a public lookup. */
     static UnaryOperator<byte[]> hideMethod(String name) {
-        return bytes -> {
-            ClassReader reader = new ClassReader(bytes);
-            ClassWriter writer = new ClassWriter(reader, 0);
-            reader.accept(
-                    new ClassVisitor(Opcodes.ASM9, writer) {
-                        @Override
-                        public MethodVisitor visitMethod(
-                                int access, String method, String descriptor, String signature, String[] exceptions) {
-                            int changed = method.equals(name) ? access & ~Opcodes.ACC_PUBLIC : access;
-                            return super.visitMethod(changed, method, descriptor, signature, exceptions);
-                        }
-                    },
-                    0);
-            return writer.toByteArray();
-        };
+        return bytes -> rewrite(bytes, writer -> new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(
+                    int access, String method, String descriptor, String signature, String[] exceptions) {
+                int changed = method.equals(name) ? access & ~Opcodes.ACC_PUBLIC : access;
+                return super.visitMethod(changed, method, descriptor, signature, exceptions);
+            }
+        });
+    }
+
+    /** The class read through the visitor that {@code mutation} puts in front of a writer. */
+    private static byte[] rewrite(byte[] bytes, UnaryOperator<ClassVisitor> mutation) {
+        ClassReader reader = new ClassReader(bytes);
+        ClassWriter writer = new ClassWriter(reader, 0);
+        reader.accept(mutation.apply(writer), 0);
+        return writer.toByteArray();
     }
 
     private static byte[] rename(byte[] bytes, String owner, String from, String to, boolean field) {
-        ClassReader reader = new ClassReader(bytes);
-        ClassWriter writer = new ClassWriter(reader, 0);
-        reader.accept(
-                new ClassVisitor(Opcodes.ASM9, writer) {
+        return rewrite(bytes, writer -> new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+                return super.visitField(access, field && name.equals(from) ? to : name, descriptor, signature, value);
+            }
+
+            @Override
+            public MethodVisitor visitMethod(
+                    int access, String name, String descriptor, String signature, String[] exceptions) {
+                String declared = !field && name.equals(from) ? to : name;
+                MethodVisitor next = super.visitMethod(access, declared, descriptor, signature, exceptions);
+                return new MethodVisitor(Opcodes.ASM9, next) {
                     @Override
-                    public FieldVisitor visitField(
-                            int access, String name, String descriptor, String signature, Object value) {
-                        return super.visitField(
-                                access, field && name.equals(from) ? to : name, descriptor, signature, value);
+                    public void visitFieldInsn(int opcode, String fieldOwner, String name, String descriptor) {
+                        boolean renamed = field && fieldOwner.equals(owner) && name.equals(from);
+                        super.visitFieldInsn(opcode, fieldOwner, renamed ? to : name, descriptor);
                     }
 
                     @Override
-                    public MethodVisitor visitMethod(
-                            int access, String name, String descriptor, String signature, String[] exceptions) {
-                        String declared = !field && name.equals(from) ? to : name;
-                        MethodVisitor next = super.visitMethod(access, declared, descriptor, signature, exceptions);
-                        return new MethodVisitor(Opcodes.ASM9, next) {
-                            @Override
-                            public void visitFieldInsn(int opcode, String fieldOwner, String name, String descriptor) {
-                                boolean renamed = field && fieldOwner.equals(owner) && name.equals(from);
-                                super.visitFieldInsn(opcode, fieldOwner, renamed ? to : name, descriptor);
-                            }
-
-                            @Override
-                            public void visitMethodInsn(
-                                    int opcode, String methodOwner, String name, String descriptor, boolean itf) {
-                                boolean renamed = !field && methodOwner.equals(owner) && name.equals(from);
-                                super.visitMethodInsn(opcode, methodOwner, renamed ? to : name, descriptor, itf);
-                            }
-                        };
+                    public void visitMethodInsn(
+                            int opcode, String methodOwner, String name, String descriptor, boolean itf) {
+                        boolean renamed = !field && methodOwner.equals(owner) && name.equals(from);
+                        super.visitMethodInsn(opcode, methodOwner, renamed ? to : name, descriptor, itf);
                     }
-                },
-                0);
-        return writer.toByteArray();
+                };
+            }
+        });
     }
 }
