@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -206,15 +207,30 @@ final class AgentRuntime implements Hooks.Receiver {
     @Override
     public void request(String connectionId, Object context) {
         TrackedConnection connection = brokerIds.find(connectionId);
-        if (connection == null || connection.identity().clientId().isPresent()) {
-            return; // not ours, or attributed already: the common case costs one map lookup
+        if (connection == null) {
+            return; // not ours
         }
         RequestFields fields = RequestFields.of(context);
+        Object principal = fields.principalObject(context);
+        Object clientInformation = fields.clientInformationObject(context);
+        Object seen = connection.identitySource();
+        if (connection.identity().clientId().isPresent()
+                && seen instanceof RequestSource
+                && ((RequestSource) seen).is(principal, clientInformation)) {
+            return; // attributed, and the same principal and client as before: two equals calls, nothing built
+        }
+        // The first requests come before authentication (ApiVersions, SaslHandshake) and before the client
+        // announced its software: principal and software follow every change (SASL, re-authentication, KIP-368).
         String clientId = fields.clientId(context);
-        String principal = fields.principal(context);
         String listener = fields.listener(context);
-        connection.updateIdentity(identity ->
-                identity.withClientId(clientId).withPrincipal(principal).withListener(listener));
+        String software = RequestFields.software(clientInformation);
+        connection.updateIdentity(identity -> {
+            ConnectionIdentity known = identity.clientId().isPresent() ? identity : identity.withClientId(clientId);
+            known = known.withPrincipal(principal == null ? null : principal.toString())
+                    .withListener(listener);
+            return software == null ? known : known.withClientSoftware(software);
+        });
+        connection.identitySource(new RequestSource(principal, clientInformation));
         InetSocketAddress local = connection.identity().local();
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);
@@ -233,5 +249,25 @@ final class AgentRuntime implements Hooks.Receiver {
 
     void close() {
         observation.close();
+    }
+
+    /** The objects a connection's identity was last read from. */
+    private static final class RequestSource {
+        private final Object principal;
+        private final Object clientInformation;
+
+        RequestSource(Object principal, Object clientInformation) {
+            this.principal = principal;
+            this.clientInformation = clientInformation;
+        }
+
+        /**
+         * Equal principal and client information (their own equals: a SASL channel builds a new
+         * KafkaPrincipal for every request, equal to the last until the connection authenticates again).
+         */
+        boolean is(Object otherPrincipal, Object otherClientInformation) {
+            return Objects.equals(principal, otherPrincipal)
+                    && Objects.equals(clientInformation, otherClientInformation);
+        }
     }
 }

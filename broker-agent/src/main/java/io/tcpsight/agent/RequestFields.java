@@ -3,19 +3,32 @@ package io.tcpsight.agent;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
-/** Reads RequestContext's public fields reflectively, once per class, so nothing here links to Kafka. */
+/**
+ * Reads RequestContext's public fields reflectively, once per class, so nothing here links to
+ * Kafka. {@code clientInformation} (KIP-511, Kafka 2.4 on) is optional.
+ */
 final class RequestFields {
     private static volatile RequestFields cached;
     private final Class<?> type;
     private final Field header;
     private final Field principal;
     private final Field listenerName;
+    private final Field clientInformation;
 
     private RequestFields(Class<?> type) throws ReflectiveOperationException {
         this.type = type;
         this.header = type.getField("header");
         this.principal = type.getField("principal");
         this.listenerName = type.getField("listenerName");
+        this.clientInformation = optionalField(type, "clientInformation");
+    }
+
+    private static Field optionalField(Class<?> type, String name) {
+        try {
+            return type.getField(name);
+        } catch (NoSuchFieldException absent) {
+            return null;
+        }
     }
 
     static RequestFields of(Object context) {
@@ -35,9 +48,24 @@ final class RequestFields {
         return (String) call(get(header, context), "clientId");
     }
 
-    String principal(Object context) {
-        Object value = get(principal, context);
-        return value == null ? null : value.toString();
+    /** The KafkaPrincipal object: the same object for every request until the connection authenticates again. */
+    Object principalObject(Object context) {
+        return get(principal, context);
+    }
+
+    /** The ClientInformation object, or null on a Kafka without it: replaced once ApiVersions told it. */
+    Object clientInformationObject(Object context) {
+        return clientInformation == null ? null : get(clientInformation, context);
+    }
+
+    /** "name/version" from a ClientInformation, or null while the client has not said ("unknown"). */
+    static String software(Object clientInformation) {
+        Object name = call(clientInformation, "softwareName");
+        Object version = call(clientInformation, "softwareVersion");
+        if (name == null || "unknown".equals(name)) {
+            return null;
+        }
+        return version == null || "unknown".equals(version) ? name.toString() : name + "/" + version;
     }
 
     String listener(Object context) {
@@ -45,6 +73,9 @@ final class RequestFields {
     }
 
     private static Object get(Field field, Object target) {
+        if (field == null) {
+            return null;
+        }
         try {
             return field.get(target);
         } catch (IllegalAccessException inaccessible) {

@@ -91,6 +91,7 @@ public final class FindingJson {
         field(json, "nodeId", identity.nodeId().orElse(null));
         field(json, "listener", identity.listener().orElse(null));
         field(json, "principal", identity.principal().orElse(null));
+        field(json, "clientSoftware", identity.clientSoftware().orElse(null));
         field(json, "local", ConnectionIdentity.address(identity.local()));
         field(json, "remote", ConnectionIdentity.address(identity.remote()));
         json.append('}');

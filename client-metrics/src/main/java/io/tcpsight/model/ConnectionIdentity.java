@@ -14,6 +14,7 @@ public final class ConnectionIdentity {
     private final String nodeId;
     private final String listener;
     private final String principal;
+    private final String clientSoftware;
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
     private final Instant openedAt;
@@ -24,6 +25,7 @@ public final class ConnectionIdentity {
             String nodeId,
             String listener,
             String principal,
+            String clientSoftware,
             InetSocketAddress local,
             InetSocketAddress remote,
             Instant openedAt) {
@@ -32,6 +34,7 @@ public final class ConnectionIdentity {
         this.nodeId = nodeId;
         this.listener = listener;
         this.principal = principal;
+        this.clientSoftware = clientSoftware;
         this.local = local;
         this.remote = remote;
         this.openedAt = openedAt;
@@ -39,23 +42,32 @@ public final class ConnectionIdentity {
 
     public static ConnectionIdentity of(
             Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
-        return new ConnectionIdentity(role, null, null, null, null, local, remote, openedAt);
+        return new ConnectionIdentity(role, null, null, null, null, null, local, remote, openedAt);
     }
 
     public ConnectionIdentity withClientId(String value) {
-        return new ConnectionIdentity(role, value, nodeId, listener, principal, local, remote, openedAt);
+        return new ConnectionIdentity(
+                role, value, nodeId, listener, principal, clientSoftware, local, remote, openedAt);
     }
 
     public ConnectionIdentity withNodeId(String value) {
-        return new ConnectionIdentity(role, clientId, value, listener, principal, local, remote, openedAt);
+        return new ConnectionIdentity(
+                role, clientId, value, listener, principal, clientSoftware, local, remote, openedAt);
     }
 
     public ConnectionIdentity withListener(String value) {
-        return new ConnectionIdentity(role, clientId, nodeId, value, principal, local, remote, openedAt);
+        return new ConnectionIdentity(
+                role, clientId, nodeId, value, principal, clientSoftware, local, remote, openedAt);
     }
 
+    /** The authenticated principal; a later authentication (SASL, re-authentication) replaces it. */
     public ConnectionIdentity withPrincipal(String value) {
-        return new ConnectionIdentity(role, clientId, nodeId, listener, value, local, remote, openedAt);
+        return new ConnectionIdentity(role, clientId, nodeId, listener, value, clientSoftware, local, remote, openedAt);
+    }
+
+    /** The client library and version the client announced (KIP-511), as "name/version", e.g. "librdkafka/1.9.2". */
+    public ConnectionIdentity withClientSoftware(String value) {
+        return new ConnectionIdentity(role, clientId, nodeId, listener, principal, value, local, remote, openedAt);
     }
 
     public Role role() {
@@ -77,6 +89,11 @@ public final class ConnectionIdentity {
 
     public Optional<String> principal() {
         return Optional.ofNullable(principal);
+    }
+
+    /** Empty until the client's ApiVersions request announced it (KIP-511; clients before Kafka 2.4 never do). */
+    public Optional<String> clientSoftware() {
+        return Optional.ofNullable(clientSoftware);
     }
 
     public InetSocketAddress local() {

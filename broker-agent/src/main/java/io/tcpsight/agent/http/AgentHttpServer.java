@@ -89,7 +89,9 @@ public final class AgentHttpServer implements AutoCloseable {
         ServerSocketChannel server = ServerSocketChannel.open();
         Selector selector = Selector.open();
         try {
-            server.bind(new InetSocketAddress(host, port), 64);
+            // A backlog as deep as the connection cap: a burst of scrapers must not overflow the accept
+            // queue, where a dropped SYN costs its client a 1 s retransmission (seen at a backlog of 64).
+            server.bind(new InetSocketAddress(host, port), MAX_CONNECTIONS);
             server.configureBlocking(false);
             server.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException | RuntimeException failure) {

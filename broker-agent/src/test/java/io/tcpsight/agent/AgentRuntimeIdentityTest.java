@@ -1,0 +1,86 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.TcpSockets;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Optional;
+import org.apache.kafka.common.network.ClientInformation;
+import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.RequestContext;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A SASL connection's life as the broker's requests show it, with Kafka's own RequestContext: the
+ * first requests (ApiVersions, SaslHandshake) come as ANONYMOUS and before the client announced
+ * its software; then the authenticated principal, with a new KafkaPrincipal object for every
+ * request as Kafka's SASL authenticator builds them; then a re-authentication (KIP-368) as
+ * another user. BrokerAgentIT proves it on a real SASL/PLAIN broker.
+ */
+class AgentRuntimeIdentityTest {
+
+    @Test
+    void principalAndClientSoftwareFollowAuthenticationAndTheClientsAnnouncement() throws Exception {
+        assumeTrue(
+                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
+                "no native library here: " + TcpSockets.availability().reason());
+        try (ServerSocketChannel listener =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                SocketChannel accepted = listener.accept()) {
+            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            InetSocketAddress brokerSide = (InetSocketAddress) accepted.getLocalAddress();
+            String connectionId =
+                    BrokerConnectionIds.addressKey(brokerSide, (InetSocketAddress) client.getLocalAddress()) + "-2-7";
+
+            runtime.request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY));
+            TrackedConnection connection = runtime.tracked().stream()
+                    .filter(tracked -> brokerSide.equals(tracked.identity().local()))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals("User:ANONYMOUS", connection.identity().principal().orElseThrow(), "before authentication");
+            assertEquals(Optional.empty(), connection.identity().clientSoftware(), "not announced yet");
+
+            ClientInformation java = new ClientInformation("apache-kafka-java", "4.3.1");
+            for (int i = 0; i < 3; i++) {
+                runtime.request(connectionId, request(connectionId, new KafkaPrincipal("User", "alice"), java));
+            }
+            ConnectionIdentity authenticated = connection.identity();
+            assertEquals("User:alice", authenticated.principal().orElseThrow());
+            assertEquals(
+                    "apache-kafka-java/4.3.1", authenticated.clientSoftware().orElseThrow());
+            assertEquals("orders-consumer", authenticated.clientId().orElseThrow());
+
+            runtime.request(connectionId, request(connectionId, new KafkaPrincipal("User", "alice"), java));
+            assertTrue(authenticated == connection.identity(), "an unchanged request rebuilds nothing");
+
+            runtime.request(connectionId, request(connectionId, new KafkaPrincipal("User", "bob"), java));
+            assertEquals("User:bob", connection.identity().principal().orElseThrow(), "after re-authentication");
+            assertEquals("orders-consumer", connection.identity().clientId().orElseThrow(), "client.id stays");
+        }
+    }
+
+    private static RequestContext request(String connectionId, KafkaPrincipal principal, ClientInformation client) {
+        return new RequestContext(
+                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), "orders-consumer", 1),
+                connectionId,
+                InetAddress.getLoopbackAddress(),
+                principal,
+                new ListenerName("SASL_PLAINTEXT"),
+                SecurityProtocol.SASL_PLAINTEXT,
+                client,
+                false);
+    }
+}
