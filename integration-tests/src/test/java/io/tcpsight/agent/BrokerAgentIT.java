@@ -11,6 +11,8 @@ import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabHeap;
+import io.tcpsight.lab.LabPrerequisites;
+import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.PrometheusText;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -19,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -161,6 +164,83 @@ class BrokerAgentIT {
                             }
                             return seen.contains("broker late-admin") && seen.contains("broker early-admin");
                         });
+            }
+        }
+    }
+
+    /**
+     * SASL/PLAIN: the principal is the authenticated one, not the ANONYMOUS of the requests before
+     * authentication; the client software is what each client announced (KIP-511), for Kafka's
+     * Java client and for librdkafka (kcat).
+     */
+    @Test
+    void anAuthenticatedClientIsNamedByItsPrincipalAndSoftware() throws Exception {
+        LabPrerequisites.requireCommand("kcat", "kcat, a librdkafka client (apt-get install kcat)");
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .saslPlain("admin", "admin-secret", Map.of("alice", "alice-secret", "carol", "carol-secret"))
+                .agent("interval=1s")
+                .start()) {
+            Map<String, Object> adminConfig = new HashMap<>(broker.adminSecurity());
+            adminConfig.put("bootstrap.servers", broker.bootstrapServers());
+            try (Admin admin = Admin.create(adminConfig)) {
+                admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1)))
+                        .all()
+                        .get(60, TimeUnit.SECONDS);
+            }
+            Properties consumerConfig = new Properties();
+            consumerConfig.putAll(KafkaBroker.saslClient("alice", "alice-secret"));
+            consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "alice-consumer");
+            consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "alice");
+            try (KafkaConsumer<String, String> consumer =
+                            new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
+                    LabProcess kcat = LabProcess.start(
+                            "kcat-sasl-" + ProcessHandle.current().pid(),
+                            List.of(
+                                    "kcat",
+                                    "-C",
+                                    "-q",
+                                    "-b",
+                                    broker.bootstrapServers(),
+                                    "-t",
+                                    "secured",
+                                    "-o",
+                                    "end",
+                                    "-X",
+                                    "client.id=carol-kcat",
+                                    "-X",
+                                    "security.protocol=SASL_PLAINTEXT",
+                                    "-X",
+                                    "sasl.mechanisms=PLAIN",
+                                    "-X",
+                                    "sasl.username=carol",
+                                    "-X",
+                                    "sasl.password=carol-secret"))) {
+                consumer.subscribe(List.of("secured"));
+                Map<String, ConnectionView> named = LabAwait.await("both authenticated clients named by the agent")
+                        .atMost(Duration.ofSeconds(30))
+                        .unless(() -> !kcat.process().isAlive())
+                        .explainedBy(kcat::output)
+                        .until(() -> {
+                            consumer.poll(Duration.ofMillis(100));
+                            Map<String, ConnectionView> byClient = new HashMap<>();
+                            for (ConnectionView connection :
+                                    ConnectionView.list(broker.agentGet("/connections?top=100"))) {
+                                if ("broker".equals(connection.role()) && connection.clientId() != null) {
+                                    byClient.put(connection.clientId(), connection);
+                                }
+                            }
+                            return byClient.containsKey("alice-consumer") && byClient.containsKey("carol-kcat")
+                                    ? byClient
+                                    : null;
+                        });
+                FindingView.Peer alice = named.get("alice-consumer").connection();
+                FindingView.Peer carol = named.get("carol-kcat").connection();
+                System.out.println("SASL clients as the agent names them: " + alice + ", " + carol);
+                assertEquals("User:alice", alice.principal());
+                assertTrue(alice.clientSoftware().startsWith("apache-kafka-java/"), alice.clientSoftware());
+                assertEquals("User:carol", carol.principal());
+                assertTrue(carol.clientSoftware().startsWith("librdkafka/"), carol.clientSoftware());
             }
         }
     }

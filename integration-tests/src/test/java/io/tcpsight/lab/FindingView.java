@@ -25,6 +25,7 @@ public record FindingView(
             String nodeId,
             String listener,
             String principal,
+            String clientSoftware,
             String local,
             String remote) {}
 

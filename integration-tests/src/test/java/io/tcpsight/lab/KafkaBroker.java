@@ -60,10 +60,18 @@ public final class KafkaBroker implements AutoCloseable {
     private final LabProcess process;
     private final Integer agentPort;
     private final boolean ownsProcess;
+    private final Map<String, String> clientSecurity;
     private final long launchedNanos;
     private long listeningNanos;
 
-    private KafkaBroker(String host, int port, LabProcess process, Integer agentPort, boolean ownsProcess) {
+    private KafkaBroker(
+            String host,
+            int port,
+            LabProcess process,
+            Integer agentPort,
+            boolean ownsProcess,
+            Map<String, String> clientSecurity) {
+        this.clientSecurity = Map.copyOf(clientSecurity);
         this.host = host;
         this.port = port;
         this.process = process;
@@ -98,6 +106,7 @@ public final class KafkaBroker implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private String agentArguments;
         private final List<String> jvmOptions = new ArrayList<>();
+        private final Map<String, String> clientSecurity = new LinkedHashMap<>();
 
         private Builder(KernelLab lab) {
             this.lab = lab;
@@ -116,6 +125,37 @@ public final class KafkaBroker implements AutoCloseable {
         /** Starts the broker with the tcpsight agent and these arguments (host and port are added when absent). */
         public Builder agent(String arguments) {
             agentArguments = arguments;
+            return this;
+        }
+
+        /**
+         * The client listener speaks SASL/PLAIN (it keeps the name PLAINTEXT, mapped to
+         * SASL_PLAINTEXT). The admin user is also the broker's own login and the readiness check's;
+         * {@code users} may log in too.
+         */
+        public Builder saslPlain(String adminUser, String adminPassword, Map<String, String> users) {
+            StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required")
+                    .append(" username=\"")
+                    .append(adminUser)
+                    .append("\" password=\"")
+                    .append(adminPassword)
+                    .append("\" user_")
+                    .append(adminUser)
+                    .append("=\"")
+                    .append(adminPassword)
+                    .append('"');
+            users.forEach((user, password) -> jaas.append(" user_")
+                    .append(user)
+                    .append("=\"")
+                    .append(password)
+                    .append('"'));
+            overrides.put("listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+            overrides.put("sasl.enabled.mechanisms", "PLAIN");
+            overrides.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+            overrides.put(
+                    "listener.name.plaintext.plain.sasl.jaas.config",
+                    jaas.append(';').toString());
+            clientSecurity.putAll(saslClient(adminUser, adminPassword));
             return this;
         }
 
@@ -175,7 +215,7 @@ public final class KafkaBroker implements AutoCloseable {
             LabProcess process = lab == null
                     ? LabProcess.start(name, broker)
                     : lab.execInServer("kafka-" + version.release(), broker);
-            KafkaBroker started = new KafkaBroker(host, port, process, agentPort, lab == null);
+            KafkaBroker started = new KafkaBroker(host, port, process, agentPort, lab == null, clientSecurity);
             try {
                 started.awaitReady(Duration.ofSeconds(90));
             } catch (AssertionError | RuntimeException failure) {
@@ -252,6 +292,23 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    /** A SASL/PLAIN client's security settings for this user (security.protocol, mechanism, JAAS). */
+    public static Map<String, String> saslClient(String user, String password) {
+        return Map.of(
+                "security.protocol",
+                "SASL_PLAINTEXT",
+                "sasl.mechanism",
+                "PLAIN",
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\""
+                        + password + "\";");
+    }
+
+    /** What a client of the broker's admin user adds to bootstrap.servers: empty without SASL. */
+    public Map<String, String> adminSecurity() {
+        return clientSecurity;
+    }
+
     public String bootstrapServers() {
         return host + ":" + port;
     }
@@ -294,6 +351,7 @@ public final class KafkaBroker implements AutoCloseable {
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "lab-readiness");
+        config.putAll(clientSecurity);
         AtomicReference<Exception> last = new AtomicReference<>();
         try (Admin admin = Admin.create(config)) {
             LabAwait.await("Kafka broker " + bootstrapServers() + " ready")
