@@ -121,10 +121,6 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketAddresses(JNIEnv *en
     return rc;
 }
 
-JNIEXPORT jlong JNICALL Java_io_tcpsight_tcp_NativeTcp_socketInode(JNIEnv *env, jclass cls, jint fd) {
-    return (jlong) tcpsight_socket_inode(fd);
-}
-
 JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *env, jclass cls, jint error) {
     char message[256];
     const char *text = strerror_r(error, message, sizeof message);
@@ -148,7 +144,6 @@ static JNINativeMethod METHODS[] = {
     {"congestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_congestion},
     {"setCongestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_setCongestion},
     {"socketAddresses", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketAddresses},
-    {"socketInode", "(I)J", (void *) Java_io_tcpsight_tcp_NativeTcp_socketInode},
     {"errnoMessage", "(I)Ljava/lang/String;", (void *) Java_io_tcpsight_tcp_NativeTcp_errnoMessage},
 };
 

@@ -47,7 +47,7 @@ int tcpsight_get_congestion(int fd, char *out, int capacity);
  * A socket without a peer (listening) has remote port 0. */
 #define TCPSIGHT_ADDRESSES_BYTES 48
 
-/* The inode of the socket on fd, or -errno (ENOTSOCK when fd is no socket). */
+/* The inode of the socket on fd, or -errno (ENOTSOCK when fd is no socket); the batch's inode word. */
 int64_t tcpsight_socket_inode(int fd);
 
 /* Fills out[TCPSIGHT_ADDRESSES_BYTES]. Returns 0 or -errno (EAFNOSUPPORT for non-IP sockets). */

@@ -1,7 +1,6 @@
 package io.tcpsight.agent;
 
 import io.tcpsight.tcp.PrivateExtraction;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,9 +34,11 @@ final class BootstrapHooks {
     static String install(Instrumentation instrumentation) {
         Path jar = null;
         try {
-            jar = PrivateExtraction.write(
-                    PrivateExtraction.directory(), "tcpsight-hooks-", ".jar", new ByteArrayInputStream(jar()));
-            instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
+            jar = PrivateExtraction.write(PrivateExtraction.directory(), "tcpsight-hooks-", ".jar", jar());
+            try (JarFile bootstrapJar = new JarFile(jar.toFile())) {
+                // The JVM opens the jar by its name for itself; this handle only names it.
+                instrumentation.appendToBootstrapClassLoaderSearch(bootstrapJar);
+            }
             for (String resource : CLASSES) {
                 String name = resource.substring(0, resource.length() - ".class".length())
                         .replace('/', '.');

@@ -48,7 +48,7 @@ final class RequestFields {
         return (String) call(get(header, context), "clientId");
     }
 
-    /** The KafkaPrincipal object: the same object for every request until the connection authenticates again. */
+    /** The KafkaPrincipal object (a SASL channel builds a new, equal one for every request). */
     Object principalObject(Object context) {
         return get(principal, context);
     }

@@ -1,7 +1,6 @@
 package io.tcpsight.tcp;
 
 import io.tcpsight.tcp.PrivateExtraction.ExtractionFailedException;
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -80,7 +79,7 @@ final class NativeTcp {
                 return NativeAvailability.unavailable(
                         platform, "the native library " + resource + " does not load: it " + unloadable.get());
             }
-            Path extracted = PrivateExtraction.write(directory, "libtcpsight-", ".so", new ByteArrayInputStream(image));
+            Path extracted = PrivateExtraction.write(directory, "libtcpsight-", ".so", image);
             try {
                 System.load(extracted.toAbsolutePath().toString());
             } catch (UnsatisfiedLinkError refused) {
@@ -131,9 +130,6 @@ final class NativeTcp {
 
     /** Fills out (ADDRESSES_BYTES) with family, ports and addresses; returns 0 or -errno. */
     static native int socketAddresses(int fd, byte[] out);
-
-    /** The inode of the socket on fd, or -errno (ENOTSOCK when it is no socket). */
-    static native long socketInode(int fd);
 
     static native String errnoMessage(int errno);
 }

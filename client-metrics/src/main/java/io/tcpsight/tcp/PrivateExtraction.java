@@ -1,8 +1,6 @@
 package io.tcpsight.tcp;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,20 +30,21 @@ public final class PrivateExtraction {
     }
 
     /**
-     * A new private file in {@code directory} holding all of {@code content}.
+     * A new private file in {@code directory} holding all of {@code content}, written into the
+     * file {@link Files#createTempFile} made 0600 (never recreated, so it stays 0600).
      *
      * @throws ExtractionFailedException naming the directory and why it could not take the file;
      *     no partial file is left behind
      */
-    public static Path write(Path directory, String prefix, String suffix, InputStream content) {
+    public static Path write(Path directory, String prefix, String suffix, byte[] content) {
         Path file;
         try {
             file = Files.createTempFile(directory, prefix, suffix);
         } catch (IOException | RuntimeException failure) {
             throw new ExtractionFailedException(cannotWrite(directory, failure), failure);
         }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            content.transferTo(out);
+        try {
+            Files.write(file, content);
         } catch (IOException | RuntimeException failure) {
             deleteQuietly(file);
             throw new ExtractionFailedException(cannotWrite(directory, failure), failure);

@@ -83,7 +83,7 @@ public final class ProcessSocketCensus {
     }
 
     /** The inode of the socket a /proc/PID/fd entry points at, or -1 when it is not a socket (or gone). */
-    private static long socketInode(Path fdLink) throws IOException {
+    static long socketInode(Path fdLink) throws IOException {
         String target;
         try {
             target = Files.readSymbolicLink(fdLink).toString();

@@ -1,9 +1,11 @@
 package io.tcpsight.tcp;
 
 import io.tcpsight.host.HostTcpFacts;
+import java.io.IOException;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
 import java.util.OptionalLong;
 
 /**
@@ -37,9 +39,12 @@ public final class TcpSockets {
 
     /** The inode of the socket on fd: what tells it from a later socket on the same descriptor; empty when fd holds none. */
     public static OptionalLong socketInode(int fd) {
-        NativeTcp.requireAvailable();
-        long inode = NativeTcp.socketInode(fd);
-        return inode > 0 ? OptionalLong.of(inode) : OptionalLong.empty();
+        try {
+            long inode = ProcessSocketCensus.socketInode(Paths.get("/proc/self/fd/" + fd));
+            return inode > 0 ? OptionalLong.of(inode) : OptionalLong.empty();
+        } catch (IOException | RuntimeException unreadable) {
+            return OptionalLong.empty();
+        }
     }
 
     public static TcpInfo tcpInfo(NetworkChannel channel) {

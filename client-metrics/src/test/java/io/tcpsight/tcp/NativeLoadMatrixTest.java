@@ -48,7 +48,7 @@ class NativeLoadMatrixTest {
     @Test
     void theExtractedFileIsPrivateAndComplete() throws IOException {
         byte[] content = library();
-        Path file = PrivateExtraction.write(scratch, "libtcpsight-", ".so", new ByteArrayInputStream(content));
+        Path file = PrivateExtraction.write(scratch, "libtcpsight-", ".so", content);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertArrayEquals(content, Files.readAllBytes(file));
     }
