@@ -5,6 +5,7 @@ import io.tcpsight.model.ConnectionIdentity;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * The JSON form of findings, the contract of /findings, /tcpsight/findings and doctor --json:
@@ -85,8 +86,8 @@ public final class FindingJson {
         if (identity.clientKind().isConnect()) {
             String clientId = identity.clientId().get();
             field(json, "connector", ClientKind.connectorName(clientId).orElse(null));
-            String task = clientId.substring(clientId.lastIndexOf('-') + 1);
-            field(json, "task", task.equals("*") ? null : task);
+            OptionalInt task = ClientKind.connectorTask(clientId);
+            field(json, "task", task.isPresent() ? Integer.toString(task.getAsInt()) : null);
         }
         field(json, "nodeId", identity.nodeId().orElse(null));
         field(json, "listener", identity.listener().orElse(null));

@@ -1,6 +1,7 @@
 package io.tcpsight.model;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,6 +56,22 @@ public enum ClientKind {
         }
         Matcher connect = CONNECT.matcher(clientId);
         return connect.matches() ? Optional.of(connect.group(2)) : Optional.empty();
+    }
+
+    /** The task a Connect task client works for, from its client.id; empty for "*" (only the connector known). */
+    public static OptionalInt connectorTask(String clientId) {
+        if (clientId == null) {
+            return OptionalInt.empty();
+        }
+        Matcher connect = CONNECT.matcher(clientId);
+        if (!connect.matches() || connect.group(3).equals("*")) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(connect.group(3)));
+        } catch (NumberFormatException tooLong) {
+            return OptionalInt.empty(); // a client.id is anything a client sends
+        }
     }
 
     public boolean isConnect() {

@@ -11,12 +11,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,15 +141,20 @@ public final class FetchAdvisor {
         inFlight = started;
         try {
             measurer.execute(() -> {
-                FetchAdvice measured = measure(Instant.now());
-                synchronized (this) {
-                    current = measured;
-                    if (!measured.isFallback()) {
-                        lastGood = measured;
+                FetchAdvice measured = FetchAdvice.fallback("the RTT measurement failed", Instant.now());
+                try {
+                    measured = measure(Instant.now());
+                } finally {
+                    // Even after an Error: a measurement left in flight would make every caller wait it out.
+                    synchronized (this) {
+                        current = measured;
+                        if (!measured.isFallback()) {
+                            lastGood = measured;
+                        }
+                        inFlight = null;
                     }
-                    inFlight = null;
+                    started.complete(measured);
                 }
-                started.complete(measured);
             });
         } catch (RejectedExecutionException stopped) {
             inFlight = null;
@@ -160,19 +163,13 @@ public final class FetchAdvisor {
         return started;
     }
 
+    /** The measurement's advice, or the fallback once {@code limit} has passed; never completed exceptionally. */
     private static FetchAdvice await(CompletableFuture<FetchAdvice> pending, Duration limit) {
-        try {
-            return pending.get(limit.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException late) {
-            return FetchAdvice.fallback(
-                    "the RTT measurement did not finish within tcpsight.rtt.probe.timeout.ms=" + limit.toMillis(),
-                    Instant.now());
-        } catch (ExecutionException failed) {
-            return FetchAdvice.fallback(String.valueOf(failed.getCause()), Instant.now());
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            return FetchAdvice.fallback("interrupted while the RTT was measured", Instant.now());
-        }
+        FetchAdvice late = FetchAdvice.fallback(
+                "the RTT measurement did not finish within " + limit.toMillis() + " ms", Instant.now());
+        return pending.copy()
+                .completeOnTimeout(late, limit.toMillis(), TimeUnit.MILLISECONDS)
+                .join();
     }
 
     private FetchAdvice measure(Instant now) {

@@ -64,7 +64,8 @@ final class KafkaClientConnections {
         return connections;
     }
 
-    private static String unquote(String value) {
+    /** A client-id key property as the client set it (JMX quotes values with special characters). */
+    static String unquote(String value) {
         return value != null && value.startsWith("\"") ? ObjectName.unquote(value) : value;
     }
 }

@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -23,32 +21,20 @@ import javax.management.ObjectName;
 final class LocalTasks {
     private static final List<String> PATTERNS =
             Arrays.asList("kafka.consumer:type=consumer-metrics,*", "kafka.producer:type=producer-metrics,*");
-    private static final Pattern TASK = Pattern.compile("-(\\d+)$");
 
     private LocalTasks() {}
 
-    static Map<String, Set<Integer>> read() {
-        return read(ManagementFactory.getPlatformMBeanServer());
-    }
-
     /** Connector name -> the ids of its tasks with a client in this JVM. */
-    static Map<String, Set<Integer>> read(MBeanServer server) {
+    static Map<String, Set<Integer>> read() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         Map<String, Set<Integer>> tasks = new TreeMap<>();
         for (String pattern : PATTERNS) {
             try {
                 for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
-                    String clientId = name.getKeyProperty("client-id");
-                    if (clientId != null && clientId.startsWith("\"")) {
-                        clientId = ObjectName.unquote(clientId);
-                    }
-                    String finalId = clientId;
-                    ClientKind.connectorName(clientId).ifPresent(connector -> {
-                        Matcher task = TASK.matcher(finalId);
-                        if (task.find()) {
-                            tasks.computeIfAbsent(connector, ignored -> new TreeSet<>())
-                                    .add(Integer.parseInt(task.group(1)));
-                        }
-                    });
+                    String clientId = KafkaClientConnections.unquote(name.getKeyProperty("client-id"));
+                    ClientKind.connectorName(clientId).ifPresent(connector -> ClientKind.connectorTask(clientId)
+                            .ifPresent(task -> tasks.computeIfAbsent(connector, ignored -> new TreeSet<>())
+                                    .add(task)));
                 }
             } catch (MalformedObjectNameException | RuntimeException unreadable) {
                 // no task is then known to run here, so none is restarted

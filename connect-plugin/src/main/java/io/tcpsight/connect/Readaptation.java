@@ -40,7 +40,6 @@ final class Readaptation implements AutoCloseable {
     private final double factor;
     private final URI restUrl;
     private final Supplier<ConnectClusterState> cluster;
-    private final Supplier<Map<String, Set<Integer>>> localTasks;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -50,20 +49,10 @@ final class Readaptation implements AutoCloseable {
     });
 
     Readaptation(FetchAdvisor advisor, double factor, URI restUrl, Supplier<ConnectClusterState> cluster) {
-        this(advisor, factor, restUrl, cluster, LocalTasks::read);
-    }
-
-    Readaptation(
-            FetchAdvisor advisor,
-            double factor,
-            URI restUrl,
-            Supplier<ConnectClusterState> cluster,
-            Supplier<Map<String, Set<Integer>>> localTasks) {
         this.advisor = advisor;
         this.factor = factor;
         this.restUrl = restUrl;
         this.cluster = cluster;
-        this.localTasks = localTasks;
     }
 
     Readaptation start(Duration interval) {
@@ -95,7 +84,7 @@ final class Readaptation implements AutoCloseable {
         if (drift <= factor) {
             return List.of();
         }
-        Map<String, Set<Integer>> local = localTasks.get();
+        Map<String, Set<Integer>> local = LocalTasks.read();
         List<String> restarted = new ArrayList<>();
         for (String connector : usingTcpsight(cluster.get())) {
             for (int task : local.getOrDefault(connector, Set.of())) {
