@@ -2,15 +2,11 @@ package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tcpsight.model.Role;
 import io.tcpsight.sampling.TrackedConnection;
-import io.tcpsight.tcp.TcpSockets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -34,16 +30,10 @@ class AgentRuntimeAdoptionTest {
     @ParameterizedTest
     @ValueSource(strings = {"-7", "-2-7"})
     void connectionsOpenedBeforeTheHooksAreAdoptedAndAttributedAtTheirFirstRequest(String idSuffix) throws Exception {
-        assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
-                "no native library here: " + TcpSockets.availability().reason());
-        try (ServerSocketChannel listener =
-                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
-                SocketChannel accepted = listener.accept()) {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
             AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
-            InetSocketAddress brokerSide = (InetSocketAddress) accepted.getLocalAddress();
-            InetSocketAddress clientSide = (InetSocketAddress) client.getLocalAddress();
+            InetSocketAddress brokerSide = pair.brokerSide();
+            InetSocketAddress clientSide = pair.clientSide();
             assertTrue(runtime.adoptOpenConnections() >= 2, "both ends adopted");
             TrackedConnection brokerEnd = find(runtime, brokerSide, clientSide);
             TrackedConnection clientEnd = find(runtime, clientSide, brokerSide);

@@ -2,15 +2,11 @@ package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.sampling.TrackedConnection;
-import io.tcpsight.tcp.TcpSockets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.Optional;
 import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.network.ListenerName;
@@ -32,18 +28,11 @@ class AgentRuntimeIdentityTest {
 
     @Test
     void principalAndClientSoftwareFollowAuthenticationAndTheClientsAnnouncement() throws Exception {
-        assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
-                "no native library here: " + TcpSockets.availability().reason());
-        try (ServerSocketChannel listener =
-                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
-                SocketChannel accepted = listener.accept()) {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
             AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
             runtime.adoptOpenConnections();
-            InetSocketAddress brokerSide = (InetSocketAddress) accepted.getLocalAddress();
-            String connectionId =
-                    BrokerConnectionIds.addressKey(brokerSide, (InetSocketAddress) client.getLocalAddress()) + "-2-7";
+            InetSocketAddress brokerSide = pair.brokerSide();
+            String connectionId = BrokerConnectionIds.addressKey(brokerSide, pair.clientSide()) + "-2-7";
 
             runtime.request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY));
             TrackedConnection connection = runtime.tracked().stream()

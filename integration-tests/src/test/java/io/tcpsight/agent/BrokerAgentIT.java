@@ -9,6 +9,7 @@ import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabHeap;
 import io.tcpsight.lab.LabPrerequisites;
@@ -175,7 +176,8 @@ class BrokerAgentIT {
      */
     @Test
     void anAuthenticatedClientIsNamedByItsPrincipalAndSoftware() throws Exception {
-        LabPrerequisites.requireCommand("kcat", "kcat, a librdkafka client (apt-get install kcat)");
+        LabPrerequisites.requireCommand(
+                "kcat", "kcat, a librdkafka client (apt-get install kcat)"); // before the broker
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                 .saslPlain("admin", "admin-secret", Map.of("alice", "alice-secret", "carol", "carol-secret"))
                 .agent("interval=1s")
@@ -194,28 +196,15 @@ class BrokerAgentIT {
             consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "alice");
             try (KafkaConsumer<String, String> consumer =
                             new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
-                    LabProcess kcat = LabProcess.start(
+                    LabProcess kcat = Kcat.consumer(
                             "kcat-sasl-" + ProcessHandle.current().pid(),
-                            List.of(
-                                    "kcat",
-                                    "-C",
-                                    "-q",
-                                    "-b",
-                                    broker.bootstrapServers(),
-                                    "-t",
-                                    "secured",
-                                    "-o",
-                                    "end",
-                                    "-X",
-                                    "client.id=carol-kcat",
-                                    "-X",
-                                    "security.protocol=SASL_PLAINTEXT",
-                                    "-X",
-                                    "sasl.mechanisms=PLAIN",
-                                    "-X",
-                                    "sasl.username=carol",
-                                    "-X",
-                                    "sasl.password=carol-secret"))) {
+                            broker.bootstrapServers(),
+                            "secured",
+                            "client.id=carol-kcat",
+                            "security.protocol=SASL_PLAINTEXT",
+                            "sasl.mechanisms=PLAIN",
+                            "sasl.username=carol",
+                            "sasl.password=carol-secret")) {
                 consumer.subscribe(List.of("secured"));
                 Map<String, ConnectionView> named = LabAwait.await("both authenticated clients named by the agent")
                         .atMost(Duration.ofSeconds(30))

@@ -7,6 +7,7 @@ import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
+import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabHeap;
 import io.tcpsight.lab.LabPrerequisites;
@@ -45,29 +46,20 @@ class MetricsAtScaleIT {
 
     @Test
     void hundredsOfClientIdsIncludingKcatAddNoSeriesAndEveryDashboardQueryAnswers() throws Exception {
-        LabPrerequisites.requireCommand("kcat", "kcat, a librdkafka client (apt-get install kcat)");
+        LabPrerequisites.requireCommand(
+                "kcat", "kcat, a librdkafka client (apt-get install kcat)"); // before the broker
         try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start();
                 Traffic traffic = Traffic.start(broker, "load")) {
             List<LabProcess> kcats = new ArrayList<>();
             List<KafkaHello> hellos = new ArrayList<>();
             try {
                 for (int i = 0; i < KCAT_CONSUMERS; i++) {
-                    kcats.add(LabProcess.start(
+                    kcats.add(Kcat.consumer(
                             "kcat-" + ProcessHandle.current().pid() + "-" + i,
-                            List.of(
-                                    "kcat",
-                                    "-C",
-                                    "-q",
-                                    "-b",
-                                    broker.bootstrapServers(),
-                                    "-t",
-                                    "load",
-                                    "-o",
-                                    "end",
-                                    "-X",
-                                    "client.id=kcat-consumer-" + i,
-                                    "-X",
-                                    "socket.receive.buffer.bytes=65536")));
+                            broker.bootstrapServers(),
+                            "load",
+                            "client.id=kcat-consumer-" + i,
+                            "socket.receive.buffer.bytes=65536"));
                 }
                 for (int i = 0; i < HELLO_CLIENTS; i++) {
                     hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + i));

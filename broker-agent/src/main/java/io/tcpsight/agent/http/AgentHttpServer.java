@@ -47,6 +47,7 @@ public final class AgentHttpServer implements AutoCloseable {
     static final int MAX_HEAD_BYTES = 8 * 1024;
     static final long HEAD_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     static final long LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long EXPIRY_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final int RENDERERS = 2;
     private static final int RENDER_QUEUE = 64;
 
@@ -62,6 +63,7 @@ public final class AgentHttpServer implements AutoCloseable {
     private Response metrics;
     private long metricsRendered;
     private boolean metricsRendering;
+    private long lastExpiry = System.nanoTime();
     private final List<SelectionKey> waitingForMetrics = new ArrayList<>();
 
     private AgentHttpServer(ServerSocketChannel server, Selector selector, Routes routes) {
@@ -133,7 +135,12 @@ public final class AgentHttpServer implements AutoCloseable {
                     handle(key);
                 }
                 selector.selectedKeys().clear();
-                expire(System.nanoTime());
+                long now = System.nanoTime();
+                if (now - lastExpiry >= EXPIRY_EVERY_NANOS) {
+                    // Not per event: a flood wakes the selector thousands of times a second.
+                    lastExpiry = now;
+                    expire(now);
+                }
             }
         } catch (IOException | RuntimeException stopped) {
             // the endpoint is closing, or the selector broke: answering stops, the agent goes on
@@ -226,24 +233,24 @@ public final class AgentHttpServer implements AutoCloseable {
             renderers.execute(() -> {
                 Response rendered = routes.answer("/metrics", null);
                 onSelector(() -> {
-                    metricsRendering = false;
                     if (rendered.status == 200) {
                         metrics = rendered;
                         metricsRendered = System.nanoTime();
                     }
-                    for (SelectionKey waiting : waitingForMetrics) {
-                        respond(waiting, rendered);
-                    }
-                    waitingForMetrics.clear();
+                    answerWaitingForMetrics(rendered);
                 });
             });
         } catch (RejectedExecutionException busy) {
-            metricsRendering = false;
-            for (SelectionKey waiting : waitingForMetrics) {
-                respond(waiting, Response.BUSY);
-            }
-            waitingForMetrics.clear();
+            answerWaitingForMetrics(Response.BUSY);
         }
+    }
+
+    private void answerWaitingForMetrics(Response response) {
+        metricsRendering = false;
+        for (SelectionKey waiting : waitingForMetrics) {
+            respond(waiting, response);
+        }
+        waitingForMetrics.clear();
     }
 
     private void write(SelectionKey key) throws IOException {
@@ -291,9 +298,9 @@ public final class AgentHttpServer implements AutoCloseable {
         for (SelectionKey key : selector.keys()) {
             if (key.isValid() && key.attachment() instanceof Exchange) {
                 Exchange exchange = (Exchange) key.attachment();
-                boolean headLate = exchange.response == null
-                        && key.interestOps() == SelectionKey.OP_READ
-                        && now - exchange.started > HEAD_TIMEOUT_NANOS;
+                // Only a connection still sending its head has interest in reading.
+                boolean headLate =
+                        key.interestOps() == SelectionKey.OP_READ && now - exchange.started > HEAD_TIMEOUT_NANOS;
                 if (headLate || now - exchange.started > LIFETIME_NANOS) {
                     closeConnection(key);
                 }
