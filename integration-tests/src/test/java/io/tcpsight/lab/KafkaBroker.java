@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,6 +36,7 @@ import org.apache.kafka.common.Uuid;
  */
 public final class KafkaBroker implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     /** The Kafka lines the agent supports. */
     public enum Version {
@@ -286,9 +289,18 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** A TCP port free on this host right now. */
+    /**
+     * A port free now and not handed out before in this JVM. The kernel may offer a just-closed port
+     * again at once: a broker's client, controller and agent ports come from three calls in a row,
+     * and once the agent and the controller got the same one (the controller's bind failed).
+     */
     public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
     }
 
