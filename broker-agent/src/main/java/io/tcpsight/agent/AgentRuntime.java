@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.agent.hooks.Hooks;
 import io.tcpsight.agent.http.AgentHttpServer;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
@@ -211,6 +212,7 @@ final class AgentRuntime implements Hooks.Receiver {
             return; // not ours
         }
         RequestFields fields = RequestFields.of(context);
+        observeFlow(connection, fields.apiKey(context));
         Object principal = fields.principalObject(context);
         Object clientInformation = fields.clientInformationObject(context);
         Object seen = connection.identitySource();
@@ -234,6 +236,24 @@ final class AgentRuntime implements Hooks.Receiver {
         InetSocketAddress local = connection.identity().local();
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);
+        }
+    }
+
+    /**
+     * What the client asks for decides which buffers can limit the connection: fetches pull responses
+     * out of the broker, produces push requests into it. Read until both were seen; then one volatile read.
+     */
+    private static void observeFlow(TrackedConnection connection, String apiKey) {
+        BulkFlow seen = connection.identity().knownFlow().orElse(null);
+        if (seen == BulkFlow.BOTH) {
+            return;
+        }
+        BulkFlow before = seen == null ? BulkFlow.NONE : seen;
+        BulkFlow now = "FETCH".equals(apiKey)
+                ? before.plus(BulkFlow.TO_CLIENT)
+                : "PRODUCE".equals(apiKey) ? before.plus(BulkFlow.TO_BROKER) : before;
+        if (now != seen) {
+            connection.updateIdentity(identity -> identity.withFlow(now));
         }
     }
 

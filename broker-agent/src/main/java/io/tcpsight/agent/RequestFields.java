@@ -14,10 +14,13 @@ final class RequestFields {
     private final Field principal;
     private final Field listenerName;
     private final Field clientInformation;
+    /** RequestHeader.apiKey(), looked up once: it is read on every request until the connection fetched or produced. */
+    private final Method apiKey;
 
     private RequestFields(Class<?> type) throws ReflectiveOperationException {
         this.type = type;
         this.header = type.getField("header");
+        this.apiKey = optionalMethod(header.getType(), "apiKey");
         this.principal = type.getField("principal");
         this.listenerName = type.getField("listenerName");
         this.clientInformation = optionalField(type, "clientInformation");
@@ -27,6 +30,14 @@ final class RequestFields {
         try {
             return type.getField(name);
         } catch (NoSuchFieldException absent) {
+            return null;
+        }
+    }
+
+    private static Method optionalMethod(Class<?> type, String name) {
+        try {
+            return type.getMethod(name);
+        } catch (NoSuchMethodException absent) {
             return null;
         }
     }
@@ -46,6 +57,20 @@ final class RequestFields {
 
     String clientId(Object context) {
         return (String) call(get(header, context), "clientId");
+    }
+
+    /** The request's API ("FETCH", "PRODUCE", ...: the ApiKeys constant's name), or null when unreadable. */
+    String apiKey(Object context) {
+        Object requestHeader = get(header, context);
+        if (apiKey == null || requestHeader == null) {
+            return null;
+        }
+        try {
+            Object key = apiKey.invoke(requestHeader);
+            return key instanceof Enum ? ((Enum<?>) key).name() : null;
+        } catch (ReflectiveOperationException unreadable) {
+            return null;
+        }
     }
 
     /** The KafkaPrincipal object (a SASL channel builds a new, equal one for every request). */

@@ -9,6 +9,7 @@ import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
 import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.IntervalStats;
@@ -76,19 +77,72 @@ public final class ConnectionRules {
         facts.kafka()
                 .receiveBufferBytes()
                 .ifPresent(bytes -> evidence.add(new Evidence("configuredReceiveBuffer", bytes, "bytes")));
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), "-1"));
+        BulkFlow flow = facts.identity().bulkFlow();
+        evidence.add(new Evidence("flow", flow.description(), ""));
+        boolean binds = flow.arrivesAt(facts.identity().role());
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
         rmemFor(facts, config).ifPresent(settings::add);
+        String why = String.format(
+                "a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning lets the kernel grow "
+                        + "the window to the path's bandwidth-delay product",
+                ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis());
         return Optional.of(new Finding(
                 RuleId.SMALL_RECEIVE_BUFFER,
+                binds ? verdict.get().severity : Severity.INFO,
+                facts.identity(),
+                evidence,
+                new Remedy(settings, binds ? why : doesNotBind(why, flow, "arrives at"))));
+    }
+
+    /** The why of a buffer finding on a connection whose bulk data does not pass that buffer: info only. */
+    private static String doesNotBind(String why, BulkFlow flow, String passes) {
+        return why + "; but this connection carries " + flow.description() + ", so no bulk data " + passes
+                + " this end and the limit costs nothing now";
+    }
+
+    /**
+     * This end sends bulk data (a producer's client end, a broker's end of a fetch) through a send
+     * buffer fixed by configuration: unacknowledged data for a whole round trip must fit in it.
+     */
+    public static Optional<Finding> smallSendBuffer(ConnectionFacts facts, TcpsightConfig config) {
+        int configured = facts.kafka().sendBufferBytes().orElse(-1);
+        BulkFlow flow = facts.identity().bulkFlow();
+        if (configured <= 0
+                || !facts.established()
+                || !longPath(facts, config)
+                || !flow.leaves(facts.identity().role())) {
+            return Optional.empty();
+        }
+        Optional<WindowModel.Verdict> verdict = WindowModel.judge(
+                configured, new Evidence("configuredSendBuffer", configured, "bytes"), facts.rttMicros(), config);
+        if (!verdict.isPresent()) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = verdict.get().evidence;
+        evidence.add(new Evidence("flow", flow.description(), ""));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        wmemFor(facts, config).ifPresent(settings::add);
+        return Optional.of(new Finding(
+                RuleId.SMALL_SEND_BUFFER,
                 verdict.get().severity,
                 facts.identity(),
                 evidence,
                 new Remedy(
                         settings,
                         String.format(
-                                "a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning (-1) lets the kernel grow "
-                                        + "the window to the path's bandwidth-delay product",
-                                ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis()))));
+                                "this end sends %s through a send buffer of %d bytes, which holds at most that much unacknowledged "
+                                        + "data: %.1f Mbit/s over %.1f ms; autotuning lets the kernel grow it to the bandwidth-delay "
+                                        + "product",
+                                flow.description(), configured, verdict.get().ceilingMbit(), facts.rttMillis()))));
+    }
+
+    /** net.ipv4.tcp_wmem with a max of at least twice the BDP at the target rate, or nothing when it already is. */
+    private static Optional<Setting> wmemFor(ConnectionFacts facts, TcpsightConfig config) {
+        long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+        if (facts.kernel().tcpWmemMax().orElse(0) >= needed) {
+            return Optional.empty();
+        }
+        return Optional.of(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + needed));
     }
 
     /**
@@ -119,11 +173,13 @@ public final class ConnectionRules {
             evidence.add(new Evidence("TCP_WINDOW_CLAMP", clamp.getAsInt(), "bytes"));
             evidence.add(new Evidence("clampShareOfBuffer", (double) clamp.getAsInt() / buffer.getAsInt(), "ratio"));
         }
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), "-1"));
+        BulkFlow flow = facts.identity().bulkFlow();
+        evidence.add(new Evidence("flow", flow.description(), ""));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
         settings.add(new Setting("kernel", "version", ">= 6.6.45 on 6.6, or >= 6.11"));
         return Optional.of(new Finding(
                 RuleId.KERNEL_WINDOW_CLAMP_REGRESSION,
-                Severity.WARN,
+                flow.arrivesAt(facts.identity().role()) ? Severity.WARN : Severity.INFO,
                 facts.identity(),
                 evidence,
                 new Remedy(
@@ -140,12 +196,15 @@ public final class ConnectionRules {
         evidence.add(new Evidence("windowScaling", "off", ""));
         evidence.add(new Evidence("windowMax", WindowModel.UNSCALED_WINDOW_MAX, "bytes"));
         facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("snd_wnd", bytes, "bytes")));
-        Severity severity = Severity.WARN;
+        BulkFlow flow = facts.identity().bulkFlow();
+        evidence.add(new Evidence("flow", flow.description(), ""));
+        Severity severity = flow == BulkFlow.NONE ? Severity.INFO : Severity.WARN;
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
             double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros());
             evidence.add(new Evidence("ceilingRate", mbit(ceilingRate), "Mbit/s"));
-            if (longPath(facts, config)
+            if (flow != BulkFlow.NONE
+                    && longPath(facts, config)
                     && WindowModel.judge(ceilingRate, config.targetBytesPerSecond())
                             .isPresent()) {
                 severity = Severity.CRITICAL;
@@ -216,7 +275,7 @@ public final class ConnectionRules {
                 facts.identity(),
                 evidence,
                 new Remedy(
-                        KafkaKeys.peerReceiveBuffer(facts.identity(), "-1"),
+                        KafkaKeys.peerReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE),
                         String.format(
                                 "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
                                         + "is the limit, so let it autotune",
@@ -236,11 +295,8 @@ public final class ConnectionRules {
             evidence.add(rtt(facts));
         }
         evidence.add(new Evidence("sendRate", mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), "-1"));
-        long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
-        if (facts.kernel().tcpWmemMax().orElse(0) < needed) {
-            settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + needed));
-        }
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        wmemFor(facts, config).ifPresent(settings::add);
         return Optional.of(new Finding(
                 RuleId.SEND_BUFFER_LIMITED,
                 Severity.WARN,

@@ -20,6 +20,7 @@ public final class Diagnosis {
         add(findings, ConnectionRules.noWindowScaling(facts, config));
         add(findings, ConnectionRules.receiveWindowLimited(facts, config));
         add(findings, ConnectionRules.sendBufferLimited(facts, config));
+        add(findings, ConnectionRules.smallSendBuffer(facts, config));
         add(findings, ConnectionRules.retransmissions(facts, config));
         add(findings, ConnectionRules.slowHandshake(facts, config));
         add(findings, ConnectionRules.fetchSizeBelowBdp(facts, config));

@@ -2,9 +2,11 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.Role;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
@@ -13,9 +15,11 @@ import java.util.OptionalInt;
  * {"rule":"small-receive-buffer","severity":"warn",
  *  "connection":{"role":"client","clientId":"c1","nodeId":"1","listener":"PLAINTEXT","local":"10.0.0.1:50000","remote":"10.0.0.2:9092"},
  *  "evidence":{"rtt":{"value":100.2,"unit":"ms"},...},
- *  "remedy":{"settings":[{"scope":"client","key":"receive.buffer.bytes","value":"-1"}],"why":"..."}}
+ *  "remedy":{"settings":[{"scope":"client","library":"java","key":"receive.buffer.bytes","value":"-1"}],"why":"..."}}
  * </pre>
- * Connection fields that are not known are left out.
+ * Connection fields that are not known are left out. A client setting names its library; for a
+ * library this tool does not know, "key" is absent and "lookFor" describes the setting in words;
+ * "note" says, for example, that the value is already the library's default.
  */
 public final class FindingJson {
     private FindingJson() {}
@@ -67,10 +71,12 @@ public final class FindingJson {
             }
             json.append("{\"scope\":");
             string(json, setting.scope());
-            json.append(",\"key\":");
-            string(json, setting.key());
+            field(json, "library", setting.library());
+            field(json, "key", setting.key());
+            field(json, "lookFor", setting.lookFor());
             json.append(",\"value\":");
             string(json, setting.value());
+            field(json, "note", setting.note());
             json.append('}');
         }
         json.append("],\"why\":");
@@ -93,6 +99,15 @@ public final class FindingJson {
         field(json, "listener", identity.listener().orElse(null));
         field(json, "principal", identity.principal().orElse(null));
         field(json, "clientSoftware", identity.clientSoftware().orElse(null));
+        if (identity.role() == Role.BROKER) {
+            field(json, "clientLibrary", identity.clientLibrary().label());
+        }
+        field(
+                json,
+                "flow",
+                identity.knownFlow()
+                        .map(flow -> flow.name().toLowerCase(Locale.ROOT))
+                        .orElse(null));
         field(json, "local", ConnectionIdentity.address(identity.local()));
         field(json, "remote", ConnectionIdentity.address(identity.remote()));
         json.append('}');

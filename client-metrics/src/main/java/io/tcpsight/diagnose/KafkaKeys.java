@@ -1,14 +1,50 @@
 package io.tcpsight.diagnose;
 
 import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ClientLibrary;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** Which configuration key controls a buffer or fetch size, for each kind of connection end. */
+/**
+ * Which configuration key controls a buffer or fetch size, for each kind of connection end and
+ * each client library. Rules speak the Java client's keys ("receive.buffer.bytes", "-1" for the
+ * kernel's autotuning); this class translates them into the key of the library at the client end.
+ */
 final class KafkaKeys {
     private KafkaKeys() {}
+
+    static final String AUTOTUNE = "-1";
+
+    /** The Java client's defaults (ConsumerConfig, ProducerConfig): a value equal to one needs no setting. */
+    private static final Map<String, String> JAVA_DEFAULTS = Map.of(
+            "send.buffer.bytes", "131072",
+            "fetch.max.bytes", "52428800",
+            "max.partition.fetch.bytes", "1048576",
+            "max.poll.records", "500");
+
+    /** librdkafka's names for the Java keys, and its defaults (CONFIGURATION.md); max.poll.records has no counterpart. */
+    private static final Map<String, String> LIBRDKAFKA_KEYS = Map.of(
+            "receive.buffer.bytes", "socket.receive.buffer.bytes",
+            "send.buffer.bytes", "socket.send.buffer.bytes",
+            "fetch.max.bytes", "fetch.max.bytes",
+            "max.partition.fetch.bytes", "max.partition.fetch.bytes");
+
+    private static final Map<String, String> LIBRDKAFKA_DEFAULTS = Map.of(
+            "socket.receive.buffer.bytes", "0",
+            "socket.send.buffer.bytes", "0",
+            "fetch.max.bytes", "52428800",
+            "max.partition.fetch.bytes", "1048576");
+
+    /** What to look for in a library this tool does not know. */
+    private static final Map<String, String> IN_WORDS = Map.of(
+            "receive.buffer.bytes", "the client library's socket receive buffer size (SO_RCVBUF)",
+            "send.buffer.bytes", "the client library's socket send buffer size (SO_SNDBUF)",
+            "fetch.max.bytes", "the client library's limit on the bytes of one fetch response",
+            "max.partition.fetch.bytes", "the client library's limit on the bytes one fetch takes per partition",
+            "max.poll.records", "the client library's limit on the records one poll returns");
 
     /** The receive buffer of this end of the connection. */
     static List<Setting> ownReceiveBuffer(ConnectionIdentity identity, String value) {
@@ -34,7 +70,11 @@ final class KafkaKeys {
         return List.of(new Setting("broker", "socket.receive.buffer.bytes", value));
     }
 
-    /** A client setting, named as the client's kind spells it (Connect worker and override, replica fetcher). */
+    /**
+     * A client setting given by its Java key, named as the client end spells it: Connect worker and
+     * connector override, a follower's replica.* keys, librdkafka's keys, or in words for an unknown
+     * library. Empty when the library has no such setting.
+     */
     static List<Setting> client(ConnectionIdentity identity, String key, String value) {
         ClientKind kind = identity.clientKind();
         List<Setting> settings = new ArrayList<>();
@@ -44,11 +84,43 @@ final class KafkaKeys {
                     identity.clientId().flatMap(ClientKind::connectorName).orElse("?");
             settings.add(new Setting("connector " + connector, kind.connectorOverridePrefix() + key, value));
         } else if (kind == ClientKind.REPLICA_FETCHER) {
-            settings.add(new Setting("broker", replicaKey(key), value));
+            String replicaKey = replicaKey(key);
+            if (replicaKey != null) {
+                settings.add(new Setting("broker", replicaKey, value));
+            }
         } else {
-            settings.add(new Setting("client", key, value));
+            ClientLibrary library = identity.clientLibrary();
+            if (library == ClientLibrary.LIBRDKAFKA) {
+                librdkafka(key, value, settings);
+            } else if (library == ClientLibrary.UNKNOWN) {
+                settings.add(Setting.unnamedClient(
+                        IN_WORDS.getOrDefault(key, key),
+                        AUTOTUNE.equals(value)
+                                ? "unset, or the library's value for the system default, so that the kernel "
+                                        + "autotunes"
+                                : value));
+            } else {
+                settings.add(withDefaultNote(
+                        Setting.client("java", key, value), JAVA_DEFAULTS.get(key), "the Java client's"));
+            }
         }
         return settings;
+    }
+
+    private static void librdkafka(String javaKey, String value, List<Setting> settings) {
+        String key = LIBRDKAFKA_KEYS.get(javaKey);
+        if (key == null) {
+            return; // max.poll.records: librdkafka hands out records one at a time from its prefetch queue
+        }
+        String spelled = AUTOTUNE.equals(value) ? "0" : value; // 0: librdkafka leaves the buffer to the kernel
+        settings.add(withDefaultNote(
+                Setting.client("librdkafka", key, spelled), LIBRDKAFKA_DEFAULTS.get(key), "librdkafka's"));
+    }
+
+    private static Setting withDefaultNote(Setting setting, String libraryDefault, String whose) {
+        return setting.value().equals(libraryDefault)
+                ? setting.withNote(whose + " default: remove the explicit setting")
+                : setting;
     }
 
     private static String replicaKey(String clientKey) {
@@ -57,8 +129,10 @@ final class KafkaKeys {
                 return "replica.fetch.response.max.bytes";
             case "max.partition.fetch.bytes":
                 return "replica.fetch.max.bytes";
-            default:
+            case "receive.buffer.bytes":
                 return "replica.socket.receive.buffer.bytes";
+            default:
+                return null; // a follower sends only fetch requests and has no poll
         }
     }
 }

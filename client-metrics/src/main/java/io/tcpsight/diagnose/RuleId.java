@@ -7,6 +7,7 @@ public enum RuleId {
     NO_WINDOW_SCALING("no-window-scaling"),
     RECEIVE_WINDOW_LIMITED("receive-window-limited"),
     SEND_BUFFER_LIMITED("send-buffer-limited"),
+    SMALL_SEND_BUFFER("small-send-buffer"),
     RETRANSMISSIONS("retransmissions"),
     SLOW_HANDSHAKE("slow-handshake"),
     LISTEN_BACKLOG_OVERFLOW("listen-backlog-overflow"),

@@ -1,28 +1,56 @@
 package io.tcpsight.diagnose;
 
 /**
- * One change a remedy asks for: where it goes (scope), the key and the value.
- * Scopes: client, broker, connect-worker, connector, sysctl, kernel, tcpsight.
+ * One change a remedy asks for: where it goes (scope), the key and the value. Scopes: client,
+ * broker, connect-worker, connector, sysctl, kernel, tcpsight. A client setting also names the
+ * client library whose key it is; where that library is not known, the key is absent and
+ * {@link #lookFor()} says in words which setting to look for.
  */
 public final class Setting {
     private final String scope;
     private final String key;
     private final String value;
+    private final String library;
+    private final String lookFor;
+    private final String note;
 
     public Setting(String scope, String key, String value) {
+        this(scope, key, value, null, null, null);
+    }
+
+    private Setting(String scope, String key, String value, String library, String lookFor, String note) {
         this.scope = scope;
         this.key = key;
         this.value = value;
+        this.library = library;
+        this.lookFor = lookFor;
+        this.note = note;
     }
 
     public static Setting sysctl(String key, Object value) {
         return new Setting("sysctl", key, String.valueOf(value));
     }
 
+    /** A client setting in the key of the given library ("java", "librdkafka"). */
+    public static Setting client(String library, String key, String value) {
+        return new Setting("client", key, value, library, null, null);
+    }
+
+    /** A client setting of a library this tool does not know: what to look for and what it should be, in words. */
+    public static Setting unnamedClient(String lookFor, String value) {
+        return new Setting("client", null, value, "unknown", lookFor, null);
+    }
+
+    /** This setting with a remark, such as that the value is already the library's default. */
+    public Setting withNote(String text) {
+        return new Setting(scope, key, value, library, lookFor, text);
+    }
+
     public String scope() {
         return scope;
     }
 
+    /** Null when the client library is unknown; then {@link #lookFor()} describes the setting. */
     public String key() {
         return key;
     }
@@ -31,8 +59,25 @@ public final class Setting {
         return value;
     }
 
-    /** "receive.buffer.bytes=-1 (client)". */
+    /** For client settings: the library the key belongs to ("java", "librdkafka", "unknown"); else null. */
+    public String library() {
+        return library;
+    }
+
+    /** The setting described in words, when its key is unknown; else null. */
+    public String lookFor() {
+        return lookFor;
+    }
+
+    /** A remark, such as "librdkafka's default", or null. */
+    public String note() {
+        return note;
+    }
+
+    /** "receive.buffer.bytes=-1 (client)", or "the client's ... -> value (client)" when the key is unknown. */
     public String describe() {
-        return key + "=" + value + " (" + scope + ")";
+        String change = key != null ? key + "=" + value : lookFor + ": " + value;
+        String where = library != null && !"java".equals(library) ? scope + ", " + library : scope;
+        return change + " (" + where + (note != null ? "; " + note : "") + ")";
     }
 }

@@ -15,6 +15,7 @@ public final class ConnectionIdentity {
     private final String listener;
     private final String principal;
     private final String clientSoftware;
+    private final BulkFlow knownFlow;
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
     private final Instant openedAt;
@@ -26,6 +27,7 @@ public final class ConnectionIdentity {
             String listener,
             String principal,
             String clientSoftware,
+            BulkFlow knownFlow,
             InetSocketAddress local,
             InetSocketAddress remote,
             Instant openedAt) {
@@ -35,6 +37,7 @@ public final class ConnectionIdentity {
         this.listener = listener;
         this.principal = principal;
         this.clientSoftware = clientSoftware;
+        this.knownFlow = knownFlow;
         this.local = local;
         this.remote = remote;
         this.openedAt = openedAt;
@@ -42,32 +45,43 @@ public final class ConnectionIdentity {
 
     public static ConnectionIdentity of(
             Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
-        return new ConnectionIdentity(role, null, null, null, null, null, local, remote, openedAt);
+        return new ConnectionIdentity(role, null, null, null, null, null, null, local, remote, openedAt);
     }
 
     public ConnectionIdentity withClientId(String value) {
         return new ConnectionIdentity(
-                role, value, nodeId, listener, principal, clientSoftware, local, remote, openedAt);
+                role, value, nodeId, listener, principal, clientSoftware, knownFlow, local, remote, openedAt);
     }
 
     public ConnectionIdentity withNodeId(String value) {
         return new ConnectionIdentity(
-                role, clientId, value, listener, principal, clientSoftware, local, remote, openedAt);
+                role, clientId, value, listener, principal, clientSoftware, knownFlow, local, remote, openedAt);
     }
 
     public ConnectionIdentity withListener(String value) {
         return new ConnectionIdentity(
-                role, clientId, nodeId, value, principal, clientSoftware, local, remote, openedAt);
+                role, clientId, nodeId, value, principal, clientSoftware, knownFlow, local, remote, openedAt);
     }
 
     /** The authenticated principal; a later authentication (SASL, re-authentication) replaces it. */
     public ConnectionIdentity withPrincipal(String value) {
-        return new ConnectionIdentity(role, clientId, nodeId, listener, value, clientSoftware, local, remote, openedAt);
+        return new ConnectionIdentity(
+                role, clientId, nodeId, listener, value, clientSoftware, knownFlow, local, remote, openedAt);
     }
 
     /** The client library and version the client announced (KIP-511), as "name/version", e.g. "librdkafka/1.9.2". */
     public ConnectionIdentity withClientSoftware(String value) {
-        return new ConnectionIdentity(role, clientId, nodeId, listener, principal, value, local, remote, openedAt);
+        return new ConnectionIdentity(
+                role, clientId, nodeId, listener, principal, value, knownFlow, local, remote, openedAt);
+    }
+
+    /**
+     * What the connection is known to carry: the broker saw the client's requests (fetches, produces,
+     * both or neither so far), or the owner knows what it does (the doctor judges a consumer's config).
+     */
+    public ConnectionIdentity withFlow(BulkFlow value) {
+        return new ConnectionIdentity(
+                role, clientId, nodeId, listener, principal, clientSoftware, value, local, remote, openedAt);
     }
 
     public Role role() {
@@ -110,6 +124,30 @@ public final class ConnectionIdentity {
 
     public ClientKind clientKind() {
         return ClientKind.fromClientId(clientId);
+    }
+
+    /** Which way bulk data flows: as known, else as the client's kind implies. */
+    public BulkFlow bulkFlow() {
+        return knownFlow != null ? knownFlow : BulkFlow.of(clientKind());
+    }
+
+    /** Empty unless known (the agent saw the requests, or the owner said). */
+    public Optional<BulkFlow> knownFlow() {
+        return Optional.ofNullable(knownFlow);
+    }
+
+    /**
+     * The library at the client end. This process is a Java client when it is the client end (the
+     * reporter, the Connect plugin, the doctor); a broker knows it from KIP-511 or guesses from the client.id.
+     */
+    public ClientLibrary clientLibrary() {
+        if (role == Role.CLIENT) {
+            return ClientLibrary.JAVA;
+        }
+        ClientLibrary announced = ClientLibrary.fromSoftware(clientSoftware);
+        return announced != ClientLibrary.UNKNOWN || clientSoftware != null
+                ? announced
+                : ClientLibrary.fromClientId(clientId);
     }
 
     /** "client.id=X node=1 listener=PLAINTEXT peer=10.0.0.2:9092", with what is known. */

@@ -23,7 +23,7 @@ class FindingJsonTest {
                 json);
         assertTrue(
                 json.contains(
-                        "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"a window of"),
+                        "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"library\":\"java\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"a window of"),
                 json);
         assertTrue(json.endsWith("\"}}"));
         assertEquals("[" + json + "," + json + "]", FindingJson.array(List.of(finding, finding)));

@@ -8,6 +8,7 @@ import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Setting;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
@@ -37,8 +38,10 @@ final class BrokerPaths {
         }
 
         ConnectionIdentity identity(String clientId) {
+            // the doctor judges the consumer's config it was given: fetch responses flow to it
             ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address, Instant.now())
-                    .withClientId(clientId);
+                    .withClientId(clientId)
+                    .withFlow(BulkFlow.TO_CLIENT);
             return nodeId == null ? identity : identity.withNodeId(nodeId);
         }
     }

@@ -18,14 +18,12 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
-import io.tcpsight.model.Role;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class HumanReportTest {
-    static final ConnectionIdentity BROKER_3 = ConnectionIdentity.of(
-                    Role.CLIENT, null, new InetSocketAddress("10.0.0.3", 9092), Instant.EPOCH)
-            .withClientId("tcpsight-doctor")
-            .withNodeId("3");
+    /** The doctor's view of broker 3: a consumer's path (the doctor judges a consumer's config). */
+    static final ConnectionIdentity BROKER_3 = new BrokerPaths.BrokerPath(
+                    "3", new InetSocketAddress("10.0.0.3", 9092), null, null)
+            .identity("tcpsight-doctor");
 
     /** Findings the real rules give for a 64 KiB consumer 100 ms from broker 3 on a host with timestamps off. */
     static List<Finding> realFindings() {

@@ -1,0 +1,81 @@
+package io.tcpsight.model;
+
+/**
+ * Which way a connection's bulk data flows, which decides the buffers that can limit it: fetch
+ * responses leave the broker through its send buffer into the client's receive window; produce
+ * requests leave the client through its send buffer into the broker's receive window.
+ */
+public enum BulkFlow {
+    /** Fetch responses: consumers, and followers fetching from a leader. */
+    TO_CLIENT("fetch responses, broker to client"),
+    /** Produce requests. */
+    TO_BROKER("produce requests, client to broker"),
+    /** Both fetches and produces (a client that does both on one connection). */
+    BOTH("fetch responses and produce requests"),
+    /** Small requests and responses only: admin clients, group coordinators, metadata. */
+    NONE("no bulk data (metadata, admin or coordinator requests)"),
+    UNKNOWN("unknown");
+
+    private final String description;
+
+    BulkFlow(String description) {
+        this.description = description;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** Whether bulk data arrives at the end of this role (so its receive window can bind); UNKNOWN counts as yes. */
+    public boolean arrivesAt(Role end) {
+        switch (this) {
+            case TO_CLIENT:
+                return end == Role.CLIENT;
+            case TO_BROKER:
+                return end == Role.BROKER;
+            case NONE:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    /** Whether bulk data leaves the end of this role (so its send buffer can bind); UNKNOWN counts as yes. */
+    public boolean leaves(Role end) {
+        switch (this) {
+            case TO_CLIENT:
+                return end == Role.BROKER;
+            case TO_BROKER:
+                return end == Role.CLIENT;
+            case NONE:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    /** What a client of this kind carries, when no request was seen. */
+    public static BulkFlow of(ClientKind kind) {
+        switch (kind) {
+            case CONSUMER:
+            case CONNECT_CONSUMER:
+            case REPLICA_FETCHER:
+                return TO_CLIENT;
+            case PRODUCER:
+            case CONNECT_PRODUCER:
+                return TO_BROKER;
+            case ADMIN:
+                return NONE;
+            default:
+                return UNKNOWN;
+        }
+    }
+
+    /** This flow once a request carrying {@code bulk} (TO_CLIENT or TO_BROKER) was seen too. */
+    public BulkFlow plus(BulkFlow bulk) {
+        if (this == NONE || this == UNKNOWN || this == bulk) {
+            return bulk;
+        }
+        return BOTH;
+    }
+}
