@@ -3,6 +3,7 @@ package io.tcpsight.kafka;
 import io.tcpsight.config.InvalidSettingException;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.BootstrapServers;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.monitor.ConnectionMonitor;
@@ -122,7 +123,8 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
                 .log(info, warn)
                 .settings(connection -> settings)
-                .census(this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId))
+                .census(this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId)
+                        .withFlow(BulkFlow.of(kind)))
                 .jmx(JMX_TYPE, clientId)
                 .samplerThread("tcpsight-reporter-" + clientId)
                 .build()

@@ -26,6 +26,8 @@ public record FindingView(
             String listener,
             String principal,
             String clientSoftware,
+            String clientLibrary,
+            String flow,
             String local,
             String remote) {}
 
@@ -37,9 +39,15 @@ public record FindingView(
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Remedy(List<Setting> settings, String why) {}
 
-    /** scope:key=value, e.g. client:receive.buffer.bytes=-1. */
+    /** scope:key=value, e.g. client:receive.buffer.bytes=-1; a client setting names its library, an unknown one's key is in words. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Setting(String scope, String key, String value) {}
+    public record Setting(String scope, String library, String key, String lookFor, String value, String note) {
+        /** "client/librdkafka:socket.receive.buffer.bytes=0", what a table shows. */
+        public String brief() {
+            return scope + (library == null ? "" : "/" + library) + ":" + (key == null ? "(" + lookFor + ")" : key)
+                    + "=" + value;
+        }
+    }
 
     public static List<FindingView> list(String json) throws IOException {
         return JSON.readValue(json, new TypeReference<List<FindingView>>() {});
@@ -70,8 +78,7 @@ public record FindingView(
     /** The remedy's value for scope:key, e.g. setting("client", "receive.buffer.bytes"). */
     public Optional<String> setting(String scope, String key) {
         return remedy.settings().stream()
-                .filter(setting ->
-                        setting.scope().equals(scope) && setting.key().equals(key))
+                .filter(setting -> setting.scope().equals(scope) && key.equals(setting.key()))
                 .map(Setting::value)
                 .findFirst();
     }

@@ -11,13 +11,28 @@ public final class Kcat {
     /** A kcat consumer of the topic from its end, with these librdkafka settings (key=value, each a -X). */
     public static LabProcess consumer(String name, String bootstrapServers, String topic, String... settings)
             throws IOException {
+        return LabProcess.start(name, command(bootstrapServers, topic, "end", settings));
+    }
+
+    /**
+     * A kcat consumer of the topic from its beginning on the lab's client side, printing only each
+     * record's offset (the records themselves would fill the test's memory).
+     */
+    public static LabProcess readerFromStart(
+            KernelLab lab, String name, String bootstrapServers, String topic, String... settings) throws IOException {
+        List<String> command = command(bootstrapServers, topic, "beginning", settings);
+        command.addAll(List.of("-f", "%o\\n"));
+        return lab.execInClient(name, command);
+    }
+
+    private static List<String> command(String bootstrapServers, String topic, String offset, String... settings) {
         LabPrerequisites.requireCommand("kcat", "kcat, a librdkafka client (apt-get install kcat)");
         List<String> command =
-                new ArrayList<>(List.of("kcat", "-C", "-q", "-b", bootstrapServers, "-t", topic, "-o", "end"));
+                new ArrayList<>(List.of("kcat", "-C", "-q", "-b", bootstrapServers, "-t", topic, "-o", offset));
         for (String setting : settings) {
             command.add("-X");
             command.add(setting);
         }
-        return LabProcess.start(name, command);
+        return command;
     }
 }

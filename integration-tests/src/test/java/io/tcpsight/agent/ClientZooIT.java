@@ -1,0 +1,306 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.lab.ConnectionView;
+import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.Kcat;
+import io.tcpsight.lab.KernelLab;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabProcess;
+import io.tcpsight.lab.Link;
+import io.tcpsight.lab.ReportingProducer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Seven different clients at once, 100 ms from one SASL broker with the agent: each truly
+ * limited client must be named in its own library's key, no unlimited one may get a warning, and
+ * every one shows its authenticated principal. The broker's own buffers autotune, so that each
+ * client's settings alone decide whether it is limited.
+ */
+class ClientZooIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+
+    private static final Duration OBSERVED = Duration.ofSeconds(40);
+
+    /**
+     * What each client is, the warn/critical finding (rule and first setting) it must get ("-" for
+     * none), and any other finding that names the same limit.
+     */
+    private static final Map<String, String[]> EXPECTED = new LinkedHashMap<>();
+
+    static {
+        EXPECTED.put("java-consumer-64k", new String[] {
+            "Java consumer, receive.buffer.bytes=65536", "receive-window-limited client/java:receive.buffer.bytes=-1"
+        });
+        EXPECTED.put("java-consumer-auto", new String[] {"Java consumer, receive.buffer.bytes=-1", "-"});
+        EXPECTED.put("java-producer", new String[] {
+            "Java producer, Kafka's default send.buffer.bytes (131072), tcpsight reporter",
+            "small-send-buffer client/java:send.buffer.bytes=-1",
+            "send-buffer-limited client/java:send.buffer.bytes=-1" // the same limit, measured: right too
+        });
+        EXPECTED.put("java-admin", new String[] {"Java admin client", "-"});
+        EXPECTED.put("kcat-64k", new String[] {
+            "kcat (librdkafka), socket.receive.buffer.bytes=65536",
+            "receive-window-limited client/librdkafka:socket.receive.buffer.bytes=0"
+        });
+        EXPECTED.put("kcat-default", new String[] {"kcat (librdkafka), defaults", "-"});
+    }
+
+    @Test
+    void eachClientIsJudgedByTheBuffersItsBytesPassAndNamedInItsOwnLibrarysKeys() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(100))));
+        Map<String, String> users = new HashMap<>();
+        for (String client : EXPECTED.keySet()) {
+            users.put(user(client), user(client) + "-secret");
+        }
+        KafkaBroker broker = KafkaBroker.inLab(lab)
+                .saslPlain("admin", "admin-secret", users)
+                .agent("interval=2s")
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
+                .start();
+        Map<String, Object> admin = new HashMap<>(broker.adminSecurity());
+        admin.put("bootstrap.servers", broker.bootstrapServers());
+        try (Admin setup = Admin.create(admin)) {
+            setup.createTopics(List.of(new NewTopic("zoo", 1, (short) 1), new NewTopic("zoo-in", 1, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+        }
+        fill(broker, admin, 6000); // 60 MB: a 64 KiB window at 100 ms drains 0.6 MB/s
+
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> javaClients = new ArrayList<>();
+        List<LabProcess> processes = new ArrayList<>();
+        Map<String, Map<String, FindingView>> warnings = new TreeMap<>(); // client -> rule -> last seen
+        Map<String, Map<String, FindingView>> infos = new TreeMap<>();
+        Map<String, FindingView.Peer> seenAs = new TreeMap<>();
+        try {
+            javaClients.add(consumer(broker, "java-consumer-64k", "65536", stop));
+            javaClients.add(consumer(broker, "java-consumer-auto", "-1", stop));
+            javaClients.add(adminClient(broker, "java-admin", stop));
+            javaClients.forEach(Thread::start);
+            processes.add(lab.javaInClient(
+                    "zoo-producer",
+                    ReportingProducer.class,
+                    broker.bootstrapServers(),
+                    "zoo-in",
+                    "java-producer",
+                    user("java-producer"),
+                    user("java-producer") + "-secret",
+                    Long.toString(OBSERVED.toSeconds() + 10)));
+            processes.add(kcat(lab, broker, "kcat-64k", "socket.receive.buffer.bytes=65536"));
+            processes.add(kcat(lab, broker, "kcat-default"));
+
+            long end = System.nanoTime() + OBSERVED.toNanos();
+            while (System.nanoTime() < end) {
+                Thread.sleep(1000);
+                for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+                    record(finding, warnings, infos);
+                }
+                for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=200"))) {
+                    if (connection.clientId() != null && EXPECTED.containsKey(connection.clientId())) {
+                        seenAs.put(connection.clientId(), connection.connection());
+                    }
+                }
+            }
+            for (String line : processes.get(0).output().split("\n")) {
+                if (line.startsWith("finding ")) {
+                    record(
+                            FindingView.list("[" + line.substring("finding ".length()) + "]")
+                                    .get(0),
+                            warnings,
+                            infos);
+                }
+            }
+        } finally {
+            stop.set(true);
+            for (Thread client : javaClients) {
+                client.join(30_000);
+            }
+            processes.forEach(LabProcess::close);
+        }
+
+        StringBuilder table = new StringBuilder(
+                "| client | library (KIP-511) | principal | expected warn/critical | got warn/critical | info |\n"
+                        + "|---|---|---|---|---|---|\n");
+        int truePositives = 0;
+        int falsePositives = 0;
+        int falseNegatives = 0;
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, String[]> client : EXPECTED.entrySet()) {
+            String id = client.getKey();
+            String expected = client.getValue()[1];
+            Set<String> got = new TreeSet<>();
+            warnings.getOrDefault(id, Map.of()).values().forEach(finding -> got.add(brief(finding)));
+            Set<String> info = new TreeSet<>();
+            infos.getOrDefault(id, Map.of()).values().forEach(finding -> info.add(brief(finding)));
+            FindingView.Peer peer = seenAs.get(id);
+            table.append("| ")
+                    .append(id)
+                    .append(" (")
+                    .append(client.getValue()[0])
+                    .append(") | ")
+                    .append(peer == null ? "not seen" : peer.clientSoftware())
+                    .append(" | ")
+                    .append(peer == null ? "not seen" : peer.principal())
+                    .append(" | ")
+                    .append(expected)
+                    .append(" | ")
+                    .append(got.isEmpty() ? "-" : String.join("; ", got))
+                    .append(" | ")
+                    .append(info.isEmpty() ? "-" : String.join("; ", info))
+                    .append(" |\n");
+            List<String> right = List.of(client.getValue()).subList(1, client.getValue().length);
+            for (String finding : got) {
+                if (right.contains(finding)) {
+                    truePositives++;
+                } else {
+                    falsePositives++;
+                    wrong.add(id + " got " + finding);
+                }
+            }
+            if (!expected.equals("-") && !got.contains(expected)) {
+                falseNegatives++;
+                wrong.add(id + " missed " + expected);
+            }
+        }
+        System.out.println("client zoo at 100 ms, one SASL broker with the agent, " + OBSERVED.toSeconds() + " s:\n"
+                + table + "precision " + truePositives + "/" + (truePositives + falsePositives) + ", recall "
+                + truePositives + "/" + (truePositives + falseNegatives));
+        assertTrue(wrong.isEmpty(), "wrong findings: " + wrong + "\n" + table);
+        for (String client : EXPECTED.keySet()) {
+            FindingView.Peer peer = seenAs.get(client);
+            assertTrue(peer != null, client + " never seen by the agent");
+            assertEquals("User:" + user(client), peer.principal(), client + "'s principal");
+        }
+        // what the agent saw each client ask for, which decided the buffers judged
+        assertEquals("to_client", seenAs.get("kcat-64k").flow());
+        assertEquals("to_client", seenAs.get("java-consumer-64k").flow());
+        assertEquals("to_broker", seenAs.get("java-producer").flow());
+        assertEquals("none", seenAs.get("java-admin").flow());
+        assertEquals("librdkafka", seenAs.get("kcat-64k").clientLibrary());
+        assertTrue(seenAs.get("kcat-64k").clientSoftware().startsWith("librdkafka/"));
+        assertTrue(seenAs.get("java-consumer-64k").clientSoftware().startsWith("apache-kafka-java/"));
+    }
+
+    /** The SASL user of a client: its id without dashes, so that every client authenticates as itself. */
+    private static String user(String client) {
+        return client.replace("-", "");
+    }
+
+    /** "rule scope/library:key=value" of a finding's first setting. */
+    private static String brief(FindingView finding) {
+        return finding.rule() + " "
+                + (finding.remedy().settings().isEmpty()
+                        ? "(no setting)"
+                        : finding.remedy().settings().get(0).brief());
+    }
+
+    private static void record(
+            FindingView finding,
+            Map<String, Map<String, FindingView>> warnings,
+            Map<String, Map<String, FindingView>> infos) {
+        String client = finding.connection().clientId();
+        if (client == null || !EXPECTED.containsKey(client)) {
+            return;
+        }
+        Map<String, Map<String, FindingView>> into = finding.severity().equals("info") ? infos : warnings;
+        into.computeIfAbsent(client, any -> new TreeMap<>()).put(finding.rule(), finding);
+    }
+
+    private static void fill(KafkaBroker broker, Map<String, Object> admin, int records) throws Exception {
+        Map<String, Object> config = new HashMap<>(admin);
+        config.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, "1000000");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        byte[] value = new byte[10_000];
+        new Random(5).nextBytes(value);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>("zoo", value));
+            }
+            producer.flush();
+        }
+    }
+
+    /** A consumer of "zoo" from its start, polling until stopped. */
+    private static Thread consumer(KafkaBroker broker, String clientId, String receiveBuffer, AtomicBoolean stop) {
+        Map<String, Object> config = new HashMap<>(KafkaBroker.saslClient(user(clientId), user(clientId) + "-secret"));
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
+        return new Thread(
+                () -> {
+                    try (KafkaConsumer<byte[], byte[]> consumer =
+                            new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                        consumer.subscribe(List.of("zoo"));
+                        while (!stop.get()) {
+                            consumer.poll(Duration.ofMillis(200));
+                        }
+                    }
+                },
+                clientId);
+    }
+
+    /** An admin client asking for the cluster and the topics every half second until stopped. */
+    private static Thread adminClient(KafkaBroker broker, String clientId, AtomicBoolean stop) {
+        Map<String, Object> config = new HashMap<>(KafkaBroker.saslClient(user(clientId), user(clientId) + "-secret"));
+        config.put("bootstrap.servers", broker.bootstrapServers());
+        config.put("client.id", clientId);
+        return new Thread(
+                () -> {
+                    try (Admin client = Admin.create(config)) {
+                        while (!stop.get()) {
+                            client.listTopics().names().get(30, TimeUnit.SECONDS);
+                            client.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+                            Thread.sleep(500);
+                        }
+                    } catch (Exception stopped) {
+                        if (!stop.get()) {
+                            throw new IllegalStateException(stopped);
+                        }
+                    }
+                },
+                clientId);
+    }
+
+    private static LabProcess kcat(KernelLab lab, KafkaBroker broker, String clientId, String... settings)
+            throws Exception {
+        List<String> all = new ArrayList<>(List.of(
+                "client.id=" + clientId,
+                "security.protocol=SASL_PLAINTEXT",
+                "sasl.mechanisms=PLAIN",
+                "sasl.username=" + user(clientId),
+                "sasl.password=" + user(clientId) + "-secret"));
+        all.addAll(List.of(settings));
+        return Kcat.readerFromStart(lab, clientId, broker.bootstrapServers(), "zoo", all.toArray(new String[0]));
+    }
+}
