@@ -30,7 +30,7 @@ public final class BrokerConfigRules {
         return judge(
                 brokerConfig,
                 "socket.send.buffer.bytes",
-                RuleId.SEND_BUFFER_LIMITED,
+                RuleId.SMALL_SEND_BUFFER,
                 "net.ipv4.tcp_wmem",
                 "4096 16384 ",
                 path,

@@ -46,7 +46,7 @@ public final class ClientConfigRules {
                 path,
                 trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)),
                 key);
-        RuleId rule = key.endsWith("receive.buffer.bytes") ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SEND_BUFFER_LIMITED;
+        RuleId rule = key.endsWith("receive.buffer.bytes") ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
         return Optional.of(new Finding(
                 rule,
                 verdict.get().severity,

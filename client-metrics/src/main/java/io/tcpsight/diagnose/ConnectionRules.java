@@ -378,9 +378,9 @@ public final class ConnectionRules {
 
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
-        ClientKind kind = facts.identity().clientKind();
-        boolean fetching =
-                kind == ClientKind.CONSUMER || kind == ClientKind.CONNECT_CONSUMER || kind == ClientKind.UNKNOWN;
+        // a consumer's coordinator and bootstrap connections fetch nothing
+        boolean fetching = facts.identity().bulkFlow().arrivesAt(Role.CLIENT)
+                && facts.identity().clientKind() != ClientKind.REPLICA_FETCHER;
         if (facts.identity().role() != Role.CLIENT
                 || !fetching
                 || kafka.fetchMaxBytes().isEmpty()

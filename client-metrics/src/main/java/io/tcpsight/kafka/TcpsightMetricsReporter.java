@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At {@code configure()} it reads the client's buffer and fetch settings; once the client
  * runs, it samples this process's connections to the client's brokers (found by the process
- * census, matched by the bootstrap servers' ports) on its own daemon thread and raises
+ * census, matched by the bootstrap servers' ports and, beside other reporting clients, by byte
+ * counts: {@link OwnSockets}) on its own daemon thread and raises
  * findings (small-receive-buffer, fetch-size-below-bdp, and the TCP rules it can see) to the
  * log and to JMX as {@code io.tcpsight:type=ClientMetrics,name=<client.id>}. It never logs a
  * secret and never writes to a socket.
@@ -54,6 +55,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
     private TcpsightConfig config;
     private Set<Integer> brokerPorts = Collections.emptySet();
     private ObservationRuntime runtime;
+    private OwnSockets ownSockets;
 
     public TcpsightMetricsReporter() {
         this(LOG::info, LOG::warn);
@@ -76,6 +78,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
         kind = kindOf(clientId, configs);
         settings = KafkaSettings.fromClientConfig(configs, kind);
+        ownSockets = new OwnSockets(clientId, BulkFlow.of(kind));
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);
@@ -120,19 +123,25 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                     + TcpSockets.availability().reason());
             return;
         }
+        metrics.forEach(ownSockets::metric);
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
                 .log(info, warn)
                 .settings(connection -> settings)
-                .census(this::isBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId)
+                .beforeRound(ownSockets::beforeRound)
+                .census(this::mayBeOwnBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId)
                         .withFlow(BulkFlow.of(kind)))
+                .namer(sampled -> ownSockets.claim(sampled, runtime.registry()))
+                .judgeOnly(ownSockets::judged)
                 .jmx(JMX_TYPE, clientId)
                 .samplerThread("tcpsight-reporter-" + clientId)
-                .build()
-                .start();
+                .build();
+        ownSockets.live();
+        runtime.start();
     }
 
-    private boolean isBrokerConnection(ProcessSocket socket) {
-        return brokerPorts.contains(socket.remote().getPort());
+    /** A socket to a bootstrap port that byte counts did not give to another reporting client in this JVM. */
+    private boolean mayBeOwnBrokerConnection(ProcessSocket socket) {
+        return brokerPorts.contains(socket.remote().getPort()) && ownSockets.mayBeOwn(socket.inode());
     }
 
     /** The monitor behind this reporter, once init() ran (null before, or when tcpsight is unavailable). */
@@ -142,16 +151,23 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     @Override
     public void metricChange(KafkaMetric metric) {
-        // tcpsight reads the kernel, not Kafka's metrics
+        if (ownSockets != null) {
+            ownSockets.metric(metric); // only the per-connection byte totals, to tell this client's sockets
+        }
     }
 
     @Override
     public void metricRemoval(KafkaMetric metric) {
-        // nothing kept per metric
+        if (ownSockets != null) {
+            ownSockets.removed(metric);
+        }
     }
 
     @Override
     public void close() {
+        if (ownSockets != null) {
+            ownSockets.closed();
+        }
         if (runtime != null) {
             runtime.close();
         }

@@ -22,4 +22,14 @@ public final class ClientConnectionIds {
             return null;
         }
     }
+
+    /**
+     * What one connection of a client of this type carries: a consumer's connection to its group
+     * coordinator and any client's bootstrap connection carry group or metadata requests only.
+     */
+    public static BulkFlow flow(BulkFlow clientType, String connectionId) {
+        String node = brokerNode(connectionId);
+        boolean coordinatorOrBootstrap = BOOTSTRAP.equals(node) || (node != null && !node.equals(connectionId));
+        return coordinatorOrBootstrap ? BulkFlow.NONE : clientType;
+    }
 }

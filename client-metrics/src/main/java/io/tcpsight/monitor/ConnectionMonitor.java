@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -39,6 +40,7 @@ public final class ConnectionMonitor {
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
+    private volatile Predicate<TrackedConnection> judged = connection -> true;
 
     public ConnectionMonitor(
             ConnectionRegistry registry,
@@ -61,10 +63,19 @@ public final class ConnectionMonitor {
     /**
      * Told after sampling and before the rules: for components that name connections from what
      * was just sampled (the Connect plugin matches byte counts), so this round's findings carry
-     * the names.
+     * the names. A namer may release a connection it finds is not this component's; the round then
+     * leaves it out.
      */
     public void addNamer(Consumer<List<TrackedConnection>> namer) {
         namers.add(namer);
+    }
+
+    /**
+     * Judges only the connections this accepts (after the namers): the reporter, beside other
+     * reporting clients, leaves a socket unjudged until byte counts tell it is its own.
+     */
+    public void judgeOnly(Predicate<TrackedConnection> accepted) {
+        judged = accepted;
     }
 
     /** Findings that come from elsewhere (listeners, host counters), evaluated each round. */
@@ -88,6 +99,16 @@ public final class ConnectionMonitor {
         List<TrackedConnection> sampled = sampler.sample();
         for (Consumer<List<TrackedConnection>> namer : namers) {
             namer.accept(sampled);
+        }
+        if (!namers.isEmpty()) {
+            // a namer releases what it found to be another's, and may leave a connection unjudged until it knows
+            List<TrackedConnection> kept = new ArrayList<>(sampled.size());
+            for (TrackedConnection connection : sampled) {
+                if (registry.get(connection.fd()).orElse(null) == connection && judged.test(connection)) {
+                    kept.add(connection);
+                }
+            }
+            sampled = kept;
         }
         KernelFacts kernelFacts = kernel.get();
         List<Finding> findings = new ArrayList<>();

@@ -18,7 +18,7 @@ class BrokerConfigRulesTest {
                 BrokerConfigRules.socketBuffers(KAFKA_DEFAULTS, HostRulesTest.PATH, 100_000, TcpsightConfig.defaults());
         assertEquals(2, findings.size(), findings.toString());
         Finding send = findings.get(0);
-        assertEquals(RuleId.SEND_BUFFER_LIMITED, send.rule());
+        assertEquals(RuleId.SMALL_SEND_BUFFER, send.rule());
         assertEquals(Severity.CRITICAL, send.severity(), "102400 B / 100 ms = 8.2 Mbit/s, under a quarter of 100");
         assertEquals(8.19, (Double) send.evidence("ceilingRate").get().value(), 0.01);
         assertEquals("-1", ConnectionRulesTest.settings(send).get("broker:socket.send.buffer.bytes"));

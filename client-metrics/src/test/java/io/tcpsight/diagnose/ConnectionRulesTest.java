@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ConnectionIdentity;
@@ -477,6 +478,15 @@ class ConnectionRulesTest {
                                 gigabit)
                         .isPresent(),
                 "producers do not fetch");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(client("consumer-g-1").withFlow(BulkFlow.NONE))
+                                        .rttMicros(100_000)
+                                        .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 1))
+                                        .build(),
+                                gigabit)
+                        .isPresent(),
+                "a consumer's coordinator connection fetches nothing");
     }
 
     @Test

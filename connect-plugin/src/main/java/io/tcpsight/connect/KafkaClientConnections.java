@@ -1,9 +1,12 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.model.BulkFlow;
+import io.tcpsight.model.ClientConnectionIds;
+import io.tcpsight.sampling.ByteCountAttribution;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.JMException;
@@ -16,11 +19,13 @@ import javax.management.ObjectName;
  * the same for producers, admin clients and the worker's group member.
  */
 final class KafkaClientConnections {
-    private static final List<String> PATTERNS = Arrays.asList(
-            "kafka.consumer:type=consumer-node-metrics,*",
-            "kafka.producer:type=producer-node-metrics,*",
-            "kafka.admin.client:type=admin-client-node-metrics,*",
-            "kafka.connect:type=connect-node-metrics,*");
+    /** Each client type's node metrics and what its connections carry (the worker's group member: heartbeats). */
+    private static final Map<String, BulkFlow> PATTERNS = Map.of(
+            "kafka.consumer:type=consumer-node-metrics,*", BulkFlow.TO_CLIENT,
+            "kafka.producer:type=producer-node-metrics,*", BulkFlow.TO_BROKER,
+            "kafka.admin.client:type=admin-client-node-metrics,*", BulkFlow.NONE,
+            "kafka.connect:type=connect-node-metrics,*", BulkFlow.NONE);
+
     private static final String[] ATTRIBUTES = {"incoming-byte-total", "outgoing-byte-total"};
 
     private KafkaClientConnections() {}
@@ -31,9 +36,9 @@ final class KafkaClientConnections {
 
     static List<ByteCountAttribution.ClientConnection> read(MBeanServer server) {
         List<ByteCountAttribution.ClientConnection> connections = new ArrayList<>();
-        for (String pattern : PATTERNS) {
+        for (Map.Entry<String, BulkFlow> pattern : PATTERNS.entrySet()) {
             try {
-                for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+                for (ObjectName name : server.queryNames(new ObjectName(pattern.getKey()), null)) {
                     String clientId = unquote(name.getKeyProperty("client-id"));
                     String node = unquote(name.getKeyProperty("node-id"));
                     if (clientId == null || node == null || !node.startsWith("node-")) {
@@ -54,7 +59,11 @@ final class KafkaClientConnections {
                     }
                     if (read != null && written != null) {
                         connections.add(new ByteCountAttribution.ClientConnection(
-                                clientId, node.substring("node-".length()), read.longValue(), written.longValue()));
+                                clientId,
+                                node.substring("node-".length()),
+                                read.longValue(),
+                                written.longValue(),
+                                ClientConnectionIds.flow(pattern.getValue(), node.substring("node-".length()))));
                     }
                 }
             } catch (JMException | RuntimeException gone) {

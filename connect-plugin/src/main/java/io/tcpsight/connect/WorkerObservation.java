@@ -5,11 +5,13 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.model.BootstrapServers;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.runtime.ObservationRuntime;
+import io.tcpsight.sampling.ByteCountAttribution;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
@@ -147,11 +149,12 @@ final class WorkerObservation implements AutoCloseable {
         }
         List<ByteCountAttribution.ClientConnection> clients =
                 ByteCountAttribution.bracket(clientsBeforeSample, KafkaClientConnections.read());
-        ByteCountAttribution.attribute(sockets, clients).forEach((fd, clientId) -> {
+        ByteCountAttribution.attributeConnections(sockets, clients).forEach((fd, client) -> {
             TrackedConnection connection = byFd.get(fd);
             String brokerNode = brokers.nodeAt(connection.identity().remote());
             connection.updateIdentity(identity -> {
-                ConnectionIdentity named = identity.withClientId(clientId);
+                ConnectionIdentity named = identity.withClientId(client.clientId);
+                named = client.flow == BulkFlow.UNKNOWN ? named : named.withFlow(client.flow);
                 return brokerNode != null ? named.withNodeId(brokerNode) : named;
             });
         });

@@ -79,7 +79,7 @@ class BufferCheckTest {
         assertTrue(warnings.get(0).contains("any path of 10 ms or more"), warnings.get(0));
         assertTrue(warnings.stream().noneMatch(warning -> warning.contains("secret")));
         assertTrue(
-                findings.stream().anyMatch(finding -> finding.rule() == RuleId.SEND_BUFFER_LIMITED),
+                findings.stream().anyMatch(finding -> finding.rule() == RuleId.SMALL_SEND_BUFFER),
                 "producer.send.buffer.bytes");
     }
 }

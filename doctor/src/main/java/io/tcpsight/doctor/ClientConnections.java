@@ -3,6 +3,7 @@ package io.tcpsight.doctor;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
@@ -52,7 +53,8 @@ final class ClientConnections {
         CensusTracker census = new CensusTracker(
                 registry,
                 (ProcessSocket socket) -> byAddress.containsKey(ConnectionIdentity.address(socket.remote())),
-                socket -> CensusTracker.clientIdentity(socket, clientId));
+                // the doctor's consumer fetches with the user's settings: fetch responses flow to it
+                socket -> CensusTracker.clientIdentity(socket, clientId).withFlow(BulkFlow.TO_CLIENT));
         census.refresh();
         monitor.round();
         Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();

@@ -120,12 +120,20 @@ class ConnectPluginLabIT {
             Thread.sleep(3 * INTERVAL_MS);
             JsonNode connections = worker.get("/tcpsight/connections?top=100");
             Set<String> owners = new HashSet<>();
-            connections.forEach(connection ->
-                    owners.add(connection.path("connection").path("clientId").asText()));
+            Set<String> consumerFlows = new HashSet<>();
+            connections.forEach(connection -> {
+                String owner = connection.path("connection").path("clientId").asText();
+                owners.add(owner);
+                if (owner.startsWith("connector-consumer-near-sink-")) {
+                    consumerFlows.add(connection.path("connection").path("flow").asText());
+                }
+            });
             System.out.println("near worker connections by owner: " + owners);
             assertTrue(
                     owners.stream().anyMatch(owner -> owner.startsWith("connector-consumer-near-sink-")),
                     "the plugin sees and names the connector's consumers: " + connections);
+            // the flow comes from the client's type in JMX, which is what an MM2 admin client's id does not tell
+            assertEquals(Set.of("to_client"), consumerFlows, "a consumer's connections carry fetch responses");
             JsonNode findings = worker.get("/tcpsight/findings");
             List<String> warnings = new ArrayList<>();
             findings.forEach(finding -> {

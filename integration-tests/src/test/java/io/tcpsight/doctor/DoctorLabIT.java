@@ -121,7 +121,7 @@ class DoctorLabIT {
         LabDoctor.Run run = diagnoseAsJson(broker, directory, "client.id=tuned-consumer\nreceive.buffer.bytes=-1\n");
         assertEquals(1, run.exit(), run.toString());
         JsonNode findings = JSON.readTree(run.out());
-        JsonNode send = find(findings, "send-buffer-limited");
+        JsonNode send = find(findings, "small-send-buffer");
         assertEquals("critical", send.path("severity").asText());
         assertEquals(
                 102400,

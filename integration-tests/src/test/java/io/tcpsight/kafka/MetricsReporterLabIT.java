@@ -15,6 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -22,8 +25,12 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -62,6 +69,76 @@ class MetricsReporterLabIT {
         KafkaBroker broker = LAB.kafkaBrokerBehind(Link.rtt(Duration.ZERO).rateMbit(200));
         List<JsonNode> findings = run(broker, "lab-consumer-near", false);
         assertTrue(findings.isEmpty(), findings.toString());
+    }
+
+    /**
+     * A consumer (64 KiB) and a producer (Kafka's default send buffer) in one JVM, each with the
+     * reporter, 100 ms from the broker: each reporter judges only its own client's sockets. Judged
+     * by the local addresses of each reporter's findings: no socket in both, and each client's
+     * limit named by its own reporter.
+     */
+    @Test
+    void aConsumerAndAProducerInOneJvmEachJudgeOnlyTheirOwnSockets() throws Exception {
+        KafkaBroker broker =
+                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("one-jvm", 1, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+        }
+        Properties consumerConfig = new Properties();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-consumer");
+        consumerConfig.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
+        consumerConfig.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
+        consumerConfig.put("tcpsight.sample.interval.ms", "1000");
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "jvm-producer");
+        producerConfig.put(ProducerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
+        producerConfig.put("tcpsight.sample.interval.ms", "1000");
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        byte[] value = new byte[10_000];
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                        new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                KafkaProducer<byte[], byte[]> producer =
+                        new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            consumer.assign(List.of(new TopicPartition("one-jvm", 0)));
+            Map<String, Map<String, Set<String>>> localsByReporter = new TreeMap<>(); // reporter -> rule -> local
+            long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (System.nanoTime() < end) {
+                producer.send(new ProducerRecord<>("one-jvm", value));
+                consumer.poll(Duration.ofMillis(20));
+                for (String clientId : List.of("jvm-consumer", "jvm-producer")) {
+                    for (String json : (String[])
+                            server.getAttribute(TcpsightJmx.objectName("ClientMetrics", clientId), "Findings")) {
+                        JsonNode finding = JSON.readTree(json);
+                        localsByReporter
+                                .computeIfAbsent(clientId, any -> new TreeMap<>())
+                                .computeIfAbsent(
+                                        finding.path("rule").asText() + "/"
+                                                + finding.path("severity").asText(),
+                                        any -> new TreeSet<>())
+                                .add(finding.path("connection").path("local").asText());
+                    }
+                }
+            }
+            System.out.println("one JVM, two reporters: findings' local addresses by reporter and rule/severity: "
+                    + localsByReporter);
+            Set<String> consumerLocals = new TreeSet<>();
+            localsByReporter.getOrDefault("jvm-consumer", Map.of()).values().forEach(consumerLocals::addAll);
+            Set<String> producerLocals = new TreeSet<>();
+            localsByReporter.getOrDefault("jvm-producer", Map.of()).values().forEach(producerLocals::addAll);
+            Set<String> both = new TreeSet<>(consumerLocals);
+            both.retainAll(producerLocals);
+            assertTrue(both.isEmpty(), "sockets judged by both reporters: " + both + " in " + localsByReporter);
+            assertTrue(
+                    localsByReporter.get("jvm-consumer").containsKey("small-receive-buffer/critical"),
+                    "the consumer's 64 KiB window: " + localsByReporter);
+            assertTrue(
+                    localsByReporter.get("jvm-producer").containsKey("small-send-buffer/critical"),
+                    "the producer's 128 KiB send buffer: " + localsByReporter);
+        }
     }
 
     /**

@@ -14,8 +14,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A Java producer with Kafka's default send buffer and the tcpsight reporter, alone in its JVM
- * (the reporter claims its JVM's broker sockets), run by lab tests as a child process:
+ * A Java producer with Kafka's default send buffer and the tcpsight reporter, in a JVM of its own
+ * as an application's producer would be, run by lab tests as a child process:
  * {@code BOOTSTRAP TOPIC CLIENT_ID USER PASSWORD SECONDS}. Sends 10 kB records for SECONDS and
  * prints the reporter's findings once a second, one JSON per line: {@code finding {...}}.
  */

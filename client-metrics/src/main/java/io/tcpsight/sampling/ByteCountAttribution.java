@@ -1,5 +1,6 @@
-package io.tcpsight.connect;
+package io.tcpsight.sampling;
 
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,24 +17,31 @@ import java.util.Set;
  * exactly when idle, and differ by what still sits in the socket queues when busy. Pure; the
  * caller reads the clients' side just before and just after the kernel's (see {@link #bracket}).
  */
-final class ByteCountAttribution {
+public final class ByteCountAttribution {
     /** Largest gap still taken as "the same connection": bytes queued in the kernel between the two reads. */
-    static final long TOLERANCE_BYTES = 8L << 20;
+    public static final long TOLERANCE_BYTES = 8L << 20;
 
     private ByteCountAttribution() {}
 
     /** One side of a client's per-connection metrics. */
-    static final class ClientConnection {
-        final String clientId;
-        final String nodeId;
-        final long bytesRead;
-        final long bytesWritten;
+    public static final class ClientConnection {
+        public final String clientId;
+        public final String nodeId;
+        public final long bytesRead;
+        public final long bytesWritten;
+        /** What the client's type carries: a consumer fetches, a producer produces, an admin client neither. */
+        public final BulkFlow flow;
 
-        ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten) {
+        public ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten) {
+            this(clientId, nodeId, bytesRead, bytesWritten, BulkFlow.UNKNOWN);
+        }
+
+        public ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten, BulkFlow flow) {
             this.clientId = clientId;
             this.nodeId = nodeId;
             this.bytesRead = bytesRead;
             this.bytesWritten = bytesWritten;
+            this.flow = flow;
         }
 
         @Override
@@ -43,13 +51,13 @@ final class ByteCountAttribution {
     }
 
     /** One socket as the kernel counts it; {@code brokerNodeId} when its peer is a known broker, else null. */
-    static final class SocketCounts {
+    public static final class SocketCounts {
         final int fd;
         final String brokerNodeId;
         final long bytesReceived;
         final long bytesAcked;
 
-        SocketCounts(int fd, String brokerNodeId, long bytesReceived, long bytesAcked) {
+        public SocketCounts(int fd, String brokerNodeId, long bytesReceived, long bytesAcked) {
             this.fd = fd;
             this.brokerNodeId = brokerNodeId;
             this.bytesReceived = bytesReceived;
@@ -64,7 +72,18 @@ final class ByteCountAttribution {
      *
      * @return the owning client.id by socket fd
      */
-    static Map<Integer, String> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
+    public static Map<Integer, String> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
+        Map<Integer, String> owners = new HashMap<>();
+        attributeConnections(sockets, clients).forEach((fd, client) -> owners.put(fd, client.clientId));
+        return owners;
+    }
+
+    /**
+     * As {@link #attribute}, with the whole client connection each socket was given (a tie within
+     * one connector gives that connection under the connector's "-*" id).
+     */
+    public static Map<Integer, ClientConnection> attributeConnections(
+            List<SocketCounts> sockets, List<ClientConnection> clients) {
         List<Candidate> candidates = new ArrayList<>();
         for (SocketCounts socket : sockets) {
             for (ClientConnection client : clients) {
@@ -82,7 +101,7 @@ final class ByteCountAttribution {
                 best.add(candidate);
             }
         }
-        Map<Integer, String> owners = new HashMap<>();
+        Map<Integer, ClientConnection> owners = new HashMap<>();
         Set<ClientConnection> used = new HashSet<>();
         Set<Integer> decided = new HashSet<>();
         for (Candidate candidate : candidates) {
@@ -103,12 +122,16 @@ final class ByteCountAttribution {
             decided.add(fd);
             if (tiedClients.size() <= 1) {
                 used.add(candidate.client);
-                owners.put(fd, candidate.client.clientId);
+                owners.put(fd, candidate.client);
             } else {
                 String connector = commonConnectorClient(tiedClients);
                 if (connector != null) {
                     used.add(candidate.client);
-                    owners.put(fd, connector);
+                    ClientConnection client = candidate.client;
+                    owners.put(
+                            fd,
+                            new ClientConnection(
+                                    connector, client.nodeId, client.bytesRead, client.bytesWritten, client.flow));
                 }
             }
         }
@@ -124,7 +147,7 @@ final class ByteCountAttribution {
      * kernel received, and it stayed unnamed). A connection absent from the earlier read is taken
      * as the later read shows it.
      */
-    static List<ClientConnection> bracket(List<ClientConnection> before, List<ClientConnection> after) {
+    public static List<ClientConnection> bracket(List<ClientConnection> before, List<ClientConnection> after) {
         Map<String, ClientConnection> earlier = new HashMap<>();
         for (ClientConnection connection : before) {
             earlier.put(connection.clientId + "/" + connection.nodeId, connection);
@@ -135,7 +158,8 @@ final class ByteCountAttribution {
             bracketed.add(
                     first == null
                             ? later
-                            : new ClientConnection(later.clientId, later.nodeId, first.bytesRead, later.bytesWritten));
+                            : new ClientConnection(
+                                    later.clientId, later.nodeId, first.bytesRead, later.bytesWritten, later.flow));
         }
         return bracketed;
     }

@@ -1,11 +1,11 @@
-package io.tcpsight.connect;
+package io.tcpsight.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.connect.ByteCountAttribution.ClientConnection;
-import io.tcpsight.connect.ByteCountAttribution.SocketCounts;
+import io.tcpsight.sampling.ByteCountAttribution.ClientConnection;
+import io.tcpsight.sampling.ByteCountAttribution.SocketCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
