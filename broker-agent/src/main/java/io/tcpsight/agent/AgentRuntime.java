@@ -212,7 +212,7 @@ final class AgentRuntime implements Hooks.Receiver {
             return; // not ours
         }
         RequestFields fields = RequestFields.of(context);
-        observeFlow(connection, fields.apiKey(context));
+        observeFlow(connection, context, fields);
         Object principal = fields.principalObject(context);
         Object clientInformation = fields.clientInformationObject(context);
         Object seen = connection.identitySource();
@@ -241,17 +241,19 @@ final class AgentRuntime implements Hooks.Receiver {
 
     /**
      * What the client asks for decides which buffers can limit the connection: fetches pull responses
-     * out of the broker, produces push requests into it. Read until both were seen; then one volatile read.
+     * out of the broker, produces push requests into it. Read until the first Fetch or Produce; from then
+     * on a request costs one volatile read here (a client that does both on one connection is rare and
+     * keeps its first kind).
      */
-    private static void observeFlow(TrackedConnection connection, String apiKey) {
+    private static void observeFlow(TrackedConnection connection, Object context, RequestFields fields) {
         BulkFlow seen = connection.identity().knownFlow().orElse(null);
-        if (seen == BulkFlow.BOTH) {
+        if (seen != null && seen != BulkFlow.NONE) {
             return;
         }
-        BulkFlow before = seen == null ? BulkFlow.NONE : seen;
+        String apiKey = fields.apiKey(context);
         BulkFlow now = "FETCH".equals(apiKey)
-                ? before.plus(BulkFlow.TO_CLIENT)
-                : "PRODUCE".equals(apiKey) ? before.plus(BulkFlow.TO_BROKER) : before;
+                ? BulkFlow.TO_CLIENT
+                : "PRODUCE".equals(apiKey) ? BulkFlow.TO_BROKER : BulkFlow.NONE;
         if (now != seen) {
             connection.updateIdentity(identity -> identity.withFlow(now));
         }

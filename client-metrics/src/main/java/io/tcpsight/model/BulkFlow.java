@@ -10,8 +10,6 @@ public enum BulkFlow {
     TO_CLIENT("fetch responses, broker to client"),
     /** Produce requests. */
     TO_BROKER("produce requests, client to broker"),
-    /** Both fetches and produces (a client that does both on one connection). */
-    BOTH("fetch responses and produce requests"),
     /** Small requests and responses only: admin clients, group coordinators, metadata. */
     NONE("no bulk data (metadata, admin or coordinator requests)"),
     UNKNOWN("unknown");
@@ -69,13 +67,5 @@ public enum BulkFlow {
             default:
                 return UNKNOWN;
         }
-    }
-
-    /** This flow once a request carrying {@code bulk} (TO_CLIENT or TO_BROKER) was seen too. */
-    public BulkFlow plus(BulkFlow bulk) {
-        if (this == NONE || this == UNKNOWN || this == bulk) {
-            return bulk;
-        }
-        return BOTH;
     }
 }

@@ -77,7 +77,7 @@ public final class ConnectionIdentity {
 
     /**
      * What the connection is known to carry: the broker saw the client's requests (fetches, produces,
-     * both or neither so far), or the owner knows what it does (the doctor judges a consumer's config).
+     * or neither so far), or the owner knows what it does (the doctor judges a consumer's config).
      */
     public ConnectionIdentity withFlow(BulkFlow value) {
         return new ConnectionIdentity(

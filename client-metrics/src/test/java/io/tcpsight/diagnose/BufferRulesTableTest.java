@@ -82,7 +82,6 @@ class BufferRulesTableTest {
                 "broker; rdkafka; TO_CLIENT; librdkafka/2.0.2; info broker:socket.receive.buffer.bytes=-1",
                 "broker; broker-2-fetcher-0; TO_CLIENT; apache-kafka-java/4.1.0; info broker:socket.receive.buffer.bytes=-1",
                 "broker; rdkafka; NONE; librdkafka/2.0.2; info broker:socket.receive.buffer.bytes=-1",
-                "broker; app; BOTH; franz-go/1.17; critical broker:socket.receive.buffer.bytes=-1",
                 // a broker that saw no request yet knows nothing of the flow but the client.id's convention
                 "broker; consumer-g-1; -; -; info broker:socket.receive.buffer.bytes=-1",
                 "broker; rdkafka; -; -; critical broker:socket.receive.buffer.bytes=-1",
