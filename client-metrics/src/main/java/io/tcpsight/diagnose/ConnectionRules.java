@@ -80,12 +80,27 @@ public final class ConnectionRules {
         BulkFlow flow = facts.identity().bulkFlow();
         evidence.add(new Evidence("flow", flow.description(), ""));
         boolean binds = flow.arrivesAt(facts.identity().role());
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
-        rmemFor(facts, config).ifPresent(settings::add);
-        String why = String.format(
-                "a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning lets the kernel grow "
-                        + "the window to the path's bandwidth-delay product",
-                ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis());
+        // an application that already autotunes is held by the host: the remedy is the sysctl alone
+        boolean autotuned = facts.kafka().receiveBufferBytes().orElse(0) < 0;
+        Optional<Setting> rmem = rmemFor(facts, config);
+        List<Setting> settings = new ArrayList<>();
+        if (!autotuned || rmem.isEmpty()) {
+            settings.addAll(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        }
+        rmem.ifPresent(settings::add);
+        String why = autotuned && rmem.isPresent()
+                ? String.format(
+                        "the receive buffer autotunes, but this host's net.ipv4.tcp_rmem max (%d bytes) lets the window "
+                                + "reach at most %d bytes, which moves at most %.1f Mbit/s over %.1f ms: the host limit is "
+                                + "the one to raise",
+                        facts.kernel().tcpRmemMax().orElse(0),
+                        ceiling.get(),
+                        verdict.get().ceilingMbit(),
+                        facts.rttMillis())
+                : String.format(
+                        "a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning lets the kernel "
+                                + "grow the window to the path's bandwidth-delay product",
+                        ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis());
         return Optional.of(new Finding(
                 RuleId.SMALL_RECEIVE_BUFFER,
                 binds ? verdict.get().severity : Severity.INFO,
@@ -310,36 +325,80 @@ public final class ConnectionRules {
                                 interval.sndbufLimitedRatio() * 100))));
     }
 
+    /** A full-sized segment on Ethernet with TCP timestamps, for a socket that has not reported its MSS. */
+    static final long TYPICAL_MSS_BYTES = 1448;
+
+    /**
+     * The rate a loss-based congestion control sustains at loss rate p, in bytes per second. Reno's
+     * window averages sqrt(3/(2p)) segments (Mathis et al., 1997); CUBIC's is the larger of that (its
+     * Reno-friendly region) and 1.054 (RTT/p)^(3/4), RTT in seconds (RFC 8312, C = 0.4, beta = 0.7).
+     */
+    public static double lossLimitedBytesPerSecond(
+            String congestionControl, long mssBytes, long rttMicros, double lossRate) {
+        double rttSeconds = rttMicros / 1e6;
+        double segments = Math.sqrt(1.5 / lossRate);
+        if ("cubic".equals(congestionControl)) {
+            segments = Math.max(segments, 1.054 * Math.pow(rttSeconds / lossRate, 0.75));
+        }
+        return segments * mssBytes / rttSeconds;
+    }
+
+    /**
+     * Loss judged by what it costs: on a loss-based congestion control (CUBIC, Reno) the rate the
+     * measured loss allows on this path, against the target; on any other, or when that rate is
+     * enough, the retransmitted share against tcpsight.rule.retransmit.ratio.
+     */
     public static Optional<Finding> retransmissions(ConnectionFacts facts, TcpsightConfig config) {
         double threshold = config.get(RULE_RETRANSMIT_RATIO);
         Optional<IntervalStats> measured = facts.interval();
         if (measured.isEmpty()
                 || measured.get().segmentsOut() < config.get(RULE_MIN_SEGMENTS)
-                || measured.get().retransmitRatio() < threshold) {
+                || measured.get().retransmittedSegments() == 0) {
             return Optional.empty();
         }
         IntervalStats interval = measured.get();
+        double loss = interval.retransmitRatio();
+        String congestionControl = facts.congestionControl().orElse(null);
+        boolean lossBased = "cubic".equals(congestionControl) || "reno".equals(congestionControl);
+        double lossLimited = -1;
+        Optional<Severity> costly = Optional.empty();
+        if (lossBased && facts.rttMicros() > 0) {
+            long mss = facts.sndMssBytes() > 0 ? facts.sndMssBytes() : TYPICAL_MSS_BYTES;
+            lossLimited = lossLimitedBytesPerSecond(congestionControl, mss, facts.rttMicros(), loss);
+            costly = WindowModel.judge(lossLimited, config.targetBytesPerSecond());
+        }
+        Severity severity;
+        if (costly.isPresent()) {
+            severity = costly.get();
+        } else if (loss >= threshold) {
+            severity = loss >= 5 * threshold ? Severity.CRITICAL : Severity.WARN;
+        } else {
+            return Optional.empty();
+        }
         List<Evidence> evidence = new ArrayList<>();
-        evidence.add(new Evidence("retransmitRatio", interval.retransmitRatio(), "ratio of segments"));
+        evidence.add(new Evidence("retransmitRatio", loss, "ratio of segments"));
         evidence.add(new Evidence("retransmitted", interval.retransmittedSegments(), "segments"));
         evidence.add(new Evidence("sent", interval.segmentsOut(), "segments"));
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
-        String congestionControl = facts.congestionControl().orElse(null);
         if (congestionControl != null) {
             evidence.add(new Evidence("congestionControl", congestionControl, ""));
         }
-        Severity severity = interval.retransmitRatio() >= 5 * threshold ? Severity.CRITICAL : Severity.WARN;
-        boolean lossBased = "cubic".equals(congestionControl) || "reno".equals(congestionControl);
+        if (lossLimited >= 0) {
+            evidence.add(new Evidence("lossLimitedRate", mbit(lossLimited), "Mbit/s"));
+            evidence.add(new Evidence("targetRate", mbit(config.targetBytesPerSecond()), "Mbit/s"));
+        }
         List<Setting> settings = new ArrayList<>();
         String why;
         if (lossBased && facts.rttMillis() >= config.get(RULE_BBR_MIN_RTT_MS)) {
             settings.add(Setting.sysctl("net.ipv4.tcp_congestion_control", "bbr"));
             settings.add(new Setting("tcpsight", "tcpsight.congestion", "bbr"));
-            why = congestionControl + " halves its window at every loss, which on a " + Math.round(facts.rttMillis())
-                    + " ms path costs seconds to regain; BBR paces by measured bandwidth and keeps the rate under random loss "
-                    + "(host-wide, or opt-in per socket with the agent)";
+            why = String.format(
+                    "%s at %.2f%% loss sustains at most %.1f Mbit/s over %.1f ms: it shrinks its window at every loss and "
+                            + "regrows it by round trips; BBR paces by measured bandwidth and keeps the rate under random "
+                            + "loss (host-wide, or opt-in per socket with the agent)",
+                    congestionControl, loss * 100, mbit(lossLimited), facts.rttMillis());
         } else {
             why = "segments are being lost between the hosts; check interface errors and drops on both ends "
                     + "(ip -s link, ethtool -S) and the path's queues";

@@ -13,6 +13,7 @@ public final class ConnectionFacts {
     private final ConnectionIdentity identity;
     private final boolean established;
     private final long rttMicros;
+    private final long sndMssBytes;
     private final Boolean windowScaling;
     private final int rcvWindowScale;
     private final Long sndWindowBytes;
@@ -28,6 +29,7 @@ public final class ConnectionFacts {
         identity = builder.identity;
         established = builder.established;
         rttMicros = builder.rttMicros;
+        sndMssBytes = builder.sndMssBytes;
         windowScaling = builder.windowScaling;
         rcvWindowScale = builder.rcvWindowScale;
         sndWindowBytes = builder.sndWindowBytes;
@@ -55,6 +57,11 @@ public final class ConnectionFacts {
     /** The path's round-trip time: min_rtt where known, else the smoothed RTT; 0 when not measured. */
     public long rttMicros() {
         return rttMicros;
+    }
+
+    /** The segment size this end sends; 0 when not known. */
+    public long sndMssBytes() {
+        return sndMssBytes;
     }
 
     /** For messages only: rules compute in microseconds. */
@@ -111,6 +118,7 @@ public final class ConnectionFacts {
         private final ConnectionIdentity identity;
         private boolean established = true;
         private long rttMicros;
+        private long sndMssBytes;
         private Boolean windowScaling;
         private int rcvWindowScale;
         private Long sndWindowBytes;
@@ -134,6 +142,11 @@ public final class ConnectionFacts {
         /** The path's round-trip time: min_rtt where known, else the smoothed RTT. */
         public Builder rttMicros(long value) {
             rttMicros = value;
+            return this;
+        }
+
+        public Builder sndMssBytes(long value) {
+            sndMssBytes = value;
             return this;
         }
 

@@ -129,6 +129,7 @@ public final class ConnectionMonitor {
         ConnectionFacts.Builder facts = ConnectionFacts.builder(connection.identity())
                 .established(sample.state() == TcpState.ESTABLISHED)
                 .rttMicros(sample.pathRttMicros())
+                .sndMssBytes(sample.sndMssBytes())
                 .windowScaling(sample.options().windowScaling())
                 .rcvWindowScale(sample.rcvWindowScale())
                 .interval(sample.interval().orElse(null))

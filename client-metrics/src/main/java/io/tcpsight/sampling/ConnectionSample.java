@@ -18,6 +18,7 @@ public final class ConnectionSample {
     final int sndWindowScale;
     final int rcvWindowScale;
     final long sndCwnd;
+    final long sndMssBytes;
     final long sndWindowBytes;
     final long rcvWindowBytes;
     final long deliveryRateBytesPerSecond;
@@ -40,6 +41,7 @@ public final class ConnectionSample {
         sndWindowScale = b.sndWindowScale;
         rcvWindowScale = b.rcvWindowScale;
         sndCwnd = b.sndCwnd;
+        sndMssBytes = b.sndMssBytes;
         sndWindowBytes = b.sndWindowBytes;
         rcvWindowBytes = b.rcvWindowBytes;
         deliveryRateBytesPerSecond = b.deliveryRateBytesPerSecond;
@@ -117,6 +119,11 @@ public final class ConnectionSample {
     }
 
     /** The peer's advertised window; empty when the kernel does not report it (before 5.4). */
+    /** The segment size this end sends (tcpi_snd_mss); 0 before the handshake. */
+    public long sndMssBytes() {
+        return sndMssBytes;
+    }
+
     public OptionalLong sndWindowBytes() {
         return Unknown.unlessNegative(sndWindowBytes);
     }
@@ -163,6 +170,7 @@ public final class ConnectionSample {
         private int sndWindowScale;
         private int rcvWindowScale;
         private long sndCwnd;
+        private long sndMssBytes;
         private long sndWindowBytes = -1;
         private long rcvWindowBytes = -1;
         private long deliveryRateBytesPerSecond = -1;
@@ -206,6 +214,11 @@ public final class ConnectionSample {
             sndCwnd = congestionSegments;
             sndWindowBytes = sendBytes;
             rcvWindowBytes = receiveBytes;
+            return this;
+        }
+
+        Builder sndMss(long bytes) {
+            sndMssBytes = bytes;
             return this;
         }
 

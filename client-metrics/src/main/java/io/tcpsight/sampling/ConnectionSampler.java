@@ -100,6 +100,7 @@ public final class ConnectionSampler {
                         batch.value(i, TcpInfoField.SND_CWND),
                         field(i, TcpInfoField.SND_WND),
                         field(i, TcpInfoField.RCV_WND))
+                .sndMss(batch.value(i, TcpInfoField.SND_MSS))
                 .deliveryRate(field(i, TcpInfoField.DELIVERY_RATE))
                 .limitedTimes(
                         field(i, TcpInfoField.BUSY_TIME),

@@ -100,6 +100,10 @@ class ConnectionRulesTest {
                 .get();
         assertEquals(524_288L, finding.evidence("windowCeiling").get().value(), "half of tcp_rmem max");
         assertEquals("4096 131072 5242880", settings(finding).get("sysctl:net.ipv4.tcp_rmem"));
+        assertEquals(1, finding.remedy().settings().size(), "the application already autotunes: the host limit alone");
+        assertTrue(
+                finding.remedy().why().contains("net.ipv4.tcp_rmem max (1048576 bytes)"),
+                finding.remedy().why());
         assertEquals(Severity.WARN, finding.severity(), "42 Mbit/s is within 4x of 100");
     }
 
@@ -373,7 +377,8 @@ class ConnectionRulesTest {
                 .interval(interval(0.5, 0, 0, 300, 10_000))
                 .build();
         Finding finding = ConnectionRules.retransmissions(cubicFar, DEFAULTS).get();
-        assertEquals(Severity.WARN, finding.severity(), "3% is between 1% and 5%");
+        assertEquals(Severity.CRITICAL, finding.severity(), "CUBIC at 3% and 80 ms: about 1 Mbit/s");
+        assertEquals(1.02, (Double) finding.evidence("lossLimitedRate").get().value(), 0.01);
         assertEquals("bbr", settings(finding).get("sysctl:net.ipv4.tcp_congestion_control"));
         assertEquals("bbr", settings(finding).get("tcpsight:tcpsight.congestion"));
         ConnectionFacts bbrFar = ConnectionFacts.builder(client("c"))
@@ -411,6 +416,53 @@ class ConnectionRulesTest {
                                 DEFAULTS)
                         .isPresent(),
                 "0.99%");
+    }
+
+    @ParameterizedTest(name = "{0} at {1} ms, {2} of 100000 lost: {3}")
+    @CsvSource({
+        // the seed: about 25 ms, under 1% loss, CUBIC gave 0.7 MB/s (5.6 Mbit/s), under the old 1% threshold
+        "cubic, 25, 700, critical",
+        "reno, 25, 700, critical",
+        // BBR keeps its rate under random loss: judged by the ratio alone
+        "bbr, 25, 700, none",
+        "bbr, 25, 1500, warn",
+        // a LAN: CUBIC at 0.05% and 0.3 ms sustains far more than 100 Mbit/s
+        "cubic, 0.3, 50, none",
+        // 2 ms at 0.1%: sqrt(1500) = 38.7 segments a round trip, 224 Mbit/s
+        "cubic, 2, 100, none",
+        // 2 ms at 1%: 12.2 segments a round trip, 70.7 Mbit/s: below the target, within a quarter of it
+        "cubic, 2, 1000, warn",
+    })
+    void lossIsJudgedByTheRateItLeavesTheCongestionControl(
+            String congestionControl, double rttMillis, long lost, String expected) {
+        ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-g-1"))
+                .rttMicros((long) (rttMillis * 1000))
+                .sndMssBytes(1448)
+                .congestionControl(congestionControl)
+                .interval(interval(0.9, 0, 0, lost, 100_000))
+                .build();
+        assertEquals(
+                expected,
+                ConnectionRules.retransmissions(facts, DEFAULTS)
+                        .map(finding -> finding.severity().label())
+                        .orElse("none"));
+    }
+
+    @Test
+    void theLossLimitedRateFollowsMathisForRenoAndRfc8312ForCubic() {
+        // 25 ms, 1%: Reno 12.25 segments a round trip of 1448 bytes, 709.6 kB/s
+        assertEquals(709_600, ConnectionRules.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01), 500);
+        // CUBIC's own region takes over on long fat paths at small loss: 100 ms, 0.01%: 1.054 x 1000^0.75 = 187
+        // segments
+        assertEquals(
+                1.054 * Math.pow(1000, 0.75) * 1448 / 0.1,
+                ConnectionRules.lossLimitedBytesPerSecond("cubic", 1448, 100_000, 0.0001),
+                1);
+        assertEquals(
+                ConnectionRules.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01),
+                ConnectionRules.lossLimitedBytesPerSecond("cubic", 1448, 25_000, 0.01),
+                1,
+                "at 25 ms and 1% CUBIC is in its Reno-friendly region");
     }
 
     @Test

@@ -44,6 +44,10 @@ public final class KernelLab implements AutoCloseable {
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
     private boolean closed;
+    /** The host's allowed congestion controls before this lab added one, to restore on close; null if untouched. */
+    private String allowedCongestionControlBefore;
+
+    private static final String CONGESTION_CONTROL = "net.ipv4.tcp_congestion_control";
 
     /** Settings of one lab; every part has a default (client in the test JVM's namespace). */
     public static final class Builder {
@@ -155,6 +159,9 @@ public final class KernelLab implements AutoCloseable {
             // Router solicitations would otherwise cross the link and show up in every capture.
             inNamespace(namespace, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
             for (Map.Entry<String, String> sysctl : sysctls.entrySet()) {
+                if (sysctl.getKey().equals(CONGESTION_CONTROL)) {
+                    allowCongestionControl(sysctl.getValue());
+                }
                 inNamespace(namespace, "sysctl", "-qw", sysctl.getKey() + "=" + sysctl.getValue());
             }
         } else if (!sysctls.isEmpty()) {
@@ -167,6 +174,22 @@ public final class KernelLab implements AutoCloseable {
         inNamespace(namespace, "ip", "addr", "add", address + "/32", "dev", tun);
         inNamespace(namespace, "ip", "link", "set", tun, "txqueuelen", "5000", "up");
         inNamespace(namespace, "ip", "route", "add", peer + "/32", "dev", tun);
+    }
+
+    /**
+     * A namespace may choose only a congestion control the host allows (EPERM otherwise; lab.md):
+     * adds it to the init namespace's tcp_allowed_congestion_control, which close() restores.
+     */
+    private void allowCongestionControl(String algorithm) throws IOException {
+        Path allowed = Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control");
+        String before = Files.readString(allowed).trim();
+        if (Arrays.asList(before.split("\\s+")).contains(algorithm)) {
+            return;
+        }
+        if (allowedCongestionControlBefore == null) {
+            allowedCongestionControlBefore = before;
+        }
+        Files.writeString(allowed, before + " " + algorithm);
     }
 
     /**
@@ -339,6 +362,14 @@ public final class KernelLab implements AutoCloseable {
             delayLine.close();
         }
         removeNetwork();
+        if (allowedCongestionControlBefore != null) {
+            try {
+                Files.writeString(
+                        Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control"), allowedCongestionControlBefore);
+            } catch (IOException unwritable) {
+                System.err.println("lab: could not restore tcp_allowed_congestion_control: " + unwritable.getMessage());
+            }
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(cleanupOnExit);
         } catch (IllegalStateException shuttingDown) {

@@ -1,0 +1,115 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLab;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabTopics;
+import io.tcpsight.lab.Link;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The inter-data-center incident replayed: 30 ms, 200 Mbit/s, 1% random loss each way, the
+ * broker's namespace on CUBIC. A consumer reads from a broker as it is, then from one whose agent
+ * sets BBR on its accepted sockets ({@code congestion=bbr}); side by side in one run. The agent's
+ * retransmissions finding for the first must name CUBIC, the rate its loss allows, and BBR.
+ */
+class LossLabIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+
+    /**
+     * Two of the agent's 5 s rounds at least: a collapsed CUBIC sends about 360 segments a second,
+     * and the rule judges loss over at least 1000 (tcpsight.rule.min.segments).
+     */
+    private static final Duration MEASURED = Duration.ofSeconds(12);
+
+    private static final int RECORDS = 30_000; // 10 kB each: 300 MB, more than BBR can read in the measured time
+
+    @Test
+    void bbrOnTheBrokerKeepsALossyPathFastWhereCubicCollapsesAndTheFindingSaysSo() throws Exception {
+        Run cubic = run(cubicLab(), "interval=5s", "cubic-consumer");
+        Run bbr = run(cubicLab(), "interval=5s,congestion=bbr", "bbr-consumer");
+        double ratio = bbr.mbit / cubic.mbit;
+        System.out.printf(
+                "loss at 30 ms, 200 Mbit/s, 1%% each way: broker on cubic %.1f Mbit/s, with the agent's congestion=bbr"
+                        + " %.1f Mbit/s, %.1fx%ncubic finding: %s%nbbr finding: %s%n",
+                cubic.mbit, bbr.mbit, ratio, cubic.finding, bbr.finding);
+        assertTrue(ratio >= 5, "BBR " + bbr.mbit + " Mbit/s against CUBIC " + cubic.mbit);
+        FindingView finding = cubic.finding;
+        assertTrue(finding != null, "no retransmissions finding for the consumer on CUBIC");
+        assertEquals("cubic", finding.text("congestionControl").orElse(null), finding.toString());
+        assertTrue(finding.number("lossLimitedRate") < 100, finding.toString());
+        assertEquals("critical", finding.severity(), finding.toString());
+        assertEquals(
+                "bbr",
+                finding.setting("sysctl", "net.ipv4.tcp_congestion_control").orElse(null));
+        assertEquals("bbr", finding.setting("tcpsight", "tcpsight.congestion").orElse(null));
+    }
+
+    /** A fresh lab (a broker's data lives with its namespace) with the broker's namespace on CUBIC. */
+    private static KernelLab cubicLab() throws Exception {
+        return LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(30)).rateMbit(200).lossPercent(1))
+                .serverSysctl("net.ipv4.tcp_congestion_control", "cubic"));
+    }
+
+    /** What one consumer got from one broker: its rate over the measured time and the agent's finding about it. */
+    private record Run(double mbit, FindingView finding) {}
+
+    private static Run run(KernelLab lab, String agentArguments, String clientId) throws Exception {
+        try (KafkaBroker broker = KafkaBroker.inLab(lab)
+                .agent(agentArguments)
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
+                .start()) {
+            LabTopics.create(broker, "lossy", 1);
+            LabTopics.fill(broker, "lossy", RECORDS, 10_000);
+            Properties config = new Properties();
+            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+            config.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
+            config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "-1");
+            List<FindingView> seen = new ArrayList<>();
+            long bytes = 0;
+            try (KafkaConsumer<byte[], byte[]> consumer =
+                    new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                consumer.subscribe(List.of("lossy"));
+                long start = 0;
+                long nextLook = 0;
+                while (start == 0 || System.nanoTime() - start < MEASURED.toNanos()) {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                        if (start == 0) {
+                            start = System.nanoTime(); // from the first record: the group join is not the path
+                        }
+                        bytes += record.value().length;
+                    }
+                    if (System.nanoTime() >= nextLook) {
+                        nextLook = System.nanoTime() + 1_000_000_000L;
+                        for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+                            if (finding.is("retransmissions")
+                                    && clientId.equals(finding.connection().clientId())) {
+                                seen.add(finding);
+                            }
+                        }
+                    }
+                }
+                double mbit = bytes * 8 / 1e6 / (MEASURED.toNanos() / 1e9);
+                return new Run(mbit, seen.isEmpty() ? null : seen.get(seen.size() - 1));
+            }
+        }
+    }
+}
