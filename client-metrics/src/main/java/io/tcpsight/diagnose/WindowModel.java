@@ -63,7 +63,9 @@ public final class WindowModel {
 
     /**
      * The most this end can ever advertise: 65535 shifted by its window scale, the clamp when the
-     * buffer is fixed, and half of tcp_rmem max when autotuning decides.
+     * buffer is fixed, and when autotuning decides half of tcp_rmem max, or the clamp autotuning
+     * has already reached where the kernel's share of the buffer is larger (6.x measures it from
+     * the traffic: a clamp of 62.5% of a 3 MB tcp_rmem max moved 155 Mbit/s at 100 ms).
      */
     static Optional<Long> windowCeiling(ConnectionFacts facts) {
         if (facts.windowScaling().isEmpty()) {
@@ -74,7 +76,9 @@ public final class WindowModel {
         if (fixedReceiveBuffer(facts) && facts.windowClampBytes().isPresent()) {
             ceiling = Math.min(ceiling, facts.windowClampBytes().getAsInt());
         } else if (facts.kernel().tcpRmemMax().isPresent()) {
-            ceiling = Math.min(ceiling, facts.kernel().tcpRmemMax().getAsLong() / 2);
+            long rmemMax = facts.kernel().tcpRmemMax().getAsLong();
+            long grown = Math.min(rmemMax, facts.windowClampBytes().orElse(0));
+            ceiling = Math.min(ceiling, Math.max(rmemMax / 2, grown));
         }
         return Optional.of(ceiling);
     }
