@@ -60,9 +60,21 @@ public final class ListenerRules {
                 evidence,
                 new Remedy(
                         backlogSettings(facts),
-                        "when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
-                                + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller one wins), and "
-                                + "pace client startup bursts")));
+                        backlogArithmetic(facts)
+                                + "; when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
+                                + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller "
+                                + "one wins) to " + recommendedBacklog(facts) + ", and pace client startup bursts")));
+    }
+
+    /** "the accept queue holds min(socket.listen.backlog.size 50, net.core.somaxconn 4096) = 50 connections". */
+    static String backlogArithmetic(ListenerFacts facts) {
+        String configured = facts.configuredBacklog().isPresent()
+                ? Integer.toString(facts.configuredBacklog().getAsInt())
+                : "?";
+        String somaxconn =
+                facts.somaxconn().isPresent() ? Long.toString(facts.somaxconn().getAsLong()) : "?";
+        return "the accept queue holds min(socket.listen.backlog.size " + configured + ", net.core.somaxconn "
+                + somaxconn + ") = " + facts.effectiveBacklog() + " connections";
     }
 
     public static Optional<Finding> synCookies(ListenerFacts facts, TcpsightConfig config) {

@@ -41,6 +41,14 @@ class ListenerRulesTest {
                 .get();
         assertEquals(Severity.CRITICAL, overflow.severity());
         assertEquals(12L, overflow.evidence("ListenOverflows").get().value());
+        assertTrue(
+                overflow.remedy()
+                        .why()
+                        .startsWith("the accept queue holds min(socket.listen.backlog.size 50, net.core.somaxconn 4096)"
+                                + " = 50 connections"),
+                overflow.remedy().why());
+        assertTrue(
+                overflow.remedy().why().contains("to 1024"), overflow.remedy().why());
         assertFalse(ListenerRules.listenBacklogOverflow(facts(39, 50, 0L, 0L, 0L, 1L), TcpsightConfig.defaults())
                 .isPresent());
         assertFalse(ListenerRules.listenBacklogOverflow(facts(0, 50, null, null, null, null), TcpsightConfig.defaults())
