@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -207,18 +206,17 @@ final class AgentRuntime implements Hooks.Receiver {
 
     @Override
     public void request(String connectionId, Object context) {
-        TrackedConnection connection = brokerIds.find(connectionId);
-        if (connection == null) {
+        BrokerConnection broker = brokerIds.find(connectionId);
+        if (broker == null) {
             return; // not ours
         }
+        TrackedConnection connection = broker.tracked;
         RequestFields fields = RequestFields.of(context);
         observeFlow(connection, context, fields);
         Object principal = fields.principalObject(context);
         Object clientInformation = fields.clientInformationObject(context);
-        Object seen = connection.identitySource();
-        if (connection.identity().clientId().isPresent()
-                && seen instanceof RequestSource
-                && ((RequestSource) seen).is(principal, clientInformation)) {
+        if (broker.readFrom(principal, clientInformation)
+                && connection.identity().clientId().isPresent()) {
             return; // attributed, and the same principal and client as before: two equals calls, nothing built
         }
         // The first requests come before authentication (ApiVersions, SaslHandshake) and before the client
@@ -232,7 +230,7 @@ final class AgentRuntime implements Hooks.Receiver {
                     .withListener(listener);
             return software == null ? known : known.withClientSoftware(software);
         });
-        connection.identitySource(new RequestSource(principal, clientInformation));
+        broker.read(principal, clientInformation);
         InetSocketAddress local = connection.identity().local();
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);
@@ -246,8 +244,8 @@ final class AgentRuntime implements Hooks.Receiver {
      * keeps its first kind).
      */
     private static void observeFlow(TrackedConnection connection, Object context, RequestFields fields) {
-        BulkFlow seen = connection.identity().knownFlow().orElse(null);
-        if (seen != null && seen != BulkFlow.NONE) {
+        BulkFlow seen = connection.identity().knownFlow();
+        if (seen == BulkFlow.TO_CLIENT || seen == BulkFlow.TO_BROKER) {
             return;
         }
         String apiKey = fields.apiKey(context);
@@ -271,25 +269,5 @@ final class AgentRuntime implements Hooks.Receiver {
 
     void close() {
         observation.close();
-    }
-
-    /** The objects a connection's identity was last read from. */
-    private static final class RequestSource {
-        private final Object principal;
-        private final Object clientInformation;
-
-        RequestSource(Object principal, Object clientInformation) {
-            this.principal = principal;
-            this.clientInformation = clientInformation;
-        }
-
-        /**
-         * Equal principal and client information (their own equals: a SASL channel builds a new
-         * KafkaPrincipal for every request, equal to the last until the connection authenticates again).
-         */
-        boolean is(Object otherPrincipal, Object otherClientInformation) {
-            return Objects.equals(principal, otherPrincipal)
-                    && Objects.equals(clientInformation, otherClientInformation);
-        }
     }
 }

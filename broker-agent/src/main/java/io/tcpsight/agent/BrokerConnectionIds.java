@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Kafka 3.x and "local:port-remote:port-processor-index" in 4.x.
  */
 final class BrokerConnectionIds {
-    private final Map<String, TrackedConnection> byConnectionId = new ConcurrentHashMap<>();
+    private final Map<String, BrokerConnection> byConnectionId = new ConcurrentHashMap<>();
     /**
      * Connections adopted from the census (open before the hooks), by the addresses part of the id,
      * until a request tells their full id.
@@ -21,7 +21,7 @@ final class BrokerConnectionIds {
 
     void registered(String connectionId, TrackedConnection connection) {
         connection.ownerKey(connectionId);
-        byConnectionId.put(connectionId, connection);
+        byConnectionId.put(connectionId, new BrokerConnection(connection));
     }
 
     void adopted(InetSocketAddress local, InetSocketAddress remote, TrackedConnection connection) {
@@ -29,14 +29,15 @@ final class BrokerConnectionIds {
     }
 
     /** The connection a request's id names; an adopted one learns its full id here. Null when not ours. */
-    TrackedConnection find(String connectionId) {
-        TrackedConnection connection = byConnectionId.get(connectionId);
+    BrokerConnection find(String connectionId) {
+        BrokerConnection connection = byConnectionId.get(connectionId);
         return connection != null || adoptedByAddresses.isEmpty() ? connection : claimAdopted(connectionId);
     }
 
     void closed(TrackedConnection connection) {
         if (connection.ownerKey() != null) {
-            byConnectionId.remove(connection.ownerKey(), connection);
+            byConnectionId.computeIfPresent(
+                    connection.ownerKey(), (id, known) -> known.tracked == connection ? null : known);
         }
     }
 
@@ -44,7 +45,7 @@ final class BrokerConnectionIds {
     void retainTracked(ConnectionRegistry registry) {
         byConnectionId
                 .values()
-                .removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+                .removeIf(connection -> registry.get(connection.tracked.fd()).orElse(null) != connection.tracked);
         adoptedByAddresses
                 .values()
                 .removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
@@ -57,7 +58,7 @@ final class BrokerConnectionIds {
     }
 
     /** 3.x ends the id with "-index", 4.x with "-processor-index": the addresses come before either. */
-    private TrackedConnection claimAdopted(String connectionId) {
+    private BrokerConnection claimAdopted(String connectionId) {
         TrackedConnection connection = null;
         String prefix = connectionId;
         for (int suffixes = 0; suffixes < 2 && connection == null; suffixes++) {
@@ -68,9 +69,10 @@ final class BrokerConnectionIds {
             prefix = prefix.substring(0, dash);
             connection = adoptedByAddresses.remove(prefix);
         }
-        if (connection != null) {
-            registered(connectionId, connection);
+        if (connection == null) {
+            return null;
         }
-        return connection;
+        registered(connectionId, connection);
+        return byConnectionId.get(connectionId);
     }
 }

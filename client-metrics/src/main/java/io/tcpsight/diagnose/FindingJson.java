@@ -1,12 +1,12 @@
 package io.tcpsight.diagnose;
 
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
@@ -102,12 +102,8 @@ public final class FindingJson {
         if (identity.role() == Role.BROKER) {
             field(json, "clientLibrary", identity.clientLibrary().label());
         }
-        field(
-                json,
-                "flow",
-                identity.knownFlow()
-                        .map(flow -> flow.name().toLowerCase(Locale.ROOT))
-                        .orElse(null));
+        BulkFlow flow = identity.knownFlow();
+        field(json, "flow", flow == BulkFlow.UNKNOWN ? null : flow.label());
         field(json, "local", ConnectionIdentity.address(identity.local()));
         field(json, "remote", ConnectionIdentity.address(identity.remote()));
         json.append('}');

@@ -1,5 +1,7 @@
 package io.tcpsight.model;
 
+import java.util.Locale;
+
 /**
  * Which way a connection's bulk data flows, which decides the buffers that can limit it: fetch
  * responses leave the broker through its send buffer into the client's receive window; produce
@@ -38,18 +40,14 @@ public enum BulkFlow {
         }
     }
 
-    /** Whether bulk data leaves the end of this role (so its send buffer can bind); UNKNOWN counts as yes. */
+    /** Whether bulk data leaves the end of this role (so its send buffer can bind): where it arrives at the other end. */
     public boolean leaves(Role end) {
-        switch (this) {
-            case TO_CLIENT:
-                return end == Role.BROKER;
-            case TO_BROKER:
-                return end == Role.CLIENT;
-            case NONE:
-                return false;
-            default:
-                return true;
-        }
+        return arrivesAt(end == Role.CLIENT ? Role.BROKER : Role.CLIENT);
+    }
+
+    /** The lower-case name used in JSON. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** What a client of this kind carries, when no request was seen. */

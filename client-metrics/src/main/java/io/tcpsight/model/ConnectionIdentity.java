@@ -45,7 +45,7 @@ public final class ConnectionIdentity {
 
     public static ConnectionIdentity of(
             Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
-        return new ConnectionIdentity(role, null, null, null, null, null, null, local, remote, openedAt);
+        return new ConnectionIdentity(role, null, null, null, null, null, BulkFlow.UNKNOWN, local, remote, openedAt);
     }
 
     public ConnectionIdentity withClientId(String value) {
@@ -128,12 +128,12 @@ public final class ConnectionIdentity {
 
     /** Which way bulk data flows: as known, else as the client's kind implies. */
     public BulkFlow bulkFlow() {
-        return knownFlow != null ? knownFlow : BulkFlow.of(clientKind());
+        return knownFlow != BulkFlow.UNKNOWN ? knownFlow : BulkFlow.of(clientKind());
     }
 
-    /** Empty unless known (the agent saw the requests, or the owner said). */
-    public Optional<BulkFlow> knownFlow() {
-        return Optional.ofNullable(knownFlow);
+    /** UNKNOWN unless known (the agent saw the requests, or the owner said); a plain read, for the agent's request hook. */
+    public BulkFlow knownFlow() {
+        return knownFlow;
     }
 
     /**

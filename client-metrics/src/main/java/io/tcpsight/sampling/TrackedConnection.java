@@ -18,7 +18,6 @@ public final class TrackedConnection {
     private volatile Long handshakeMillis;
     private volatile long handshakeStartedNanos;
     private volatile String ownerKey;
-    private volatile Object identitySource;
     private volatile ConnectionSample latest;
     private int samplesSinceBufferRead;
 
@@ -75,19 +74,6 @@ public final class TrackedConnection {
 
     public void ownerKey(String key) {
         ownerKey = key;
-    }
-
-    /**
-     * What the owner last read this connection's identity from (the agent keeps the principal and
-     * client information of the last request that changed it), so that a request that changes
-     * nothing costs a comparison, not an update.
-     */
-    public Object identitySource() {
-        return identitySource;
-    }
-
-    public void identitySource(Object source) {
-        identitySource = source;
     }
 
     /** The last sample; empty before the first. */
