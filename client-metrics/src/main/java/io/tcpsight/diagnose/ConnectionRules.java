@@ -54,11 +54,28 @@ public final class ConnectionRules {
 
     /** net.ipv4.tcp_rmem with a max of at least twice the BDP at the target rate, or nothing when it already is. */
     private static Optional<Setting> rmemFor(ConnectionFacts facts, TcpsightConfig config) {
+        return kernelBufferFor(
+                "net.ipv4.tcp_rmem", "4096 131072 ", facts.kernel().tcpRmemMax(), facts, config);
+    }
+
+    /** net.ipv4.tcp_wmem likewise. */
+    private static Optional<Setting> wmemFor(ConnectionFacts facts, TcpsightConfig config) {
+        return kernelBufferFor(
+                "net.ipv4.tcp_wmem", "4096 16384 ", facts.kernel().tcpWmemMax(), facts, config);
+    }
+
+    /** The sysctl (min and default kept at Linux's) with a max of twice the BDP, unless the max already is. */
+    private static Optional<Setting> kernelBufferFor(
+            String sysctl, String minAndDefault, OptionalLong max, ConnectionFacts facts, TcpsightConfig config) {
         long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
-        if (facts.kernel().tcpRmemMax().orElse(0) >= needed) {
+        if (max.orElse(0) >= needed) {
             return Optional.empty();
         }
-        return Optional.of(Setting.sysctl("net.ipv4.tcp_rmem", "4096 131072 " + needed));
+        return Optional.of(Setting.sysctl(sysctl, minAndDefault + needed));
+    }
+
+    private static Evidence flow(BulkFlow flow) {
+        return new Evidence("flow", flow.description(), "");
     }
 
     public static Optional<Finding> smallReceiveBuffer(ConnectionFacts facts, TcpsightConfig config) {
@@ -78,7 +95,7 @@ public final class ConnectionRules {
                 .receiveBufferBytes()
                 .ifPresent(bytes -> evidence.add(new Evidence("configuredReceiveBuffer", bytes, "bytes")));
         BulkFlow flow = facts.identity().bulkFlow();
-        evidence.add(new Evidence("flow", flow.description(), ""));
+        evidence.add(flow(flow));
         boolean binds = flow.arrivesAt(facts.identity().role());
         // an application that already autotunes is held by the host: the remedy is the sysctl alone
         boolean autotuned = facts.kafka().receiveBufferBytes().orElse(0) < 0;
@@ -134,7 +151,7 @@ public final class ConnectionRules {
             return Optional.empty();
         }
         List<Evidence> evidence = verdict.get().evidence;
-        evidence.add(new Evidence("flow", flow.description(), ""));
+        evidence.add(flow(flow));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
         wmemFor(facts, config).ifPresent(settings::add);
         return Optional.of(new Finding(
@@ -149,15 +166,6 @@ public final class ConnectionRules {
                                         + "data: %.1f Mbit/s over %.1f ms; autotuning lets the kernel grow it to the bandwidth-delay "
                                         + "product",
                                 flow.description(), configured, verdict.get().ceilingMbit(), facts.rttMillis()))));
-    }
-
-    /** net.ipv4.tcp_wmem with a max of at least twice the BDP at the target rate, or nothing when it already is. */
-    private static Optional<Setting> wmemFor(ConnectionFacts facts, TcpsightConfig config) {
-        long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
-        if (facts.kernel().tcpWmemMax().orElse(0) >= needed) {
-            return Optional.empty();
-        }
-        return Optional.of(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + needed));
     }
 
     /**
@@ -189,7 +197,7 @@ public final class ConnectionRules {
             evidence.add(new Evidence("clampShareOfBuffer", (double) clamp.getAsInt() / buffer.getAsInt(), "ratio"));
         }
         BulkFlow flow = facts.identity().bulkFlow();
-        evidence.add(new Evidence("flow", flow.description(), ""));
+        evidence.add(flow(flow));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
         settings.add(new Setting("kernel", "version", ">= 6.6.45 on 6.6, or >= 6.11"));
         return Optional.of(new Finding(
@@ -212,7 +220,7 @@ public final class ConnectionRules {
         evidence.add(new Evidence("windowMax", WindowModel.UNSCALED_WINDOW_MAX, "bytes"));
         facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("snd_wnd", bytes, "bytes")));
         BulkFlow flow = facts.identity().bulkFlow();
-        evidence.add(new Evidence("flow", flow.description(), ""));
+        evidence.add(flow(flow));
         Severity severity = flow == BulkFlow.NONE ? Severity.INFO : Severity.WARN;
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
@@ -326,15 +334,14 @@ public final class ConnectionRules {
     }
 
     /** A full-sized segment on Ethernet with TCP timestamps, for a socket that has not reported its MSS. */
-    static final long TYPICAL_MSS_BYTES = 1448;
+    private static final long TYPICAL_MSS_BYTES = 1448;
 
     /**
      * The rate a loss-based congestion control sustains at loss rate p, in bytes per second. Reno's
      * window averages sqrt(3/(2p)) segments (Mathis et al., 1997); CUBIC's is the larger of that (its
      * Reno-friendly region) and 1.054 (RTT/p)^(3/4), RTT in seconds (RFC 8312, C = 0.4, beta = 0.7).
      */
-    public static double lossLimitedBytesPerSecond(
-            String congestionControl, long mssBytes, long rttMicros, double lossRate) {
+    static double lossLimitedBytesPerSecond(String congestionControl, long mssBytes, long rttMicros, double lossRate) {
         double rttSeconds = rttMicros / 1e6;
         double segments = Math.sqrt(1.5 / lossRate);
         if ("cubic".equals(congestionControl)) {

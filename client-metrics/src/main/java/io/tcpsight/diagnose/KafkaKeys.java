@@ -48,26 +48,25 @@ final class KafkaKeys {
 
     /** The receive buffer of this end of the connection. */
     static List<Setting> ownReceiveBuffer(ConnectionIdentity identity, String value) {
-        if (identity.role() == Role.BROKER) {
-            return List.of(new Setting("broker", "socket.receive.buffer.bytes", value));
-        }
-        return client(identity, "receive.buffer.bytes", value);
+        return buffer(identity.role(), "receive", identity, value);
     }
 
     /** The send buffer of this end. */
     static List<Setting> ownSendBuffer(ConnectionIdentity identity, String value) {
-        if (identity.role() == Role.BROKER) {
-            return List.of(new Setting("broker", "socket.send.buffer.bytes", value));
-        }
-        return client(identity, "send.buffer.bytes", value);
+        return buffer(identity.role(), "send", identity, value);
     }
 
     /** The receive buffer of the other end: the client's when this is the broker, the broker's otherwise. */
     static List<Setting> peerReceiveBuffer(ConnectionIdentity identity, String value) {
-        if (identity.role() == Role.BROKER) {
-            return client(identity, "receive.buffer.bytes", value);
+        return buffer(identity.role() == Role.BROKER ? Role.CLIENT : Role.BROKER, "receive", identity, value);
+    }
+
+    /** The broker's socket.DIRECTION.buffer.bytes, or the client's DIRECTION.buffer.bytes in its own key. */
+    private static List<Setting> buffer(Role end, String direction, ConnectionIdentity identity, String value) {
+        if (end == Role.BROKER) {
+            return List.of(new Setting("broker", "socket." + direction + ".buffer.bytes", value));
         }
-        return List.of(new Setting("broker", "socket.receive.buffer.bytes", value));
+        return client(identity, direction + ".buffer.bytes", value);
     }
 
     /**

@@ -31,7 +31,7 @@ final class OwnSockets {
     /** The live reporters' claims in this class loader: a JVM's clients that report to tcpsight. */
     private static final Set<OwnSockets> LIVE = ConcurrentHashMap.newKeySet();
     /** At most this many foreign sockets remembered; past it the set starts again (they are matched again). */
-    static final int MAX_FOREIGN = 4096;
+    private static final int MAX_FOREIGN = 4096;
 
     private final String clientId;
     private final BulkFlow clientFlow;

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.sampling.ByteCountAttribution.ClientConnection;
 import io.tcpsight.sampling.ByteCountAttribution.SocketCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ByteCountAttributionTest {
     @Test
@@ -107,5 +110,18 @@ class ByteCountAttributionTest {
                 ByteCountAttribution.attribute(sockets, List.of(new ClientConnection("only", "1", 1_000, 100)));
         assertEquals(1, owners.size());
         assertEquals("only", owners.get(1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"TO_CLIENT", "TO_BROKER", "NONE"})
+    void theAttributedConnectionKeepsItsFlowAlsoWhenATieNamesOnlyTheConnector(BulkFlow flow) {
+        List<ClientConnection> tied = List.of(
+                new ClientConnection("connector-consumer-s-0", "1", 500, 80, flow),
+                new ClientConnection("connector-consumer-s-1", "1", 500, 80, flow));
+        ClientConnection owner = ByteCountAttribution.attributeConnections(
+                        List.of(new SocketCounts(7, "1", 500, 80)), tied)
+                .get(7);
+        assertEquals("connector-consumer-s-*", owner.clientId);
+        assertEquals(flow, owner.flow);
     }
 }
