@@ -10,7 +10,9 @@ import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabProcess;
+import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.ReporterFindings;
 import io.tcpsight.lab.ReportingProducer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,21 +20,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -84,14 +80,9 @@ class ClientZooIT {
                 .agent("interval=2s")
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start();
-        Map<String, Object> admin = new HashMap<>(broker.adminSecurity());
-        admin.put("bootstrap.servers", broker.bootstrapServers());
-        try (Admin setup = Admin.create(admin)) {
-            setup.createTopics(List.of(new NewTopic("zoo", 1, (short) 1), new NewTopic("zoo-in", 1, (short) 1)))
-                    .all()
-                    .get(60, TimeUnit.SECONDS);
-        }
-        fill(broker, admin, 6000); // 60 MB: a 64 KiB window at 100 ms drains 0.6 MB/s
+        LabTopics.create(broker, "zoo", 1);
+        LabTopics.create(broker, "zoo-in", 1);
+        LabTopics.fill(broker, "zoo", 6000, 10_000); // 60 MB: a 64 KiB window at 100 ms drains 0.6 MB/s
 
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> javaClients = new ArrayList<>();
@@ -131,14 +122,9 @@ class ClientZooIT {
                     }
                 }
             }
-            for (String line : processes.get(0).output().split("\n")) {
-                if (line.startsWith("finding ")) {
-                    record(
-                            FindingView.list("[" + line.substring("finding ".length()) + "]")
-                                    .get(0),
-                            warnings,
-                            infos);
-                }
+            for (FindingView finding :
+                    ReporterFindings.printedIn(processes.get(0).output())) {
+                record(finding, warnings, infos);
             }
         } finally {
             stop.set(true);
@@ -236,22 +222,6 @@ class ClientZooIT {
         }
         Map<String, Map<String, FindingView>> into = finding.severity().equals("info") ? infos : warnings;
         into.computeIfAbsent(client, any -> new TreeMap<>()).put(finding.rule(), finding);
-    }
-
-    private static void fill(KafkaBroker broker, Map<String, Object> admin, int records) throws Exception {
-        Map<String, Object> config = new HashMap<>(admin);
-        config.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, "1000000");
-        config.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        byte[] value = new byte[10_000];
-        new Random(5).nextBytes(value);
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>("zoo", value));
-            }
-            producer.flush();
-        }
     }
 
     /** A consumer of "zoo" from its start, polling until stopped. */

@@ -10,9 +10,9 @@ import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.ReporterFindings;
 import io.tcpsight.lab.ReportingConsumer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -74,16 +74,12 @@ class HostLimitLabIT {
                 clientId, ReportingConsumer.class, broker.bootstrapServers(), "far", clientId, "12", TARGET_MBIT);
         assertEquals(0, consumer.awaitExit(Duration.ofSeconds(90)), consumer.output());
         double mbit = -1;
-        List<FindingView> findings = new ArrayList<>();
         for (String line : consumer.output().split("\n")) {
-            if (line.startsWith("finding ")) {
-                findings.add(FindingView.list("[" + line.substring("finding ".length()) + "]")
-                        .get(0));
-            } else if (line.startsWith("rate ")) {
+            if (line.startsWith("rate ")) {
                 mbit = Double.parseDouble(line.substring("rate ".length()).trim());
             }
         }
         assertTrue(mbit > 0, consumer.output());
-        return new Consumed(mbit, findings);
+        return new Consumed(mbit, ReporterFindings.printedIn(consumer.output()));
     }
 }

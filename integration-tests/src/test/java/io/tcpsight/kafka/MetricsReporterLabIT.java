@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
-import java.lang.management.ManagementFactory;
+import io.tcpsight.lab.ReporterFindings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -81,11 +79,7 @@ class MetricsReporterLabIT {
     void aConsumerAndAProducerInOneJvmEachJudgeOnlyTheirOwnSockets() throws Exception {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic("one-jvm", 1, (short) 1)))
-                    .all()
-                    .get(60, TimeUnit.SECONDS);
-        }
+        LabTopics.create(broker, "one-jvm", 1);
         Properties consumerConfig = new Properties();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-consumer");
@@ -97,7 +91,6 @@ class MetricsReporterLabIT {
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "jvm-producer");
         producerConfig.put(ProducerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
         producerConfig.put("tcpsight.sample.interval.ms", "1000");
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         byte[] value = new byte[10_000];
         try (KafkaConsumer<byte[], byte[]> consumer =
                         new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -110,8 +103,7 @@ class MetricsReporterLabIT {
                 producer.send(new ProducerRecord<>("one-jvm", value));
                 consumer.poll(Duration.ofMillis(20));
                 for (String clientId : List.of("jvm-consumer", "jvm-producer")) {
-                    for (String json : (String[])
-                            server.getAttribute(TcpsightJmx.objectName("ClientMetrics", clientId), "Findings")) {
+                    for (String json : ReporterFindings.json(clientId)) {
                         JsonNode finding = JSON.readTree(json);
                         localsByReporter
                                 .computeIfAbsent(clientId, any -> new TreeMap<>())
@@ -153,8 +145,6 @@ class MetricsReporterLabIT {
         config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
         config.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
         config.put("tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS));
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = TcpsightJmx.objectName("ClientMetrics", clientId);
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
@@ -170,7 +160,7 @@ class MetricsReporterLabIT {
             while (System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(100));
                 findings.clear();
-                for (String json : (String[]) server.getAttribute(name, "Findings")) {
+                for (String json : ReporterFindings.json(clientId)) {
                     JsonNode finding = JSON.readTree(json);
                     if (!finding.path("severity").asText().equals("info")) {
                         findings.add(finding);

@@ -48,6 +48,7 @@ public final class KernelLab implements AutoCloseable {
     private String allowedCongestionControlBefore;
 
     private static final String CONGESTION_CONTROL = "net.ipv4.tcp_congestion_control";
+    private static final Path ALLOWED_CONGESTION_CONTROL = Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control");
 
     /** Settings of one lab; every part has a default (client in the test JVM's namespace). */
     public static final class Builder {
@@ -181,15 +182,14 @@ public final class KernelLab implements AutoCloseable {
      * adds it to the init namespace's tcp_allowed_congestion_control, which close() restores.
      */
     private void allowCongestionControl(String algorithm) throws IOException {
-        Path allowed = Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control");
-        String before = Files.readString(allowed).trim();
+        String before = Files.readString(ALLOWED_CONGESTION_CONTROL).trim();
         if (Arrays.asList(before.split("\\s+")).contains(algorithm)) {
             return;
         }
         if (allowedCongestionControlBefore == null) {
             allowedCongestionControlBefore = before;
         }
-        Files.writeString(allowed, before + " " + algorithm);
+        Files.writeString(ALLOWED_CONGESTION_CONTROL, before + " " + algorithm);
     }
 
     /**
@@ -364,8 +364,7 @@ public final class KernelLab implements AutoCloseable {
         removeNetwork();
         if (allowedCongestionControlBefore != null) {
             try {
-                Files.writeString(
-                        Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control"), allowedCongestionControlBefore);
+                Files.writeString(ALLOWED_CONGESTION_CONTROL, allowedCongestionControlBefore);
             } catch (IOException unwritable) {
                 System.err.println("lab: could not restore tcp_allowed_congestion_control: " + unwritable.getMessage());
             }

@@ -1,5 +1,6 @@
 package io.tcpsight.lab;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -13,8 +14,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class LabTopics {
     private LabTopics() {}
 
+    /** The admin user's settings for this broker: its address, and its SASL login where it has one. */
+    private static Map<String, Object> adminClient(KafkaBroker broker) {
+        Map<String, Object> config = new HashMap<>(broker.adminSecurity());
+        config.put("bootstrap.servers", broker.bootstrapServers());
+        return config;
+    }
+
     public static void create(KafkaBroker broker, String topic, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+        try (Admin admin = Admin.create(adminClient(broker))) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
@@ -25,30 +33,29 @@ public final class LabTopics {
      * Records of recordBytes each, numbered so that every one is distinct at a sink, uncompressed,
      * dealt round-robin over the topic's partitions so that each holds the same share whatever the
      * producer's pace (its sticky partitioner would not promise that). The producer's send buffer
-     * autotunes, so filling across a long line is not window-bound.
+     * autotunes, so filling across a long line is not window-bound. It logs in as the broker's
+     * admin user where the broker has SASL.
      */
     public static void fill(KafkaBroker broker, String topic, int records, int recordBytes) {
         String payload = "x".repeat(recordBytes - 12);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(
-                        "bootstrap.servers",
-                        broker.bootstrapServers(),
-                        "acks",
-                        "1",
-                        "linger.ms",
-                        "20",
-                        "batch.size",
-                        "1048576",
-                        "max.request.size",
-                        "4194304",
-                        "compression.type",
-                        "none",
-                        "send.buffer.bytes",
-                        "-1",
-                        "buffer.memory",
-                        Long.toString(256L << 20)),
-                new StringSerializer(),
-                new StringSerializer())) {
+        Map<String, Object> config = adminClient(broker);
+        config.putAll(Map.of(
+                "acks",
+                "1",
+                "linger.ms",
+                "20",
+                "batch.size",
+                "1048576",
+                "max.request.size",
+                "4194304",
+                "compression.type",
+                "none",
+                "send.buffer.bytes",
+                "-1",
+                "buffer.memory",
+                Long.toString(256L << 20)));
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             int partitions = producer.partitionsFor(topic).size();
             for (int i = 0; i < records; i++) {
                 producer.send(new ProducerRecord<>(topic, i % partitions, null, String.format("%011d", i) + payload));

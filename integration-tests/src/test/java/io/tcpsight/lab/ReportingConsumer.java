@@ -1,16 +1,12 @@
 package io.tcpsight.lab;
 
-import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.kafka.TcpsightMetricsReporter;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,8 +36,6 @@ public final class ReportingConsumer {
         config.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
         config.put("tcpsight.sample.interval.ms", "2000");
         config.put("tcpsight.target.throughput.mbit", args[4]);
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName reporter = TcpsightJmx.objectName("ClientMetrics", clientId);
         Set<String> findings = new LinkedHashSet<>();
         long measured = Duration.ofSeconds(Long.parseLong(args[3])).toNanos();
         long bytes = 0;
@@ -56,12 +50,12 @@ public final class ReportingConsumer {
                     }
                     bytes += record.value().length;
                 }
-                for (String finding : (String[]) server.getAttribute(reporter, "Findings")) {
+                for (String finding : ReporterFindings.json(clientId)) {
                     findings.add(finding);
                 }
             }
         }
-        findings.forEach(finding -> System.out.println("finding " + finding));
+        findings.forEach(finding -> System.out.println(ReporterFindings.LINE_PREFIX + finding));
         System.out.printf("rate %.1f%n", bytes * 8 / 1e6 / (measured / 1e9));
     }
 }

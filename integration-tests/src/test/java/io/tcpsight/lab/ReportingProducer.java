@@ -1,13 +1,9 @@
 package io.tcpsight.lab;
 
-import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.kafka.TcpsightMetricsReporter;
-import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -31,8 +27,6 @@ public final class ReportingProducer {
         config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
         config.put("tcpsight.sample.interval.ms", "1000");
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName reporter = TcpsightJmx.objectName("ClientMetrics", clientId);
         byte[] value = new byte[10_000];
         new Random(11).nextBytes(value);
         long end = System.nanoTime() + Long.parseLong(args[5]) * 1_000_000_000L;
@@ -43,8 +37,8 @@ public final class ReportingProducer {
                 producer.send(new ProducerRecord<>(args[1], value)); // blocks when the buffer is full
                 if (System.nanoTime() >= nextReport) {
                     nextReport += 1_000_000_000L;
-                    for (String finding : (String[]) server.getAttribute(reporter, "Findings")) {
-                        System.out.println("finding " + finding);
+                    for (String finding : ReporterFindings.json(clientId)) {
+                        System.out.println(ReporterFindings.LINE_PREFIX + finding);
                     }
                 }
             }
