@@ -19,19 +19,22 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.KafkaMetric;
 
 /**
- * Which of the JVM's broker sockets are one reporter's own client's. Alone in its JVM a reporter
- * claims every socket to a bootstrap port. With other reporting clients beside it, the sockets'
- * kernel byte counts are matched against every reporting client's per-connection totals (Kafka's
- * node metrics; {@link ByteCountAttribution}): a socket given to another client is released and
- * never tracked again, one given to this client is confirmed, and one not told yet (a tie) is
- * sampled but not judged. Plaintext counts match exactly; where they never match (TLS counts
- * differ from TCP's), a reporter beside others judges nothing rather than another client's socket.
+ * Which of the JVM's broker sockets are one reporter's own client's. Every socket to a bootstrap
+ * port is tracked; its kernel byte counts are matched against every reporting client's
+ * per-connection totals (Kafka's node metrics; {@link ByteCountAttribution}): a socket given to
+ * this client is confirmed and judged, one given to another is released and never tracked again,
+ * and once counts have matched here, one that matches nobody for three rounds belongs to a client
+ * without the reporter and is released too. Plaintext counts match exactly; TLS counts never do
+ * (they are not TCP's), and then a reporter alone in its JVM judges every socket to its brokers,
+ * while one beside other reporters judges nothing rather than another client's socket.
  */
 final class OwnSockets {
     /** The live reporters' claims in this class loader: a JVM's clients that report to tcpsight. */
     private static final Set<OwnSockets> LIVE = ConcurrentHashMap.newKeySet();
     /** At most this many foreign sockets remembered; past it the set starts again (they are matched again). */
     private static final int MAX_FOREIGN = 4096;
+    /** Rounds a socket may match no reporting client before it counts as a non-reporting client's. */
+    private static final int ROUNDS_UNMATCHED = 3;
 
     private final String clientId;
     private final BulkFlow clientFlow;
@@ -40,6 +43,12 @@ final class OwnSockets {
 
     private final Set<Long> foreignInodes = ConcurrentHashMap.newKeySet();
     private List<ClientConnection> beforeSample = List.of();
+    /** Byte counts matched one of this client's sockets: they are comparable here (plaintext). */
+    private volatile boolean countsAgree;
+    /** Rounds with sockets to match in which none matched this client: past a few, counts are not TCP's (TLS). */
+    private volatile int roundsUnmatched;
+    /** Rounds each unconfirmed socket has gone unmatched; only sampled, unconfirmed sockets are kept. */
+    private final Map<TrackedConnection, Integer> unmatchedRounds = new HashMap<>();
 
     OwnSockets(String clientId, BulkFlow clientFlow) {
         this.clientId = clientId;
@@ -83,21 +92,28 @@ final class OwnSockets {
         return !foreignInodes.contains(inode);
     }
 
-    /** Whether the rules may judge a tracked socket: always when alone in the JVM, else once confirmed as this client's. */
+    /**
+     * Whether the rules may judge a tracked socket: once confirmed as this client's. Unconfirmed
+     * sockets only when this reporter is alone in its JVM and its counts matched none of its sockets
+     * in {@link #ROUNDS_UNMATCHED} rounds (TLS): it then judges by port, as nothing else can tell.
+     */
     boolean judged(TrackedConnection connection) {
-        return LIVE.size() < 2 || connection.ownerKey() != null;
+        return connection.ownerKey() != null
+                || (LIVE.size() < 2 && !countsAgree && roundsUnmatched >= ROUNDS_UNMATCHED);
     }
 
     /** Before the round's kernel sample: every reporting client's totals, for the bracket. */
     void beforeRound() {
-        beforeSample = LIVE.size() > 1 ? everyClient() : List.of();
+        beforeSample = everyClient();
     }
 
-    /** After the kernel sample: confirms this client's sockets and releases the others' (only with other reporters). */
+    /**
+     * After the kernel sample: confirms this client's sockets and releases another reporting client's.
+     * Once byte counts have matched one of this client's sockets (they are comparable: plaintext), a
+     * socket that matches none of the JVM's reporting clients for {@link #ROUNDS_UNMATCHED} rounds is
+     * another client's too (one without the reporter) and is released.
+     */
     void claim(List<TrackedConnection> sampled, ConnectionRegistry registry) {
-        if (LIVE.size() < 2) {
-            return;
-        }
         List<SocketCounts> sockets = new ArrayList<>();
         Map<Integer, TrackedConnection> byFd = new HashMap<>();
         for (TrackedConnection connection : sampled) {
@@ -114,13 +130,20 @@ final class OwnSockets {
                 byFd.put(connection.fd(), connection);
             }
         }
+        unmatchedRounds.keySet().retainAll(byFd.values());
         if (sockets.isEmpty()) {
             return;
         }
         List<ClientConnection> clients = ByteCountAttribution.bracket(beforeSample, everyClient());
-        ByteCountAttribution.attributeConnections(sockets, clients).forEach((fd, owner) -> {
+        Map<Integer, ClientConnection> owners = ByteCountAttribution.attributeConnections(sockets, clients);
+        if (!countsAgree && roundsUnmatched < ROUNDS_UNMATCHED) {
+            roundsUnmatched++;
+        }
+        owners.forEach((fd, owner) -> {
             TrackedConnection connection = byFd.get(fd);
+            unmatchedRounds.remove(connection);
             if (owner.clientId.equals(clientId)) {
+                countsAgree = true;
                 connection.ownerKey("node-" + owner.nodeId);
                 String broker = ClientConnectionIds.brokerNode(owner.nodeId);
                 connection.updateIdentity(identity -> {
@@ -130,13 +153,25 @@ final class OwnSockets {
                             : own.withNodeId(broker);
                 });
             } else {
-                if (foreignInodes.size() >= MAX_FOREIGN) {
-                    foreignInodes.clear();
-                }
-                foreignInodes.add(connection.inode());
-                registry.release(connection);
+                foreign(connection, registry);
             }
         });
+        for (TrackedConnection connection : byFd.values()) {
+            if (countsAgree
+                    && !owners.containsKey(connection.fd())
+                    && unmatchedRounds.merge(connection, 1, Integer::sum) >= ROUNDS_UNMATCHED) {
+                unmatchedRounds.remove(connection);
+                foreign(connection, registry);
+            }
+        }
+    }
+
+    private void foreign(TrackedConnection connection, ConnectionRegistry registry) {
+        if (foreignInodes.size() >= MAX_FOREIGN) {
+            foreignInodes.clear();
+        }
+        foreignInodes.add(connection.inode());
+        registry.release(connection);
     }
 
     private static List<ClientConnection> everyClient() {

@@ -134,6 +134,72 @@ class MetricsReporterLabIT {
     }
 
     /**
+     * A consumer with the reporter (autotuned) beside one without it (64 KiB) in one JVM, both
+     * reading across 100 ms: the reporter is alone, so both clients' sockets go to the bootstrap
+     * port, but the silent consumer's limited window is not the reporter's to name. The reporter's
+     * byte counts match its own sockets and, after a few rounds, release the ones nobody's match.
+     */
+    @Test
+    void aClientWithoutTheReporterIsNotJudgedByTheOneBesideIt() throws Exception {
+        KafkaBroker broker =
+                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+        LabTopics.create(broker, "beside", 1);
+        Properties reporting = new Properties();
+        reporting.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        reporting.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-reporting");
+        reporting.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "-1");
+        reporting.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
+        reporting.put("tcpsight.sample.interval.ms", "1000");
+        Properties silent = new Properties();
+        silent.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        silent.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-silent");
+        silent.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
+        byte[] value = new byte[10_000];
+        TopicPartition partition = new TopicPartition("beside", 0);
+        try (KafkaConsumer<byte[], byte[]> reporter =
+                        new KafkaConsumer<>(reporting, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                KafkaConsumer<byte[], byte[]> other =
+                        new KafkaConsumer<>(silent, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                KafkaProducer<byte[], byte[]> producer =
+                        new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            reporter.assign(List.of(partition));
+            other.assign(List.of(partition));
+            Set<String> judged = new TreeSet<>(); // rule/severity local, every warn or critical the reporter raised
+            long silentRecords = 0;
+            long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < 20; i++) {
+                    producer.send(new ProducerRecord<>("beside", value));
+                }
+                reporter.poll(Duration.ofMillis(20));
+                silentRecords += other.poll(Duration.ofMillis(20)).count();
+                for (String json : ReporterFindings.json("jvm-reporting")) {
+                    JsonNode finding = JSON.readTree(json);
+                    if (!finding.path("severity").asText().equals("info")) {
+                        judged.add(finding.path("rule").asText() + "/"
+                                + finding.path("severity").asText() + " "
+                                + finding.path("connection").path("local").asText());
+                    }
+                }
+            }
+            System.out.println("reporter beside a silent 64 KiB consumer: " + silentRecords
+                    + " records read by the silent one; the reporter's warn/critical findings: " + judged);
+            assertTrue(silentRecords > 0, "the silent consumer read nothing, so its window was never exercised");
+            // the reporter's own connection may well be fetch-limited (1 MiB per partition below a 2.5 MB BDP); the
+            // silent consumer's 64 KiB window is not its to name, and it judges nothing but its one fetch connection
+            assertTrue(
+                    judged.stream().noneMatch(finding -> finding.startsWith("small-receive-buffer/")),
+                    "the reporter judged another client's socket: " + judged);
+            Set<String> locals = new TreeSet<>();
+            judged.forEach(finding -> locals.add(finding.substring(finding.indexOf(' ') + 1)));
+            assertTrue(locals.size() <= 1, "more sockets judged than the reporter's fetch connection: " + judged);
+        }
+    }
+
+    /**
      * Polls with the reporter for up to three intervals after the first connection exists;
      * when a finding is expected, returns as soon as one appears and checks it came within one
      * interval (plus jitter and the round's own time).
