@@ -14,6 +14,7 @@ import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabHeap;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
+import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.PrometheusText;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -29,6 +30,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -180,6 +182,7 @@ class BrokerAgentIT {
                 "kcat", "kcat, a librdkafka client (apt-get install kcat)"); // before the broker
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                 .saslPlain("admin", "admin-secret", Map.of("alice", "alice-secret", "carol", "carol-secret"))
+                .overrides(Map.of("connections.max.reauth.ms", "3000")) // KIP-368: sessions re-authenticate
                 .agent("interval=1s")
                 .start()) {
             Map<String, Object> adminConfig = new HashMap<>(broker.adminSecurity());
@@ -230,6 +233,62 @@ class BrokerAgentIT {
                 assertTrue(alice.clientSoftware().startsWith("apache-kafka-java/"), alice.clientSoftware());
                 assertEquals("User:carol", carol.principal());
                 assertTrue(carol.clientSoftware().startsWith("librdkafka/"), carol.clientSoftware());
+
+                // after the Java client re-authenticated its connections (KIP-368), it is still alice, on the same
+                // socket
+                String aliceSocket = alice.remote(); // the client's end, as the broker sees it
+                LabAwait.await("the Java consumer re-authenticated")
+                        .atMost(Duration.ofSeconds(30))
+                        .untilTrue(() -> {
+                            consumer.poll(Duration.ofMillis(100));
+                            return consumer.metrics().entrySet().stream()
+                                    .filter(metric ->
+                                            metric.getKey().name().equals("successful-reauthentication-total"))
+                                    .anyMatch(metric ->
+                                            ((Number) metric.getValue().metricValue()).doubleValue() >= 2);
+                        });
+                consumer.poll(Duration.ofMillis(100));
+                ConnectionView again = ConnectionView.list(broker.agentGet("/connections?top=100")).stream()
+                        .filter(connection ->
+                                aliceSocket.equals(connection.connection().remote()))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("alice's socket " + aliceSocket + " is gone"));
+                System.out.println("after re-authentication: " + again.connection());
+                assertEquals("User:alice", again.connection().principal());
+            }
+        }
+    }
+
+    /**
+     * Mutual TLS: the principal is the one the client's certificate gives ("User:CN=dave"), which
+     * the broker knows only once the handshake is done, not the ANONYMOUS of before.
+     */
+    @Test
+    void aMutualTlsClientIsNamedByItsCertificate() throws Exception {
+        LabTls tls = LabTls.create("mtls", "dave");
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().mutualTls(tls).agent("interval=1s").start()) {
+            Map<String, Object> config = new HashMap<>(tls.client("dave"));
+            config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            config.put(AdminClientConfig.CLIENT_ID_CONFIG, "dave-admin");
+            try (Admin admin = Admin.create(config)) {
+                ConnectionView dave = LabAwait.await("the TLS client named by the agent")
+                        .atMost(Duration.ofSeconds(30))
+                        .until(() -> {
+                            admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+                            for (ConnectionView connection :
+                                    ConnectionView.list(broker.agentGet("/connections?top=100"))) {
+                                if ("broker".equals(connection.role()) && "dave-admin".equals(connection.clientId())) {
+                                    return connection;
+                                }
+                            }
+                            return null;
+                        });
+                System.out.println("TLS client as the agent names it: " + dave.connection());
+                assertEquals("User:CN=dave", dave.connection().principal());
+                assertTrue(
+                        dave.connection().clientSoftware().startsWith("apache-kafka-java/"),
+                        dave.connection().clientSoftware());
             }
         }
     }

@@ -162,6 +162,18 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The client listener speaks TLS and requires a client certificate (it keeps the name
+         * PLAINTEXT, mapped to SSL); a client's principal is then "User:CN=<name>". The broker's own
+         * key is also its readiness check's.
+         */
+        public Builder mutualTls(LabTls tls) {
+            overrides.put("listener.security.protocol.map", "PLAINTEXT:SSL,CONTROLLER:PLAINTEXT");
+            overrides.putAll(tls.brokerListener());
+            clientSecurity.putAll(tls.client("broker"));
+            return this;
+        }
+
         public Builder jvmOption(String option) {
             jvmOptions.add(option);
             return this;
@@ -316,7 +328,7 @@ public final class KafkaBroker implements AutoCloseable {
                         + password + "\";");
     }
 
-    /** What a client of the broker's admin user adds to bootstrap.servers: empty without SASL. */
+    /** What a client of the broker's admin user adds to bootstrap.servers: empty without SASL or TLS. */
     public Map<String, String> adminSecurity() {
         return clientSecurity;
     }

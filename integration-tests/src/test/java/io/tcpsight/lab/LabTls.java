@@ -1,0 +1,159 @@
+package io.tcpsight.lab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Key material for a mutual-TLS lab listener, made with the JDK's keytool: one self-signed key
+ * per party (the broker and each client, named by its certificate's CN), a truststore for the
+ * broker holding every party's certificate, and one for the clients holding the broker's.
+ * Self-signed is enough: the lab checks who the broker says a client is, not a PKI.
+ */
+public final class LabTls {
+    static final String PASSWORD = "lab-secret";
+
+    private final Path directory;
+
+    private LabTls(Path directory) {
+        this.directory = directory;
+    }
+
+    /** Keys for "broker" and each client name, in a fresh directory under the lab's work folder. */
+    public static LabTls create(String name, String... clients) throws IOException, InterruptedException {
+        Path directory = Files.createDirectories(
+                LabPaths.work().resolve(name + "-" + ProcessHandle.current().pid()));
+        LabTls tls = new LabTls(directory);
+        List<String> parties = new ArrayList<>(List.of("broker"));
+        parties.addAll(Arrays.asList(clients));
+        for (String party : parties) {
+            Files.deleteIfExists(tls.keystore(party));
+            tls.keytool(
+                    name + "-key-" + party,
+                    "-genkeypair",
+                    "-alias",
+                    party,
+                    "-keyalg",
+                    "RSA",
+                    "-keysize",
+                    "2048",
+                    "-validity",
+                    "2",
+                    "-dname",
+                    "CN=" + party,
+                    "-ext",
+                    "SAN=ip:127.0.0.1,dns:localhost",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    tls.keystore(party).toString(),
+                    "-storepass",
+                    PASSWORD,
+                    "-keypass",
+                    PASSWORD);
+            Path certificate = directory.resolve(party + ".crt");
+            tls.keytool(
+                    name + "-export-" + party,
+                    "-exportcert",
+                    "-rfc",
+                    "-alias",
+                    party,
+                    "-file",
+                    certificate.toString(),
+                    "-keystore",
+                    tls.keystore(party).toString(),
+                    "-storepass",
+                    PASSWORD);
+        }
+        Files.deleteIfExists(tls.truststore("broker"));
+        Files.deleteIfExists(tls.truststore("clients"));
+        for (String party : parties) {
+            tls.trust(name, "broker", party);
+        }
+        tls.trust(name, "clients", "broker");
+        return tls;
+    }
+
+    /** The broker's SSL settings for its client listener: its key, every party trusted, client certificates required. */
+    Map<String, String> brokerListener() {
+        return Map.of(
+                "ssl.keystore.type",
+                "PKCS12",
+                "ssl.keystore.location",
+                keystore("broker").toString(),
+                "ssl.keystore.password",
+                PASSWORD,
+                "ssl.key.password",
+                PASSWORD,
+                "ssl.truststore.type",
+                "PKCS12",
+                "ssl.truststore.location",
+                truststore("broker").toString(),
+                "ssl.truststore.password",
+                PASSWORD,
+                "ssl.client.auth",
+                "required");
+    }
+
+    /** A client's SSL settings: its own key, the broker trusted (the broker's certificate names 127.0.0.1). */
+    public Map<String, String> client(String party) {
+        return Map.of(
+                "security.protocol",
+                "SSL",
+                "ssl.keystore.type",
+                "PKCS12",
+                "ssl.keystore.location",
+                keystore(party).toString(),
+                "ssl.keystore.password",
+                PASSWORD,
+                "ssl.key.password",
+                PASSWORD,
+                "ssl.truststore.type",
+                "PKCS12",
+                "ssl.truststore.location",
+                truststore("clients").toString(),
+                "ssl.truststore.password",
+                PASSWORD);
+    }
+
+    private Path keystore(String party) {
+        return directory.resolve(party + ".p12");
+    }
+
+    private Path truststore(String holder) {
+        return directory.resolve(holder + "-trust.p12");
+    }
+
+    private void trust(String name, String holder, String party) throws IOException, InterruptedException {
+        keytool(
+                name + "-trust-" + holder + "-" + party,
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                party,
+                "-file",
+                directory.resolve(party + ".crt").toString(),
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                truststore(holder).toString(),
+                "-storepass",
+                PASSWORD);
+    }
+
+    private void keytool(String processName, String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(Arrays.asList(arguments));
+        try (LabProcess keytool = LabProcess.start(processName, command)) {
+            if (keytool.awaitExit(Duration.ofSeconds(60)) != 0) {
+                throw new IOException("keytool " + arguments[0] + " failed:\n" + keytool.output());
+            }
+        }
+    }
+}
