@@ -26,15 +26,7 @@ public final class KafkaHello implements AutoCloseable {
         SocketChannel channel = SocketChannel.open(new InetSocketAddress(
                 bootstrapServer.substring(0, colon), Integer.parseInt(bootstrapServer.substring(colon + 1))));
         try {
-            byte[] id = clientId.getBytes(StandardCharsets.UTF_8);
-            ByteBuffer request = ByteBuffer.allocate(4 + 2 + 2 + 4 + 2 + id.length);
-            request.putInt(request.capacity() - 4)
-                    .putShort(API_VERSIONS)
-                    .putShort((short) 0)
-                    .putInt(1)
-                    .putShort((short) id.length)
-                    .put(id)
-                    .flip();
+            ByteBuffer request = apiVersionsRequest(clientId);
             while (request.hasRemaining()) {
                 channel.write(request);
             }
@@ -45,6 +37,20 @@ public final class KafkaHello implements AutoCloseable {
             channel.close();
             throw failure;
         }
+    }
+
+    /** An ApiVersions v0 request under this client.id, size-prefixed, ready to write. */
+    static ByteBuffer apiVersionsRequest(String clientId) {
+        byte[] id = clientId.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer request = ByteBuffer.allocate(4 + 2 + 2 + 4 + 2 + id.length);
+        request.putInt(request.capacity() - 4)
+                .putShort(API_VERSIONS)
+                .putShort((short) 0)
+                .putInt(1)
+                .putShort((short) id.length)
+                .put(id)
+                .flip();
+        return request;
     }
 
     private static ByteBuffer read(SocketChannel channel, int bytes) throws IOException {

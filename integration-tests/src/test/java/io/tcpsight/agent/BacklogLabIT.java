@@ -1,0 +1,106 @@
+package io.tcpsight.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HelloBurst;
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLab;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.Link;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A burst of client startups against a broker whose acceptor stalls for 2 s (a long GC pause,
+ * made with SIGSTOP), 20 ms away: with Kafka's default socket.listen.backlog.size (50) the accept
+ * queue overflows and the kernel drops what does not fit (ListenOverflows): SYNs, or the final
+ * ACK of a handshake the client already thinks complete. Those clients wait for retransmissions
+ * after the broker is back. With the backlog the agent's finding recommends, the queue holds the
+ * whole burst and the broker answers it as soon as it resumes. Each client is timed from the
+ * broker's resume (or its own start, if later) to the answer to its first request (ApiVersions):
+ * what the queue adds beyond the pause. Side by side in one run.
+ */
+class BacklogLabIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+
+    private static final int CONNECTS = 400;
+    private static final Duration STALL = Duration.ofSeconds(2);
+
+    @Test
+    void theRecommendedBacklogHoldsABurstThatKafkasDefaultDropsIntoSynRetransmits() throws Exception {
+        Burst before = burst("50", true);
+        assertTrue(before.finding != null, "no listen-backlog-overflow finding after " + before.sinceResume);
+        String recommended = before.finding
+                .setting("broker", "socket.listen.backlog.size")
+                .orElseThrow(() -> new AssertionError("no backlog in " + before.finding));
+        Burst after = burst(recommended, false);
+        System.out.printf(
+                "a burst of %d client startups while the broker stalls %d s, 20 ms away; answer times after the resume"
+                        + " (from each start)%n  socket.listen.backlog.size=50: %s (%s)%n"
+                        + "  socket.listen.backlog.size=%s (tcpsight's): %s (%s)%nfinding: %s%n",
+                CONNECTS,
+                STALL.toSeconds(),
+                before.sinceResume,
+                before.sinceStart,
+                recommended,
+                after.sinceResume,
+                after.sinceStart,
+                before.finding);
+        assertTrue(before.sinceResume.overOneSecond() > 0, "the default dropped nothing: " + before.sinceResume);
+        assertEquals(0, after.sinceResume.overOneSecond(), "after the fix: " + after.sinceResume);
+        assertTrue(after.finding == null, "the queue held: " + after.finding);
+        assertEquals("critical", before.finding.severity());
+        assertEquals(50, before.finding.number("effectiveBacklog"), before.finding.toString());
+    }
+
+    private record Burst(HelloBurst.Times sinceResume, HelloBurst.Times sinceStart, FindingView finding) {}
+
+    /** The burst against a fresh broker with this backlog, and the agent's listener finding (awaited when expected). */
+    private static Burst burst(String backlog, boolean expectFinding) throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(20))));
+        KafkaBroker broker = KafkaBroker.inLab(lab)
+                .agent("interval=1s")
+                .overrides(Map.of("socket.listen.backlog.size", backlog))
+                .start();
+        String pid = Long.toString(broker.process().pid());
+        new ProcessBuilder("kill", "-STOP", pid).start().waitFor();
+        HelloBurst hellos;
+        long resumed;
+        try {
+            hellos = HelloBurst.start(lab.serverAddress(), 9092, CONNECTS, 30_000);
+            Thread.sleep(STALL.toMillis());
+        } finally {
+            new ProcessBuilder("kill", "-CONT", pid).start().waitFor();
+            resumed = System.nanoTime();
+        }
+        HelloBurst.Times sinceResume = hellos.await(resumed, 40_000);
+        HelloBurst.Times sinceStart = hellos.await(0, 40_000);
+        if (expectFinding) {
+            return new Burst(
+                    sinceResume,
+                    sinceStart,
+                    LabAwait.await("the agent's listener finding")
+                            .atMost(Duration.ofSeconds(10))
+                            .until(() -> backlogFinding(broker)));
+        }
+        Thread.sleep(3000); // three of the agent's rounds
+        return new Burst(sinceResume, sinceStart, backlogFinding(broker));
+    }
+
+    private static FindingView backlogFinding(KafkaBroker broker) throws Exception {
+        List<FindingView> findings = FindingView.list(broker.agentGet("/findings"));
+        // the counters are the namespace's, so every listener carries the finding: the client listener's
+        return findings.stream()
+                .filter(f -> f.is("listen-backlog-overflow")
+                        && "PLAINTEXT".equals(f.connection().listener()))
+                .findFirst()
+                .orElse(null);
+    }
+}

@@ -1,0 +1,169 @@
+package io.tcpsight.lab;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * N Kafka client startups at once, from one thread: each connects, sends ApiVersions (what every
+ * client sends first) and is timed until the broker's answer. The answer, not connect(), is what a
+ * client waits for: when the accept queue is full the kernel may complete the client's side of the
+ * handshake and drop the final ACK, so connect() returns in one RTT while the broker never sees the
+ * connection until a retransmission (SYN-ACK at 1 s, 3 s; the client's request on its RTO backoff).
+ */
+public final class HelloBurst {
+    private final CompletableFuture<List<long[]>> running;
+    private final int count;
+
+    private HelloBurst(CompletableFuture<List<long[]>> running, int count) {
+        this.running = running;
+        this.count = count;
+    }
+
+    /** Starts {@code count} hellos to host:port at once, in the background, for at most {@code timeoutMillis}. */
+    public static HelloBurst start(String host, int port, int count, long timeoutMillis) {
+        return new HelloBurst(
+                CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return run(new InetSocketAddress(host, port), count, timeoutMillis);
+                    } catch (IOException failed) {
+                        throw new IllegalStateException(failed);
+                    }
+                }),
+                count);
+    }
+
+    /**
+     * The answered hellos, each timed from {@code fromNanos} or its own start, whichever came later
+     * (a broker's resume: what the queue added beyond the broker's own pause).
+     */
+    public Times await(long fromNanos, long timeoutMillis)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        List<Long> millis = new ArrayList<>();
+        for (long[] hello : running.get(timeoutMillis, TimeUnit.MILLISECONDS)) {
+            millis.add((hello[1] - Math.max(fromNanos, hello[0])) / 1_000_000);
+        }
+        Collections.sort(millis);
+        return new Times(millis, count);
+    }
+
+    /** {start, answered} in System.nanoTime for each answered hello. */
+    private static List<long[]> run(InetSocketAddress target, int count, long timeoutMillis) throws IOException {
+        List<SocketChannel> channels = new ArrayList<>();
+        List<long[]> answered = new ArrayList<>();
+        try (Selector selector = Selector.open()) {
+            for (int i = 0; i < count; i++) {
+                SocketChannel channel = SocketChannel.open();
+                channels.add(channel);
+                channel.configureBlocking(false);
+                Hello hello = new Hello(System.nanoTime(), "burst-" + i);
+                if (channel.connect(target)) {
+                    channel.register(selector, SelectionKey.OP_WRITE, hello);
+                } else {
+                    channel.register(selector, SelectionKey.OP_CONNECT, hello);
+                }
+            }
+            long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+            while (answered.size() < count && System.nanoTime() < deadline) {
+                selector.select(100);
+                for (SelectionKey key : selector.selectedKeys()) {
+                    SocketChannel channel = (SocketChannel) key.channel();
+                    Hello hello = (Hello) key.attachment();
+                    try {
+                        if (key.isConnectable() && channel.finishConnect()) {
+                            key.interestOps(SelectionKey.OP_WRITE);
+                        } else if (key.isWritable()) {
+                            channel.write(hello.request);
+                            if (!hello.request.hasRemaining()) {
+                                key.interestOps(SelectionKey.OP_READ);
+                            }
+                        } else if (key.isReadable() && hello.read(channel)) {
+                            answered.add(new long[] {hello.started, System.nanoTime()});
+                            key.cancel();
+                        }
+                    } catch (IOException refusedOrReset) {
+                        key.cancel(); // counted as never answered
+                    }
+                }
+                selector.selectedKeys().clear();
+            }
+        } finally {
+            for (SocketChannel channel : channels) {
+                channel.close();
+            }
+        }
+        return answered;
+    }
+
+    private static final class Hello {
+        final long started;
+        final ByteBuffer request;
+        final ByteBuffer size = ByteBuffer.allocate(4);
+        ByteBuffer body;
+
+        Hello(long started, String clientId) {
+            this.started = started;
+            this.request = KafkaHello.apiVersionsRequest(clientId);
+        }
+
+        /** Reads what has arrived; true once the whole response is in. */
+        boolean read(SocketChannel channel) throws IOException {
+            if (body == null) {
+                if (channel.read(size) < 0) {
+                    throw new IOException("closed before the response");
+                }
+                if (size.hasRemaining()) {
+                    return false;
+                }
+                body = ByteBuffer.allocate(size.flip().getInt());
+            }
+            if (channel.read(body) < 0) {
+                throw new IOException("closed in the response");
+            }
+            return !body.hasRemaining();
+        }
+    }
+
+    /** Sorted times in milliseconds of the answered hellos, out of how many were started. */
+    public static final class Times {
+        public final List<Long> millis;
+        public final int attempted;
+
+        Times(List<Long> millis, int attempted) {
+            this.millis = millis;
+            this.attempted = attempted;
+        }
+
+        public long percentile(double share) {
+            return millis.isEmpty()
+                    ? -1
+                    : millis.get(Math.min(millis.size() - 1, (int) Math.floor(share * millis.size())));
+        }
+
+        public long max() {
+            return millis.isEmpty() ? -1 : millis.get(millis.size() - 1);
+        }
+
+        /** Hellos answered after a second or more, or never. */
+        public long overOneSecond() {
+            return millis.stream().filter(ms -> ms >= 1000).count() + (attempted - millis.size());
+        }
+
+        @Override
+        public String toString() {
+            return String.format(
+                    "%d hellos: p50 %d ms, p99 %d ms, max %d ms, %d over 1 s (%d never answered)",
+                    attempted, percentile(0.5), percentile(0.99), max(), overOneSecond(), attempted - millis.size());
+        }
+    }
+}
