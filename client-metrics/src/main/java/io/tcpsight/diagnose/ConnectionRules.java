@@ -52,10 +52,13 @@ public final class ConnectionRules {
         return bytesPerSecond * 8 / 1e6;
     }
 
+    /** Linux's min and default of net.ipv4.tcp_rmem, kept when a remedy raises its max. */
+    private static final String RMEM_MIN_AND_DEFAULT = "4096 131072 ";
+
     /** net.ipv4.tcp_rmem with a max of at least twice the BDP at the target rate, or nothing when it already is. */
     private static Optional<Setting> rmemFor(ConnectionFacts facts, TcpsightConfig config) {
         return kernelBufferFor(
-                "net.ipv4.tcp_rmem", "4096 131072 ", facts.kernel().tcpRmemMax(), facts, config);
+                "net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT, facts.kernel().tcpRmemMax(), facts, config);
     }
 
     /** net.ipv4.tcp_wmem likewise. */
@@ -292,17 +295,31 @@ public final class ConnectionRules {
         Severity severity = interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
                 ? Severity.CRITICAL
                 : Severity.WARN;
+        List<Setting> settings = new ArrayList<>(KafkaKeys.peerReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        long rmemMax = facts.rttMicros() > 0
+                ? FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond())
+                : 0;
+        if (rmemMax > 0) {
+            // this end cannot read the peer's sysctl: an autotuned buffer stops at the peer host's tcp_rmem max
+            settings.add(Setting.sysctl("net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT + rmemMax)
+                    .withNote("on " + peer + "'s host, where its max is below " + rmemMax));
+        }
         return Optional.of(new Finding(
                 RuleId.RECEIVE_WINDOW_LIMITED,
                 severity,
                 facts.identity(),
                 evidence,
                 new Remedy(
-                        KafkaKeys.peerReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE),
+                        settings,
                         String.format(
                                 "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
-                                        + "is the limit, so let it autotune",
-                                interval.rwndLimitedRatio() * 100, peer))));
+                                        + "is the limit, so let it autotune%s",
+                                interval.rwndLimitedRatio() * 100,
+                                peer,
+                                rmemMax > 0
+                                        ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
+                                                + "down: raise it there"
+                                        : ""))));
     }
 
     public static Optional<Finding> sendBufferLimited(ConnectionFacts facts, TcpsightConfig config) {

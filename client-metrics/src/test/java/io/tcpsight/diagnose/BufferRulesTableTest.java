@@ -49,12 +49,17 @@ class BufferRulesTableTest {
         return new InetSocketAddress(host, port);
     }
 
-    /** "scope:library:key=value[note]" of every setting, in order; "?" for a key in words. */
+    /**
+     * "scope:library:key=value[note]" of every setting, in order; "?" for a key in words; the note as
+     * [default] (the library's default already) or [peer host] (a sysctl on the other end's host).
+     */
     private static String settings(List<Setting> settings) {
         return settings.stream()
                 .map(setting -> setting.scope() + ":" + (setting.library() == null ? "" : setting.library() + ":")
                         + (setting.key() == null ? "?" : setting.key()) + "=" + setting.value()
-                        + (setting.note() == null ? "" : "[default]"))
+                        + (setting.note() == null
+                                ? ""
+                                : setting.note().startsWith("on ") ? "[peer host]" : "[default]"))
                 .collect(Collectors.joining(" "));
     }
 
@@ -106,21 +111,21 @@ class BufferRulesTableTest {
             delimiter = ';',
             value = {
                 // a broker sending fetch responses into a full client window names the client's key, in its library
-                "broker; consumer-g-1; TO_CLIENT; apache-kafka-java/4.1.0; critical client:java:receive.buffer.bytes=-1",
-                "broker; rdkafka; TO_CLIENT; librdkafka/2.0.2; critical client:librdkafka:socket.receive.buffer.bytes=0[default]",
-                "broker; py-app; TO_CLIENT; confluent-kafka-python/2.5.0-rdkafka-2.5.0; critical client:librdkafka:socket.receive.buffer.bytes=0[default]",
-                "broker; go-app; TO_CLIENT; confluent-kafka-go/2.4.0; critical client:librdkafka:socket.receive.buffer.bytes=0[default]",
-                "broker; net-app; TO_CLIENT; confluent-kafka-dotnet/2.4.0; critical client:librdkafka:socket.receive.buffer.bytes=0[default]",
+                "broker; consumer-g-1; TO_CLIENT; apache-kafka-java/4.1.0; critical client:java:receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; rdkafka; TO_CLIENT; librdkafka/2.0.2; critical client:librdkafka:socket.receive.buffer.bytes=0[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; py-app; TO_CLIENT; confluent-kafka-python/2.5.0-rdkafka-2.5.0; critical client:librdkafka:socket.receive.buffer.bytes=0[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; go-app; TO_CLIENT; confluent-kafka-go/2.4.0; critical client:librdkafka:socket.receive.buffer.bytes=0[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; net-app; TO_CLIENT; confluent-kafka-dotnet/2.4.0; critical client:librdkafka:socket.receive.buffer.bytes=0[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // no KIP-511 name (an old client): the client.id's convention, librdkafka's default id, or words
-                "broker; rdkafka; TO_CLIENT; -; critical client:librdkafka:socket.receive.buffer.bytes=0[default]",
-                "broker; consumer-g-1; TO_CLIENT; -; critical client:java:receive.buffer.bytes=-1",
-                "broker; sarama; TO_CLIENT; sarama/1.43.0; critical client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes",
+                "broker; rdkafka; TO_CLIENT; -; critical client:librdkafka:socket.receive.buffer.bytes=0[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; consumer-g-1; TO_CLIENT; -; critical client:java:receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; sarama; TO_CLIENT; sarama/1.43.0; critical client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a follower's window is the follower broker's replica key
-                "broker; broker-2-fetcher-0; TO_CLIENT; apache-kafka-java/4.1.0; critical broker:replica.socket.receive.buffer.bytes=-1",
+                "broker; broker-2-fetcher-0; TO_CLIENT; apache-kafka-java/4.1.0; critical broker:replica.socket.receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a Connect task's consumer: worker and connector override
-                "broker; connector-consumer-s3-sink-0; TO_CLIENT; apache-kafka-java/3.9.1; critical connect-worker:consumer.receive.buffer.bytes=-1 connector s3-sink:consumer.override.receive.buffer.bytes=-1",
+                "broker; connector-consumer-s3-sink-0; TO_CLIENT; apache-kafka-java/3.9.1; critical connect-worker:consumer.receive.buffer.bytes=-1 connector s3-sink:consumer.override.receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a producer whose sends fill the broker's window names the broker's receive buffer
-                "client; producer-1; -; -; critical broker:socket.receive.buffer.bytes=-1",
+                "client; producer-1; -; -; critical broker:socket.receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
             })
     void receiveWindowLimitedNamesTheReceiversBufferInTheReceiversKey(
             String role, String clientId, String flow, String software, String expected) {

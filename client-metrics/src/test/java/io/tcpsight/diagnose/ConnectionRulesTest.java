@@ -14,6 +14,7 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
 import io.tcpsight.model.Role;
+import io.tcpsight.tuning.FetchSizing;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.List;
@@ -283,6 +284,15 @@ class ConnectionRulesTest {
         assertEquals("consumer-analytics-1", finding.connection().clientId().orElseThrow());
         assertTrue(finding.remedy().why().contains("consumer-analytics-1"));
         assertEquals(0.97, (Double) finding.evidence("rwndLimited").get().value(), 1e-9);
+        // the consumer may autotune already and be held by its host's sysctl, which the broker cannot read
+        Setting rmem = finding.remedy().settings().stream()
+                .filter(setting -> setting.key().equals("net.ipv4.tcp_rmem"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("sysctl", rmem.scope());
+        assertEquals(
+                "4096 131072 " + FetchSizing.kernelBufferMax(100_000, DEFAULTS.targetBytesPerSecond()), rmem.value());
+        assertTrue(rmem.note().startsWith("on the client consumer-analytics-1's host"), rmem.note());
     }
 
     @Test
