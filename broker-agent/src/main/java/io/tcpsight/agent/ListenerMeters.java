@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * The listener state as meters of its own, for dashboards that must show a connect storm when no
  * finding is up: each listener's accept queue against its effective backlog (gauges, tagged
- * listener), and the namespace's listen-overflow, listen-drop and SYN-cookie counters. Updated by
- * {@link ListenerWatch} every round; a listener that closed loses its rows.
+ * listener), and the namespace's listen-overflow, listen-drop and SYN-cookie counters; and for a
+ * rollout view, the namespace's aborted connections by the kernel's reason (TcpExt TCPAbortOn*:
+ * a reset sent). Updated by {@link ListenerWatch} every round; a listener that closed loses its rows.
  */
 final class ListenerMeters implements MeterBinder {
     private final List<MultiGauge.Row<?>> queueRows = new ArrayList<>();
@@ -48,10 +49,19 @@ final class ListenerMeters implements MeterBinder {
                 2,
                 "tcpsight.host.syncookies.sent",
                 "TcpExt SyncookiesSent: SYN cookies sent for a full SYN queue");
+        for (int i = 0; i < ABORT_REASONS.length; i++) {
+            int index = FIRST_ABORT + i;
+            FunctionCounter.builder("tcpsight.host.tcp.aborts", this, meters -> meters.counter(index))
+                    .baseUnit("connections")
+                    .tags("reason", ABORT_REASONS[i])
+                    .description("TcpExt " + COUNTERS[index]
+                            + ": connections the kernel ended with a reset, by reason (per network namespace)")
+                    .register(registry);
+        }
         show();
     }
 
-    /** @param namespaceCounters ListenOverflows, ListenDrops, SyncookiesSent; -1 where unknown */
+    /** @param namespaceCounters {@link #COUNTERS} in order; -1 where unknown */
     synchronized void update(List<ListenerWatch.Listener> listeners, long[] namespaceCounters) {
         queueRows.clear();
         backlogRows.clear();
@@ -83,8 +93,24 @@ final class ListenerMeters implements MeterBinder {
         return index < values.length && values[index] >= 0 ? values[index] : Double.NaN;
     }
 
-    /** The TcpExt names, in the order {@link #update} takes them. */
+    /** The TcpExt names, in the order {@link #update} takes them: the listener's three, then the aborts. */
     static final String[] COUNTERS = {
-        NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT
+        NetstatCounters.LISTEN_OVERFLOWS,
+        NetstatCounters.LISTEN_DROPS,
+        NetstatCounters.SYNCOOKIES_SENT,
+        "TCPAbortOnData",
+        "TCPAbortOnClose",
+        "TCPAbortOnMemory",
+        "TCPAbortOnTimeout",
+        "TCPAbortOnLinger",
+        "TCPAbortFailed"
     };
+
+    private static final int FIRST_ABORT = 3;
+    /**
+     * The tag of each TCPAbort* counter: data (data arrived on a connection this end had closed),
+     * close (this end closed with data unread), memory, timeout (retransmissions gave up), linger,
+     * failed (the reset itself could not be sent).
+     */
+    private static final String[] ABORT_REASONS = {"data", "close", "memory", "timeout", "linger", "failed"};
 }

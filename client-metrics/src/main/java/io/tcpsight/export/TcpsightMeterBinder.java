@@ -35,7 +35,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     static final String UNKNOWN = "unknown";
     /**
      * Tag sets (role, listener, node.id) beyond this share one per role with listener and node.id
-     * "other": a broker in a large cluster has a tag set per peer broker, and 82 series each.
+     * "other": a broker in a large cluster has a tag set per peer broker, and 84 series each.
      */
     static final int MAX_TAG_SETS = 16;
 
@@ -53,6 +53,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         this.topConnections = Math.toIntExact(monitor.config().get(TcpsightConfig.METRICS_TOP_CONNECTIONS));
         this.peerLabels = monitor.config().get(TcpsightConfig.METRICS_PEER_LABELS);
         monitor.addListener(this);
+        monitor.registry().onClose(this::closed);
     }
 
     @Override
@@ -98,9 +99,25 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         }
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
-            aggregate(meters, tags(connection.identity())).record(sample);
+            AggregateMeters aggregate = aggregate(meters, tags(connection.identity()));
+            aggregate.record(sample);
+            if (connection.countedAs() == null) {
+                connection.countedAs(aggregate);
+                aggregate.opened.increment();
+            }
         }
         worst.update(sampled, findings);
+    }
+
+    /**
+     * A connection ended: counted as closed under the tags its opening was counted under, so that
+     * opened minus closed is what is open per tag set; one never sampled was never counted.
+     */
+    private void closed(TrackedConnection connection) {
+        Object counted = connection.countedAs();
+        if (counted instanceof AggregateMeters) {
+            ((AggregateMeters) counted).closed.increment();
+        }
     }
 
     private AggregateMeters aggregate(MeterRegistry meters, Tags tags) {
@@ -136,6 +153,8 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         private final Counter sndbufLimited;
         private final Counter retransmits;
         private final Counter segmentsOut;
+        final Counter opened;
+        final Counter closed;
 
         AggregateMeters(MeterRegistry meters, Tags tags) {
             rtt = Timer.builder("tcpsight.connection.rtt")
@@ -166,6 +185,17 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
             segmentsOut = Counter.builder("tcpsight.connection.sent")
                     .baseUnit("segments")
                     .description("Segments sent by the tracked connections")
+                    .tags(tags)
+                    .register(meters);
+            // churn: a rolling restart shows as closes, then opens, to the restarted broker's node.id
+            opened = Counter.builder("tcpsight.connection.opened")
+                    .baseUnit("connections")
+                    .description("Connections first sampled (opened, or first seen by tcpsight)")
+                    .tags(tags)
+                    .register(meters);
+            closed = Counter.builder("tcpsight.connection.closed")
+                    .baseUnit("connections")
+                    .description("Tracked connections that ended (closed, reset, or their socket gone)")
                     .tags(tags)
                     .register(meters);
         }

@@ -171,7 +171,7 @@ final class OwnSockets {
             foreignInodes.clear();
         }
         foreignInodes.add(connection.inode());
-        registry.release(connection);
+        registry.forget(connection);
     }
 
     private static List<ClientConnection> everyClient() {

@@ -5,17 +5,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The connections being observed, by file descriptor. Bounded: beyond its capacity a new
  * connection is refused and counted, so a connection storm cannot grow the heap. Owners
- * release connections when they close (or a sample finds the descriptor gone).
+ * release connections when they close (or a sample finds the descriptor gone), and listeners
+ * hear of each such end; a connection found not to be this component's is forgotten silently.
  */
 public final class ConnectionRegistry {
     private final int capacity;
     private final ConcurrentHashMap<Integer, TrackedConnection> connections = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
+    private final List<Consumer<TrackedConnection>> closeListeners = new CopyOnWriteArrayList<>();
 
     public ConnectionRegistry(int capacity) {
         if (capacity < 1) {
@@ -34,17 +38,41 @@ public final class ConnectionRegistry {
             refused.incrementAndGet();
             return Optional.empty();
         }
-        connections.put(fd, connection);
+        TrackedConnection replaced = connections.put(fd, connection);
+        if (replaced != null) {
+            closed(replaced);
+        }
         return Optional.of(connection);
     }
 
+    /** Called with each tracked connection that ended (released, or replaced on its reused fd); on the caller's thread. */
+    public void onClose(Consumer<TrackedConnection> listener) {
+        closeListeners.add(listener);
+    }
+
     public void release(int fd) {
-        connections.remove(fd);
+        TrackedConnection removed = connections.remove(fd);
+        if (removed != null) {
+            closed(removed);
+        }
     }
 
     /** Releases the connection only if it is still this one (not a newer one on a reused fd). */
     public void release(TrackedConnection connection) {
+        if (connections.remove(connection.fd(), connection)) {
+            closed(connection);
+        }
+    }
+
+    /** Stops tracking a connection that is not this component's (another client's): it did not end. */
+    public void forget(TrackedConnection connection) {
         connections.remove(connection.fd(), connection);
+    }
+
+    private void closed(TrackedConnection connection) {
+        for (Consumer<TrackedConnection> listener : closeListeners) {
+            listener.accept(connection);
+        }
     }
 
     public Optional<TrackedConnection> get(int fd) {

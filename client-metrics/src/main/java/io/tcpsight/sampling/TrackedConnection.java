@@ -20,6 +20,8 @@ public final class TrackedConnection {
     private volatile String ownerKey;
     private volatile ConnectionSample latest;
     private int samplesSinceBufferRead;
+    /** Tags it was counted as opened under, by the meters (so its close is counted under the same); null before. */
+    private volatile Object countedAs;
 
     TrackedConnection(int fd, long inode, ConnectionIdentity identity) {
         this.fd = fd;
@@ -96,6 +98,15 @@ public final class TrackedConnection {
             return true;
         }
         return false;
+    }
+
+    /** What the meters counted this connection's opening under; null when they have not (yet). */
+    public Object countedAs() {
+        return countedAs;
+    }
+
+    public void countedAs(Object key) {
+        countedAs = key;
     }
 
     @Override

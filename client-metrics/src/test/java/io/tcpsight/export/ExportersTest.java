@@ -65,6 +65,41 @@ class ExportersTest {
                         .withNodeId("1"));
     }
 
+    /**
+     * Churn: each connection counts as opened at its first sampled round and as closed when it
+     * ends, under the same tags; a connection forgotten as another client's did not close.
+     */
+    @Test
+    void connectionsOpenedAndClosedCountChurnPerTagSet() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new TcpsightMeterBinder(monitor).bindTo(meters);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
+            for (SocketChannel client : loopback.clients) {
+                track(registry, client, "consumer-g-" + client.hashCode());
+            }
+            monitor.round();
+            monitor.round();
+            assertEquals(3.0, churn(meters, "opened"), "each connection once, not once per round");
+            assertEquals(0.0, churn(meters, "closed"));
+            registry.release(TcpSockets.fileDescriptor(loopback.clients.get(0)));
+            registry.forget(registry.get(TcpSockets.fileDescriptor(loopback.clients.get(1)))
+                    .get());
+            loopback.clients.get(2).close(); // the sampler finds the descriptor gone
+            monitor.round();
+            assertEquals(2.0, churn(meters, "closed"), "released and gone; the forgotten one did not close");
+            assertEquals(3.0, churn(meters, "opened"));
+        }
+    }
+
+    private static double churn(SimpleMeterRegistry meters, String which) {
+        return meters.find("tcpsight.connection." + which)
+                .tags("role", "client", "node.id", "1")
+                .counter()
+                .count();
+    }
+
     @Test
     void meterNamesUnitsAndTagsFollowTheConventions() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);

@@ -60,10 +60,15 @@ public final class KafkaBroker implements AutoCloseable {
 
     private final String host;
     private final int port;
-    private final LabProcess process;
+    private volatile LabProcess process;
     private final Integer agentPort;
     private final boolean ownsProcess;
     private final Map<String, String> clientSecurity;
+    /** How to launch this broker again on the same data (loopback only): its name and command. */
+    private final String name;
+
+    private final List<String> command;
+    private int restarts;
     private final long launchedNanos;
     private long listeningNanos;
 
@@ -73,13 +78,17 @@ public final class KafkaBroker implements AutoCloseable {
             LabProcess process,
             Integer agentPort,
             boolean ownsProcess,
-            Map<String, String> clientSecurity) {
+            Map<String, String> clientSecurity,
+            String name,
+            List<String> command) {
         this.clientSecurity = Map.copyOf(clientSecurity);
         this.host = host;
         this.port = port;
         this.process = process;
         this.agentPort = agentPort;
         this.ownsProcess = ownsProcess;
+        this.name = name;
+        this.command = List.copyOf(command);
         this.launchedNanos = System.nanoTime();
     }
 
@@ -110,6 +119,14 @@ public final class KafkaBroker implements AutoCloseable {
         private String agentArguments;
         private final List<String> jvmOptions = new ArrayList<>();
         private final Map<String, String> clientSecurity = new LinkedHashMap<>();
+        /** A node of a loopback cluster ({@link KafkaCluster}); a single node by default. */
+        private int nodeId = 1;
+
+        private String quorumVoters;
+        private String clusterId;
+        private int clusterPort;
+        private int clusterControllerPort;
+        private int internalTopicReplicas = 1;
 
         private Builder(KernelLab lab) {
             this.lab = lab;
@@ -174,16 +191,43 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * This broker as one combined (broker and controller) node of a loopback cluster: its
+         * id and ports, the quorum's voters ("1@127.0.0.1:port,..."), the cluster id every node
+         * is formatted with, and the replicas of Kafka's internal topics.
+         */
+        Builder clusterNode(int id, int port, int controllerPort, String voters, String cluster, int internalReplicas) {
+            nodeId = id;
+            clusterPort = port;
+            clusterControllerPort = controllerPort;
+            quorumVoters = voters;
+            clusterId = cluster;
+            internalTopicReplicas = internalReplicas;
+            return this;
+        }
+
         public Builder jvmOption(String option) {
             jvmOptions.add(option);
             return this;
         }
 
         public KafkaBroker start() throws IOException, InterruptedException {
+            KafkaBroker started = launch();
+            try {
+                started.awaitReady(Duration.ofSeconds(90));
+            } catch (AssertionError | RuntimeException failure) {
+                started.close();
+                throw failure;
+            }
+            return started;
+        }
+
+        /** Formats the storage and starts the JVM, without waiting: a cluster's nodes wait for each other. */
+        KafkaBroker launch() throws IOException, InterruptedException {
             LabPrerequisites.requireKafkaRuntime();
             String host = lab == null ? "127.0.0.1" : lab.serverAddress();
-            int port = lab == null ? freePort() : 9092;
-            int controllerPort = lab == null ? freePort() : 9093;
+            int port = clusterPort > 0 ? clusterPort : lab == null ? freePort() : 9092;
+            int controllerPort = clusterControllerPort > 0 ? clusterControllerPort : lab == null ? freePort() : 9093;
             String name = (lab == null
                             ? "loopback-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet()
                             : lab.serverNamespace())
@@ -217,7 +261,7 @@ public final class KafkaBroker implements AutoCloseable {
                     "kafka.tools.StorageTool",
                     "format",
                     "-t",
-                    Uuid.randomUuid().toString(),
+                    clusterId != null ? clusterId : Uuid.randomUuid().toString(),
                     "-c",
                     config.toString()));
             try (LabProcess formatting = LabProcess.start(name + "-format", format)) {
@@ -230,32 +274,28 @@ public final class KafkaBroker implements AutoCloseable {
             LabProcess process = lab == null
                     ? LabProcess.start(name, broker)
                     : lab.execInServer("kafka-" + version.release(), broker);
-            KafkaBroker started = new KafkaBroker(host, port, process, agentPort, lab == null, clientSecurity);
-            try {
-                started.awaitReady(Duration.ofSeconds(90));
-            } catch (AssertionError | RuntimeException failure) {
-                started.close();
-                throw failure;
-            }
-            return started;
+            return new KafkaBroker(host, port, process, agentPort, lab == null, clientSecurity, name, broker);
         }
 
         private Path writeConfig(Path directory, String host, int port, int controllerPort) throws IOException {
             Properties properties = new Properties();
             properties.setProperty("process.roles", "broker,controller");
-            properties.setProperty("node.id", "1");
-            properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            properties.setProperty("node.id", Integer.toString(nodeId));
+            properties.setProperty(
+                    "controller.quorum.voters",
+                    quorumVoters != null ? quorumVoters : nodeId + "@127.0.0.1:" + controllerPort);
             properties.setProperty(
                     "listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
             properties.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
             properties.setProperty("controller.listener.names", "CONTROLLER");
             properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
             properties.setProperty("log.dirs", directory.resolve("data").toString());
-            properties.setProperty("offsets.topic.replication.factor", "1");
-            properties.setProperty("transaction.state.log.replication.factor", "1");
+            String replicas = Integer.toString(internalTopicReplicas);
+            properties.setProperty("offsets.topic.replication.factor", replicas);
+            properties.setProperty("transaction.state.log.replication.factor", replicas);
             properties.setProperty("transaction.state.log.min.isr", "1");
             if (version == Version.V4_3) {
-                properties.setProperty("share.coordinator.state.topic.replication.factor", "1");
+                properties.setProperty("share.coordinator.state.topic.replication.factor", replicas);
                 properties.setProperty("share.coordinator.state.topic.min.isr", "1");
             }
             properties.setProperty("group.initial.rebalance.delay.ms", "0");
@@ -369,7 +409,21 @@ public final class KafkaBroker implements AutoCloseable {
         return response.body();
     }
 
-    private void awaitReady(Duration timeout) throws InterruptedException {
+    /**
+     * Stops the broker as an operator's restart does (SIGTERM: a controlled shutdown, SIGKILL after
+     * 10 s) and starts it again on the same data and settings; returns once it answers. Loopback only.
+     */
+    public void restart() throws IOException, InterruptedException {
+        if (!ownsProcess) {
+            throw new IllegalStateException("only a loopback broker restarts: a lab broker runs in its namespace");
+        }
+        process.close();
+        restarts++;
+        process = LabProcess.start(name + "-restart-" + restarts, command);
+        awaitReady(Duration.ofSeconds(90));
+    }
+
+    void awaitReady(Duration timeout) throws InterruptedException {
         awaitListening(timeout);
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
