@@ -57,7 +57,7 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                             () -> clusterState,
                             workerConfig.getOrDefault("group.id", "connect"))
                     .start();
-            context.configurable().register(new TcpsightResource(observation));
+            registerResource(context, new TcpsightEndpoints(observation));
             if (settings.get(ConnectSettings.READAPT)) {
                 readaptation = new Readaptation(
                                 FetchAdvisor.shared(),
@@ -71,8 +71,48 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                             + " /tcpsight/metrics{}",
                     settings.shared().get(TcpsightConfig.SAMPLE_INTERVAL_MS),
                     readaptation == null ? "" : "; re-adaptation on");
-        } catch (RuntimeException | LinkageError failed) {
+        } catch (RuntimeException | LinkageError | ReflectiveOperationException failed) {
             LOG.warn("tcpsight: the REST extension is off, the worker runs on: {}", failed.toString());
+        }
+    }
+
+    /**
+     * Registers the resource of the worker's JAX-RS namespace. {@code configurable()} returns a
+     * javax.ws.rs Configurable on Connect 3.x and a jakarta.ws.rs one on 4.x, so it is called
+     * reflectively: a direct call, compiled against one, is a NoSuchMethodError on the other.
+     */
+    static void registerResource(ConnectRestExtensionContext context, TcpsightEndpoints endpoints)
+            throws ReflectiveOperationException {
+        Object configurable =
+                ConnectRestExtensionContext.class.getMethod("configurable").invoke(context);
+        ClassLoader jaxRs = configurable.getClass().getClassLoader();
+        Class<?> api = jaxRsConfigurable(configurable, jaxRs, "jakarta.ws.rs.core.Configurable");
+        Object resource;
+        if (api != null) {
+            resource = new TcpsightResource(endpoints);
+        } else {
+            api = jaxRsConfigurable(configurable, jaxRs, "javax.ws.rs.core.Configurable");
+            if (api == null) {
+                throw new IllegalStateException("the worker's REST server is neither jakarta.ws.rs nor javax.ws.rs: "
+                        + configurable.getClass().getName());
+            }
+            resource = javaxResource(endpoints);
+        }
+        api.getMethod("register", Object.class).invoke(configurable, resource);
+    }
+
+    /** Only this method names the javax resource, so that a 4.x worker never loads it. */
+    private static Object javaxResource(TcpsightEndpoints endpoints) {
+        return new TcpsightJavaxResource(endpoints);
+    }
+
+    /** The named Configurable interface if {@code configurable} implements it, else null. */
+    private static Class<?> jaxRsConfigurable(Object configurable, ClassLoader loader, String name) {
+        try {
+            Class<?> api = Class.forName(name, false, loader);
+            return api.isInstance(configurable) ? api : null;
+        } catch (ClassNotFoundException | LinkageError absent) {
+            return null;
         }
     }
 

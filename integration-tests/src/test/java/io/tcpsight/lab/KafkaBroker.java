@@ -326,7 +326,8 @@ public final class KafkaBroker implements AutoCloseable {
         return file;
     }
 
-    private static Path writeLog4j1(Path directory) throws IOException {
+    /** WARN, with tcpsight at INFO, to the console: for Kafka 3.x JVMs (reload4j). */
+    static Path writeLog4j1(Path directory) throws IOException {
         Path file = directory.resolve("log4j.properties");
         Files.write(
                 file,

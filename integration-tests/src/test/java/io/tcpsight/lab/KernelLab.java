@@ -269,6 +269,14 @@ public final class KernelLab implements AutoCloseable {
         return execInClient(name, javaCommand(mainClass, args));
     }
 
+    /** As {@link #javaInClient(String, Class, String...)}, with JVM options (a -javaagent) before the main class. */
+    public LabProcess javaInClient(String name, List<String> jvmOptions, Class<?> mainClass, String... args)
+            throws IOException {
+        List<String> command = javaCommand(mainClass, args);
+        command.addAll(1, jvmOptions);
+        return execInClient(name, command);
+    }
+
     LabProcess track(LabProcess process) {
         processes.add(process);
         return process;

@@ -49,6 +49,17 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
     public static LabConnectWorker start(
             KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig, String agentArguments)
             throws IOException, InterruptedException {
+        return start(lab, broker, workerConfig, agentArguments, KafkaBroker.Version.V4_3);
+    }
+
+    /** The same, on the Connect runtime of this Kafka version (3.9: the javax.ws.rs REST server). */
+    public static LabConnectWorker start(
+            KernelLab lab,
+            KafkaBroker broker,
+            Map<String, String> workerConfig,
+            String agentArguments,
+            KafkaBroker.Version version)
+            throws IOException, InterruptedException {
         LabPrerequisites.requireKafkaRuntime();
         LabPrerequisites.requireConnectPlugin();
         int n = NEXT.incrementAndGet();
@@ -87,11 +98,20 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                         "logger.clientconfig.name = org.apache.kafka.common.config.AbstractConfig",
                         "logger.clientconfig.level = INFO"),
                 StandardOpenOption.APPEND);
+        Path log4j1 = KafkaBroker.writeLog4j1(directory); // Kafka 3.x logs through reload4j
+        Files.write(
+                log4j1,
+                List.of(
+                        // 3.x logs a client's config under the config class's own logger
+                        "log4j.logger.org.apache.kafka.clients.consumer.ConsumerConfig=INFO",
+                        "log4j.logger.org.apache.kafka.clients.producer.ProducerConfig=INFO"),
+                StandardOpenOption.APPEND);
         List<String> command = new ArrayList<>(Arrays.asList(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms256m",
                 "-Xmx1g",
-                "-Dlog4j2.configurationFile=" + log4j));
+                "-Dlog4j2.configurationFile=" + log4j,
+                "-Dlog4j.configuration=file:" + log4j1));
         ConnectRest agent = null;
         if (agentArguments != null) {
             String arguments = agentArguments;
@@ -103,7 +123,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             command.add("-javaagent:" + LabPaths.agentJar() + "=" + arguments);
         }
         command.addAll(Arrays.asList(
-                "-cp", LabPaths.kafkaLib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
+                "-cp", version.lib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
         LabProcess process = lab.execInClient("connect-" + n, command);
         LabConnectWorker worker = new LabConnectWorker(
                 process, "http://" + lab.clientControlAddress() + ":" + restPort, directory, agent);

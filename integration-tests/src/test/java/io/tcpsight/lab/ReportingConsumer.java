@@ -14,9 +14,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A Java consumer with the tcpsight reporter, run by lab tests as a child process on the client
- * side (so that the client's sysctls apply): {@code BOOTSTRAP TOPIC CLIENT_ID SECONDS TARGET_MBIT}.
- * Its receive buffer autotunes and its fetches are sized for a long fat path, so that only the
- * host can hold its window. Reads the topic from its start for SECONDS after the first record,
+ * side (so that the client's sysctls apply): {@code BOOTSTRAP TOPIC CLIENT_ID SECONDS TARGET_MBIT
+ * [KEY=VALUE...]}. Its receive buffer autotunes and its fetches are sized for a long fat path, so
+ * that only the host can hold its window, unless a trailing consumer setting says otherwise. Reads the topic from its start for SECONDS after the first record,
  * then prints every finding its reporter raised ({@code finding {...}}) and {@code rate MBIT}.
  */
 public final class ReportingConsumer {
@@ -36,6 +36,10 @@ public final class ReportingConsumer {
         config.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
         config.put("tcpsight.sample.interval.ms", "2000");
         config.put("tcpsight.target.throughput.mbit", args[4]);
+        for (int i = 5; i < args.length; i++) {
+            int equals = args[i].indexOf('=');
+            config.put(args[i].substring(0, equals), args[i].substring(equals + 1));
+        }
         Set<String> findings = new LinkedHashSet<>();
         long measured = Duration.ofSeconds(Long.parseLong(args[3])).toNanos();
         long bytes = 0;
