@@ -80,12 +80,7 @@ class MetricsReporterLabIT {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         LabTopics.create(broker, "one-jvm", 1);
-        Properties consumerConfig = new Properties();
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-consumer");
-        consumerConfig.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
-        consumerConfig.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
-        consumerConfig.put("tcpsight.sample.interval.ms", "1000");
+        Properties consumerConfig = consumer(broker, "jvm-consumer", "65536", true);
         Properties producerConfig = new Properties();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "jvm-producer");
@@ -144,16 +139,8 @@ class MetricsReporterLabIT {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         LabTopics.create(broker, "beside", 1);
-        Properties reporting = new Properties();
-        reporting.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        reporting.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-reporting");
-        reporting.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "-1");
-        reporting.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
-        reporting.put("tcpsight.sample.interval.ms", "1000");
-        Properties silent = new Properties();
-        silent.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        silent.put(ConsumerConfig.CLIENT_ID_CONFIG, "jvm-silent");
-        silent.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
+        Properties reporting = consumer(broker, "jvm-reporting", "-1", true);
+        Properties silent = consumer(broker, "jvm-silent", "65536", false);
         Properties producerConfig = new Properties();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
@@ -197,6 +184,19 @@ class MetricsReporterLabIT {
             judged.forEach(finding -> locals.add(finding.substring(finding.indexOf(' ') + 1)));
             assertTrue(locals.size() <= 1, "more sockets judged than the reporter's fetch connection: " + judged);
         }
+    }
+
+    /** A consumer's settings with this receive buffer, and the reporter (sampling each second) when asked. */
+    private static Properties consumer(KafkaBroker broker, String clientId, String receiveBuffer, boolean reporter) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
+        if (reporter) {
+            config.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
+            config.put("tcpsight.sample.interval.ms", "1000");
+        }
+        return config;
     }
 
     /**

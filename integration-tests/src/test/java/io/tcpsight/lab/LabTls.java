@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -81,44 +82,29 @@ public final class LabTls {
 
     /** The broker's SSL settings for its client listener: its key, every party trusted, client certificates required. */
     Map<String, String> brokerListener() {
-        return Map.of(
-                "ssl.keystore.type",
-                "PKCS12",
-                "ssl.keystore.location",
-                keystore("broker").toString(),
-                "ssl.keystore.password",
-                PASSWORD,
-                "ssl.key.password",
-                PASSWORD,
-                "ssl.truststore.type",
-                "PKCS12",
-                "ssl.truststore.location",
-                truststore("broker").toString(),
-                "ssl.truststore.password",
-                PASSWORD,
-                "ssl.client.auth",
-                "required");
+        Map<String, String> settings = stores("broker", "broker");
+        settings.put("ssl.client.auth", "required");
+        return settings;
     }
 
     /** A client's SSL settings: its own key, the broker trusted (the broker's certificate names 127.0.0.1). */
     public Map<String, String> client(String party) {
-        return Map.of(
-                "security.protocol",
-                "SSL",
-                "ssl.keystore.type",
-                "PKCS12",
-                "ssl.keystore.location",
-                keystore(party).toString(),
-                "ssl.keystore.password",
-                PASSWORD,
-                "ssl.key.password",
-                PASSWORD,
-                "ssl.truststore.type",
-                "PKCS12",
-                "ssl.truststore.location",
-                truststore("clients").toString(),
-                "ssl.truststore.password",
-                PASSWORD);
+        Map<String, String> settings = stores(party, "clients");
+        settings.put("security.protocol", "SSL");
+        return settings;
+    }
+
+    /** The keystore of this party and the truststore of this holder, as Kafka's ssl.* settings. */
+    private Map<String, String> stores(String party, String trustHolder) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("ssl.keystore.type", "PKCS12");
+        settings.put("ssl.keystore.location", keystore(party).toString());
+        settings.put("ssl.keystore.password", PASSWORD);
+        settings.put("ssl.key.password", PASSWORD);
+        settings.put("ssl.truststore.type", "PKCS12");
+        settings.put("ssl.truststore.location", truststore(trustHolder).toString());
+        settings.put("ssl.truststore.password", PASSWORD);
+        return settings;
     }
 
     private Path keystore(String party) {
