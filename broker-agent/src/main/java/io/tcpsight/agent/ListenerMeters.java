@@ -9,6 +9,7 @@ import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.tcp.ListenQueue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The listener state as meters of its own, for dashboards that must show a connect storm when no
@@ -49,11 +50,11 @@ final class ListenerMeters implements MeterBinder {
                 2,
                 "tcpsight.host.syncookies.sent",
                 "TcpExt SyncookiesSent: SYN cookies sent for a full SYN queue");
-        for (int i = 0; i < ABORT_REASONS.length; i++) {
-            int index = FIRST_ABORT + i;
+        for (int i = FIRST_ABORT; i < COUNTERS.length; i++) {
+            int index = i;
             FunctionCounter.builder("tcpsight.host.tcp.aborts", this, meters -> meters.counter(index))
                     .baseUnit("connections")
-                    .tags("reason", ABORT_REASONS[i])
+                    .tags("reason", abortReason(COUNTERS[index]))
                     .description("TcpExt " + COUNTERS[index]
                             + ": connections the kernel ended with a reset, by reason (per network namespace)")
                     .register(registry);
@@ -107,10 +108,13 @@ final class ListenerMeters implements MeterBinder {
     };
 
     private static final int FIRST_ABORT = 3;
+
     /**
-     * The tag of each TCPAbort* counter: data (data arrived on a connection this end had closed),
-     * close (this end closed with data unread), memory, timeout (retransmissions gave up), linger,
-     * failed (the reset itself could not be sent).
+     * The reason tag of a TCPAbort* counter, from its name: data (data arrived on a connection this
+     * end had closed), close (this end closed with data unread), memory, timeout (retransmissions
+     * gave up), linger, failed (the reset itself could not be sent).
      */
-    private static final String[] ABORT_REASONS = {"data", "close", "memory", "timeout", "linger", "failed"};
+    static String abortReason(String counter) {
+        return counter.replaceFirst("^TCPAbort(On)?", "").toLowerCase(Locale.ROOT);
+    }
 }

@@ -296,13 +296,12 @@ public final class ConnectionRules {
                 ? Severity.CRITICAL
                 : Severity.WARN;
         List<Setting> settings = new ArrayList<>(KafkaKeys.peerReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
-        long rmemMax = facts.rttMicros() > 0
-                ? FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond())
-                : 0;
-        if (rmemMax > 0) {
+        boolean peerRmem = facts.rttMicros() > 0;
+        if (peerRmem) {
             // this end cannot read the peer's sysctl: an autotuned buffer stops at the peer host's tcp_rmem max
-            settings.add(Setting.sysctl("net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT + rmemMax)
-                    .withNote("on " + peer + "'s host, where its max is below " + rmemMax));
+            long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+            settings.add(Setting.sysctl("net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT + needed)
+                    .withNote("on " + peer + "'s host, where its max is below " + needed));
         }
         return Optional.of(new Finding(
                 RuleId.RECEIVE_WINDOW_LIMITED,
@@ -316,7 +315,7 @@ public final class ConnectionRules {
                                         + "is the limit, so let it autotune%s",
                                 interval.rwndLimitedRatio() * 100,
                                 peer,
-                                rmemMax > 0
+                                peerRmem
                                         ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
                                                 + "down: raise it there"
                                         : ""))));

@@ -11,6 +11,7 @@ import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -130,7 +131,7 @@ final class OwnSockets {
                 byFd.put(connection.fd(), connection);
             }
         }
-        unmatchedRounds.keySet().retainAll(byFd.values());
+        unmatchedRounds.keySet().retainAll(new HashSet<>(byFd.values())); // a set: values() would make it quadratic
         if (sockets.isEmpty()) {
             return;
         }

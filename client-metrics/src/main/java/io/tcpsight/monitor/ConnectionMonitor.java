@@ -40,7 +40,8 @@ public final class ConnectionMonitor {
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
-    private volatile Predicate<TrackedConnection> judged = connection -> true;
+    private static final Predicate<TrackedConnection> ALL = connection -> true;
+    private volatile Predicate<TrackedConnection> judged = ALL;
 
     public ConnectionMonitor(
             ConnectionRegistry registry,
@@ -100,7 +101,7 @@ public final class ConnectionMonitor {
         for (Consumer<List<TrackedConnection>> namer : namers) {
             namer.accept(sampled);
         }
-        if (!namers.isEmpty()) {
+        if (!namers.isEmpty() || judged != ALL) {
             // a namer releases what it found to be another's, and may leave a connection unjudged until it knows
             List<TrackedConnection> kept = new ArrayList<>(sampled.size());
             for (TrackedConnection connection : sampled) {

@@ -32,10 +32,6 @@ public final class ByteCountAttribution {
         /** What the client's type carries: a consumer fetches, a producer produces, an admin client neither. */
         public final BulkFlow flow;
 
-        public ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten) {
-            this(clientId, nodeId, bytesRead, bytesWritten, BulkFlow.UNKNOWN);
-        }
-
         public ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten, BulkFlow flow) {
             this.clientId = clientId;
             this.nodeId = nodeId;
@@ -68,19 +64,10 @@ public final class ByteCountAttribution {
     /**
      * Pairs sockets with client connections, closest byte counts first, each used once. A socket
      * whose best match ties with another client's is given the connector ("-*") when all tied
-     * clients are tasks of one connector, and left out otherwise (a later round tells them apart).
+     * clients are tasks of one connector (that connection under the connector's id), and left out
+     * otherwise (a later round tells them apart).
      *
-     * @return the owning client.id by socket fd
-     */
-    public static Map<Integer, String> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
-        Map<Integer, String> owners = new HashMap<>();
-        attributeConnections(sockets, clients).forEach((fd, client) -> owners.put(fd, client.clientId));
-        return owners;
-    }
-
-    /**
-     * As {@link #attribute}, with the whole client connection each socket was given (a tie within
-     * one connector gives that connection under the connector's "-*" id).
+     * @return the client connection each socket was given, by socket fd
      */
     public static Map<Integer, ClientConnection> attributeConnections(
             List<SocketCounts> sockets, List<ClientConnection> clients) {

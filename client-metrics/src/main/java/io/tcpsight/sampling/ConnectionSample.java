@@ -118,12 +118,12 @@ public final class ConnectionSample {
         return sndCwnd;
     }
 
-    /** The peer's advertised window; empty when the kernel does not report it (before 5.4). */
     /** The segment size this end sends (tcpi_snd_mss); 0 before the handshake. */
     public long sndMssBytes() {
         return sndMssBytes;
     }
 
+    /** The peer's advertised window; empty when the kernel does not report it (before 5.4). */
     public OptionalLong sndWindowBytes() {
         return Unknown.unlessNegative(sndWindowBytes);
     }

@@ -20,9 +20,8 @@ class ByteCountAttributionTest {
         List<SocketCounts> sockets =
                 List.of(new SocketCounts(10, "1", 5_000, 700), new SocketCounts(11, "1", 9_100, 1_200));
         List<ClientConnection> clients = List.of(
-                new ClientConnection("connector-consumer-a-0", "1", 9_100, 1_200),
-                new ClientConnection("connector-consumer-b-0", "1", 5_000, 700));
-        Map<Integer, String> owners = ByteCountAttribution.attribute(sockets, clients);
+                client("connector-consumer-a-0", "1", 9_100, 1_200), client("connector-consumer-b-0", "1", 5_000, 700));
+        Map<Integer, String> owners = attribute(sockets, clients);
         assertEquals("connector-consumer-b-0", owners.get(10));
         assertEquals("connector-consumer-a-0", owners.get(11));
     }
@@ -31,19 +30,14 @@ class ByteCountAttributionTest {
     void busyConnectionsMatchWithBytesStillQueuedInTheKernel() {
         // the kernel received 300 KB Kafka has not read yet; Kafka wrote 50 bytes not yet acknowledged
         List<SocketCounts> sockets = List.of(new SocketCounts(10, "1", 10_300_000, 40_000));
-        List<ClientConnection> clients = List.of(
-                new ClientConnection("consumer-x", "1", 10_000_000, 40_050),
-                new ClientConnection("consumer-y", "1", 10_400_000, 40_050));
-        assertEquals(
-                "consumer-x", ByteCountAttribution.attribute(sockets, clients).get(10));
+        List<ClientConnection> clients =
+                List.of(client("consumer-x", "1", 10_000_000, 40_050), client("consumer-y", "1", 10_400_000, 40_050));
+        assertEquals("consumer-x", attribute(sockets, clients).get(10));
     }
 
     @Test
     void aClientCannotHaveReadMoreThanTheKernelReceived() {
-        assertEquals(
-                -1,
-                ByteCountAttribution.distance(
-                        new SocketCounts(1, null, 100, 10), new ClientConnection("c", "1", 101, 10)));
+        assertEquals(-1, ByteCountAttribution.distance(new SocketCounts(1, null, 100, 10), client("c", "1", 101, 10)));
     }
 
     @Test
@@ -52,19 +46,16 @@ class ByteCountAttributionTest {
         // 40 KB more than the kernel had received at the sample, and its next fetch request is written and acked
         SocketCounts streaming = new SocketCounts(10, "1", 50_000_000, 4_200);
         List<ClientConnection> before = List.of(
-                new ClientConnection("connector-consumer-s-0", "1", 49_990_000, 4_100),
-                new ClientConnection("connector-consumer-s-1", "1", 61_000_000, 5_000));
+                client("connector-consumer-s-0", "1", 49_990_000, 4_100),
+                client("connector-consumer-s-1", "1", 61_000_000, 5_000));
         List<ClientConnection> after = List.of(
-                new ClientConnection("connector-consumer-s-0", "1", 50_040_000, 4_200),
-                new ClientConnection("connector-consumer-s-1", "1", 61_050_000, 5_000),
-                new ClientConnection("connector-consumer-s-2", "1", 0, 0));
-        assertTrue(
-                ByteCountAttribution.attribute(List.of(streaming), after).isEmpty(),
-                "after alone: read more than received");
+                client("connector-consumer-s-0", "1", 50_040_000, 4_200),
+                client("connector-consumer-s-1", "1", 61_050_000, 5_000),
+                client("connector-consumer-s-2", "1", 0, 0));
+        assertTrue(attribute(List.of(streaming), after).isEmpty(), "after alone: read more than received");
 
         List<ClientConnection> bracketed = ByteCountAttribution.bracket(before, after);
-        assertEquals(
-                Map.of(10, "connector-consumer-s-0"), ByteCountAttribution.attribute(List.of(streaming), bracketed));
+        assertEquals(Map.of(10, "connector-consumer-s-0"), attribute(List.of(streaming), bracketed));
         assertEquals(
                 List.of(
                         "connector-consumer-s-0/node-1 read=49990000 written=4200",
@@ -80,25 +71,19 @@ class ByteCountAttributionTest {
         assertTrue(ByteCountAttribution.sameBroker("1", Integer.toString(Integer.MAX_VALUE - 1)));
         assertTrue(ByteCountAttribution.sameBroker("1", "-1"));
         assertFalse(ByteCountAttribution.sameBroker("1", "2"));
-        assertEquals(
-                -1,
-                ByteCountAttribution.distance(
-                        new SocketCounts(1, "2", 100, 10), new ClientConnection("c", "1", 100, 10)));
+        assertEquals(-1, ByteCountAttribution.distance(new SocketCounts(1, "2", 100, 10), client("c", "1", 100, 10)));
     }
 
     @Test
     void tiedTasksOfOneConnectorNameTheConnectorAndTiesAcrossConnectorsNameNobody() {
-        List<ClientConnection> sameConnector = List.of(
-                new ClientConnection("connector-consumer-s-1", "1", 500, 80),
-                new ClientConnection("connector-consumer-s-2", "1", 500, 80));
-        Map<Integer, String> owners =
-                ByteCountAttribution.attribute(List.of(new SocketCounts(7, "1", 500, 80)), sameConnector);
+        List<ClientConnection> sameConnector =
+                List.of(client("connector-consumer-s-1", "1", 500, 80), client("connector-consumer-s-2", "1", 500, 80));
+        Map<Integer, String> owners = attribute(List.of(new SocketCounts(7, "1", 500, 80)), sameConnector);
         assertEquals("connector-consumer-s-*", owners.get(7));
 
-        List<ClientConnection> twoConnectors = List.of(
-                new ClientConnection("connector-consumer-s-1", "1", 500, 80),
-                new ClientConnection("connector-consumer-t-1", "1", 500, 80));
-        assertTrue(ByteCountAttribution.attribute(List.of(new SocketCounts(7, "1", 500, 80)), twoConnectors)
+        List<ClientConnection> twoConnectors =
+                List.of(client("connector-consumer-s-1", "1", 500, 80), client("connector-consumer-t-1", "1", 500, 80));
+        assertTrue(attribute(List.of(new SocketCounts(7, "1", 500, 80)), twoConnectors)
                 .isEmpty());
     }
 
@@ -106,8 +91,7 @@ class ByteCountAttributionTest {
     void eachClientConnectionOwnsOneSocketAtMost() {
         List<SocketCounts> sockets =
                 List.of(new SocketCounts(1, "1", 1_000, 100), new SocketCounts(2, "1", 1_010, 100));
-        Map<Integer, String> owners =
-                ByteCountAttribution.attribute(sockets, List.of(new ClientConnection("only", "1", 1_000, 100)));
+        Map<Integer, String> owners = attribute(sockets, List.of(client("only", "1", 1_000, 100)));
         assertEquals(1, owners.size());
         assertEquals("only", owners.get(1));
     }
@@ -123,5 +107,16 @@ class ByteCountAttributionTest {
                 .get(7);
         assertEquals("connector-consumer-s-*", owner.clientId);
         assertEquals(flow, owner.flow);
+    }
+
+    /** The owning client.id by socket fd. */
+    private static Map<Integer, String> attribute(List<SocketCounts> sockets, List<ClientConnection> clients) {
+        return ByteCountAttribution.attributeConnections(sockets, clients).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, owner -> owner.getValue().clientId));
+    }
+
+    /** A client connection whose flow does not matter to the test. */
+    private static ClientConnection client(String clientId, String nodeId, long bytesRead, long bytesWritten) {
+        return new ClientConnection(clientId, nodeId, bytesRead, bytesWritten, BulkFlow.UNKNOWN);
     }
 }

@@ -58,12 +58,13 @@ final class KafkaClientConnections {
                         }
                     }
                     if (read != null && written != null) {
+                        String connectionId = node.substring("node-".length());
                         connections.add(new ByteCountAttribution.ClientConnection(
                                 clientId,
-                                node.substring("node-".length()),
+                                connectionId,
                                 read.longValue(),
                                 written.longValue(),
-                                ClientConnectionIds.flow(pattern.getValue(), node.substring("node-".length()))));
+                                ClientConnectionIds.flow(pattern.getValue(), connectionId)));
                     }
                 }
             } catch (JMException | RuntimeException gone) {
