@@ -4,7 +4,8 @@
 # run takes seconds.
 #
 #  1. Debian packages the build and the lab need, checked by package (dpkg), not by command:
-#     a cross compiler can be on PATH without its libc headers.
+#     a cross compiler can be on PATH without its libc headers. Then a Java 11 runtime, unpacked
+#     into $TCPSIGHT_LAB_HOME/jre-11 from Debian bullseye (java11.sh).
 #  2. dockerd on a private socket ($TCPSIGHT_LAB_HOME/docker.sock), no iptables, loopback only.
 #  3. tcpsight-lab/jre:17, a JRE base image built from Debian packages (no registry needed),
 #     from the Debian mirror this machine's apt uses (debian-mirror.sh).
@@ -55,6 +56,8 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# A Java 11 runtime for the lab's Java 11 client cell, unpacked from Debian bullseye (not installed).
+"$(dirname "$0")/java11.sh"
 if [ "${TCPSIGHT_LAB_SETUP:-all}" = packages ]; then
   log "packages ready (TCPSIGHT_LAB_SETUP=packages: no Docker engine or images)"
   exit 0

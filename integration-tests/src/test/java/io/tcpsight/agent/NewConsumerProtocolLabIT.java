@@ -8,6 +8,7 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The new consumer group protocol (KIP-848, {@code group.protocol=consumer}: the async consumer
  * with its background network thread), 100 ms from the broker with a 64 KiB receive buffer, in a
  * JVM with both the reporter and the agent: the reporter, the agent in the client and the broker
- * agent each name it by its client.id, as they do a classic consumer.
+ * agent each name it by its client.id, as they do a classic consumer; and so does the Connect
+ * plugin a worker's task consumers on it.
  */
 class NewConsumerProtocolLabIT {
     @RegisterExtension
@@ -97,6 +99,64 @@ class NewConsumerProtocolLabIT {
                 "receive.buffer.bytes",
                 fromClientAgent.remedy().settings().get(0).key());
         assertEquals("to_client", fromBrokerAgent.connection().flow());
+    }
+
+    /**
+     * A Connect worker whose task consumers use the new protocol ({@code consumer.group.protocol=consumer}):
+     * the plugin names a task consumer 100 ms away with its 64 KiB buffer, as it does a classic one.
+     */
+    @Test
+    void aConnectWorkersTaskConsumersOnTheNewGroupProtocolAreNamedByThePlugin() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
+                .clientInNamespace());
+        KafkaBroker broker = KafkaBroker.inLab(lab).start();
+        LabTopics.create(broker, "kip848-connect", 2);
+        LabTopics.fill(broker, "kip848-connect", 2_000, 1_000);
+        try (LabConnectWorker worker = LabConnectWorker.start(
+                lab,
+                broker,
+                Map.of(
+                        "rest.extension.classes", "io.tcpsight.connect.TcpsightRestExtension",
+                        "consumer.receive.buffer.bytes", "65536",
+                        "consumer.group.protocol", "consumer",
+                        "tcpsight.sample.interval.ms", "1000"))) {
+            worker.put(
+                    "/connectors/kip848-sink/config",
+                    Map.of(
+                            "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                            "tasks.max", "2",
+                            "topics", "kip848-connect",
+                            "file", worker.directory().resolve("kip848.txt").toString()));
+            worker.awaitRunning("kip848-sink", 2, Duration.ofSeconds(120));
+            FindingView fromPlugin = LabAwait.await("the plugin's finding for a task consumer")
+                    .atMost(Duration.ofSeconds(45))
+                    .every(Duration.ofMillis(500))
+                    .explainedBy(() -> "worker output:\n" + worker.process().output())
+                    .until(() -> FindingView.list(worker.getText("/tcpsight/findings")).stream()
+                            .filter(f -> f.is("small-receive-buffer")
+                                    && f.severity().equals("critical")
+                                    && f.clientIdStartsWith("connector-consumer-kip848-sink-"))
+                            .findFirst()
+                            .orElse(null));
+            GroupType protocol;
+            Map<String, Object> adminConfig = new HashMap<>(broker.adminSecurity());
+            adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            try (Admin admin = Admin.create(adminConfig)) {
+                protocol = admin.describeConsumerGroups(List.of("connect-kip848-sink"))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .get("connect-kip848-sink")
+                        .type();
+            }
+            System.out.println("group connect-kip848-sink is of type " + protocol + "; the plugin: "
+                    + fromPlugin.rule() + " " + fromPlugin.severity() + " for "
+                    + fromPlugin.connection().clientId()
+                    + ", flow " + fromPlugin.connection().flow());
+            assertEquals(GroupType.CONSUMER, protocol, "the task consumers did not use the new group protocol");
+            assertEquals("kip848-sink", fromPlugin.connection().connector());
+            assertEquals("to_client", fromPlugin.connection().flow());
+        }
     }
 
     /** The first warn or critical finding of this end's role naming the consumer, or null. */

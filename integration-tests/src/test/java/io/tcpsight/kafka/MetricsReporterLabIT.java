@@ -9,7 +9,7 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
-import io.tcpsight.lab.ReporterFindings;
+import io.tcpsight.lab.ReporterJmx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +98,7 @@ class MetricsReporterLabIT {
                 producer.send(new ProducerRecord<>("one-jvm", value));
                 consumer.poll(Duration.ofMillis(20));
                 for (String clientId : List.of("jvm-consumer", "jvm-producer")) {
-                    for (String json : ReporterFindings.json(clientId)) {
+                    for (String json : ReporterJmx.findings(clientId)) {
                         JsonNode finding = JSON.readTree(json);
                         localsByReporter
                                 .computeIfAbsent(clientId, any -> new TreeMap<>())
@@ -163,7 +163,7 @@ class MetricsReporterLabIT {
                 }
                 reporter.poll(Duration.ofMillis(20));
                 silentRecords += other.poll(Duration.ofMillis(20)).count();
-                for (String json : ReporterFindings.json("jvm-reporting")) {
+                for (String json : ReporterJmx.findings("jvm-reporting")) {
                     JsonNode finding = JSON.readTree(json);
                     if (!finding.path("severity").asText().equals("info")) {
                         judged.add(finding.path("rule").asText() + "/"
@@ -226,7 +226,7 @@ class MetricsReporterLabIT {
             while (System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(100));
                 findings.clear();
-                for (String json : ReporterFindings.json(clientId)) {
+                for (String json : ReporterJmx.findings(clientId)) {
                     JsonNode finding = JSON.readTree(json);
                     if (!finding.path("severity").asText().equals("info")) {
                         findings.add(finding);

@@ -30,7 +30,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node KRaft broker JVM from Maven-resolved Kafka jars (4.3.1 or 3.9.2), either
+ * A real single-node KRaft broker JVM from Maven-resolved Kafka jars (any {@link Version}), either
  * in a kernel lab's server namespace (reachable only across the delay line) or on loopback,
  * optionally with the tcpsight agent.
  */
@@ -38,10 +38,21 @@ public final class KafkaBroker implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
-    /** The Kafka lines the agent supports. */
+    /**
+     * The Kafka releases the lab runs: the newest of each line that resolves from Maven Central.
+     * 4.3.1 is the main runtime (integration-tests/kafka-runtime), which the deep tests use; the
+     * others are the version matrix (integration-tests/kafka-runtimes/&lt;line&gt;).
+     */
     public enum Version {
+        V3_6("3.6.2"),
+        V3_7("3.7.2"),
+        V3_8("3.8.1"),
+        V3_9("3.9.2"),
+        V4_0("4.0.2"),
+        V4_1("4.1.2"),
+        V4_2("4.2.2"),
         V4_3("4.3.1"),
-        V3_9("3.9.2");
+        V4_4("4.4.0");
 
         private final String release;
 
@@ -50,11 +61,34 @@ public final class KafkaBroker implements AutoCloseable {
         }
 
         Path lib() {
-            return this == V4_3 ? LabPaths.kafkaLib() : LabPaths.kafka39Lib();
+            return this == V4_3 ? LabPaths.kafkaLib() : LabPaths.kafkaRuntime(line());
         }
 
         public String release() {
             return release;
+        }
+
+        /** "3.9" for 3.9.2. */
+        public String line() {
+            return release.substring(0, release.lastIndexOf('.'));
+        }
+
+        /** Kafka 3.x logs through reload4j (log4j 1), 4.x through log4j2. */
+        boolean logsThroughLog4j1() {
+            return release.startsWith("3.");
+        }
+
+        /**
+         * Whether the lab can run a Connect worker of this release: 4.4.0's connect-runtime
+         * needs a Jetty release Maven Central does not have.
+         */
+        public boolean hasConnect() {
+            return this != V4_4;
+        }
+
+        /** This release's kafka-clients jar. */
+        public Path clientsJar() {
+            return lib().resolve("kafka-clients-" + release + ".jar");
         }
     }
 
@@ -224,7 +258,7 @@ public final class KafkaBroker implements AutoCloseable {
 
         /** Formats the storage and starts the JVM, without waiting: a cluster's nodes wait for each other. */
         KafkaBroker launch() throws IOException, InterruptedException {
-            LabPrerequisites.requireKafkaRuntime();
+            LabPrerequisites.requireKafkaRuntime(version.lib());
             String host = lab == null ? "127.0.0.1" : lab.serverAddress();
             int port = clusterPort > 0 ? clusterPort : lab == null ? freePort() : 9092;
             int controllerPort = clusterControllerPort > 0 ? clusterControllerPort : lab == null ? freePort() : 9093;
@@ -294,7 +328,7 @@ public final class KafkaBroker implements AutoCloseable {
             properties.setProperty("offsets.topic.replication.factor", replicas);
             properties.setProperty("transaction.state.log.replication.factor", replicas);
             properties.setProperty("transaction.state.log.min.isr", "1");
-            if (version == Version.V4_3) {
+            if (!version.logsThroughLog4j1()) { // 4.x: share groups (KIP-932)
                 properties.setProperty("share.coordinator.state.topic.replication.factor", replicas);
                 properties.setProperty("share.coordinator.state.topic.min.isr", "1");
             }

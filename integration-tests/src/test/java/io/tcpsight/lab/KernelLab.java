@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -272,9 +271,12 @@ public final class KernelLab implements AutoCloseable {
     /** As {@link #javaInClient(String, Class, String...)}, with JVM options (a -javaagent) before the main class. */
     public LabProcess javaInClient(String name, List<String> jvmOptions, Class<?> mainClass, String... args)
             throws IOException {
-        List<String> command = javaCommand(mainClass, args);
-        command.addAll(1, jvmOptions);
-        return execInClient(name, command);
+        return javaInClient(name, LabJvm.ofThisJvm().withOptions(jvmOptions), mainClass, args);
+    }
+
+    /** A JVM of that runtime, classpath and options running mainClass, on the client side. */
+    public LabProcess javaInClient(String name, LabJvm jvm, Class<?> mainClass, String... args) throws IOException {
+        return execInClient(name, jvm.command(mainClass, args));
     }
 
     LabProcess track(LabProcess process) {
@@ -283,15 +285,7 @@ public final class KernelLab implements AutoCloseable {
     }
 
     static List<String> javaCommand(Class<?> mainClass, String... args) {
-        List<String> command = new ArrayList<>(Arrays.asList(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                mainClass.getName()));
-        command.addAll(Arrays.asList(args));
-        return command;
+        return LabJvm.ofThisJvm().command(mainClass, args);
     }
 
     /** The server namespace's TcpExt counters (SyncookiesSent, ListenOverflows, ...). */

@@ -52,7 +52,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         return start(lab, broker, workerConfig, agentArguments, KafkaBroker.Version.V4_3);
     }
 
-    /** The same, on the Connect runtime of this Kafka version (3.9: the javax.ws.rs REST server). */
+    /** The same, on the Connect runtime of this Kafka release (3.x: the javax.ws.rs REST server). */
     public static LabConnectWorker start(
             KernelLab lab,
             KafkaBroker broker,
@@ -60,7 +60,10 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             String agentArguments,
             KafkaBroker.Version version)
             throws IOException, InterruptedException {
-        LabPrerequisites.requireKafkaRuntime();
+        if (!version.hasConnect()) {
+            throw new IllegalArgumentException("the lab has no Connect runtime of Kafka " + version.release());
+        }
+        LabPrerequisites.requireKafkaRuntime(version.lib());
         LabPrerequisites.requireConnectPlugin();
         int n = NEXT.incrementAndGet();
         Path directory = Files.createDirectories(LabPaths.work().resolve(lab.serverNamespace() + "-connect-" + n));

@@ -23,8 +23,11 @@ public final class LabPaths {
         return path("tcpsight.lab.doctor.jar", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
     }
 
-    static Path kafka39Lib() {
-        return path("tcpsight.lab.kafka39.lib", "kafka-runtime-3.9/target/lib");
+    /** The jars of one release of the version matrix: its line's module under kafka-runtimes/. */
+    static Path kafkaRuntime(String line) {
+        return path("tcpsight.lab.kafka.runtimes", "kafka-runtimes")
+                .resolve(line)
+                .resolve("target/lib");
     }
 
     public static Path agentJar() {

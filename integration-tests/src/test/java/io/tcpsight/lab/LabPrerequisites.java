@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
@@ -37,13 +38,17 @@ public final class LabPrerequisites {
     }
 
     public static void requireKafkaRuntime() {
-        try (var jars = Files.list(LabPaths.kafkaLib())) {
+        requireKafkaRuntime(LabPaths.kafkaLib());
+    }
+
+    /** A release's jars (the main runtime, or one of kafka-runtimes/), with the broker among them. */
+    static void requireKafkaRuntime(Path lib) {
+        try (var jars = Files.list(lib)) {
             if (jars.noneMatch(jar -> jar.getFileName().toString().startsWith("kafka_2.13-"))) {
-                unavailable("no Kafka jars in " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime)");
+                unavailable("no Kafka jars in " + lib + " (built by integration-tests/kafka-runtime*)");
             }
         } catch (IOException missing) {
-            unavailable("no Kafka runtime at " + LabPaths.kafkaLib() + " (built by integration-tests/kafka-runtime): "
-                    + missing);
+            unavailable("no Kafka runtime at " + lib + " (built by integration-tests/kafka-runtime*): " + missing);
         }
     }
 
@@ -72,6 +77,42 @@ public final class LabPrerequisites {
         if (!Files.exists(socket)) {
             unavailable("no lab Docker engine at " + socket + "; run integration-tests/lab/setup.sh as root");
         }
+    }
+
+    /**
+     * The home of a Java runtime of this feature release: the lab's own (setup.sh unpacks Java 11
+     * into the lab home as jre-11) or one under /usr/lib/jvm (this machine's Temurin 25).
+     */
+    public static Path requireJavaRuntime(int feature) {
+        List<Path> candidates = new ArrayList<>(List.of(LabPaths.home().resolve("jre-" + feature)));
+        try (var installed = Files.list(Paths.get("/usr/lib/jvm"))) {
+            installed.sorted().forEach(candidates::add);
+        } catch (IOException none) {
+            // no system JDKs: only the lab's own
+        }
+        for (Path home : candidates) {
+            if (Files.isExecutable(home.resolve("bin/java")) && featureOf(home) == feature) {
+                return home;
+            }
+        }
+        unavailable("no Java " + feature + " runtime in " + LabPaths.home().resolve("jre-" + feature)
+                + " or /usr/lib/jvm" + (feature == 11 ? " (integration-tests/lab/setup.sh unpacks one)" : ""));
+        return null;
+    }
+
+    /** JAVA_VERSION="11.0.24" in a runtime's release file: 11; -1 without one. */
+    private static int featureOf(Path home) {
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=\"")) {
+                    String version = line.substring("JAVA_VERSION=\"".length());
+                    return Integer.parseInt(version.split("[.\"]")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return -1;
+        }
+        return -1;
     }
 
     /** A command the lab runs, e.g. prometheus or kcat, installed by integration-tests/lab/setup.sh. */

@@ -37,8 +37,8 @@ public final class ReportingProducer {
                 producer.send(new ProducerRecord<>(args[1], value)); // blocks when the buffer is full
                 if (System.nanoTime() >= nextReport) {
                     nextReport += 1_000_000_000L;
-                    for (String finding : ReporterFindings.json(clientId)) {
-                        System.out.println(ReporterFindings.LINE_PREFIX + finding);
+                    for (String finding : ReporterJmx.findings(clientId)) {
+                        System.out.println(ReporterJmx.LINE_PREFIX + finding);
                     }
                 }
             }

@@ -17,12 +17,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * side (so that the client's sysctls apply): {@code BOOTSTRAP TOPIC CLIENT_ID SECONDS TARGET_MBIT
  * [KEY=VALUE...]}. Its receive buffer autotunes and its fetches are sized for a long fat path, so
  * that only the host can hold its window, unless a trailing consumer setting says otherwise. Reads the topic from its start for SECONDS after the first record,
- * then prints every finding its reporter raised ({@code finding {...}}) and {@code rate MBIT}.
+ * then prints every finding its reporter raised ({@code finding {...}}) and {@code rate MBIT}; first it
+ * prints {@code runtime VERSION}, its Java runtime's.
  */
 public final class ReportingConsumer {
     private ReportingConsumer() {}
 
     public static void main(String[] args) throws Exception {
+        System.out.println("runtime " + Runtime.version()); // the lab runs this on several Java releases
         String clientId = args[2];
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
@@ -54,12 +56,12 @@ public final class ReportingConsumer {
                     }
                     bytes += record.value().length;
                 }
-                for (String finding : ReporterFindings.json(clientId)) {
+                for (String finding : ReporterJmx.findings(clientId)) {
                     findings.add(finding);
                 }
             }
         }
-        findings.forEach(finding -> System.out.println(ReporterFindings.LINE_PREFIX + finding));
+        findings.forEach(finding -> System.out.println(ReporterJmx.LINE_PREFIX + finding));
         System.out.printf("rate %.1f%n", bytes * 8 / 1e6 / (measured / 1e9));
     }
 }

@@ -1,0 +1,55 @@
+package io.tcpsight.lab;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * How the lab launches a Java child process: which runtime, which classpath, which JVM options.
+ * By default this test JVM's runtime and classpath.
+ */
+public record LabJvm(Path javaHome, String classpath, List<String> options) {
+    public LabJvm {
+        options = List.copyOf(options);
+    }
+
+    public static LabJvm ofThisJvm() {
+        return new LabJvm(Path.of(System.getProperty("java.home")), System.getProperty("java.class.path"), List.of());
+    }
+
+    /** The same, on another Java runtime (its home directory). */
+    public LabJvm onRuntime(Path home) {
+        return new LabJvm(home, classpath, options);
+    }
+
+    public LabJvm withOptions(List<String> more) {
+        List<String> all = new ArrayList<>(options);
+        all.addAll(more);
+        return new LabJvm(javaHome, classpath, all);
+    }
+
+    /** The same classpath with that release's kafka-clients jar in place of the build's (4.3.1). */
+    public LabJvm withKafkaClients(KafkaBroker.Version version) {
+        String swapped = Arrays.stream(classpath.split(File.pathSeparator))
+                .map(entry -> Path.of(entry).getFileName().toString().startsWith("kafka-clients-")
+                        ? version.clientsJar().toString()
+                        : entry)
+                .collect(Collectors.joining(File.pathSeparator));
+        return new LabJvm(javaHome, swapped, options);
+    }
+
+    public Path java() {
+        return javaHome.resolve("bin").resolve("java");
+    }
+
+    List<String> command(Class<?> mainClass, String... args) {
+        List<String> command = new ArrayList<>(List.of(java().toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+        command.addAll(options);
+        command.addAll(List.of("-cp", classpath, mainClass.getName()));
+        command.addAll(Arrays.asList(args));
+        return command;
+    }
+}

@@ -1,0 +1,173 @@
+package io.tcpsight.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.lab.ConnectionView;
+import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KafkaBroker.Version;
+import io.tcpsight.lab.KernelLab;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabConnectWorker;
+import io.tcpsight.lab.LabTopics;
+import io.tcpsight.lab.Link;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The support matrix's smoke test, one run per Kafka release the lab resolves (3.6 to 4.4). A
+ * broker of that release with the agent, 100 ms and 200 Mbit/s from a Connect worker of the same
+ * release (4.3.1 for 4.4.0, which has no Connect that resolves) that carries the plugin and the
+ * agent too. One sink task consumer with Kafka's default 64 KiB buffer reads a pre-filled topic
+ * through a {@code ${tcpsight:...}} fetch size, and each piece must start, attribute and judge it:
+ * the broker agent names it with the release's client software, and the plugin and the agent in
+ * the worker each raise {@code small-receive-buffer} for it. The plugin serves /tcpsight/*, its
+ * placeholder resolves to a fetch size of its own, and every record reaches the sink once.
+ */
+class VersionMatrixLabIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+
+    private static final String TOPIC = "matrix";
+    private static final String CONNECTOR = "matrix-sink";
+    private static final String TASK_CONSUMER = "connector-consumer-matrix-sink-0";
+    private static final int RECORDS = 3_000;
+
+    @ParameterizedTest(name = "Kafka {0}")
+    @EnumSource(Version.class)
+    void theAgentAndThePluginStartAttributeAndJudgeOnThisRelease(Version release) throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
+                .clientInNamespace());
+        KafkaBroker broker =
+                KafkaBroker.inLab(lab).version(release).agent("interval=1s").start();
+        LabTopics.create(broker, TOPIC, 1);
+        LabTopics.fill(broker, TOPIC, RECORDS, 1_000); // 3 MB: some seconds at a 64 KiB window across 100 ms
+        Version connect = release.hasConnect() ? release : Version.V4_3;
+        try (LabConnectWorker worker = LabConnectWorker.start(
+                lab,
+                broker,
+                Map.of(
+                        "rest.extension.classes", "io.tcpsight.connect.TcpsightRestExtension",
+                        "consumer.receive.buffer.bytes", "65536",
+                        "tcpsight.sample.interval.ms", "1000",
+                        "config.providers", "tcpsight",
+                        "config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider",
+                        "connector.client.config.override.policy", "All"),
+                "interval=1s",
+                connect)) {
+            Path sink = worker.directory().resolve("matrix.txt");
+            worker.put(
+                    "/connectors/" + CONNECTOR + "/config",
+                    Map.of(
+                            "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                            "tasks.max", "1",
+                            "topics", TOPIC,
+                            "file", sink.toString(),
+                            "consumer.override.max.partition.fetch.bytes",
+                                    "${tcpsight:fetch:max.partition.fetch.bytes}"));
+            worker.awaitRunning(CONNECTOR, 1, Duration.ofSeconds(120));
+            String explained = "worker output:\n" + worker.process().output();
+            FindingView fromPlugin = await(
+                    "the plugin's finding", worker, () -> smallReceiveBuffer(worker.getText("/tcpsight/findings")));
+            FindingView fromWorkerAgent = await(
+                    "the worker agent's finding",
+                    worker,
+                    () -> smallReceiveBuffer(worker.agent().getText("/findings")));
+            ConnectionView atBroker = await(
+                    "the broker agent's view of the task consumer",
+                    worker,
+                    () -> ConnectionView.list(broker.agentGet("/connections?top=1000")).stream()
+                            .filter(c -> TASK_CONSUMER.equals(c.clientId())
+                                    && "to_client".equals(c.connection().flow()))
+                            .findFirst()
+                            .orElse(null));
+            List<String> delivered = awaitLines(sink);
+            String brokerLog = broker.process().output();
+            String workerLog = worker.process().output();
+            String fetchSizeGiven = workerLog
+                    .lines()
+                    .filter(line -> line.contains("max.partition.fetch.bytes = ")
+                            && !line.contains("max.partition.fetch.bytes = 1048576"))
+                    .map(line -> line.substring(line.indexOf("max.partition.fetch.bytes = ")))
+                    .findFirst()
+                    .orElse("(Kafka's default)");
+            boolean taskConsumerServed = ConnectionView.list(worker.getText("/tcpsight/connections?top=100")).stream()
+                    .anyMatch(c -> TASK_CONSUMER.equals(c.clientId()));
+            String scrape = worker.getText("/tcpsight/metrics");
+            System.out.printf(
+                    "Kafka %s (Connect %s): plugin %s %s; worker agent %s; broker agent sees %s (%s, flow %s);"
+                            + " %d of %d records delivered, the task consumer given %s%n",
+                    release.release(),
+                    connect.release(),
+                    fromPlugin.rule(),
+                    fromPlugin.severity(),
+                    fromWorkerAgent.rule(),
+                    atBroker.clientId(),
+                    atBroker.connection().clientSoftware(),
+                    atBroker.connection().flow(),
+                    delivered.size(),
+                    RECORDS,
+                    fetchSizeGiven);
+            assertEquals("critical", fromPlugin.severity(), fromPlugin.toString());
+            assertEquals(CONNECTOR, fromPlugin.connection().connector());
+            List<String> keys = new ArrayList<>();
+            fromPlugin.remedy().settings().forEach(setting -> keys.add(setting.key() + "=" + setting.value()));
+            assertTrue(keys.contains("consumer.override.receive.buffer.bytes=-1"), keys.toString());
+            assertEquals("client", fromWorkerAgent.connection().role());
+            assertEquals(
+                    "apache-kafka-java/" + connect.release(),
+                    atBroker.connection().clientSoftware());
+            assertEquals(RECORDS, delivered.size(), "every record delivered");
+            assertEquals(RECORDS, new HashSet<>(delivered).size(), "no record delivered twice");
+            assertTrue(fetchSizeGiven.startsWith("max.partition.fetch.bytes = "), "the placeholder resolved");
+            assertTrue(taskConsumerServed, "the task consumer among /tcpsight/connections");
+            assertTrue(scrape.contains("tcpsight_connection_rtt_seconds_bucket"), "/tcpsight/metrics served");
+            assertFalse(
+                    brokerLog.contains("tcpsight agent: could not instrument"),
+                    "a hook refused on the broker:\n" + brokerLog);
+            assertFalse(
+                    workerLog.contains("tcpsight agent: could not instrument"),
+                    "a hook refused in the worker:\n" + explained);
+        }
+    }
+
+    /** The critical or warn small-receive-buffer finding for the task consumer, or null. */
+    private static FindingView smallReceiveBuffer(String findings) throws Exception {
+        return FindingView.list(findings).stream()
+                .filter(f -> f.is("small-receive-buffer")
+                        && !f.severity().equals("info")
+                        && TASK_CONSUMER.equals(f.connection().clientId()))
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static <T> T await(String what, LabConnectWorker worker, Callable<T> probe) {
+        return LabAwait.await(what)
+                .atMost(Duration.ofSeconds(45))
+                .every(Duration.ofMillis(500))
+                .explainedBy(() -> "worker output:\n" + worker.process().output())
+                .until(probe);
+    }
+
+    private static List<String> awaitLines(Path sink) {
+        return LabAwait.await(RECORDS + " records at the sink")
+                .atMost(Duration.ofSeconds(90))
+                .until(() -> {
+                    List<String> lines = Files.exists(sink) ? Files.readAllLines(sink) : List.of();
+                    return lines.size() >= RECORDS ? lines : null;
+                });
+    }
+}
