@@ -73,9 +73,9 @@ public final class KafkaBroker implements AutoCloseable {
             return release.substring(0, release.lastIndexOf('.'));
         }
 
-        /** Kafka 3.x logs through reload4j (log4j 1), 4.x through log4j2. */
-        boolean logsThroughLog4j1() {
-            return release.startsWith("3.");
+        /** Share groups (KIP-932) and their coordinator's internal topic: Kafka 4.x. */
+        boolean hasShareGroups() {
+            return !release.startsWith("3.");
         }
 
         /**
@@ -84,11 +84,6 @@ public final class KafkaBroker implements AutoCloseable {
          */
         public boolean hasConnect() {
             return this != V4_4;
-        }
-
-        /** This release's kafka-clients jar. */
-        public Path clientsJar() {
-            return lib().resolve("kafka-clients-" + release + ".jar");
         }
     }
 
@@ -328,7 +323,7 @@ public final class KafkaBroker implements AutoCloseable {
             properties.setProperty("offsets.topic.replication.factor", replicas);
             properties.setProperty("transaction.state.log.replication.factor", replicas);
             properties.setProperty("transaction.state.log.min.isr", "1");
-            if (!version.logsThroughLog4j1()) { // 4.x: share groups (KIP-932)
+            if (version.hasShareGroups()) {
                 properties.setProperty("share.coordinator.state.topic.replication.factor", replicas);
                 properties.setProperty("share.coordinator.state.topic.min.isr", "1");
             }

@@ -1,11 +1,9 @@
 package io.tcpsight.lab;
 
-import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * How the lab launches a Java child process: which runtime, which classpath, which JVM options.
@@ -29,16 +27,6 @@ public record LabJvm(Path javaHome, String classpath, List<String> options) {
         List<String> all = new ArrayList<>(options);
         all.addAll(more);
         return new LabJvm(javaHome, classpath, all);
-    }
-
-    /** The same classpath with that release's kafka-clients jar in place of the build's (4.3.1). */
-    public LabJvm withKafkaClients(KafkaBroker.Version version) {
-        String swapped = Arrays.stream(classpath.split(File.pathSeparator))
-                .map(entry -> Path.of(entry).getFileName().toString().startsWith("kafka-clients-")
-                        ? version.clientsJar().toString()
-                        : entry)
-                .collect(Collectors.joining(File.pathSeparator));
-        return new LabJvm(javaHome, swapped, options);
     }
 
     public Path java() {
