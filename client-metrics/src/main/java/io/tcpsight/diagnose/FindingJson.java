@@ -3,6 +3,7 @@ package io.tcpsight.diagnose;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.MirrorClient;
 import io.tcpsight.model.Role;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -94,6 +95,12 @@ public final class FindingJson {
             field(json, "connector", ClientKind.connectorName(clientId).orElse(null));
             OptionalInt task = ClientKind.connectorTask(clientId);
             field(json, "task", task.isPresent() ? Integer.toString(task.getAsInt()) : null);
+        } else if (identity.clientKind().isMirror()) {
+            MirrorClient mirror =
+                    MirrorClient.fromClientId(identity.clientId().get()).get();
+            field(json, "connector", mirror.connector());
+            field(json, "cluster", mirror.clusterAlias());
+            field(json, "mirrorRole", mirror.role());
         }
         field(json, "nodeId", identity.nodeId().orElse(null));
         field(json, "listener", identity.listener().orElse(null));

@@ -3,6 +3,7 @@ package io.tcpsight.diagnose;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ClientLibrary;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.MirrorClient;
 import io.tcpsight.model.Role;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,8 @@ final class KafkaKeys {
 
     /**
      * A client setting given by its Java key, named as the client end spells it: Connect worker and
-     * connector override, a follower's replica.* keys, librdkafka's keys, or in words for an unknown
+     * connector override, a MirrorMaker 2 client's key in its connector and in a dedicated MM2's
+     * mm2.properties, a follower's replica.* keys, librdkafka's keys, or in words for an unknown
      * library. Empty when the library has no such setting.
      */
     static List<Setting> client(ConnectionIdentity identity, String key, String value) {
@@ -82,6 +84,11 @@ final class KafkaKeys {
             String connector =
                     identity.clientId().flatMap(ClientKind::connectorName).orElse("?");
             settings.add(new Setting("connector " + connector, kind.connectorOverridePrefix() + key, value));
+        } else if (kind.isMirror()) {
+            MirrorClient mirror =
+                    identity.clientId().flatMap(MirrorClient::fromClientId).get();
+            settings.add(new Setting("connector " + mirror.connector(), mirror.connectorKey(key), value));
+            settings.add(new Setting("mm2.properties", mirror.dedicatedKey(key), value));
         } else if (kind == ClientKind.REPLICA_FETCHER) {
             String replicaKey = replicaKey(key);
             if (replicaKey != null) {

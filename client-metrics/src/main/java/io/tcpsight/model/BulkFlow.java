@@ -55,12 +55,15 @@ public enum BulkFlow {
         switch (kind) {
             case CONSUMER:
             case CONNECT_CONSUMER:
+            case MIRROR_CONSUMER:
             case REPLICA_FETCHER:
                 return TO_CLIENT;
             case PRODUCER:
             case CONNECT_PRODUCER:
                 return TO_BROKER;
+            case MIRROR_PRODUCER: // the offset-syncs producer: a small record now and then
             case ADMIN:
+            case MIRROR_ADMIN:
                 return NONE;
             default:
                 return UNKNOWN;

@@ -18,6 +18,12 @@ public enum ClientKind {
     CONNECT_CONSUMER,
     /** A Connect task's producer: client.id connector-producer-NAME-TASK. */
     CONNECT_PRODUCER,
+    /** A consumer MirrorMaker 2 builds itself (see {@link MirrorClient}): the replication consumer, ... */
+    MIRROR_CONSUMER,
+    /** A producer MirrorMaker 2 builds itself: the offset-syncs producer. */
+    MIRROR_PRODUCER,
+    /** An admin client MirrorMaker 2 builds itself. */
+    MIRROR_ADMIN,
     /** A broker's replica fetcher. */
     REPLICA_FETCHER,
     UNKNOWN;
@@ -29,6 +35,11 @@ public enum ClientKind {
     public static ClientKind fromClientId(String clientId) {
         if (clientId == null) {
             return UNKNOWN;
+        }
+        Optional<MirrorClient> mirror = MirrorClient.fromClientId(clientId);
+        if (mirror.isPresent()) {
+            String type = mirror.get().clientType();
+            return type.equals("consumer") ? MIRROR_CONSUMER : type.equals("producer") ? MIRROR_PRODUCER : MIRROR_ADMIN;
         }
         Matcher connect = CONNECT.matcher(clientId);
         if (connect.matches()) {
@@ -72,6 +83,20 @@ public enum ClientKind {
         } catch (NumberFormatException tooLong) {
             return OptionalInt.empty(); // a client.id is anything a client sends
         }
+    }
+
+    /** A consumer, whoever built it. */
+    public boolean isConsumer() {
+        return this == CONSUMER || this == CONNECT_CONSUMER || this == MIRROR_CONSUMER;
+    }
+
+    /** A producer, whoever built it. */
+    public boolean isProducer() {
+        return this == PRODUCER || this == CONNECT_PRODUCER || this == MIRROR_PRODUCER;
+    }
+
+    public boolean isMirror() {
+        return this == MIRROR_CONSUMER || this == MIRROR_PRODUCER || this == MIRROR_ADMIN;
     }
 
     public boolean isConnect() {

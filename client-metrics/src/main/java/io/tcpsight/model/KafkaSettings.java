@@ -38,8 +38,8 @@ public final class KafkaSettings {
 
     /** Reads a client config (values as Kafka accepts them: strings or numbers), defaults by kind. */
     public static KafkaSettings fromClientConfig(Map<String, ?> config, ClientKind kind) {
-        boolean consumer = kind == ClientKind.CONSUMER || kind == ClientKind.CONNECT_CONSUMER;
-        boolean producer = kind == ClientKind.PRODUCER || kind == ClientKind.CONNECT_PRODUCER;
+        boolean consumer = kind.isConsumer();
+        boolean producer = kind.isProducer();
         int receiveDefault = producer ? 32_768 : 65_536;
         int sendDefault = 131_072;
         return new KafkaSettings(

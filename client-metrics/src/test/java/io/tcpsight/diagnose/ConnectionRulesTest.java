@@ -160,6 +160,9 @@ class ConnectionRulesTest {
         "connector-producer-cdc-0, connect-worker:producer.receive.buffer.bytes|connector cdc:producer.override.receive.buffer.bytes",
         "broker-2-fetcher-0, broker:replica.socket.receive.buffer.bytes",
         "my-app, client:receive.buffer.bytes",
+        // MirrorMaker 2's own consumer: its connector's source.consumer.*, or a dedicated MM2's <alias>.consumer.*
+        "far->near|mm2-far|replication-consumer, connector mm2-far:source.consumer.receive.buffer.bytes|mm2.properties:far.consumer.receive.buffer.bytes",
+        "ops|eu->us|MirrorCheckpointConnector|checkpoints-target-consumer, connector MirrorCheckpointConnector:target.consumer.receive.buffer.bytes|mm2.properties:us.consumer.receive.buffer.bytes",
     })
     void smallReceiveBufferNamesTheKeyOfTheClientsKind(String clientId, String expected) {
         ConnectionFacts facts = smallBufferConsumer(100).build();

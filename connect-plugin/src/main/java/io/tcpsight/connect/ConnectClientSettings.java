@@ -2,6 +2,7 @@ package io.tcpsight.connect;
 
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.MirrorClient;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,7 +12,8 @@ import org.apache.kafka.connect.health.ConnectClusterState;
 /**
  * The settings a Connect task client runs with, as Connect builds them: the worker's
  * {@code consumer.*} / {@code producer.*}, then the connector's {@code consumer.override.*} /
- * {@code producer.override.*} on top. Placeholders are left out: their values are unknown here.
+ * {@code producer.override.*} on top; or, for a client MirrorMaker 2 builds itself, its
+ * connector's MM2 client settings. Placeholders are left out: their values are unknown here.
  */
 final class ConnectClientSettings {
     private final Map<String, String> workerConfig;
@@ -31,6 +33,9 @@ final class ConnectClientSettings {
 
     KafkaSettings forClient(String clientId) {
         ClientKind kind = ClientKind.fromClientId(clientId);
+        if (kind.isMirror()) {
+            return forMirrorClient(MirrorClient.fromClientId(clientId).get(), kind);
+        }
         if (!kind.isConnect()) {
             return KafkaSettings.unknown(); // the worker's own clients and unnamed sockets
         }
@@ -41,6 +46,22 @@ final class ConnectClientSettings {
                         connectorConfigs.computeIfAbsent(connector, this::connectorConfig),
                         kind.connectorOverridePrefix(),
                         effective));
+        effective.values().removeIf(value -> value == null || value.contains("${"));
+        return KafkaSettings.fromClientConfig(effective, kind);
+    }
+
+    /**
+     * An MM2 client builds its config from its connector's alone (MirrorConnectorConfig):
+     * {@code consumer.*}, then {@code source.consumer.*} over it for a source-side consumer. Worker
+     * settings and overrides do not reach it; {@code source.cluster.*} gives only the address and
+     * security.
+     */
+    private KafkaSettings forMirrorClient(MirrorClient client, ClientKind kind) {
+        Map<String, String> connector = connectorConfigs.computeIfAbsent(client.connector(), this::connectorConfig);
+        Map<String, String> effective = new HashMap<>();
+        for (String prefix : client.connectorPrefixes()) {
+            copyStripped(connector, prefix, effective);
+        }
         effective.values().removeIf(value -> value == null || value.contains("${"));
         return KafkaSettings.fromClientConfig(effective, kind);
     }

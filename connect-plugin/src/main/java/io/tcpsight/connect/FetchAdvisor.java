@@ -71,6 +71,13 @@ public final class FetchAdvisor {
         lastGood = null;
     }
 
+    /** Measures this cluster, whatever the settings or the worker say (an advisor for another cluster). */
+    synchronized void measureAt(String servers) {
+        bootstrapServers = () -> servers;
+        current = null;
+        lastGood = null;
+    }
+
     /** The worker's bootstrap.servers, known once the REST extension is configured; used when the provider names none. */
     synchronized void workerBootstrapServers(String servers) {
         if (bootstrapServers.get().isEmpty()) {

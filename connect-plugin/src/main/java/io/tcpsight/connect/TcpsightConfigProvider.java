@@ -10,66 +10,58 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
 
 /**
  * {@code ${tcpsight:fetch:<key>}}: consumer fetch sizes and buffers from the bandwidth-delay
- * product to the cluster. Connect resolves placeholders each time it builds a connector's
- * tasks, so a task (re)start gets values for the RTT measured then.
+ * product to the cluster; {@code ${tcpsight:fetch/<alias>:<key>}} the same for another cluster,
+ * declared in the params (see {@link ClusterAdvisors}). Connect resolves placeholders each time
+ * it builds a connector's tasks, so a task (re)start gets values for the RTT measured then.
  *
  * <pre>
  * config.providers=tcpsight
  * config.providers.tcpsight.class=io.tcpsight.connect.TcpsightConfigProvider
  * config.providers.tcpsight.param.tcpsight.target.throughput.mbit=200
  * consumer.override.fetch.max.bytes=${tcpsight:fetch:fetch.max.bytes}
+ * config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers=far-1:9092
+ * source.consumer.max.partition.fetch.bytes=${tcpsight:fetch/far:max.partition.fetch.bytes}  (an MM2 connector)
  * </pre>
  *
  * No TTL is returned: a TTL restarts only the connector, not its tasks (KAFKA-17627), and would
  * not change what running tasks use; the REST extension's opt-in re-adaptation restarts tasks.
  */
 public class TcpsightConfigProvider implements ConfigProvider {
-    static final String PATH = "fetch";
+    static final String PATH = ClusterAdvisors.PATH;
 
-    private final FetchAdvisor advisor;
+    private final ClusterAdvisors advisors;
 
     public TcpsightConfigProvider() {
         this(FetchAdvisor.shared());
     }
 
     TcpsightConfigProvider(FetchAdvisor advisor) {
-        this.advisor = advisor;
+        this.advisors = new ClusterAdvisors(advisor);
     }
 
     @Override
     public void configure(Map<String, ?> configs) {
-        advisor.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS));
+        advisors.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
     }
 
     @Override
     public ConfigData get(String path) {
-        checkPath(path);
-        return new ConfigData(advisor.handOut().values());
+        return new ConfigData(advisors.forPath(path).handOut().values());
     }
 
     @Override
     public ConfigData get(String path, Set<String> keys) {
-        checkPath(path);
-        Map<String, String> values = advisor.handOut().values();
+        Map<String, String> values = advisors.forPath(path).handOut().values();
         Map<String, String> wanted = new LinkedHashMap<>();
         for (String key : keys) {
             String value = values.get(key);
             if (value == null) {
                 throw new ConfigException(
-                        "${tcpsight:" + PATH + ":" + key + "}", key, "tcpsight knows " + values.keySet());
+                        "${tcpsight:" + path + ":" + key + "}", key, "tcpsight knows " + values.keySet());
             }
             wanted.put(key, value);
         }
         return new ConfigData(Collections.unmodifiableMap(wanted));
-    }
-
-    private static void checkPath(String path) {
-        if (!PATH.equals(path)) {
-            throw new ConfigException(
-                    "${tcpsight:<path>:<key>}",
-                    path,
-                    "the only path is '" + PATH + "', e.g. ${tcpsight:fetch:fetch.max.bytes}");
-        }
     }
 
     @Override

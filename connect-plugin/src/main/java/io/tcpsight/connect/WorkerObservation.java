@@ -6,8 +6,10 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.BulkFlow;
+import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.MirrorClient;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.runtime.ObservationRuntime;
@@ -31,10 +33,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's own connections to its brokers, observed: a process census finds them, Kafka's
- * per-connection byte counts tell whose they are (see {@link ByteCountAttribution}), the batched
- * sampler and the shared rules judge them, with the settings each client really runs with
- * (worker consumer.* / producer.* under the connector's overrides). Runs on one daemon thread.
+ * The worker's Kafka connections, observed: to its own cluster, and to any cluster a connector
+ * names (MirrorMaker 2's source, a {@code consumer.override.bootstrap.servers}). A process census
+ * finds them, Kafka's per-connection byte counts tell whose they are (see
+ * {@link ByteCountAttribution}), the batched sampler and the shared rules judge them, with the
+ * settings each client really runs with (worker consumer.* / producer.* under the connector's
+ * overrides; an MM2 client's from its connector). Runs on one daemon thread.
  */
 final class WorkerObservation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerObservation.class);
@@ -43,6 +47,7 @@ final class WorkerObservation implements AutoCloseable {
     private final ObservationRuntime runtime;
     private final BrokerDirectory brokers;
     private final ConnectClientSettings clientSettings;
+    private final ConnectorClusters otherClusters;
     private final Set<Integer> bootstrapPorts = new HashSet<>();
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
@@ -58,6 +63,7 @@ final class WorkerObservation implements AutoCloseable {
             String workerName) {
         brokers = new BrokerDirectory(workerConfig);
         clientSettings = new ConnectClientSettings(workerConfig, cluster);
+        otherClusters = new ConnectorClusters(cluster);
         for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
             bootstrapPorts.add(server.getPort());
         }
@@ -66,6 +72,7 @@ final class WorkerObservation implements AutoCloseable {
                 .samplerThread("tcpsight-connect-sampler")
                 .settings(this::settingsFor)
                 .beforeRound(brokers::refreshIfStale)
+                .beforeRound(otherClusters::refreshIfStale)
                 .census(this::isBrokerConnection, this::identify)
                 .beforeRound(this::beforeSample)
                 .namer(this::name)
@@ -112,9 +119,12 @@ final class WorkerObservation implements AutoCloseable {
         return runtime.registry().connections().stream().anyMatch(WorkerObservation::unnamed);
     }
 
+    /** A socket to the worker's cluster, or to a port another cluster's bootstrap.servers in a connector config names. */
     private boolean isBrokerConnection(ProcessSocket socket) {
         int port = socket.remote().getPort();
-        return bootstrapPorts.contains(port) || brokers.brokerPorts().contains(port);
+        return bootstrapPorts.contains(port)
+                || brokers.brokerPorts().contains(port)
+                || otherClusters.ports().contains(port);
     }
 
     private ConnectionIdentity identify(ProcessSocket socket) {
@@ -151,10 +161,17 @@ final class WorkerObservation implements AutoCloseable {
                 ByteCountAttribution.bracket(clientsBeforeSample, KafkaClientConnections.read());
         ByteCountAttribution.attributeConnections(sockets, clients).forEach((fd, client) -> {
             TrackedConnection connection = byFd.get(fd);
-            String brokerNode = brokers.nodeAt(connection.identity().remote());
+            // a broker of another cluster is not in the directory: its node is the client's connection id
+            String known = brokers.nodeAt(connection.identity().remote());
+            String brokerNode = known != null ? known : ClientConnectionIds.brokerNode(client.nodeId);
             connection.updateIdentity(identity -> {
                 ConnectionIdentity named = identity.withClientId(client.clientId);
-                named = client.flow == BulkFlow.UNKNOWN ? named : named.withFlow(client.flow);
+                // an MM2 client's role says more than its type: its offset-syncs producer carries no bulk data
+                BulkFlow flow = MirrorClient.fromClientId(client.clientId)
+                        .filter(mirror -> mirror.bulkFlow() == BulkFlow.NONE)
+                        .map(MirrorClient::bulkFlow)
+                        .orElse(client.flow);
+                named = flow == BulkFlow.UNKNOWN ? named : named.withFlow(flow);
                 return brokerNode != null ? named.withNodeId(brokerNode) : named;
             });
         });

@@ -41,6 +41,29 @@ class TcpsightConfigProviderTest {
         }
     }
 
+    /** One worker, two clusters: each alias is measured at its own address, the worker's cluster at its own. */
+    @Test
+    void eachDeclaredClusterIsMeasuredAtItsOwnAddress() throws Exception {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = probe.getLocalPort();
+        }
+        try (ServerSocket far = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            FetchAdvisor own = new FetchAdvisor();
+            ClusterAdvisors advisors = new ClusterAdvisors(own);
+            Map<String, String> params = Map.of(
+                    "tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort,
+                    "tcpsight.rtt.probe.timeout.ms", "500",
+                    "tcpsight.cluster.far.bootstrap.servers", "127.0.0.1:" + far.getLocalPort());
+            advisors.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), params);
+            FetchAdvisor farAdvisor = advisors.forPath("fetch/far");
+            assertTrue(!farAdvisor.handOut().isFallback(), "the far alias was measured at its listener");
+            assertTrue(farAdvisor.lastRttMicros().isPresent(), "a handshake RTT to the far listener");
+            assertTrue(own.handOut().isFallback(), "the worker's own cluster is closed: its advisor falls back");
+            assertTrue(advisors.forPath("fetch") == own);
+        }
+    }
+
     @Test
     void aFailedMeasurementHandsOutTheSafeFallback() throws Exception {
         int closedPort;
@@ -77,7 +100,13 @@ class TcpsightConfigProviderTest {
         provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:1", "tcpsight.rtt.probe.timeout.ms", "100"));
         ConfigException path =
                 assertThrows(ConfigException.class, () -> provider.get("sizes", Set.of("fetch.max.bytes")));
-        assertTrue(path.getMessage().contains("the only path is 'fetch'"), path.getMessage());
+        assertTrue(path.getMessage().contains("'fetch' (the worker's cluster) or 'fetch/<alias>'"), path.getMessage());
+        ConfigException alias =
+                assertThrows(ConfigException.class, () -> provider.get("fetch/far", Set.of("fetch.max.bytes")));
+        assertTrue(alias.getMessage().contains("tcpsight.cluster.<alias>.bootstrap.servers"), alias.getMessage());
+        ConfigException empty = assertThrows(
+                ConfigException.class, () -> provider.configure(Map.of("tcpsight.cluster.far.bootstrap.servers", "")));
+        assertTrue(empty.getMessage().contains("tcpsight.cluster.far.bootstrap.servers"), empty.getMessage());
         ConfigException key =
                 assertThrows(ConfigException.class, () -> provider.get("fetch", Set.of("fetch.min.bytes")));
         assertTrue(

@@ -22,6 +22,8 @@ public record FindingView(
             String clientId,
             String connector,
             String task,
+            String cluster,
+            String mirrorRole,
             String nodeId,
             String listener,
             String principal,

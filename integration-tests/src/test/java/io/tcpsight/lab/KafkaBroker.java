@@ -156,6 +156,8 @@ public final class KafkaBroker implements AutoCloseable {
         private int clusterPort;
         private int clusterControllerPort;
         private int internalTopicReplicas = 1;
+        /** In the lab's client namespace (a near cluster beside a Connect worker) rather than its server's. */
+        private boolean clientSide;
 
         private Builder(KernelLab lab) {
             this.lab = lab;
@@ -163,6 +165,17 @@ public final class KafkaBroker implements AutoCloseable {
 
         public Builder version(Version value) {
             version = value;
+            return this;
+        }
+
+        /**
+         * The broker runs in the lab's client namespace, beside the client side's processes (a
+         * Connect worker's near cluster, 0 ms away), on ports 19092 and 19093, advertised at the
+         * client namespace's control address, which the test JVM reaches too. Needs a lab whose
+         * client is in a namespace.
+         */
+        public Builder onClientSide() {
+            clientSide = true;
             return this;
         }
 
@@ -254,12 +267,14 @@ public final class KafkaBroker implements AutoCloseable {
         /** Formats the storage and starts the JVM, without waiting: a cluster's nodes wait for each other. */
         KafkaBroker launch() throws IOException, InterruptedException {
             LabPrerequisites.requireKafkaRuntime(version.lib());
-            String host = lab == null ? "127.0.0.1" : lab.serverAddress();
-            int port = clusterPort > 0 ? clusterPort : lab == null ? freePort() : 9092;
-            int controllerPort = clusterControllerPort > 0 ? clusterControllerPort : lab == null ? freePort() : 9093;
+            String host = lab == null ? "127.0.0.1" : clientSide ? lab.clientControlAddress() : lab.serverAddress();
+            int labPort = clientSide ? 19092 : 9092;
+            int port = clusterPort > 0 ? clusterPort : lab == null ? freePort() : labPort;
+            int controllerPort =
+                    clusterControllerPort > 0 ? clusterControllerPort : lab == null ? freePort() : labPort + 1;
             String name = (lab == null
                             ? "loopback-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet()
-                            : lab.serverNamespace())
+                            : lab.serverNamespace() + (clientSide ? "-near" : ""))
                     + "-kafka-" + version.release();
             Path directory = Files.createDirectories(LabPaths.work().resolve(name));
             Path config = writeConfig(directory, host, port, controllerPort);
@@ -302,7 +317,9 @@ public final class KafkaBroker implements AutoCloseable {
             broker.addAll(Arrays.asList("kafka.Kafka", config.toString()));
             LabProcess process = lab == null
                     ? LabProcess.start(name, broker)
-                    : lab.execInServer("kafka-" + version.release(), broker);
+                    : clientSide
+                            ? lab.execInClient("kafka-" + version.release(), broker)
+                            : lab.execInServer("kafka-" + version.release(), broker);
             return new KafkaBroker(host, port, process, agentPort, lab == null, clientSecurity, name, broker);
         }
 

@@ -1,13 +1,22 @@
 package io.tcpsight.lab;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Topics for lab tests: created on a lab broker and filled across its line. */
@@ -61,5 +70,54 @@ public final class LabTopics {
                 producer.send(new ProducerRecord<>(topic, i % partitions, null, String.format("%011d", i) + payload));
             }
         }
+    }
+
+    /** The sum of the topic's end offsets (0 while it does not exist): its records, none compacted or aborted. */
+    public static long endOffsets(KafkaBroker broker, String topic) throws Exception {
+        try (Admin admin = Admin.create(adminClient(broker))) {
+            if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
+                return 0;
+            }
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(topic)
+                    .partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            long total = 0;
+            for (var offset :
+                    admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values()) {
+                total += offset.offset();
+            }
+            return total;
+        }
+    }
+
+    /**
+     * How many distinct records the topic holds, told by the first prefixLength characters of each
+     * value (the number {@link #fill} writes): reads the topic to its end.
+     */
+    public static long distinctRecordPrefixes(KafkaBroker broker, String topic, int prefixLength) throws Exception {
+        long end = endOffsets(broker, topic);
+        Map<String, Object> config = adminClient(broker);
+        config.put("group.id", "tcpsight-lab-count-" + System.nanoTime());
+        config.put("auto.offset.reset", "earliest");
+        config.put("enable.auto.commit", "false");
+        config.put("max.poll.records", "10000");
+        Set<String> seen = new HashSet<>();
+        long read = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (read < end && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    seen.add(new String(record.value(), 0, prefixLength, StandardCharsets.US_ASCII));
+                    read++;
+                }
+            }
+        }
+        return seen.size();
     }
 }
