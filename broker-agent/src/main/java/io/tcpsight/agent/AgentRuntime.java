@@ -5,6 +5,7 @@ import io.tcpsight.agent.hooks.Hooks;
 import io.tcpsight.agent.http.AgentHttpServer;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
+import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import io.tcpsight.runtime.ObservationRuntime;
@@ -123,8 +124,13 @@ final class AgentRuntime implements Hooks.Receiver {
         ConnectionIdentity identity =
                 ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote, Instant.now());
         if (client) {
-            identity = identity.withClientId(clientIdBySelector.get(selector))
-                    .withNodeId(ClientConnectionIds.brokerNode(connectionId));
+            // the flow the plugin gives the same connection: the client's (an MM2 client's by its
+            // role), except that a bootstrap or group-coordinator connection carries none
+            String clientId = clientIdBySelector.get(selector);
+            identity = identity.withClientId(clientId)
+                    .withNodeId(ClientConnectionIds.brokerNode(connectionId))
+                    .withFlow(ClientConnectionIds.flow(
+                            BulkFlow.forClient(clientId, ClientKind.fromClientId(clientId)), connectionId));
         } else if (local != null) {
             identity = identity.withListener(listenerByPort.get(local.getPort()));
         }
@@ -176,10 +182,7 @@ final class AgentRuntime implements Hooks.Receiver {
             connection.handshakeCompleted(System.nanoTime());
             InetSocketAddress local = address(channel, true);
             if (connection.identity().local() == null && local != null) {
-                connection.updateIdentity(identity -> ConnectionIdentity.of(
-                                identity.role(), local, identity.remote(), identity.openedAt())
-                        .withClientId(identity.clientId().orElse(null))
-                        .withNodeId(identity.nodeId().orElse(null)));
+                connection.updateIdentity(identity -> identity.withLocal(local));
             }
         });
     }

@@ -78,7 +78,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
         kind = kindOf(clientId, configs);
         settings = KafkaSettings.fromClientConfig(configs, kind);
-        ownSockets = new OwnSockets(clientId, BulkFlow.of(kind));
+        ownSockets = new OwnSockets(clientId, BulkFlow.forClient(clientId, kind));
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);
@@ -129,7 +129,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                 .settings(connection -> settings)
                 .beforeRound(ownSockets::beforeRound)
                 .census(this::mayBeOwnBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId)
-                        .withFlow(BulkFlow.of(kind)))
+                        .withFlow(BulkFlow.forClient(clientId, kind)))
                 .namer(sampled -> ownSockets.claim(sampled, runtime.registry()))
                 .judgeOnly(ownSockets::judged)
                 .jmx(JMX_TYPE, clientId)

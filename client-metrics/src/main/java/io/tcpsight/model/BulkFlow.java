@@ -50,6 +50,14 @@ public enum BulkFlow {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * What a client carries, when no request was seen: an MM2 client by its role (of its consumers
+     * only the replication consumer reads bulk data), any other by its kind.
+     */
+    public static BulkFlow forClient(String clientId, ClientKind kind) {
+        return MirrorClient.fromClientId(clientId).map(MirrorClient::bulkFlow).orElseGet(() -> of(kind));
+    }
+
     /** What a client of this kind carries, when no request was seen. */
     public static BulkFlow of(ClientKind kind) {
         switch (kind) {

@@ -75,6 +75,12 @@ public final class ConnectionIdentity {
                 role, clientId, nodeId, listener, principal, value, knownFlow, local, remote, openedAt);
     }
 
+    /** The local address, once the connect completed (a client socket has none before). */
+    public ConnectionIdentity withLocal(InetSocketAddress value) {
+        return new ConnectionIdentity(
+                role, clientId, nodeId, listener, principal, clientSoftware, knownFlow, value, remote, openedAt);
+    }
+
     /**
      * What the connection is known to carry: the broker saw the client's requests (fetches, produces,
      * or neither so far), or the owner knows what it does (the doctor judges a consumer's config).
@@ -128,7 +134,7 @@ public final class ConnectionIdentity {
 
     /** Which way bulk data flows: as known, else as the client's kind implies. */
     public BulkFlow bulkFlow() {
-        return knownFlow != BulkFlow.UNKNOWN ? knownFlow : BulkFlow.of(clientKind());
+        return knownFlow != BulkFlow.UNKNOWN ? knownFlow : BulkFlow.forClient(clientId, clientKind());
     }
 
     /** UNKNOWN unless known (the agent saw the requests, or the owner said); a plain read, for the agent's request hook. */

@@ -3,6 +3,7 @@ package io.tcpsight.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,6 +49,29 @@ class MirrorClientTest {
         assertEquals(cluster, client.clusterAlias());
         assertEquals(connectorKey, client.connectorKey("receive.buffer.bytes"));
         assertEquals(dedicatedKey, client.dedicatedKey("receive.buffer.bytes"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                // of MM2's consumers only the replication consumer reads bulk data
+                "far->near|mm2-far-0|replication-consumer; TO_CLIENT",
+                "far->near|mm2-far-0|offset-syncs-source-consumer; NONE",
+                "far->near|mm2-far-checkpoint-0|checkpoints-target-consumer; NONE",
+                "far->near|mm2-far-0|offset-syncs-source-producer; NONE",
+                "far->near|mm2-far|replication-source-admin; NONE",
+                // anyone else's by the kind
+                "connector-consumer-sink-0; TO_CLIENT",
+                "connector-producer-source-0; TO_BROKER",
+            })
+    void aClientsFlowFollowsItsMirrorRoleBeforeItsKind(String clientId, BulkFlow flow) {
+        assertEquals(flow, BulkFlow.forClient(clientId, ClientKind.fromClientId(clientId)));
+        assertEquals(
+                flow,
+                ConnectionIdentity.of(Role.CLIENT, null, null, Instant.EPOCH)
+                        .withClientId(clientId)
+                        .bulkFlow());
     }
 
     @ParameterizedTest(name = "[{index}] {0}")

@@ -93,8 +93,34 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         try (var out = Files.newBufferedWriter(file)) {
             properties.store(out, "tcpsight lab Connect worker");
         }
+        List<String> command = kafkaJvm(directory);
+        ConnectRest agent = null;
+        if (agentArguments != null) {
+            if (!agentArguments.contains("port=")) {
+                agent = new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
+            }
+            command.add("-javaagent:" + LabPaths.agentJar() + "=" + agentOnControlLink(lab, agentArguments));
+        }
+        command.addAll(Arrays.asList(
+                "-cp", version.lib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
+        LabProcess process = lab.execInClient("connect-" + n, command);
+        LabConnectWorker worker = new LabConnectWorker(
+                process, "http://" + lab.clientControlAddress() + ":" + restPort, directory, agent);
+        try {
+            worker.awaitRest(Duration.ofSeconds(120));
+        } catch (AssertionError | RuntimeException failure) {
+            worker.close();
+            throw failure;
+        }
+        return worker;
+    }
+
+    /**
+     * The java command of a Kafka JVM whose logs go to this directory, with every client's config
+     * as built logged, so a test can read what a task's consumer was given.
+     */
+    static List<String> kafkaJvm(Path directory) throws IOException {
         Path log4j = KafkaBroker.writeLog4j2(directory);
-        // Every client's config as built, so a test can read what a task's consumer was given.
         Files.write(
                 log4j,
                 List.of(
@@ -109,34 +135,21 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                         "log4j.logger.org.apache.kafka.clients.consumer.ConsumerConfig=INFO",
                         "log4j.logger.org.apache.kafka.clients.producer.ProducerConfig=INFO"),
                 StandardOpenOption.APPEND);
-        List<String> command = new ArrayList<>(Arrays.asList(
+        return new ArrayList<>(Arrays.asList(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms256m",
                 "-Xmx1g",
                 "-Dlog4j2.configurationFile=" + log4j,
                 "-Dlog4j.configuration=file:" + log4j1));
-        ConnectRest agent = null;
-        if (agentArguments != null) {
-            String arguments = agentArguments;
-            if (!arguments.contains("port=")) {
-                arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + AGENT_PORT + ",host="
-                        + lab.clientControlAddress();
-                agent = new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
-            }
-            command.add("-javaagent:" + LabPaths.agentJar() + "=" + arguments);
+    }
+
+    /** The agent's arguments with its HTTP endpoint on the client control link, unless they name a port. */
+    static String agentOnControlLink(KernelLab lab, String agentArguments) {
+        if (agentArguments.contains("port=")) {
+            return agentArguments;
         }
-        command.addAll(Arrays.asList(
-                "-cp", version.lib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
-        LabProcess process = lab.execInClient("connect-" + n, command);
-        LabConnectWorker worker = new LabConnectWorker(
-                process, "http://" + lab.clientControlAddress() + ":" + restPort, directory, agent);
-        try {
-            worker.awaitRest(Duration.ofSeconds(120));
-        } catch (AssertionError | RuntimeException failure) {
-            worker.close();
-            throw failure;
-        }
-        return worker;
+        return agentArguments + (agentArguments.isEmpty() ? "" : ",") + "port=" + AGENT_PORT + ",host="
+                + lab.clientControlAddress();
     }
 
     private void awaitRest(Duration timeout) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -72,23 +73,55 @@ public final class LabTopics {
         }
     }
 
+    /** An admin client of this broker, logged in as its admin where it has SASL. */
+    public static Admin admin(KafkaBroker broker) {
+        return Admin.create(adminClient(broker));
+    }
+
     /** The sum of the topic's end offsets (0 while it does not exist): its records, none compacted or aborted. */
     public static long endOffsets(KafkaBroker broker, String topic) throws Exception {
+        try (Admin admin = admin(broker)) {
+            return endOffsets(admin, topic);
+        }
+    }
+
+    /** The same through an admin client the caller keeps, for a caller that asks often. */
+    public static long endOffsets(Admin admin, String topic) throws Exception {
+        if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
+            return 0;
+        }
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(30, TimeUnit.SECONDS)
+                .get(topic)
+                .partitions()
+                .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        long total = 0;
+        for (var offset :
+                admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values()) {
+            total += offset.offset();
+        }
+        return total;
+    }
+
+    /** The bytes the topic's partitions hold in the broker's log directories (record batches as stored). */
+    public static long logBytes(KafkaBroker broker, String topic) throws Exception {
         try (Admin admin = Admin.create(adminClient(broker))) {
-            if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
-                return 0;
-            }
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            admin.describeTopics(List.of(topic))
-                    .allTopicNames()
-                    .get(30, TimeUnit.SECONDS)
-                    .get(topic)
-                    .partitions()
-                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
             long total = 0;
-            for (var offset :
-                    admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values()) {
-                total += offset.offset();
+            for (var dirs : admin.describeLogDirs(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
+                            .map(node -> node.id())
+                            .collect(Collectors.toList()))
+                    .allDescriptions()
+                    .get(30, TimeUnit.SECONDS)
+                    .values()) {
+                for (var dir : dirs.values()) {
+                    for (var replica : dir.replicaInfos().entrySet()) {
+                        if (replica.getKey().topic().equals(topic)) {
+                            total += replica.getValue().size();
+                        }
+                    }
+                }
             }
             return total;
         }

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,6 +32,10 @@ class MirrorMakerLabIT {
     static final KernelLabExtension LAB = new KernelLabExtension();
 
     private static final String CONNECTOR = "mm2-far";
+    private static final int LINE_MBIT = 200;
+    private static final int BULK_RECORDS = 400_000;
+    private static final int RECORD_BYTES = 1_000;
+    private static final int PARTITIONS = 4;
     private static final String REPLICATION_CONSUMER = "far->near|" + CONNECTOR + "-0|replication-consumer";
 
     @Test
@@ -115,6 +120,7 @@ class MirrorMakerLabIT {
 
             // The same connector, the far cluster moved to a 0 ms line: nothing left to find.
             lab.changeOneWayDelay(Duration.ZERO);
+            long moved = System.nanoTime();
             List<String> left = new ArrayList<>();
             LabAwait.await("no finding for MM2's clients at 0 ms")
                     .atMost(Duration.ofSeconds(45))
@@ -131,7 +137,150 @@ class MirrorMakerLabIT {
                         }
                         return left.isEmpty();
                     });
+            System.out.printf(
+                    "MM2 in Connect: no warn or critical finding for its clients %.1f s after the line went to 0 ms%n",
+                    (System.nanoTime() - moved) / 1e9);
         }
+    }
+
+    /**
+     * Replication of a pre-filled 400 MB topic across the 100 ms, 200 Mbit/s line: Kafka's
+     * defaults for 20 s, then the same connector with {@code ${tcpsight:fetch/far:...}} values
+     * for the far cluster, to the end. Every record reaches the target once.
+     */
+    @Test
+    void placeholdersForTheFarClusterBringReplicationToTheLineRate() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(LINE_MBIT))
+                .clientInNamespace()
+                // the far brokers' hosts may hold two BDPs in flight, and do not restart slow start
+                // between fetch responses (Linux's tcp_wmem max of 4 MiB and idle restart otherwise)
+                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
+                .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
+        // The far brokers send with an autotuned buffer: Kafka's broker default (102400) would cap
+        // each connection at about 16 Mbit/s over 100 ms whatever the consumer does; that is the
+        // broker agent's small-send-buffer finding, not this test's subject.
+        KafkaBroker far = KafkaBroker.inLab(lab)
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
+                .start();
+        KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
+        LabTopics.create(far, "orders", PARTITIONS);
+        LabTopics.fill(far, "orders", BULK_RECORDS, RECORD_BYTES);
+        // what crosses the line: the record batches as the log holds them, a fetch response's bulk
+        long logBytes = LabTopics.logBytes(far, "orders");
+        try (LabConnectWorker worker = LabConnectWorker.start(
+                lab,
+                near,
+                Map.of(
+                        "config.providers",
+                        "tcpsight",
+                        "config.providers.tcpsight.class",
+                        "io.tcpsight.connect.TcpsightConfigProvider",
+                        "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
+                        Integer.toString(LINE_MBIT),
+                        "config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers",
+                        far.bootstrapServers()))) {
+            // Kafka's defaults, source alias "far": records land in far.orders
+            worker.put("/connectors/mm2-defaults/config", mirrorSource(far, near, Map.of()));
+            worker.awaitRunning("mm2-defaults", 1, Duration.ofSeconds(120));
+            long before = endOffset(near, "far.orders");
+            Thread.sleep(20_000); // a measurement window: time itself is the subject
+            long defaultsRecords = endOffset(near, "far.orders") - before;
+            worker.delete("/connectors/mm2-defaults");
+            double defaultsMbit = defaultsRecords * (double) logBytes / BULK_RECORDS * 8 / 1e6 / 20;
+
+            // The placeholders, source alias "fast" (so its records land in fast.orders, from the start)
+            Map<String, String> adapted = new LinkedHashMap<>();
+            adapted.put("source.cluster.alias", "fast");
+            for (String key : List.of(
+                    "max.partition.fetch.bytes", "fetch.max.bytes", "receive.buffer.bytes", "max.poll.records")) {
+                adapted.put("source.consumer." + key, "${tcpsight:fetch/far:" + key + "}");
+            }
+            // Connect's source producer sends one request at a time (max.in.flight 1, acks all): with
+            // 16 KiB batches it cannot keep up with the far side even next to the target
+            adapted.put("producer.override.batch.size", "1048576");
+            adapted.put("producer.override.linger.ms", "5");
+            long started = System.nanoTime();
+            worker.put("/connectors/mm2-adapted/config", mirrorSource(far, near, adapted));
+            worker.awaitRunning("mm2-adapted", 1, Duration.ofSeconds(120));
+            // when the first record, a tenth and nine tenths of them had arrived
+            long[] arrivedAt = new long[3];
+            try (Admin target = LabTopics.admin(near)) {
+                LabAwait.await("all " + BULK_RECORDS + " records in fast.orders")
+                        .atMost(Duration.ofMinutes(5))
+                        .every(Duration.ofMillis(100))
+                        .untilTrue(() -> {
+                            long replicated = LabTopics.endOffsets(target, "fast.orders");
+                            long now = System.nanoTime();
+                            for (int mark = 0; mark < 3; mark++) {
+                                long atLeast = mark == 0 ? 1 : (mark == 1 ? BULK_RECORDS / 10 : BULK_RECORDS * 9L / 10);
+                                if (arrivedAt[mark] == 0 && replicated >= atLeast) {
+                                    arrivedAt[mark] = now;
+                                }
+                            }
+                            return replicated >= BULK_RECORDS;
+                        });
+            }
+            long done = System.nanoTime();
+            double seconds = (done - arrivedAt[0]) / 1e9;
+            double adaptedMbit = logBytes * 8 / 1e6 / seconds;
+            double steadyMbit = logBytes * 0.8 * 8 / 1e6 / ((arrivedAt[2] - arrivedAt[1]) / 1e9);
+            long distinct = LabTopics.distinctRecordPrefixes(near, "fast.orders", 11);
+            long total = endOffset(near, "fast.orders");
+            String given = consumerSettings(worker.process().output(), "fast->near");
+            System.out.printf(
+                    "MM2 replication at 100 ms, %d Mbit/s, %d MB of records in %d partitions (%d bytes of log):"
+                            + " defaults %.1f Mbit/s (%.1f%% of the line), adapted %.1f Mbit/s (%.1f%%) from the first"
+                            + " record to the last (%.1f s), %.1f Mbit/s (%.1f%%) from a tenth to nine tenths; %s;"
+                            + " %d records at the target, %d distinct%n",
+                    LINE_MBIT,
+                    BULK_RECORDS * (long) RECORD_BYTES / 1_000_000,
+                    PARTITIONS,
+                    logBytes,
+                    defaultsMbit,
+                    100 * defaultsMbit / LINE_MBIT,
+                    adaptedMbit,
+                    100 * adaptedMbit / LINE_MBIT,
+                    seconds,
+                    steadyMbit,
+                    100 * steadyMbit / LINE_MBIT,
+                    given,
+                    total,
+                    distinct);
+            assertEquals(BULK_RECORDS, total, "none lost, none duplicated");
+            assertEquals(BULK_RECORDS, distinct, "every record once");
+            assertTrue(
+                    given.contains("receive.buffer.bytes=-1") && !given.contains("max.partition.fetch.bytes=1048576"),
+                    "the far placeholders reached the replication consumer: " + given);
+            assertTrue(adaptedMbit > 10 * defaultsMbit, "adapted " + adaptedMbit + " vs defaults " + defaultsMbit);
+            assertTrue(adaptedMbit >= 0.90 * LINE_MBIT, "adapted " + adaptedMbit + " Mbit/s");
+        }
+    }
+
+    /** What the replication consumer of the given flow was built with, as its ConsumerConfig dump says. */
+    static String consumerSettings(String workerOutput, String flow) {
+        List<String> lines = workerOutput.lines().collect(Collectors.toList());
+        Map<String, String> given = new LinkedHashMap<>();
+        boolean inDump = false;
+        for (String line : lines) {
+            if (line.contains("Config values")) {
+                inDump = false;
+            }
+            if (line.contains("client.id = " + flow)) {
+                inDump = line.contains("replication-consumer");
+            }
+            for (String key : List.of(
+                    "max.partition.fetch.bytes", "fetch.max.bytes", "receive.buffer.bytes", "max.poll.records")) {
+                if (inDump && line.trim().startsWith(key + " = ")) {
+                    given.put(key, line.trim().substring(key.length() + 3));
+                }
+            }
+        }
+        return given.toString();
+    }
+
+    private static long endOffset(KafkaBroker broker, String topic) throws Exception {
+        return LabTopics.endOffsets(broker, topic);
     }
 
     /** A MirrorSourceConnector from far to near for the topic orders, with Kafka's defaults unless given. */

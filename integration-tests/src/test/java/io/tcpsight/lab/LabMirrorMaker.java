@@ -1,0 +1,81 @@
+package io.tcpsight.lab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A dedicated MirrorMaker 2 JVM ({@code connect-mirror-maker.sh}: Kafka 4.3.1's MirrorMaker main
+ * class) in a kernel lab's client namespace, run from an mm2.properties file, optionally with the
+ * tcpsight agent and with the tcpsight Connect plugin's jars on its class path (how its
+ * ConfigProvider reaches a dedicated MM2, which takes no plugin.path for its herders).
+ */
+public final class LabMirrorMaker implements AutoCloseable {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final int AGENT_PORT = 9464;
+
+    private final LabProcess process;
+    private final ConnectRest agent;
+
+    private LabMirrorMaker(LabProcess process, ConnectRest agent) {
+        this.process = process;
+        this.agent = agent;
+    }
+
+    /**
+     * Starts MirrorMaker with these mm2.properties and the agent given these arguments (its HTTP
+     * endpoint on the client control link).
+     */
+    public static LabMirrorMaker start(KernelLab lab, Map<String, String> mm2Properties, String agentArguments)
+            throws IOException {
+        LabPrerequisites.requireKafkaRuntime(LabPaths.kafkaLib());
+        LabPrerequisites.requireConnectPlugin();
+        int n = NEXT.incrementAndGet();
+        Path directory = Files.createDirectories(LabPaths.work().resolve(lab.serverNamespace() + "-mm2-" + n));
+        Properties properties = new Properties();
+        properties.putAll(mm2Properties);
+        Path file = directory.resolve("mm2.properties");
+        try (var out = Files.newBufferedWriter(file)) {
+            properties.store(out, "tcpsight lab dedicated MirrorMaker 2");
+        }
+        List<String> command = LabConnectWorker.kafkaJvm(directory);
+        command.add(
+                "-javaagent:" + LabPaths.agentJar() + "=" + LabConnectWorker.agentOnControlLink(lab, agentArguments));
+        command.addAll(List.of(
+                "-cp",
+                LabPaths.kafkaLib() + "/*:" + pluginJars(),
+                "org.apache.kafka.connect.mirror.MirrorMaker",
+                file.toString()));
+        return new LabMirrorMaker(
+                lab.execInClient("mm2-" + n, command),
+                new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT));
+    }
+
+    private static String pluginJars() throws IOException {
+        try (Stream<Path> files = Files.walk(LabPaths.connectPlugins(), 4)) {
+            return files.filter(jar -> jar.toString().endsWith(".jar"))
+                    .map(Path::toString)
+                    .collect(Collectors.joining(":"));
+        }
+    }
+
+    /** The agent's HTTP endpoint in this JVM (GET /metrics, /findings, /connections). */
+    public ConnectRest agent() {
+        return agent;
+    }
+
+    public LabProcess process() {
+        return process;
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}
