@@ -33,8 +33,8 @@ class AgentRuntimeClientFlowTest {
     })
     void theFlowAConnectionIdImpliesOutlivesTheConnect(String clientId, String connectionId, String node, BulkFlow flow)
             throws Exception {
-        assumeTrue(
-                TcpSockets.availability().isAvailable(),
+        assumeTrue( // in CI a missing native library fails the test below instead
+                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
                 TcpSockets.availability().reason());
         AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
         Object selector = new Object();

@@ -55,7 +55,12 @@ public enum BulkFlow {
      * only the replication consumer reads bulk data), any other by its kind.
      */
     public static BulkFlow forClient(String clientId, ClientKind kind) {
-        return MirrorClient.fromClientId(clientId).map(MirrorClient::bulkFlow).orElseGet(() -> of(kind));
+        return forClient(clientId, of(kind));
+    }
+
+    /** The same, where the client's type already gave a flow (its metrics' type, for the Connect plugin). */
+    public static BulkFlow forClient(String clientId, BulkFlow byType) {
+        return MirrorClient.fromClientId(clientId).map(MirrorClient::bulkFlow).orElse(byType);
     }
 
     /** What a client of this kind carries, when no request was seen. */

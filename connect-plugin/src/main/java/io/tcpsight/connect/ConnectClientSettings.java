@@ -33,34 +33,25 @@ final class ConnectClientSettings {
 
     KafkaSettings forClient(String clientId) {
         ClientKind kind = ClientKind.fromClientId(clientId);
+        Map<String, String> effective = new HashMap<>();
         if (kind.isMirror()) {
-            return forMirrorClient(MirrorClient.fromClientId(clientId).get(), kind);
-        }
-        if (!kind.isConnect()) {
+            // MM2 builds its clients from its connector's config alone (MirrorConnectorConfig):
+            // consumer.*, then source.consumer.* over it for a source-side consumer. Worker settings and
+            // overrides do not reach them; source.cluster.* gives only the address and security.
+            MirrorClient client = MirrorClient.fromClientId(clientId).get();
+            Map<String, String> connector = connectorConfigs.computeIfAbsent(client.connector(), this::connectorConfig);
+            for (String prefix : client.connectorPrefixes()) {
+                copyStripped(connector, prefix, effective);
+            }
+        } else if (kind.isConnect()) {
+            copyStripped(workerConfig, kind.connectWorkerPrefix(), effective);
+            ClientKind.connectorName(clientId)
+                    .ifPresent(connector -> copyStripped(
+                            connectorConfigs.computeIfAbsent(connector, this::connectorConfig),
+                            kind.connectorOverridePrefix(),
+                            effective));
+        } else {
             return KafkaSettings.unknown(); // the worker's own clients and unnamed sockets
-        }
-        Map<String, String> effective = new HashMap<>();
-        copyStripped(workerConfig, kind.connectWorkerPrefix(), effective);
-        ClientKind.connectorName(clientId)
-                .ifPresent(connector -> copyStripped(
-                        connectorConfigs.computeIfAbsent(connector, this::connectorConfig),
-                        kind.connectorOverridePrefix(),
-                        effective));
-        effective.values().removeIf(value -> value == null || value.contains("${"));
-        return KafkaSettings.fromClientConfig(effective, kind);
-    }
-
-    /**
-     * An MM2 client builds its config from its connector's alone (MirrorConnectorConfig):
-     * {@code consumer.*}, then {@code source.consumer.*} over it for a source-side consumer. Worker
-     * settings and overrides do not reach it; {@code source.cluster.*} gives only the address and
-     * security.
-     */
-    private KafkaSettings forMirrorClient(MirrorClient client, ClientKind kind) {
-        Map<String, String> connector = connectorConfigs.computeIfAbsent(client.connector(), this::connectorConfig);
-        Map<String, String> effective = new HashMap<>();
-        for (String prefix : client.connectorPrefixes()) {
-            copyStripped(connector, prefix, effective);
         }
         effective.values().removeIf(value -> value == null || value.contains("${"));
         return KafkaSettings.fromClientConfig(effective, kind);

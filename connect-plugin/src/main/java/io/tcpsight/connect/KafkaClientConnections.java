@@ -64,7 +64,8 @@ final class KafkaClientConnections {
                                 connectionId,
                                 read.longValue(),
                                 written.longValue(),
-                                ClientConnectionIds.flow(pattern.getValue(), connectionId)));
+                                ClientConnectionIds.flow(
+                                        BulkFlow.forClient(clientId, pattern.getValue()), connectionId)));
                     }
                 }
             } catch (JMException | RuntimeException gone) {

@@ -9,7 +9,6 @@ import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.MirrorClient;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.runtime.ObservationRuntime;
@@ -166,12 +165,7 @@ final class WorkerObservation implements AutoCloseable {
             String brokerNode = known != null ? known : ClientConnectionIds.brokerNode(client.nodeId);
             connection.updateIdentity(identity -> {
                 ConnectionIdentity named = identity.withClientId(client.clientId);
-                // an MM2 client's role says more than its type: its offset-syncs producer carries no bulk data
-                BulkFlow flow = MirrorClient.fromClientId(client.clientId)
-                        .filter(mirror -> mirror.bulkFlow() == BulkFlow.NONE)
-                        .map(MirrorClient::bulkFlow)
-                        .orElse(client.flow);
-                named = flow == BulkFlow.UNKNOWN ? named : named.withFlow(flow);
+                named = client.flow == BulkFlow.UNKNOWN ? named : named.withFlow(client.flow);
                 return brokerNode != null ? named.withNodeId(brokerNode) : named;
             });
         });

@@ -97,7 +97,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         ConnectRest agent = null;
         if (agentArguments != null) {
             if (!agentArguments.contains("port=")) {
-                agent = new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
+                agent = agentOnControlLink(lab);
             }
             command.add("-javaagent:" + LabPaths.agentJar() + "=" + agentOnControlLink(lab, agentArguments));
         }
@@ -141,6 +141,11 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 "-Xmx1g",
                 "-Dlog4j2.configurationFile=" + log4j,
                 "-Dlog4j.configuration=file:" + log4j1));
+    }
+
+    /** The agent's HTTP endpoint where {@link #agentOnControlLink(KernelLab, String)} puts it. */
+    static ConnectRest agentOnControlLink(KernelLab lab) {
+        return new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
     }
 
     /** The agent's arguments with its HTTP endpoint on the client control link, unless they name a port. */

@@ -18,7 +18,6 @@ import java.util.stream.Stream;
  */
 public final class LabMirrorMaker implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
-    private static final int AGENT_PORT = 9464;
 
     private final LabProcess process;
     private final ConnectRest agent;
@@ -52,9 +51,7 @@ public final class LabMirrorMaker implements AutoCloseable {
                 LabPaths.kafkaLib() + "/*:" + pluginJars(),
                 "org.apache.kafka.connect.mirror.MirrorMaker",
                 file.toString()));
-        return new LabMirrorMaker(
-                lab.execInClient("mm2-" + n, command),
-                new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT));
+        return new LabMirrorMaker(lab.execInClient("mm2-" + n, command), LabConnectWorker.agentOnControlLink(lab));
     }
 
     private static String pluginJars() throws IOException {

@@ -183,9 +183,9 @@ class MirrorMakerLabIT {
             // Kafka's defaults, source alias "far": records land in far.orders
             worker.put("/connectors/mm2-defaults/config", mirrorSource(far, near, Map.of()));
             worker.awaitRunning("mm2-defaults", 1, Duration.ofSeconds(120));
-            long before = endOffset(near, "far.orders");
+            long before = LabTopics.endOffsets(near, "far.orders");
             Thread.sleep(20_000); // a measurement window: time itself is the subject
-            long defaultsRecords = endOffset(near, "far.orders") - before;
+            long defaultsRecords = LabTopics.endOffsets(near, "far.orders") - before;
             worker.delete("/connectors/mm2-defaults");
             double defaultsMbit = defaultsRecords * (double) logBytes / BULK_RECORDS * 8 / 1e6 / 20;
 
@@ -226,7 +226,7 @@ class MirrorMakerLabIT {
             double adaptedMbit = logBytes * 8 / 1e6 / seconds;
             double steadyMbit = logBytes * 0.8 * 8 / 1e6 / ((arrivedAt[2] - arrivedAt[1]) / 1e9);
             long distinct = LabTopics.distinctRecordPrefixes(near, "fast.orders", 11);
-            long total = endOffset(near, "fast.orders");
+            long total = LabTopics.endOffsets(near, "fast.orders");
             String given = consumerSettings(worker.process().output(), "fast->near");
             System.out.printf(
                     "MM2 replication at 100 ms, %d Mbit/s, %d MB of records in %d partitions (%d bytes of log):"
@@ -279,10 +279,6 @@ class MirrorMakerLabIT {
             }
         }
         return given.toString();
-    }
-
-    private static long endOffset(KafkaBroker broker, String topic) throws Exception {
-        return LabTopics.endOffsets(broker, topic);
     }
 
     /** A MirrorSourceConnector from far to near for the topic orders, with Kafka's defaults unless given. */
