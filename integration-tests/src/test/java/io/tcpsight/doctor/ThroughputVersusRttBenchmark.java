@@ -38,7 +38,10 @@ class ThroughputVersusRttBenchmark {
     };
     private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c"};
 
-    /** Re-draws the picture from a CSV of an earlier run: -Dcurve.csv=docs/images/throughput-vs-rtt.csv. */
+    /**
+     * Re-draws the picture from a CSV of an earlier run: -Dcurve.csv=docs/images/throughput-vs-rtt.csv.
+     * -Dmirror.csv=docs/images/mm2-replication.csv adds MirrorMakerLabIT's replication points.
+     */
     @Test
     void consumeThroughputAgainstRtt() throws Exception {
         List<double[]> rows = new ArrayList<>();
@@ -98,12 +101,26 @@ class ThroughputVersusRttBenchmark {
         }
         Path target = Path.of("target");
         Files.writeString(target.resolve("throughput-vs-rtt.csv"), csv, StandardCharsets.UTF_8);
-        Files.writeString(target.resolve("throughput-vs-rtt.svg"), svg(rows), StandardCharsets.UTF_8);
+        List<double[]> mirror = new ArrayList<>();
+        String mirrorInput = System.getProperty("mirror.csv");
+        if (mirrorInput != null) {
+            List<String> lines = Files.readAllLines(Path.of(mirrorInput));
+            for (String line : lines.subList(1, lines.size())) {
+                String[] cells = line.split(",");
+                mirror.add(new double[] {
+                    Double.parseDouble(cells[0]), Double.parseDouble(cells[1]), Double.parseDouble(cells[2])
+                });
+            }
+        }
+        Files.writeString(target.resolve("throughput-vs-rtt.svg"), svg(rows, mirror), StandardCharsets.UTF_8);
         System.out.println(table);
     }
 
-    /** A plain SVG line chart: log RTT axis, linear Mbit/s axis. */
-    static String svg(List<double[]> rows) {
+    /**
+     * A plain SVG line chart: log RTT axis, linear Mbit/s axis. Replication points (RTT, Kafka's
+     * defaults, tcpsight's placeholders) are squares in the colours of the matching curves.
+     */
+    static String svg(List<double[]> rows, List<double[]> mirror) {
         int width = 760;
         int height = 440;
         int left = 70;
@@ -193,6 +210,34 @@ class ThroughputVersusRttBenchmark {
                     COLORS[series]));
             svg.append(String.format(
                     Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n", legendX + 20, legendY, LABELS[series]));
+        }
+        for (double[] point : mirror) {
+            double px = left + (Math.log10(point[0]) - minX) / (maxX - minX) * plotWidth;
+            for (int series = 1; series <= 2; series++) {
+                double py = top + plotHeight - Math.min(point[series], maxY) / maxY * plotHeight;
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"none\" stroke=\"%s\""
+                                + " stroke-width=\"2\"/>%n",
+                        px - 4.5,
+                        py - 4.5,
+                        COLORS[series == 1 ? 0 : 2]));
+            }
+        }
+        if (!mirror.isEmpty()) {
+            double legendX = width - right - 350;
+            double legendY = top + 16 + VARIANTS.length * 18;
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"none\" stroke=\"#555\""
+                            + " stroke-width=\"2\"/>%n",
+                    legendX + 2,
+                    legendY - 8));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%.1f\" y=\"%.1f\">MM2 replication, 1 task: defaults, placeholders" + "</text>%n",
+                    legendX + 20,
+                    legendY));
         }
         return svg.append("</svg>\n").toString();
     }

@@ -320,6 +320,23 @@ public final class KernelLab implements AutoCloseable {
     }
 
     /**
+     * What the server side has delivered to the client side: the bytes the client acknowledged,
+     * summed over the server's established connections to it (ss's bytes_acked), so a rate is
+     * read on the line itself, not where the bytes end up.
+     */
+    public long serverBytesAckedByClient() throws IOException, InterruptedException {
+        String sockets = output(inNamespaceCommand(
+                serverNamespace, List.of("ss", "-tinH", "state", "established", "dst", clientAddress)));
+        long acked = 0;
+        for (String token : sockets.split("\\s+")) {
+            if (token.startsWith("bytes_acked:")) {
+                acked += Long.parseLong(token.substring("bytes_acked:".length()));
+            }
+        }
+        return acked;
+    }
+
+    /**
      * The kernel's own view, independent of tcpsight: the established client-side sockets to the
      * server by local port, each with whether it scales its window (ss prints "wscale:" on a
      * socket's second line only for a connection that does).

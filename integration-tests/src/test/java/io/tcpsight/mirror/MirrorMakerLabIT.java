@@ -12,10 +12,13 @@ import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -200,39 +203,35 @@ class MirrorMakerLabIT {
             // 16 KiB batches it cannot keep up with the far side even next to the target
             adapted.put("producer.override.batch.size", "1048576");
             adapted.put("producer.override.linger.ms", "5");
-            long started = System.nanoTime();
             worker.put("/connectors/mm2-adapted/config", mirrorSource(far, near, adapted));
             worker.awaitRunning("mm2-adapted", 1, Duration.ofSeconds(120));
-            // when the first record, a tenth and nine tenths of them had arrived
-            long[] arrivedAt = new long[3];
+            long running = System.nanoTime();
+            long ackedBefore = lab.serverBytesAckedByClient();
+            // The steady rate is read on the line: the far side's bytes acknowledged by the worker's
+            // side since the task ran. Records reach the target in bursts of whole fetch responses,
+            // so a rate from the count there swings by a response either way (it read 115% of the
+            // line once, with four tasks buffering 88 MB between them).
+            List<long[]> line = new ArrayList<>();
             try (Admin target = LabTopics.admin(near)) {
                 LabAwait.await("all " + BULK_RECORDS + " records in fast.orders")
                         .atMost(Duration.ofMinutes(5))
                         .every(Duration.ofMillis(100))
                         .untilTrue(() -> {
-                            long replicated = LabTopics.endOffsets(target, "fast.orders");
-                            long now = System.nanoTime();
-                            for (int mark = 0; mark < 3; mark++) {
-                                long atLeast = mark == 0 ? 1 : (mark == 1 ? BULK_RECORDS / 10 : BULK_RECORDS * 9L / 10);
-                                if (arrivedAt[mark] == 0 && replicated >= atLeast) {
-                                    arrivedAt[mark] = now;
-                                }
-                            }
-                            return replicated >= BULK_RECORDS;
+                            line.add(new long[] {System.nanoTime(), lab.serverBytesAckedByClient() - ackedBefore});
+                            return LabTopics.endOffsets(target, "fast.orders") >= BULK_RECORDS;
                         });
             }
-            long done = System.nanoTime();
-            double seconds = (done - arrivedAt[0]) / 1e9;
+            double seconds = (System.nanoTime() - running) / 1e9;
             double adaptedMbit = logBytes * 8 / 1e6 / seconds;
-            double steadyMbit = logBytes * 0.8 * 8 / 1e6 / ((arrivedAt[2] - arrivedAt[1]) / 1e9);
+            double lineMbit = steadySlope(line, logBytes) * 8 / 1e6;
             long distinct = LabTopics.distinctRecordPrefixes(near, "fast.orders", 11);
             long total = LabTopics.endOffsets(near, "fast.orders");
             String given = consumerSettings(worker.process().output(), "fast->near");
             System.out.printf(
-                    "MM2 replication at 100 ms, %d Mbit/s, %d MB of records in %d partitions (%d bytes of log):"
-                            + " defaults %.1f Mbit/s (%.1f%% of the line), adapted %.1f Mbit/s (%.1f%%) from the first"
-                            + " record to the last (%.1f s), %.1f Mbit/s (%.1f%%) from a tenth to nine tenths; %s;"
-                            + " %d records at the target, %d distinct%n",
+                    "MM2 replication at 100 ms, %d Mbit/s, %d MB of records in %d partitions (%d bytes of log),"
+                            + " 1 task: defaults %.1f Mbit/s (%.1f%% of the line); adapted %.1f Mbit/s (%.1f%%)"
+                            + " from the tasks running to the last record at the target (%.1f s), %.1f Mbit/s (%.1f%%)"
+                            + " on the line from a tenth to nine tenths; %s; %d records at the target, %d distinct%n",
                     LINE_MBIT,
                     BULK_RECORDS * (long) RECORD_BYTES / 1_000_000,
                     PARTITIONS,
@@ -242,8 +241,8 @@ class MirrorMakerLabIT {
                     adaptedMbit,
                     100 * adaptedMbit / LINE_MBIT,
                     seconds,
-                    steadyMbit,
-                    100 * steadyMbit / LINE_MBIT,
+                    lineMbit,
+                    100 * lineMbit / LINE_MBIT,
                     given,
                     total,
                     distinct);
@@ -253,10 +252,48 @@ class MirrorMakerLabIT {
                     given.contains("receive.buffer.bytes=-1") && !given.contains("max.partition.fetch.bytes=1048576"),
                     "the far placeholders reached the replication consumer: " + given);
             assertTrue(adaptedMbit > 10 * defaultsMbit, "adapted " + adaptedMbit + " vs defaults " + defaultsMbit);
-            // The goal is 90% of the line; this run holds 73-75% from a tenth to nine tenths with
-            // a core to spare (issue 18's note), so the floor guards what is reached, not the goal.
-            assertTrue(steadyMbit >= 0.60 * LINE_MBIT, "adapted, steady " + steadyMbit + " Mbit/s");
+            // The goal is 90% of the line. One consumer keeps one fetch in flight per broker, so the
+            // line idles a round trip and a drain per 50 MiB response: 79-87% on the line over this
+            // session's runs (docs/benchmarks.md), so the floor guards what is reached, not the goal.
+            assertTrue(lineMbit >= 0.70 * LINE_MBIT, "adapted, on the line " + lineMbit + " Mbit/s");
+            Files.writeString(
+                    Path.of("target", "mm2-replication.csv"),
+                    String.format(
+                            Locale.ROOT,
+                            "rtt_ms,defaults_mbit,adapted_line_mbit,adapted_whole_mbit%n100,%.1f,%.1f,%.1f%n",
+                            defaultsMbit,
+                            lineMbit,
+                            adaptedMbit));
         }
+    }
+
+    /**
+     * Bytes per second: the least-squares slope of (time, bytes) samples while between a tenth and
+     * nine tenths of the whole had crossed, so neither the ramp-up nor the last stragglers count.
+     */
+    static double steadySlope(List<long[]> samples, long whole) {
+        double n = 0;
+        double sx = 0;
+        double sy = 0;
+        double sxx = 0;
+        double sxy = 0;
+        long origin = samples.get(0)[0];
+        for (long[] sample : samples) {
+            if (sample[1] < whole / 10 || sample[1] > whole * 9 / 10) {
+                continue;
+            }
+            double x = (sample[0] - origin) / 1e9;
+            double y = sample[1];
+            n++;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+        }
+        if (n < 2) {
+            return Double.NaN; // too few samples in the window: no rate, and the floor fails
+        }
+        return (n * sxy - sx * sy) / (n * sxx - sx * sx);
     }
 
     /** What the replication consumer of the given flow was built with, as its ConsumerConfig dump says. */
