@@ -5,11 +5,13 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabDoctor;
 import io.tcpsight.lab.Link;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,20 +46,8 @@ class ThroughputVersusRttBenchmark {
      */
     @Test
     void consumeThroughputAgainstRtt() throws Exception {
-        List<double[]> rows = new ArrayList<>();
         String csvInput = System.getProperty("curve.csv");
-        if (csvInput != null) {
-            List<String> lines = Files.readAllLines(Path.of(csvInput));
-            for (String line : lines.subList(1, lines.size())) {
-                String[] cells = line.split(",");
-                rows.add(new double[] {
-                    Double.parseDouble(cells[0]),
-                    Double.parseDouble(cells[1]),
-                    Double.parseDouble(cells[2]),
-                    Double.parseDouble(cells[3])
-                });
-            }
-        }
+        List<double[]> rows = readCsv(csvInput);
         for (int rtt : csvInput != null ? new int[0] : RTT_MS) {
             KernelLab lab = LAB.start(KernelLab.builder()
                     .link(Link.rtt(Duration.ofMillis(rtt)).rateMbit(200))
@@ -101,19 +91,24 @@ class ThroughputVersusRttBenchmark {
         }
         Path target = Path.of("target");
         Files.writeString(target.resolve("throughput-vs-rtt.csv"), csv, StandardCharsets.UTF_8);
-        List<double[]> mirror = new ArrayList<>();
-        String mirrorInput = System.getProperty("mirror.csv");
-        if (mirrorInput != null) {
-            List<String> lines = Files.readAllLines(Path.of(mirrorInput));
-            for (String line : lines.subList(1, lines.size())) {
-                String[] cells = line.split(",");
-                mirror.add(new double[] {
-                    Double.parseDouble(cells[0]), Double.parseDouble(cells[1]), Double.parseDouble(cells[2])
-                });
-            }
-        }
+        List<double[]> mirror = readCsv(System.getProperty("mirror.csv"));
         Files.writeString(target.resolve("throughput-vs-rtt.svg"), svg(rows, mirror), StandardCharsets.UTF_8);
         System.out.println(table);
+    }
+
+    /** The rows of a CSV with a header line, every cell a number; none without a file. */
+    static List<double[]> readCsv(String file) throws IOException {
+        List<double[]> rows = new ArrayList<>();
+        if (file == null) {
+            return rows;
+        }
+        List<String> lines = Files.readAllLines(Path.of(file));
+        for (String line : lines.subList(1, lines.size())) {
+            rows.add(Arrays.stream(line.split(","))
+                    .mapToDouble(Double::parseDouble)
+                    .toArray());
+        }
+        return rows;
     }
 
     /**
