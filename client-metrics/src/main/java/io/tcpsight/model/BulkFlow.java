@@ -55,7 +55,12 @@ public enum BulkFlow {
      * only the replication consumer reads bulk data), any other by its kind.
      */
     public static BulkFlow forClient(String clientId, ClientKind kind) {
-        return forClient(clientId, of(kind));
+        if (kind.isMirror()) {
+            return MirrorClient.fromClientId(clientId)
+                    .map(MirrorClient::bulkFlow)
+                    .orElse(UNKNOWN);
+        }
+        return of(kind);
     }
 
     /** The same, where the client's type already gave a flow (its metrics' type, for the Connect plugin). */
@@ -63,20 +68,20 @@ public enum BulkFlow {
         return MirrorClient.fromClientId(clientId).map(MirrorClient::bulkFlow).orElse(byType);
     }
 
-    /** What a client of this kind carries, when no request was seen. */
+    /**
+     * What a client of this kind carries, when no request was seen. UNKNOWN for MM2's kinds: only
+     * the role in the client.id tells the replication consumer from the checkpoints consumer.
+     */
     public static BulkFlow of(ClientKind kind) {
         switch (kind) {
             case CONSUMER:
             case CONNECT_CONSUMER:
-            case MIRROR_CONSUMER:
             case REPLICA_FETCHER:
                 return TO_CLIENT;
             case PRODUCER:
             case CONNECT_PRODUCER:
                 return TO_BROKER;
-            case MIRROR_PRODUCER: // the offset-syncs producer: a small record now and then
             case ADMIN:
-            case MIRROR_ADMIN:
                 return NONE;
             default:
                 return UNKNOWN;

@@ -40,8 +40,8 @@ public final class MirrorClient {
 
     /** The MM2 client a client.id names, or empty when it follows no MM2 convention. */
     public static Optional<MirrorClient> fromClientId(String clientId) {
-        if (clientId == null) {
-            return Optional.empty();
+        if (clientId == null || !clientId.contains("->")) {
+            return Optional.empty(); // every client's kind asks, each sampling round: no regex for most
         }
         Matcher matcher = CLIENT_ID.matcher(clientId);
         if (!matcher.matches()

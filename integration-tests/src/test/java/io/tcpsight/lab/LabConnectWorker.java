@@ -96,9 +96,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         List<String> command = kafkaJvm(directory);
         ConnectRest agent = null;
         if (agentArguments != null) {
-            if (!agentArguments.contains("port=")) {
-                agent = agentOnControlLink(lab);
-            }
+            agent = agentEndpoint(lab, agentArguments);
             command.add("-javaagent:" + LabPaths.agentJar() + "=" + agentOnControlLink(lab, agentArguments));
         }
         command.addAll(Arrays.asList(
@@ -143,9 +141,14 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 "-Dlog4j.configuration=file:" + log4j1));
     }
 
-    /** The agent's HTTP endpoint where {@link #agentOnControlLink(KernelLab, String)} puts it. */
-    static ConnectRest agentOnControlLink(KernelLab lab) {
-        return new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
+    /**
+     * The agent's HTTP endpoint where {@link #agentOnControlLink(KernelLab, String)} puts it, or
+     * null where the arguments name their own port (the test then knows where it is).
+     */
+    static ConnectRest agentEndpoint(KernelLab lab, String agentArguments) {
+        return agentArguments.contains("port=")
+                ? null
+                : new ConnectRest("http://" + lab.clientControlAddress() + ":" + AGENT_PORT);
     }
 
     /** The agent's arguments with its HTTP endpoint on the client control link, unless they name a port. */

@@ -51,7 +51,8 @@ public final class LabMirrorMaker implements AutoCloseable {
                 LabPaths.kafkaLib() + "/*:" + pluginJars(),
                 "org.apache.kafka.connect.mirror.MirrorMaker",
                 file.toString()));
-        return new LabMirrorMaker(lab.execInClient("mm2-" + n, command), LabConnectWorker.agentOnControlLink(lab));
+        return new LabMirrorMaker(
+                lab.execInClient("mm2-" + n, command), LabConnectWorker.agentEndpoint(lab, agentArguments));
     }
 
     private static String pluginJars() throws IOException {
@@ -62,7 +63,7 @@ public final class LabMirrorMaker implements AutoCloseable {
         }
     }
 
-    /** The agent's HTTP endpoint in this JVM (GET /metrics, /findings, /connections). */
+    /** The agent's HTTP endpoint in this JVM (GET /metrics, /findings, /connections); null where the arguments named a port. */
     public ConnectRest agent() {
         return agent;
     }

@@ -107,7 +107,7 @@ public final class LabTopics {
 
     /** The bytes the topic's partitions hold in the broker's log directories (record batches as stored). */
     public static long logBytes(KafkaBroker broker, String topic) throws Exception {
-        try (Admin admin = Admin.create(adminClient(broker))) {
+        try (Admin admin = admin(broker)) {
             long total = 0;
             for (var dirs : admin.describeLogDirs(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
                             .map(node -> node.id())

@@ -11,7 +11,6 @@ import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabMirrorMaker;
 import io.tcpsight.lab.LabTopics;
-import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusText;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,13 +38,10 @@ class DedicatedMirrorMakerLabIT {
 
     @Test
     void theAgentNamesTheDefaultFlowsReplicationConsumerAndTheProviderAdaptsTheOther() throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder()
-                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
-                .clientInNamespace());
-        KafkaBroker far = KafkaBroker.inLab(lab).start();
-        KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
-        LabTopics.create(far, "orders", 1);
-        LabTopics.fill(far, "orders", RECORDS, 1_000);
+        FarAndNear clusters = FarAndNear.start(LAB, RECORDS);
+        KernelLab lab = clusters.lab;
+        KafkaBroker far = clusters.far;
+        KafkaBroker near = clusters.near;
         Map<String, String> mm2 = new LinkedHashMap<>();
         mm2.put("clusters", "far, fast, near");
         mm2.put("far.bootstrap.servers", far.bootstrapServers());

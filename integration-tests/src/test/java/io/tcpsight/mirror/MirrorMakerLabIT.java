@@ -43,13 +43,10 @@ class MirrorMakerLabIT {
 
     @Test
     void thePluginNamesTheReplicationConsumerToTheFarClusterAndNothingElse() throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder()
-                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
-                .clientInNamespace());
-        KafkaBroker far = KafkaBroker.inLab(lab).start();
-        KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
-        LabTopics.create(far, "orders", 1);
-        LabTopics.fill(far, "orders", 5_000, 1_000);
+        FarAndNear clusters = FarAndNear.start(LAB, 5_000);
+        KernelLab lab = clusters.lab;
+        KafkaBroker far = clusters.far;
+        KafkaBroker near = clusters.near;
         try (LabConnectWorker worker = LabConnectWorker.start(
                 lab,
                 near,

@@ -1,0 +1,36 @@
+package io.tcpsight.mirror;
+
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLab;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabTopics;
+import io.tcpsight.lab.Link;
+import java.time.Duration;
+
+/**
+ * Where the MM2 detection tests start: a far cluster across a 100 ms, 200 Mbit/s line with the
+ * topic orders (one partition, records of 1,000 bytes), and a near cluster in the client
+ * namespace, beside the worker or MirrorMaker that replicates between them.
+ */
+final class FarAndNear {
+    final KernelLab lab;
+    final KafkaBroker far;
+    final KafkaBroker near;
+
+    private FarAndNear(KernelLab lab, KafkaBroker far, KafkaBroker near) {
+        this.lab = lab;
+        this.far = far;
+        this.near = near;
+    }
+
+    static FarAndNear start(KernelLabExtension extension, int records) throws Exception {
+        KernelLab lab = extension.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
+                .clientInNamespace());
+        KafkaBroker far = KafkaBroker.inLab(lab).start();
+        KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
+        LabTopics.create(far, "orders", 1);
+        LabTopics.fill(far, "orders", records, 1_000);
+        return new FarAndNear(lab, far, near);
+    }
+}
