@@ -40,6 +40,8 @@ public final class FetchSizing {
         final Long tcpRmemMax;
         final long brokerFetchMaxBytes;
         final long recordBytes;
+        /** The brokers the consumer fetches from at once: it keeps one fetch in flight to each. */
+        int brokers = 1;
 
         /** @param recordBytes the record size assumed for max.poll.records (tcpsight.fetch.record.bytes) */
         public Input(
@@ -63,6 +65,19 @@ public final class FetchSizing {
             this.tcpRmemMax = tcpRmemMax;
             this.brokerFetchMaxBytes =
                     brokerFetchMaxBytes == null ? BROKER_FETCH_MAX_BYTES_DEFAULT : brokerFetchMaxBytes;
+        }
+
+        /**
+         * The consumer fetches from this many brokers (the cluster's, or the bootstrap list's
+         * count): one poll must take a whole response from each, so max.poll.records scales with it.
+         */
+        public Input fetchingFrom(int brokerCount) {
+            if (brokerCount < 1) {
+                throw new IllegalArgumentException(
+                        "sizing needs at least one broker to fetch from, got " + brokerCount);
+            }
+            this.brokers = brokerCount;
+            return this;
         }
     }
 
@@ -117,12 +132,12 @@ public final class FetchSizing {
         }
 
         /**
-         * max.poll.records: a partition's whole fetch response in one poll where the fetch sizes
-         * are raised for the path (Kafka's 500 otherwise). The consumer sends a
-         * partition's next fetch only once nothing of it is buffered, and does so before it hands
-         * the records over; a poll that drains the response therefore lets the next one travel
-         * while the records are processed, where Kafka's 500 leaves the link idle for all but the
-         * last poll of each response.
+         * max.poll.records: every broker's whole fetch response in one poll where the fetch sizes
+         * are raised for the path (Kafka's 500 otherwise). The consumer asks a broker again only
+         * for partitions of which nothing is buffered, and sends those fetches before it hands
+         * the records over; a poll that drains all responses lets every broker's next fetch, for
+         * all its partitions, travel while the records are processed. A poll that drains less
+         * splits a broker's partitions over fetches that each wait a round trip.
          */
         public int maxPollRecords() {
             return maxPollRecords;
@@ -180,13 +195,13 @@ public final class FetchSizing {
                 + " partition(s) per broker together fill the response");
         int maxPollRecords = MAX_POLL_RECORDS_DEFAULT;
         if (maxPartition > MAX_PARTITION_FETCH_BYTES_DEFAULT) {
-            long perResponse = (maxPartition + input.recordBytes - 1) / input.recordBytes;
-            maxPollRecords = (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_POLL_RECORDS_DEFAULT, perResponse));
-            why.add("max.poll.records=" + maxPollRecords + ": one poll takes a partition's whole response ("
-                    + maxPartition + " bytes of "
-                    + input.recordBytes
-                    + "-byte records, tcpsight.fetch.record.bytes), so the next fetch travels while the records are"
-                    + " processed; the task must process one poll within max.poll.interval.ms");
+            long perPoll = (fetchMax * input.brokers + input.recordBytes - 1) / input.recordBytes;
+            maxPollRecords = (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_POLL_RECORDS_DEFAULT, perPoll));
+            why.add("max.poll.records=" + maxPollRecords + ": one poll takes a whole response from each of "
+                    + input.brokers + " broker(s) (" + fetchMax + " bytes each of " + input.recordBytes
+                    + "-byte records, tcpsight.fetch.record.bytes), so every broker's next fetch travels while the"
+                    + " records are processed; the task must process one poll within max.poll.interval.ms, and"
+                    + " the heap holds about twice that many bytes per consumer");
         } else {
             why.add("max.poll.records=" + maxPollRecords
                     + " (Kafka's default): on this path Kafka's fetch sizes suffice, and a fetch"

@@ -24,7 +24,7 @@ class FetchSizingTest {
         assertEquals(-1, r.producerSendBufferBytes());
         assertEquals(52_428_800, r.fetchMaxBytes(), "Kafka's default already carries 9 x BDP");
         assertEquals(6 * FetchSizing.MIB, r.maxPartitionFetchBytes(), "22.5 MB over 4 partitions, rounded up to MiB");
-        assertEquals(6 * 1024, r.maxPollRecords(), "a partition's 6 MiB response of 1 KiB records in one poll");
+        assertEquals(51_200, r.maxPollRecords(), "a broker's whole 50 MiB response of 1 KiB records in one poll");
         assertEquals(10 * FetchSizing.MIB, r.requiredTcpRmemMax());
         assertTrue(r.tcpRmemMaxTooLow(), "4 MiB cannot hold a 5 MB window");
         assertTrue(r.reasoning().get(0).contains("2500000 bytes"), r.reasoning().get(0));
@@ -32,14 +32,22 @@ class FetchSizingTest {
     }
 
     @Test
-    void onePollTakesAPartitionsWholeResponse() {
+    void onePollTakesEveryBrokersWholeResponse() {
         FetchSizing.Recommendation r =
                 FetchSizing.recommend(new FetchSizing.Input(100_000, 200 * MBIT, 1, null, null, 4000));
         assertEquals(22 * FetchSizing.MIB, r.maxPartitionFetchBytes());
-        assertEquals(5768, r.maxPollRecords(), "22 MiB of 4000-byte records (5767.2), rounded up");
+        assertEquals(13_108, r.maxPollRecords(), "a 50 MiB response of 4000-byte records (13107.2), rounded up");
         assertTrue(
-                r.reasoning().stream().anyMatch(reason -> reason.startsWith("max.poll.records=5768:")),
+                r.reasoning().stream().anyMatch(reason -> reason.startsWith("max.poll.records=13108:")),
                 r.reasoning().toString());
+        FetchSizing.Recommendation threeBrokers =
+                FetchSizing.recommend(new FetchSizing.Input(100_000, 200 * MBIT, 1, null, null, 4000).fetchingFrom(3));
+        assertEquals(39_322, threeBrokers.maxPollRecords(), "three 50 MiB responses (39321.6), rounded up");
+        assertEquals(r.fetchMaxBytes(), threeBrokers.fetchMaxBytes(), "each fetch is sized for the path alone");
+        assertEquals(r.maxPartitionFetchBytes(), threeBrokers.maxPartitionFetchBytes());
+        assertTrue(
+                threeBrokers.reasoning().stream().anyMatch(reason -> reason.contains("each of 3 broker(s)")),
+                threeBrokers.reasoning().toString());
         FetchSizing.Recommendation shortPath =
                 FetchSizing.recommend(new FetchSizing.Input(1_000, 200 * MBIT, 1, null, null, 1_000_000));
         assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, shortPath.maxPollRecords(), "never below Kafka's default");
@@ -76,6 +84,10 @@ class FetchSizingTest {
         IllegalArgumentException noSize =
                 assertThrows(IllegalArgumentException.class, () -> new FetchSizing.Input(100_000, 1, 1, null, null, 0));
         assertTrue(noSize.getMessage().contains("record size 0 bytes"), noSize.getMessage());
+        IllegalArgumentException noBroker = assertThrows(
+                IllegalArgumentException.class,
+                () -> new FetchSizing.Input(100_000, 1, 1, null, null, 1024).fetchingFrom(0));
+        assertTrue(noBroker.getMessage().contains("got 0"), noBroker.getMessage());
     }
 
     /** Property: every output is monotone in RTT and rate, and within Kafka's defaults and the broker's cap. */
@@ -104,8 +116,8 @@ class FetchSizingTest {
             assertTrue(base.maxPollRecords() >= FetchSizing.MAX_POLL_RECORDS_DEFAULT);
             if (base.maxPartitionFetchBytes() > FetchSizing.MAX_PARTITION_FETCH_BYTES_DEFAULT) {
                 assertTrue(
-                        (long) base.maxPollRecords() * 1024 >= base.maxPartitionFetchBytes(),
-                        "a poll drains a partition's response");
+                        (long) base.maxPollRecords() * 1024 >= base.fetchMaxBytes(),
+                        "a poll drains a broker's whole response");
             } else {
                 assertEquals(FetchSizing.MAX_POLL_RECORDS_DEFAULT, base.maxPollRecords());
             }

@@ -193,13 +193,15 @@ public final class FetchAdvisor {
             } catch (RuntimeException unreadable) {
                 // the recommendation then does not judge the host's limit
             }
+            // the bootstrap list's count stands for the brokers a consumer fetches from at once
             FetchSizing.Recommendation recommendation = FetchSizing.recommend(new FetchSizing.Input(
-                    rttMicros,
-                    config.targetBytesPerSecond(),
-                    1,
-                    rmemMax,
-                    null,
-                    config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+                            rttMicros,
+                            config.targetBytesPerSecond(),
+                            1,
+                            rmemMax,
+                            null,
+                            config.get(TcpsightConfig.FETCH_RECORD_BYTES))
+                    .fetchingFrom(Math.max(1, addresses.size())));
             if (recommendation.tcpRmemMaxTooLow()) {
                 LOG.warn(
                         "tcpsight: net.ipv4.tcp_rmem max on this host is {} bytes; reaching {} Mbit/s at {} ms needs at least {}"

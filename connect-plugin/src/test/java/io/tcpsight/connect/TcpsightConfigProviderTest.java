@@ -90,8 +90,9 @@ class TcpsightConfigProviderTest {
         assertEquals(
                 Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
         assertEquals("500", near.values().get("max.poll.records"), "Kafka's default where its fetch sizes suffice");
-        assertEquals("22528", far.values().get("max.poll.records"), "a 22 MiB response of 1 KiB records in one poll");
-        assertEquals(45.056, far.driftFrom(near), 1e-9);
+        assertEquals(
+                "51200", far.values().get("max.poll.records"), "a broker's whole 50 MiB response of 1 KiB records");
+        assertEquals(102.4, far.driftFrom(near), 1e-9);
     }
 
     @Test

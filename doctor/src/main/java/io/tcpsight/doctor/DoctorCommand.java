@@ -182,7 +182,7 @@ final class DoctorCommand implements Callable<Integer> {
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
         List<Finding> findings = judge(survey, slowest, clientId, kernel, config);
         FetchSizing.Recommendation recommendation = slowest.map(
-                        path -> recommend(path, survey.partitionsPerBroker, kernel, config))
+                        path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
         List<ThroughputProbe.Result> probe =
                 recommendation != null && probeTopic != null ? probe(client, recommendation) : List.of();
@@ -224,16 +224,21 @@ final class DoctorCommand implements Callable<Integer> {
         return findings;
     }
 
-    /** Fetch sizing for the slowest broker's path. */
+    /** Fetch sizing for the slowest broker's path, from each of the cluster's brokers. */
     private static FetchSizing.Recommendation recommend(
-            BrokerPaths.BrokerPath slowest, int partitionsPerBroker, KernelFacts kernel, TcpsightConfig config) {
+            BrokerPaths.BrokerPath slowest,
+            int partitionsPerBroker,
+            int brokers,
+            KernelFacts kernel,
+            TcpsightConfig config) {
         return FetchSizing.recommend(new FetchSizing.Input(
-                slowest.rttMicros(),
-                config.targetBytesPerSecond(),
-                partitionsPerBroker,
-                Unknown.orNull(kernel.tcpRmemMax()),
-                null,
-                config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+                        slowest.rttMicros(),
+                        config.targetBytesPerSecond(),
+                        partitionsPerBroker,
+                        Unknown.orNull(kernel.tcpRmemMax()),
+                        null,
+                        config.get(TcpsightConfig.FETCH_RECORD_BYTES))
+                .fetchingFrom(Math.max(1, brokers)));
     }
 
     private List<ThroughputProbe.Result> probe(Properties client, FetchSizing.Recommendation recommendation) {

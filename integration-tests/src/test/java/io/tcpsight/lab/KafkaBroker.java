@@ -272,10 +272,13 @@ public final class KafkaBroker implements AutoCloseable {
             int port = clusterPort > 0 ? clusterPort : lab == null ? freePort() : labPort;
             int controllerPort =
                     clusterControllerPort > 0 ? clusterControllerPort : lab == null ? freePort() : labPort + 1;
+            // the nodes of a cluster in one namespace each have their own storage and output
+            String processName =
+                    "kafka-" + version.release() + (lab != null && quorumVoters != null ? "-node" + nodeId : "");
             String name = (lab == null
                             ? "loopback-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet()
                             : lab.serverNamespace() + (clientSide ? "-near" : ""))
-                    + "-kafka-" + version.release();
+                    + "-" + processName;
             Path directory = Files.createDirectories(LabPaths.work().resolve(name));
             Path config = writeConfig(directory, host, port, controllerPort);
             List<String> java = new ArrayList<>(Arrays.asList(
@@ -317,9 +320,7 @@ public final class KafkaBroker implements AutoCloseable {
             broker.addAll(Arrays.asList("kafka.Kafka", config.toString()));
             LabProcess process = lab == null
                     ? LabProcess.start(name, broker)
-                    : clientSide
-                            ? lab.execInClient("kafka-" + version.release(), broker)
-                            : lab.execInServer("kafka-" + version.release(), broker);
+                    : clientSide ? lab.execInClient(processName, broker) : lab.execInServer(processName, broker);
             return new KafkaBroker(host, port, process, agentPort, lab == null, clientSecurity, name, broker);
         }
 
