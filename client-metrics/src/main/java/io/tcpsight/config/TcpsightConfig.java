@@ -47,7 +47,8 @@ public final class TcpsightConfig {
             104_857_600,
             "bytes",
             "The record size (key, value and headers as stored) the fetch tuner assumes when it sizes max.poll.records, so that "
-                    + "one poll takes a partition's whole fetch response and the next fetch travels while the records are processed. "
+                    + "one poll takes a whole fetch response from each broker and every broker's next fetch travels while the records"
+                    + " are processed. "
                     + "Assume records smaller than yours rather than larger; a smaller size means longer polls.");
     public static final SettingKey<Double> RULE_MIN_RTT_MS = SettingKey.decimal(
             "tcpsight.rule.min.rtt.ms",

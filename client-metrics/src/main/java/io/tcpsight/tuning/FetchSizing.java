@@ -41,7 +41,7 @@ public final class FetchSizing {
         final long brokerFetchMaxBytes;
         final long recordBytes;
         /** The brokers the consumer fetches from at once: it keeps one fetch in flight to each. */
-        int brokers = 1;
+        private int brokers = 1;
 
         /** @param recordBytes the record size assumed for max.poll.records (tcpsight.fetch.record.bytes) */
         public Input(
