@@ -55,12 +55,7 @@ public enum BulkFlow {
      * only the replication consumer reads bulk data), any other by its kind.
      */
     public static BulkFlow forClient(String clientId, ClientKind kind) {
-        if (kind.isMirror()) {
-            return MirrorClient.fromClientId(clientId)
-                    .map(MirrorClient::bulkFlow)
-                    .orElse(UNKNOWN);
-        }
-        return of(kind);
+        return kind.isMirror() ? forClient(clientId, UNKNOWN) : of(kind);
     }
 
     /** The same, where the client's type already gave a flow (its metrics' type, for the Connect plugin). */

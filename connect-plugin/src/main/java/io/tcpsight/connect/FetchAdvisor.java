@@ -201,7 +201,7 @@ public final class FetchAdvisor {
                             rmemMax,
                             null,
                             config.get(TcpsightConfig.FETCH_RECORD_BYTES))
-                    .fetchingFrom(Math.max(1, addresses.size())));
+                    .fetchingFrom(addresses.size())); // not empty: the RTT was measured to them
             if (recommendation.tcpRmemMaxTooLow()) {
                 LOG.warn(
                         "tcpsight: net.ipv4.tcp_rmem max on this host is {} bytes; reaching {} Mbit/s at {} ms needs at least {}"

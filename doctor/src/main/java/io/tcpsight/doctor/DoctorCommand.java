@@ -238,7 +238,7 @@ final class DoctorCommand implements Callable<Integer> {
                         Unknown.orNull(kernel.tcpRmemMax()),
                         null,
                         config.get(TcpsightConfig.FETCH_RECORD_BYTES))
-                .fetchingFrom(Math.max(1, brokers)));
+                .fetchingFrom(brokers));
     }
 
     private List<ThroughputProbe.Result> probe(Properties client, FetchSizing.Recommendation recommendation) {

@@ -230,7 +230,7 @@ class ThroughputVersusRttBenchmark {
                     legendY - 8));
             svg.append(String.format(
                     Locale.ROOT,
-                    "<text x=\"%.1f\" y=\"%.1f\">MM2 replication, 1 task: defaults, placeholders" + "</text>%n",
+                    "<text x=\"%.1f\" y=\"%.1f\">MM2 replication, 1 task: defaults, placeholders</text>%n",
                     legendX + 20,
                     legendY));
         }
