@@ -184,7 +184,7 @@ class MirrorMakerLabIT {
                         Integer.toString(LINE_MBIT),
                         "config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers",
                         far.bootstrapServers()))) {
-            // Kafka's defaults, source alias "far": records land in far.orders
+            // Kafka's defaults (one task), source alias "far": records land in far.orders
             worker.put("/connectors/mm2-defaults/config", mirrorSource(far.bootstrapServers(), near, Map.of()));
             worker.awaitRunning("mm2-defaults", 1, Duration.ofSeconds(120));
             long before = LabTopics.endOffsets(near, "far.orders");
@@ -196,6 +196,10 @@ class MirrorMakerLabIT {
             // The placeholders, source alias "fast" (so its records land in fast.orders, from the start)
             Map<String, String> adapted = new LinkedHashMap<>();
             adapted.put("source.cluster.alias", "fast");
+            // A task's consumer asks a broker for more only when the task's thread is back in poll():
+            // while one task forwards a poll of every broker's response, the brokers whose responses
+            // are in wait. A task per far broker forwards in parallel (the runbook's advice).
+            adapted.put("tasks.max", Integer.toString(FAR_BROKERS));
             for (String key : List.of(
                     "max.partition.fetch.bytes", "fetch.max.bytes", "receive.buffer.bytes", "max.poll.records")) {
                 adapted.put("source.consumer." + key, "${tcpsight:fetch/far:" + key + "}");
@@ -205,7 +209,7 @@ class MirrorMakerLabIT {
             adapted.put("producer.override.batch.size", "1048576");
             adapted.put("producer.override.linger.ms", "5");
             worker.put("/connectors/mm2-adapted/config", mirrorSource(far.bootstrapServers(), near, adapted));
-            worker.awaitRunning("mm2-adapted", 1, Duration.ofSeconds(120));
+            worker.awaitRunning("mm2-adapted", FAR_BROKERS, Duration.ofSeconds(120));
             long running = System.nanoTime();
             long ackedBefore = lab.serverBytesAckedByClient();
             // The steady rate is read on the line: the far side's bytes acknowledged by the worker's
@@ -230,7 +234,7 @@ class MirrorMakerLabIT {
             String given = consumerSettings(worker.process().output(), "fast->near");
             System.out.printf(
                     "MM2 replication at 100 ms, %d Mbit/s, %d MB of records in %d partitions on %d far brokers"
-                            + " (%d bytes of log), 1 task: defaults %.1f Mbit/s (%.1f%% of the line); adapted %.1f Mbit/s (%.1f%%)"
+                            + " (%d bytes of log): defaults, 1 task, %.1f Mbit/s (%.1f%% of the line); adapted, %d tasks, %.1f Mbit/s (%.1f%%)"
                             + " from the tasks running to the last record at the target (%.1f s), %.1f Mbit/s (%.1f%%)"
                             + " on the line from a tenth to nine tenths; %s; %d records at the target, %d distinct%n",
                     LINE_MBIT,
@@ -240,6 +244,7 @@ class MirrorMakerLabIT {
                     logBytes,
                     defaultsMbit,
                     100 * defaultsMbit / LINE_MBIT,
+                    FAR_BROKERS,
                     adaptedMbit,
                     100 * adaptedMbit / LINE_MBIT,
                     seconds,
@@ -257,10 +262,10 @@ class MirrorMakerLabIT {
             // the far cluster's bootstrap list names
             assertTrue(given.contains("max.poll.records=153600"), given);
             assertTrue(adaptedMbit > 10 * defaultsMbit, "adapted " + adaptedMbit + " vs defaults " + defaultsMbit);
-            // The goal is 90% of the line; 82-89% on the line is what session 14's runs reached
-            // (docs/benchmarks.md: the three far flows lose 5-8% of their bytes to the line's
-            // queue, and the task stalls now and then), so the floor guards what is reached.
-            assertTrue(lineMbit >= 0.60 * LINE_MBIT, "adapted, on the line " + lineMbit + " Mbit/s");
+            // The goal is 90% of the line: three tasks read 87.2-93.7% on the line (median 91.0%), the rest
+            // being the far BBR flows' retransmissions into the line's queue (docs/benchmarks.md);
+            // one task read 82-89%. The floor is below both, for a noisy machine.
+            assertTrue(lineMbit >= 0.80 * LINE_MBIT, "adapted, on the line " + lineMbit + " Mbit/s");
             Files.writeString(
                     Path.of("target", "mm2-replication.csv"),
                     String.format(
