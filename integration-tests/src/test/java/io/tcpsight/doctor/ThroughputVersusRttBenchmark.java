@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -139,8 +140,10 @@ class ThroughputVersusRttBenchmark {
                 left));
         double plotWidth = width - left - right;
         double plotHeight = height - top - bottom;
+        DoubleUnaryOperator xOfRtt = rtt -> left + (Math.log10(rtt) - minX) / (maxX - minX) * plotWidth;
+        DoubleUnaryOperator yOfMbit = mbit -> top + plotHeight - Math.min(mbit, maxY) / maxY * plotHeight;
         for (int y = 0; y <= 200; y += 50) {
-            double py = top + plotHeight - y / maxY * plotHeight;
+            double py = yOfMbit.applyAsDouble(y);
             svg.append(String.format(
                     Locale.ROOT,
                     "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n",
@@ -152,7 +155,7 @@ class ThroughputVersusRttBenchmark {
                     Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>%n", left - 6, py + 4, y));
         }
         for (int x : RTT_MS) {
-            double px = left + (Math.log10(x) - minX) / (maxX - minX) * plotWidth;
+            double px = xOfRtt.applyAsDouble(x);
             svg.append(String.format(
                     Locale.ROOT,
                     "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
@@ -179,8 +182,8 @@ class ThroughputVersusRttBenchmark {
         for (int series = 0; series < VARIANTS.length; series++) {
             StringBuilder points = new StringBuilder();
             for (double[] row : rows) {
-                double px = left + (Math.log10(row[0]) - minX) / (maxX - minX) * plotWidth;
-                double py = top + plotHeight - Math.min(row[series + 1], maxY) / maxY * plotHeight;
+                double px = xOfRtt.applyAsDouble(row[0]);
+                double py = yOfMbit.applyAsDouble(row[series + 1]);
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
                 svg.append(String.format(
                         Locale.ROOT,
@@ -207,9 +210,9 @@ class ThroughputVersusRttBenchmark {
                     Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n", legendX + 20, legendY, LABELS[series]));
         }
         for (double[] point : mirror) {
-            double px = left + (Math.log10(point[0]) - minX) / (maxX - minX) * plotWidth;
+            double px = xOfRtt.applyAsDouble(point[0]);
             for (int series = 1; series <= 2; series++) {
-                double py = top + plotHeight - Math.min(point[series], maxY) / maxY * plotHeight;
+                double py = yOfMbit.applyAsDouble(point[series]);
                 svg.append(String.format(
                         Locale.ROOT,
                         "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"none\" stroke=\"%s\""
@@ -230,7 +233,7 @@ class ThroughputVersusRttBenchmark {
                     legendY - 8));
             svg.append(String.format(
                     Locale.ROOT,
-                    "<text x=\"%.1f\" y=\"%.1f\">MM2 replication, 1 task: defaults, placeholders</text>%n",
+                    "<text x=\"%.1f\" y=\"%.1f\">MM2 replication (MirrorMakerLabIT): defaults, placeholders</text>%n",
                     legendX + 20,
                     legendY));
         }

@@ -39,9 +39,9 @@ class DedicatedMirrorMakerLabIT {
     @Test
     void theAgentNamesTheDefaultFlowsReplicationConsumerAndTheProviderAdaptsTheOther() throws Exception {
         FarAndNear clusters = FarAndNear.start(LAB, RECORDS);
-        KernelLab lab = clusters.lab;
-        KafkaBroker far = clusters.far;
-        KafkaBroker near = clusters.near;
+        KernelLab lab = clusters.lab();
+        KafkaBroker far = clusters.far();
+        KafkaBroker near = clusters.near();
         Map<String, String> mm2 = new LinkedHashMap<>();
         mm2.put("clusters", "far, fast, near");
         mm2.put("far.bootstrap.servers", far.bootstrapServers());

@@ -12,17 +12,7 @@ import java.time.Duration;
  * topic orders (one partition, records of 1,000 bytes), and a near cluster in the client
  * namespace, beside the worker or MirrorMaker that replicates between them.
  */
-final class FarAndNear {
-    final KernelLab lab;
-    final KafkaBroker far;
-    final KafkaBroker near;
-
-    private FarAndNear(KernelLab lab, KafkaBroker far, KafkaBroker near) {
-        this.lab = lab;
-        this.far = far;
-        this.near = near;
-    }
-
+record FarAndNear(KernelLab lab, KafkaBroker far, KafkaBroker near) {
     static FarAndNear start(KernelLabExtension extension, int records) throws Exception {
         KernelLab lab = extension.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))

@@ -48,9 +48,9 @@ class MirrorMakerLabIT {
     @Test
     void thePluginNamesTheReplicationConsumerToTheFarClusterAndNothingElse() throws Exception {
         FarAndNear clusters = FarAndNear.start(LAB, 5_000);
-        KernelLab lab = clusters.lab;
-        KafkaBroker far = clusters.far;
-        KafkaBroker near = clusters.near;
+        KernelLab lab = clusters.lab();
+        KafkaBroker far = clusters.far();
+        KafkaBroker near = clusters.near();
         try (LabConnectWorker worker = LabConnectWorker.start(
                 lab,
                 near,
@@ -262,9 +262,9 @@ class MirrorMakerLabIT {
             // the far cluster's bootstrap list names
             assertTrue(given.contains("max.poll.records=153600"), given);
             assertTrue(adaptedMbit > 10 * defaultsMbit, "adapted " + adaptedMbit + " vs defaults " + defaultsMbit);
-            // The goal is 90% of the line: three tasks read 87.2-93.7% on the line (median 91.1%), the rest
-            // being the far BBR flows' retransmissions into the line's queue (docs/benchmarks.md);
-            // one task read 82-89%. The floor is below both, for a noisy machine.
+            // The goal is 90% of the line: three tasks read 87.2-93.7% on the line (median 91.1%), the
+            // rest going to the far BBR flows' retransmissions of what the line's queue dropped
+            // (docs/benchmarks.md); one task read 82-89%. The floor is below both, for a noisy machine.
             assertTrue(lineMbit >= 0.80 * LINE_MBIT, "adapted, on the line " + lineMbit + " Mbit/s");
             Files.writeString(
                     Path.of("target", "mm2-replication.csv"),
