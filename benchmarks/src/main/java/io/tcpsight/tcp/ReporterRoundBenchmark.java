@@ -5,6 +5,7 @@ import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;
@@ -58,9 +59,9 @@ public class ReporterRoundBenchmark {
                 () -> HostTcpFacts.current().kernelFacts(),
                 new FindingsBoard(600_000, finding -> {}));
         census = new CensusTracker(
-                registry,
-                socket -> socket.remote().getPort() == port,
-                socket -> CensusTracker.clientIdentity(socket, "consumer-bench-1"));
+                registry, socket -> socket.remote().getPort() == port, socket -> CensusTracker.clientIdentity(
+                                socket, "consumer-bench-1")
+                        .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
     }
 
     @TearDown(Level.Trial)

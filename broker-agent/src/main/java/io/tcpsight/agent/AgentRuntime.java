@@ -7,6 +7,7 @@ import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.model.Role;
 import io.tcpsight.runtime.ObservationRuntime;
 import io.tcpsight.sampling.ConnectionRegistry;
@@ -128,6 +129,7 @@ final class AgentRuntime implements Hooks.Receiver {
             // role), except that a bootstrap or group-coordinator connection carries none
             String clientId = clientIdBySelector.get(selector);
             identity = identity.withClientId(clientId)
+                    .ownerKnownBy(clientId == null ? OwnerKnownBy.UNPLACED : OwnerKnownBy.HOOKS)
                     .withNodeId(ClientConnectionIds.brokerNode(connectionId))
                     .withFlow(ClientConnectionIds.flow(
                             BulkFlow.forClient(clientId, ClientKind.fromClientId(clientId)), connectionId));
@@ -229,6 +231,9 @@ final class AgentRuntime implements Hooks.Receiver {
         String software = RequestFields.software(clientInformation);
         connection.updateIdentity(identity -> {
             ConnectionIdentity known = identity.clientId().isPresent() ? identity : identity.withClientId(clientId);
+            if (known.clientId().isPresent()) {
+                known = known.ownerKnownBy(OwnerKnownBy.HOOKS); // the client's own request said so
+            }
             known = known.withPrincipal(principal == null ? null : principal.toString())
                     .withListener(listener);
             return software == null ? known : known.withClientSoftware(software);
@@ -258,6 +263,24 @@ final class AgentRuntime implements Hooks.Receiver {
         if (now != seen) {
             connection.updateIdentity(identity -> identity.withFlow(now));
         }
+    }
+
+    @Override
+    public String[] clientConnection(int fd) {
+        TrackedConnection connection = registry.get(fd).orElse(null);
+        if (connection == null) {
+            return null;
+        }
+        ConnectionIdentity identity = connection.identity();
+        if (identity.role() != Role.CLIENT || identity.clientId().isEmpty()) {
+            return null;
+        }
+        return new String[] {
+            identity.clientId().get(),
+            identity.nodeId().orElse(""),
+            identity.knownFlow().name(),
+            Long.toString(connection.inode())
+        };
     }
 
     @Override

@@ -1,9 +1,12 @@
 package io.tcpsight.diagnose;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Rules on a client's configuration before any connection exists, such as a Connect worker's
@@ -53,6 +56,55 @@ public final class ClientConfigRules {
                 owner,
                 verdict.get().evidence,
                 new Remedy(List.of(new Setting(scope, key, "-1")), why)));
+    }
+
+    /**
+     * A client's own configured buffer against the RTT measured on a path to its brokers, for a
+     * client none of whose sockets on that path has a certain owner (TLS): the buffer the client sets
+     * is the same on each of its sockets, and the path's RTT is the same whoever owns a socket, so
+     * the finding is certain without naming a socket. Judges the buffer the client's bulk data
+     * passes: a consumer's receive buffer, a producer's send buffer. {@code owner} names the client
+     * (a connector's tasks as "connector-consumer-NAME-*") and the path (remote, node); the remedy
+     * is in the client's own keys.
+     */
+    public static List<Finding> settingsOnMeasuredPath(
+            ConnectionIdentity owner, KafkaSettings settings, long rttMicros, TcpsightConfig config) {
+        BulkFlow flow = owner.bulkFlow();
+        String key = flow == BulkFlow.TO_CLIENT
+                ? "receive.buffer.bytes"
+                : flow == BulkFlow.TO_BROKER ? "send.buffer.bytes" : null;
+        OptionalInt bytes = key == null
+                ? OptionalInt.empty()
+                : flow == BulkFlow.TO_CLIENT ? settings.receiveBufferBytes() : settings.sendBufferBytes();
+        if (bytes.isEmpty() || bytes.getAsInt() <= 0 || rttMicros <= 0) {
+            return List.of();
+        }
+        Optional<WindowModel.Verdict> verdict =
+                WindowModel.judge(bytes.getAsInt(), new Evidence(key, bytes.getAsInt(), "bytes"), rttMicros, config);
+        if (verdict.isEmpty()) {
+            return List.of();
+        }
+        String peer = ConnectionIdentity.address(owner.remote());
+        String path =
+                owner.nodeId().map(node -> "node " + node + " (" + peer + ")").orElse(String.valueOf(peer));
+        String why = String.format(
+                "%s=%d, set on every connection of %s, caps each at about %.1f Mbit/s over the %.1f ms measured to %s,"
+                        + " below the %s Mbit/s target (tcpsight.target.throughput.mbit); set it to -1 so the kernel"
+                        + " autotunes the window",
+                key,
+                bytes.getAsInt(),
+                owner.clientId().orElse("the client"),
+                verdict.get().ceilingMbit(),
+                rttMicros / 1000.0,
+                path,
+                trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)));
+        RuleId rule = flow == BulkFlow.TO_CLIENT ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
+        return List.of(new Finding(
+                rule,
+                verdict.get().severity,
+                owner,
+                verdict.get().evidence,
+                new Remedy(KafkaKeys.client(owner, key, "-1"), why)));
     }
 
     private static String trim(double value) {

@@ -15,7 +15,9 @@ public enum RuleId {
     FETCH_SIZE_BELOW_BDP("fetch-size-below-bdp"),
     WINDOW_SCALING_DISABLED("window-scaling-disabled"),
     TIMESTAMPS_DISABLED("timestamps-disabled"),
-    BROKER_UNREACHABLE("broker-unreachable");
+    BROKER_UNREACHABLE("broker-unreachable"),
+    /** Info only: sockets whose owner is not known, summed per broker path, with what their own findings would be. */
+    UNPLACED_SOCKETS("unplaced-sockets");
 
     private final String id;
 

@@ -46,6 +46,9 @@ public final class ConnectionJson {
             first = false;
             json.append("{\"connection\":");
             FindingJson.connection(json, connection.identity());
+            json.append(",\"ownerKnownBy\":\"")
+                    .append(connection.identity().ownerKnownBy().label())
+                    .append('"');
             json.append(",\"tcpInfo\":{");
             field(json, "state", sample.state().name(), true);
             field(json, "rttMs", sample.rttMicros() / 1000.0, false);

@@ -108,8 +108,9 @@ public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
         ConnectionSample sample = connection.latest().get();
         Optional<IntervalStats> interval = sample.interval();
         return String.format(
-                "%s rtt=%.2fms wscale=%s snd_wnd=%s cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
+                "%s owner=%s rtt=%.2fms wscale=%s snd_wnd=%s cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",
                 connection.identity().describe(),
+                connection.identity().ownerKnownBy().label(),
                 sample.rttMicros() / 1000.0,
                 sample.options().windowScaling() ? sample.sndWindowScale() + "," + sample.rcvWindowScale() : "off",
                 sample.sndWindowBytes().isPresent()

@@ -3,6 +3,8 @@ package io.tcpsight.kafka;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.OwnerKnownBy;
+import io.tcpsight.sampling.AgentHookNames;
 import io.tcpsight.sampling.ByteCountAttribution;
 import io.tcpsight.sampling.ByteCountAttribution.ClientConnection;
 import io.tcpsight.sampling.ByteCountAttribution.SocketCounts;
@@ -11,49 +13,46 @@ import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.KafkaMetric;
 
 /**
- * Which of the JVM's broker sockets are one reporter's own client's. Every socket to a bootstrap
- * port is tracked; its kernel byte counts are matched against every reporting client's
- * per-connection totals (Kafka's node metrics; {@link ByteCountAttribution}): a socket given to
- * this client is confirmed and judged, one given to another is released and never tracked again,
- * and once counts have matched here, one that matches nobody for three rounds belongs to a client
- * without the reporter and is released too. Plaintext counts match exactly; TLS counts never do
- * (they are not TCP's), and then a reporter alone in its JVM judges every socket to its brokers,
- * while one beside other reporters judges nothing rather than another client's socket.
+ * Which of the JVM's broker sockets are one reporter's own client's, named only when certain.
+ * Every socket to a bootstrap port is tracked, unplaced. With the tcpsight agent in the JVM its
+ * hooks name each socket; otherwise a socket is named when its kernel byte counts and one
+ * plaintext reporting client's per-connection totals agree exactly and uniquely over several
+ * rounds ({@link ByteCountAttribution}), and loses the name at the first contradiction. A socket
+ * named as another reporting client's is released and never tracked again. The rest stay
+ * unplaced: they raise no finding of their own (a client without the reporter, TLS), and the
+ * client's settings are judged on the measured path instead.
  */
 final class OwnSockets {
     /** The live reporters' claims in this class loader: a JVM's clients that report to tcpsight. */
     private static final Set<OwnSockets> LIVE = ConcurrentHashMap.newKeySet();
     /** At most this many foreign sockets remembered; past it the set starts again (they are matched again). */
     private static final int MAX_FOREIGN = 4096;
-    /** Rounds a socket may match no reporting client before it counts as a non-reporting client's. */
-    private static final int ROUNDS_UNMATCHED = 3;
 
     private final String clientId;
     private final BulkFlow clientFlow;
+    /** Whether this client's node byte totals can equal the kernel's (plaintext). */
+    private final boolean countsComparable;
     /** This client's node metrics: "node/incoming-byte-total" or "node/outgoing-byte-total" -> metric. */
     private final Map<String, KafkaMetric> nodeMetrics = new ConcurrentHashMap<>();
 
     private final Set<Long> foreignInodes = ConcurrentHashMap.newKeySet();
+    private final ByteCountAttribution attribution = new ByteCountAttribution();
     private List<ClientConnection> beforeSample = List.of();
-    /** Byte counts matched one of this client's sockets: they are comparable here (plaintext). */
-    private volatile boolean countsAgree;
-    /** Rounds with sockets to match in which none matched this client: past a few, counts are not TCP's (TLS). */
-    private volatile int roundsUnmatched;
-    /** Rounds each unconfirmed socket has gone unmatched; only sampled, unconfirmed sockets are kept. */
-    private final Map<TrackedConnection, Integer> unmatchedRounds = new HashMap<>();
 
-    OwnSockets(String clientId, BulkFlow clientFlow) {
+    OwnSockets(String clientId, BulkFlow clientFlow, boolean countsComparable) {
         this.clientId = clientId;
         this.clientFlow = clientFlow;
+        this.countsComparable = countsComparable;
     }
 
     void live() {
@@ -93,62 +92,63 @@ final class OwnSockets {
         return !foreignInodes.contains(inode);
     }
 
-    /**
-     * Whether the rules may judge a tracked socket: once confirmed as this client's. Unconfirmed
-     * sockets only when this reporter is alone in its JVM and its counts matched none of its sockets
-     * in {@link #ROUNDS_UNMATCHED} rounds (TLS): it then judges by port, as nothing else can tell.
-     */
-    boolean judged(TrackedConnection connection) {
-        return connection.ownerKey() != null
-                || (LIVE.size() < 2 && !countsAgree && roundsUnmatched >= ROUNDS_UNMATCHED);
+    /** Whether any of the sockets is known to be this client's. */
+    boolean anyOwn(List<TrackedConnection> sampled) {
+        for (TrackedConnection connection : sampled) {
+            ConnectionIdentity identity = connection.identity();
+            if (identity.ownerKnownBy().known()
+                    && identity.clientId().orElse("").equals(clientId)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Before the round's kernel sample: every reporting client's totals, for the bracket. */
     void beforeRound() {
-        beforeSample = everyClient();
+        beforeSample = AgentHookNames.present() ? List.of() : everyComparableClient();
     }
 
     /**
-     * After the kernel sample: confirms this client's sockets and releases another reporting client's.
-     * Once byte counts have matched one of this client's sockets (they are comparable: plaintext), a
-     * socket that matches none of the JVM's reporting clients for {@link #ROUNDS_UNMATCHED} rounds is
-     * another client's too (one without the reporter) and is released.
+     * After the kernel sample: names this client's sockets where certain, releases the sockets that
+     * are certainly another reporting client's, and takes a name back at the first contradiction.
      */
     void claim(List<TrackedConnection> sampled, ConnectionRegistry registry) {
+        if (AgentHookNames.present()) {
+            claimFromHooks(sampled, registry);
+            return;
+        }
         List<SocketCounts> sockets = new ArrayList<>();
-        Map<Integer, TrackedConnection> byFd = new HashMap<>();
+        Map<Long, TrackedConnection> byInode = new HashMap<>();
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().orElse(null);
-            if (connection.ownerKey() == null
-                    && sample != null
+            if (sample != null
                     && sample.bytesReceived().isPresent()
                     && sample.bytesAcked().isPresent()) {
                 sockets.add(new SocketCounts(
-                        connection.fd(),
+                        connection.inode(),
                         null,
                         sample.bytesReceived().getAsLong(),
                         sample.bytesAcked().getAsLong()));
-                byFd.put(connection.fd(), connection);
+                byInode.put(connection.inode(), connection);
             }
         }
-        unmatchedRounds.keySet().retainAll(new HashSet<>(byFd.values())); // a set: values() would make it quadratic
         if (sockets.isEmpty()) {
             return;
         }
-        List<ClientConnection> clients = ByteCountAttribution.bracket(beforeSample, everyClient());
-        Map<Integer, ClientConnection> owners = ByteCountAttribution.attributeConnections(sockets, clients);
-        if (!countsAgree && roundsUnmatched < ROUNDS_UNMATCHED) {
-            roundsUnmatched++;
-        }
-        owners.forEach((fd, owner) -> {
-            TrackedConnection connection = byFd.get(fd);
-            unmatchedRounds.remove(connection);
-            if (owner.clientId.equals(clientId)) {
-                countsAgree = true;
-                connection.ownerKey("node-" + owner.nodeId);
+        List<ClientConnection> clients = ByteCountAttribution.bracket(beforeSample, everyComparableClient());
+        Map<Long, ClientConnection> owners = attribution.round(sockets, clients);
+        byInode.forEach((inode, connection) -> {
+            ClientConnection owner = owners.get(inode);
+            if (owner == null) {
+                if (connection.identity().ownerKnownBy() == OwnerKnownBy.BYTE_COUNTS) {
+                    connection.updateIdentity(OwnSockets::unplaced); // contradicted: the name goes
+                }
+            } else if (owner.clientId.equals(clientId)) {
                 String broker = ClientConnectionIds.brokerNode(owner.nodeId);
                 connection.updateIdentity(identity -> {
-                    ConnectionIdentity own = identity.withFlow(owner.flow);
+                    ConnectionIdentity own =
+                            identity.withClientId(clientId).withFlow(owner.flow).ownerKnownBy(OwnerKnownBy.BYTE_COUNTS);
                     return broker == null || broker.equals(ClientConnectionIds.BOOTSTRAP)
                             ? own
                             : own.withNodeId(broker);
@@ -157,14 +157,28 @@ final class OwnSockets {
                 foreign(connection, registry);
             }
         });
-        for (TrackedConnection connection : byFd.values()) {
-            if (countsAgree
-                    && !owners.containsKey(connection.fd())
-                    && unmatchedRounds.merge(connection, 1, Integer::sum) >= ROUNDS_UNMATCHED) {
-                unmatchedRounds.remove(connection);
+    }
+
+    private void claimFromHooks(List<TrackedConnection> sampled, ConnectionRegistry registry) {
+        for (TrackedConnection connection : sampled) {
+            if (connection.identity().ownerKnownBy() == OwnerKnownBy.HOOKS) {
+                continue;
+            }
+            Optional<UnaryOperator<ConnectionIdentity>> naming = AgentHookNames.naming(connection);
+            if (naming.isEmpty()) {
+                continue;
+            }
+            ConnectionIdentity named = naming.get().apply(connection.identity());
+            if (named.clientId().orElse("").equals(clientId)) {
+                connection.updateIdentity(naming.get());
+            } else {
                 foreign(connection, registry);
             }
         }
+    }
+
+    private static ConnectionIdentity unplaced(ConnectionIdentity identity) {
+        return identity.withClientId(null).withFlow(BulkFlow.UNKNOWN).ownerKnownBy(OwnerKnownBy.UNPLACED);
     }
 
     private void foreign(TrackedConnection connection, ConnectionRegistry registry) {
@@ -172,13 +186,17 @@ final class OwnSockets {
             foreignInodes.clear();
         }
         foreignInodes.add(connection.inode());
+        attribution.forget(connection.inode());
         registry.forget(connection);
     }
 
-    private static List<ClientConnection> everyClient() {
+    /** The JVM's reporting clients whose counts can be the kernel's: plaintext ones. */
+    private static List<ClientConnection> everyComparableClient() {
         List<ClientConnection> all = new ArrayList<>();
         for (OwnSockets reporter : LIVE) {
-            all.addAll(reporter.ownConnections());
+            if (reporter.countsComparable) {
+                all.addAll(reporter.ownConnections());
+            }
         }
         return all;
     }

@@ -2,16 +2,22 @@ package io.tcpsight.kafka;
 
 import io.tcpsight.config.InvalidSettingException;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.ClientConfigRules;
+import io.tcpsight.diagnose.Finding;
 import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.runtime.ObservationRuntime;
-import io.tcpsight.sampling.CensusTracker;
+import io.tcpsight.sampling.MeasuredPaths;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.TcpSockets;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -31,8 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At {@code configure()} it reads the client's buffer and fetch settings; once the client
  * runs, it samples this process's connections to the client's brokers (found by the process
- * census, matched by the bootstrap servers' ports and, beside other reporting clients, by byte
- * counts: {@link OwnSockets}) on its own daemon thread and raises
+ * census to the bootstrap servers' ports, each named only when certain: {@link OwnSockets}) on
+ * its own daemon thread and raises
  * findings (small-receive-buffer, fetch-size-below-bdp, and the TCP rules it can see) to the
  * log and to JMX as {@code io.tcpsight:type=ClientMetrics,name=<client.id>}. It never logs a
  * secret and never writes to a socket.
@@ -78,7 +84,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
         kind = kindOf(clientId, configs);
         settings = KafkaSettings.fromClientConfig(configs, kind);
-        ownSockets = new OwnSockets(clientId, BulkFlow.forClient(clientId, kind));
+        ownSockets = new OwnSockets(clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);
@@ -128,15 +134,37 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                 .log(info, warn)
                 .settings(connection -> settings)
                 .beforeRound(ownSockets::beforeRound)
-                .census(this::mayBeOwnBrokerConnection, socket -> CensusTracker.clientIdentity(socket, clientId)
-                        .withFlow(BulkFlow.forClient(clientId, kind)))
+                .census(this::mayBeOwnBrokerConnection, TcpsightMetricsReporter::unplaced)
                 .namer(sampled -> ownSockets.claim(sampled, runtime.registry()))
-                .judgeOnly(ownSockets::judged)
+                .roundFindingSource(this::settingsOnPath)
                 .jmx(JMX_TYPE, clientId)
                 .samplerThread("tcpsight-reporter-" + clientId)
                 .build();
         ownSockets.live();
         runtime.start();
+    }
+
+    /** A socket found by the census: whose it is, is not known yet. */
+    private static ConnectionIdentity unplaced(ProcessSocket socket) {
+        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+    }
+
+    /**
+     * While none of the client's sockets has a certain owner (TLS without the agent, or the first
+     * rounds), its own buffer setting judged on the slowest path measured to its brokers: certain
+     * without naming a socket.
+     */
+    private List<Finding> settingsOnPath(List<TrackedConnection> sampled) {
+        if (ownSockets.anyOwn(sampled)) {
+            return List.of(); // its sockets speak for themselves
+        }
+        return MeasuredPaths.slowest(sampled, remote -> brokerPorts.contains(remote.getPort()))
+                .map(path -> ClientConfigRules.settingsOnMeasuredPath(
+                        path.clientOnPath(clientId).withFlow(BulkFlow.forClient(clientId, kind)),
+                        settings,
+                        path.rttMicros,
+                        config))
+                .orElse(List.of());
     }
 
     /** A socket to a bootstrap port that byte counts did not give to another reporting client in this JVM. */

@@ -19,6 +19,7 @@ public final class ConnectionIdentity {
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
     private final Instant openedAt;
+    private final OwnerKnownBy ownerKnownBy;
 
     private ConnectionIdentity(
             Role role,
@@ -30,7 +31,8 @@ public final class ConnectionIdentity {
             BulkFlow knownFlow,
             InetSocketAddress local,
             InetSocketAddress remote,
-            Instant openedAt) {
+            Instant openedAt,
+            OwnerKnownBy ownerKnownBy) {
         this.role = role;
         this.clientId = clientId;
         this.nodeId = nodeId;
@@ -41,44 +43,96 @@ public final class ConnectionIdentity {
         this.local = local;
         this.remote = remote;
         this.openedAt = openedAt;
+        this.ownerKnownBy = ownerKnownBy;
     }
 
     public static ConnectionIdentity of(
             Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
-        return new ConnectionIdentity(role, null, null, null, null, null, BulkFlow.UNKNOWN, local, remote, openedAt);
+        return new ConnectionIdentity(
+                role, null, null, null, null, null, BulkFlow.UNKNOWN, local, remote, openedAt, OwnerKnownBy.UNPLACED);
     }
 
     public ConnectionIdentity withClientId(String value) {
         return new ConnectionIdentity(
-                role, value, nodeId, listener, principal, clientSoftware, knownFlow, local, remote, openedAt);
+                role,
+                value,
+                nodeId,
+                listener,
+                principal,
+                clientSoftware,
+                knownFlow,
+                local,
+                remote,
+                openedAt,
+                ownerKnownBy);
     }
 
     public ConnectionIdentity withNodeId(String value) {
         return new ConnectionIdentity(
-                role, clientId, value, listener, principal, clientSoftware, knownFlow, local, remote, openedAt);
+                role,
+                clientId,
+                value,
+                listener,
+                principal,
+                clientSoftware,
+                knownFlow,
+                local,
+                remote,
+                openedAt,
+                ownerKnownBy);
     }
 
     public ConnectionIdentity withListener(String value) {
         return new ConnectionIdentity(
-                role, clientId, nodeId, value, principal, clientSoftware, knownFlow, local, remote, openedAt);
+                role,
+                clientId,
+                nodeId,
+                value,
+                principal,
+                clientSoftware,
+                knownFlow,
+                local,
+                remote,
+                openedAt,
+                ownerKnownBy);
     }
 
     /** The authenticated principal; a later authentication (SASL, re-authentication) replaces it. */
     public ConnectionIdentity withPrincipal(String value) {
         return new ConnectionIdentity(
-                role, clientId, nodeId, listener, value, clientSoftware, knownFlow, local, remote, openedAt);
+                role,
+                clientId,
+                nodeId,
+                listener,
+                value,
+                clientSoftware,
+                knownFlow,
+                local,
+                remote,
+                openedAt,
+                ownerKnownBy);
     }
 
     /** The client library and version the client announced (KIP-511), as "name/version", e.g. "librdkafka/1.9.2". */
     public ConnectionIdentity withClientSoftware(String value) {
         return new ConnectionIdentity(
-                role, clientId, nodeId, listener, principal, value, knownFlow, local, remote, openedAt);
+                role, clientId, nodeId, listener, principal, value, knownFlow, local, remote, openedAt, ownerKnownBy);
     }
 
     /** The local address, once the connect completed (a client socket has none before). */
     public ConnectionIdentity withLocal(InetSocketAddress value) {
         return new ConnectionIdentity(
-                role, clientId, nodeId, listener, principal, clientSoftware, knownFlow, value, remote, openedAt);
+                role,
+                clientId,
+                nodeId,
+                listener,
+                principal,
+                clientSoftware,
+                knownFlow,
+                value,
+                remote,
+                openedAt,
+                ownerKnownBy);
     }
 
     /**
@@ -87,7 +141,31 @@ public final class ConnectionIdentity {
      */
     public ConnectionIdentity withFlow(BulkFlow value) {
         return new ConnectionIdentity(
-                role, clientId, nodeId, listener, principal, clientSoftware, value, local, remote, openedAt);
+                role,
+                clientId,
+                nodeId,
+                listener,
+                principal,
+                clientSoftware,
+                value,
+                local,
+                remote,
+                openedAt,
+                ownerKnownBy);
+    }
+
+    /**
+     * How the owner (client.id) became known: from Kafka's own calls and requests (the agent's
+     * hooks), from byte counts that agreed exactly, or not at all. Rules name only what is known:
+     * a connection still {@link OwnerKnownBy#UNPLACED} raises no finding of its own.
+     */
+    public ConnectionIdentity ownerKnownBy(OwnerKnownBy value) {
+        return new ConnectionIdentity(
+                role, clientId, nodeId, listener, principal, clientSoftware, knownFlow, local, remote, openedAt, value);
+    }
+
+    public OwnerKnownBy ownerKnownBy() {
+        return ownerKnownBy;
     }
 
     public Role role() {

@@ -1,6 +1,8 @@
 package io.tcpsight.model;
 
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -18,6 +20,7 @@ public final class KafkaSettings {
     private final Long fetchMaxBytes;
     private final Long maxPartitionFetchBytes;
     private final Integer partitionsPerBroker;
+    private final String securityProtocol;
 
     public KafkaSettings(
             Integer receiveBufferBytes,
@@ -25,6 +28,17 @@ public final class KafkaSettings {
             Long fetchMaxBytes,
             Long maxPartitionFetchBytes,
             Integer partitionsPerBroker) {
+        this(receiveBufferBytes, sendBufferBytes, fetchMaxBytes, maxPartitionFetchBytes, partitionsPerBroker, null);
+    }
+
+    private KafkaSettings(
+            Integer receiveBufferBytes,
+            Integer sendBufferBytes,
+            Long fetchMaxBytes,
+            Long maxPartitionFetchBytes,
+            Integer partitionsPerBroker,
+            String securityProtocol) {
+        this.securityProtocol = securityProtocol;
         this.receiveBufferBytes = receiveBufferBytes;
         this.sendBufferBytes = sendBufferBytes;
         this.fetchMaxBytes = fetchMaxBytes;
@@ -49,7 +63,12 @@ public final class KafkaSettings {
                 consumer
                         ? (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES)
                         : null,
-                null);
+                null,
+                protocol(config.get("security.protocol")));
+    }
+
+    private static String protocol(Object value) {
+        return value == null ? "PLAINTEXT" : String.valueOf(value).trim().toUpperCase(Locale.ROOT);
     }
 
     private static int intValue(Map<String, ?> config, String key, int fallback) {
@@ -66,7 +85,25 @@ public final class KafkaSettings {
 
     public KafkaSettings withPartitionsPerBroker(Integer partitions) {
         return new KafkaSettings(
-                receiveBufferBytes, sendBufferBytes, fetchMaxBytes, maxPartitionFetchBytes, partitions);
+                receiveBufferBytes,
+                sendBufferBytes,
+                fetchMaxBytes,
+                maxPartitionFetchBytes,
+                partitions,
+                securityProtocol);
+    }
+
+    /** security.protocol as configured (PLAINTEXT when a known config leaves it out); empty when the config is unknown. */
+    public Optional<String> securityProtocol() {
+        return Optional.ofNullable(securityProtocol);
+    }
+
+    /**
+     * Whether the client's byte totals can equal the kernel's: only in plaintext. TLS adds records and
+     * handshakes the client never counts, and SASL's exchange may be counted on one side only.
+     */
+    public boolean countsBytesAsTheKernel() {
+        return "PLAINTEXT".equals(securityProtocol);
     }
 
     /** receive.buffer.bytes as configured: -1 is kernel autotuning. */

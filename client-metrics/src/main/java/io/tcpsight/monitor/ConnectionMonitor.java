@@ -4,6 +4,7 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.UnplacedSockets;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
@@ -38,6 +39,7 @@ public final class ConnectionMonitor {
     private final Supplier<KernelFacts> kernel;
     private final FindingsBoard board;
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
+    private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
     private static final Predicate<TrackedConnection> ALL = connection -> true;
@@ -84,6 +86,14 @@ public final class ConnectionMonitor {
         extraFindings.add(source);
     }
 
+    /**
+     * Findings from the round's judged connections as a whole, not from any one socket: a client's
+     * configured buffer against the RTT measured on its broker paths holds whoever owns each socket.
+     */
+    public void addRoundFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
+        roundFindings.add(source);
+    }
+
     public ConnectionRegistry registry() {
         return registry;
     }
@@ -113,8 +123,17 @@ public final class ConnectionMonitor {
         }
         KernelFacts kernelFacts = kernel.get();
         List<Finding> findings = new ArrayList<>();
+        UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
-            findings.addAll(Diagnosis.connection(facts(connection, kernelFacts), config));
+            List<Finding> own = Diagnosis.connection(facts(connection, kernelFacts), config);
+            unplaced.add(connection.identity(), own);
+            if (connection.identity().ownerKnownBy().known()) {
+                findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
+            }
+        }
+        findings.addAll(unplaced.summaries());
+        for (Function<List<TrackedConnection>, List<Finding>> source : roundFindings) {
+            findings.addAll(source.apply(sampled));
         }
         for (Supplier<List<Finding>> source : extraFindings) {
             findings.addAll(source.get());

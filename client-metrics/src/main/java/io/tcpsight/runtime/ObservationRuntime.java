@@ -67,6 +67,7 @@ public final class ObservationRuntime implements AutoCloseable {
         builder.namers.forEach(monitor::addNamer);
         monitor.judgeOnly(builder.judged);
         builder.findingSources.forEach(monitor::addFindingSource);
+        builder.roundFindingSources.forEach(monitor::addRoundFindingSource);
         this.beforeRound = new ArrayList<>();
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);
@@ -149,6 +150,7 @@ public final class ObservationRuntime implements AutoCloseable {
         private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();
         private Predicate<TrackedConnection> judged = connection -> true;
         private final List<Supplier<List<Finding>>> findingSources = new ArrayList<>();
+        private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindingSources = new ArrayList<>();
         private final List<NamedExporter> exporters = new ArrayList<>();
         private String samplerThread;
 
@@ -211,6 +213,12 @@ public final class ObservationRuntime implements AutoCloseable {
         /** Findings from elsewhere (listeners, host counters), evaluated each round. */
         public Builder findingSource(Supplier<List<Finding>> source) {
             findingSources.add(source);
+            return this;
+        }
+
+        /** Findings from a round's connections as a whole (see {@link ConnectionMonitor#addRoundFindingSource}). */
+        public Builder roundFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
+            roundFindingSources.add(source);
             return this;
         }
 

@@ -3,173 +3,302 @@ package io.tcpsight.sampling;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Tells which Kafka client owns a socket without hooking Kafka: every client publishes, per
- * connection ("node-N"), the bytes it has read and written; the kernel counts the same bytes per
- * socket (tcpi_bytes_received, tcpi_bytes_acked). For plaintext connections the two agree
- * exactly when idle, and differ by what still sits in the socket queues when busy. Pure; the
- * caller reads the clients' side just before and just after the kernel's (see {@link #bracket}).
+ * Tells which Kafka client owns a socket without hooking Kafka, and only when it is certain.
+ * Every client publishes, per connection ("node-N"), the bytes it has read and written; the
+ * kernel counts the same bytes per socket (tcpi_bytes_received, tcpi_bytes_acked). In plaintext
+ * the two are equal whenever nothing is in flight: that is an exact match. A socket is named
+ * after {@link #ROUNDS_TO_NAME} rounds in which it and one client connection matched exactly and
+ * only each other, with no round between that contradicts the pair. A named socket is checked
+ * every round and loses its name at the first contradiction (counts that cannot be the pair's, or
+ * an exact match with anyone else). Under TLS the counts never agree (the kernel counts records
+ * and handshakes), so nothing is named there; sockets whose counts tie (idle ones) stay unnamed.
+ *
+ * <p>One instance per observer, fed once per round on its sampling thread.
  */
 public final class ByteCountAttribution {
-    /** Largest gap still taken as "the same connection": bytes queued in the kernel between the two reads. */
-    public static final long TOLERANCE_BYTES = 8L << 20;
+    /** Rounds of an exact, one-to-one match before a name is given. */
+    public static final int ROUNDS_TO_NAME = 3;
+    /**
+     * Largest count still consistent with a named pair: bytes queued in the kernel between the reads,
+     * at most one receive or send buffer (tcp_rmem/tcp_wmem max; 6 MiB and 4 MiB by default).
+     */
+    public static final long QUEUE_BOUND_BYTES = 8L << 20;
 
-    private ByteCountAttribution() {}
+    /** What is known of each socket that was seen last round, by socket. */
+    private final Map<Long, SocketState> sockets = new HashMap<>();
 
-    /** One side of a client's per-connection metrics. */
+    /** One side of a client's per-connection metrics, read just before and just after the kernel sample. */
     public static final class ClientConnection {
         public final String clientId;
         public final String nodeId;
-        public final long bytesRead;
-        public final long bytesWritten;
+        final long readBefore;
+        final long readAfter;
+        final long writtenBefore;
+        final long writtenAfter;
         /** What the client's type carries: a consumer fetches, a producer produces, an admin client neither. */
         public final BulkFlow flow;
 
+        /** One read of the client's totals, taken as both sides of the bracket. */
         public ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten, BulkFlow flow) {
+            this(clientId, nodeId, bytesRead, bytesRead, bytesWritten, bytesWritten, flow);
+        }
+
+        ClientConnection(
+                String clientId,
+                String nodeId,
+                long readBefore,
+                long readAfter,
+                long writtenBefore,
+                long writtenAfter,
+                BulkFlow flow) {
             this.clientId = clientId;
             this.nodeId = nodeId;
-            this.bytesRead = bytesRead;
-            this.bytesWritten = bytesWritten;
+            this.readBefore = readBefore;
+            this.readAfter = readAfter;
+            this.writtenBefore = writtenBefore;
+            this.writtenAfter = writtenAfter;
             this.flow = flow;
+        }
+
+        String key() {
+            return clientId + "/" + nodeId;
+        }
+
+        ClientConnection as(String groupClientId) {
+            return new ClientConnection(
+                    groupClientId, nodeId, readBefore, readAfter, writtenBefore, writtenAfter, flow);
         }
 
         @Override
         public String toString() {
-            return clientId + "/node-" + nodeId + " read=" + bytesRead + " written=" + bytesWritten;
+            return clientId + "/node-" + nodeId + " read=" + readBefore + ".." + readAfter + " written=" + writtenBefore
+                    + ".." + writtenAfter;
         }
     }
 
     /** One socket as the kernel counts it; {@code brokerNodeId} when its peer is a known broker, else null. */
     public static final class SocketCounts {
-        final int fd;
+        final long socket;
         final String brokerNodeId;
         final long bytesReceived;
         final long bytesAcked;
 
-        public SocketCounts(int fd, String brokerNodeId, long bytesReceived, long bytesAcked) {
-            this.fd = fd;
+        /** {@code socket} tells sockets apart across rounds: its inode. */
+        public SocketCounts(long socket, String brokerNodeId, long bytesReceived, long bytesAcked) {
+            this.socket = socket;
             this.brokerNodeId = brokerNodeId;
             this.bytesReceived = bytesReceived;
             this.bytesAcked = bytesAcked;
         }
     }
 
-    /**
-     * Pairs sockets with client connections, closest byte counts first, each used once. A socket
-     * whose best match ties with another client's is given the connector ("-*") when all tied
-     * clients are tasks of one connector (that connection under the connector's id), and left out
-     * otherwise (a later round tells them apart).
-     *
-     * @return the client connection each socket was given, by socket fd
-     */
-    public static Map<Integer, ClientConnection> attributeConnections(
-            List<SocketCounts> sockets, List<ClientConnection> clients) {
-        List<Candidate> candidates = new ArrayList<>();
-        for (SocketCounts socket : sockets) {
-            for (ClientConnection client : clients) {
-                long distance = distance(socket, client);
-                if (distance >= 0) {
-                    candidates.add(new Candidate(socket, client, distance));
-                }
-            }
-        }
-        candidates.sort(Comparator.comparingLong(candidate -> candidate.distance));
-        Map<Integer, List<Candidate>> bestBySocket = new HashMap<>();
-        for (Candidate candidate : candidates) {
-            List<Candidate> best = bestBySocket.computeIfAbsent(candidate.socket.fd, fd -> new ArrayList<>());
-            if (best.isEmpty() || best.get(0).distance == candidate.distance) {
-                best.add(candidate);
-            }
-        }
-        Map<Integer, ClientConnection> owners = new HashMap<>();
-        Set<ClientConnection> used = new HashSet<>();
-        Set<Integer> decided = new HashSet<>();
-        for (Candidate candidate : candidates) {
-            int fd = candidate.socket.fd;
-            if (decided.contains(fd) || used.contains(candidate.client)) {
-                continue;
-            }
-            List<Candidate> best = bestBySocket.get(fd);
-            if (candidate.distance != best.get(0).distance) {
-                continue; // its best partners went to other sockets; a later round decides
-            }
-            Set<String> tiedClients = new HashSet<>();
-            for (Candidate tied : best) {
-                if (!used.contains(tied.client)) {
-                    tiedClients.add(tied.client.clientId);
-                }
-            }
-            decided.add(fd);
-            if (tiedClients.size() <= 1) {
-                used.add(candidate.client);
-                owners.put(fd, candidate.client);
-            } else {
-                String connector = commonConnectorClient(tiedClients);
-                if (connector != null) {
-                    used.add(candidate.client);
-                    ClientConnection client = candidate.client;
-                    owners.put(
-                            fd,
-                            new ClientConnection(
-                                    connector, client.nodeId, client.bytesRead, client.bytesWritten, client.flow));
-                }
-            }
-        }
-        return owners;
+    private static final class SocketState {
+        /** The owner this socket matched exactly and alone, as a set of client keys (more than one: a connector's tasks). */
+        Set<String> candidate = Set.of();
+
+        ClientConnection candidateOwner;
+        int exactRounds;
+        boolean named;
     }
 
     /**
-     * One view of every client connection from two JMX reads that bracket the kernel sample: bytes
-     * read as of the read before it, bytes written as of the read after it. Kafka cannot have read
-     * more than the kernel had received by then, nor written less than the peer had acknowledged,
-     * so the true pair never looks impossible however fast the connection streams (a single read
-     * after the sample made a busy consumer's socket look as if Kafka had read more than the
-     * kernel received, and it stayed unnamed). A connection absent from the earlier read is taken
-     * as the later read shows it.
+     * One round. {@code clients} are those whose counts can equal the kernel's (plaintext clients
+     * only). Returns the owner of every socket that is named now, by socket; a socket left out has
+     * no certain owner, whatever it was given before.
+     */
+    public Map<Long, ClientConnection> round(List<SocketCounts> socketCounts, List<ClientConnection> clients) {
+        Map<Long, List<ClientConnection>> exactBySocket = new HashMap<>();
+        Map<String, List<Long>> exactByClient = new HashMap<>();
+        Map<String, ClientConnection> clientsByKey = new HashMap<>();
+        for (ClientConnection client : clients) {
+            clientsByKey.put(client.key(), client);
+        }
+        for (SocketCounts socket : socketCounts) {
+            for (ClientConnection client : clients) {
+                if (exact(socket, client)) {
+                    exactBySocket
+                            .computeIfAbsent(socket.socket, any -> new ArrayList<>())
+                            .add(client);
+                    exactByClient
+                            .computeIfAbsent(client.key(), any -> new ArrayList<>())
+                            .add(socket.socket);
+                }
+            }
+        }
+        Set<Long> seen = new HashSet<>();
+        Map<Long, ClientConnection> owners = new HashMap<>();
+        for (SocketCounts socket : socketCounts) {
+            seen.add(socket.socket);
+            SocketState state = sockets.computeIfAbsent(socket.socket, any -> new SocketState());
+            Candidate now = candidate(socket.socket, exactBySocket, exactByClient);
+            if (now != null && now.clients.equals(state.candidate)) {
+                state.exactRounds++;
+                state.candidateOwner = now.owner;
+            } else if (now != null) {
+                state.candidate = now.clients;
+                state.candidateOwner = now.owner;
+                state.exactRounds = 1;
+                state.named = false;
+            } else if (!state.candidate.isEmpty()
+                    && (exactBySocket.containsKey(socket.socket)
+                            || othersMatchExactly(state.candidate, socket.socket, exactByClient)
+                            || !consistentWithAny(socket, state.candidate, clientsByKey))) {
+                state.candidate = Set.of(); // a contradiction: what it was thought to be, it cannot be
+                state.candidateOwner = null;
+                state.exactRounds = 0;
+                state.named = false;
+            }
+            if (state.exactRounds >= ROUNDS_TO_NAME) {
+                state.named = true;
+            }
+            if (state.named) {
+                owners.put(socket.socket, state.candidateOwner);
+            }
+        }
+        sockets.keySet().retainAll(seen);
+        return owners;
+    }
+
+    /** Forgets a socket (released or closed); it starts again if seen again. */
+    public void forget(long socket) {
+        sockets.remove(socket);
+    }
+
+    /**
+     * The owner a socket matched exactly this round, alone: one client connection that matched no
+     * other socket, or the tasks of one connector whose connections matched exactly these sockets
+     * and no more sockets than they are (identical counts among one connector's tasks).
+     */
+    private static Candidate candidate(
+            long socket, Map<Long, List<ClientConnection>> exactBySocket, Map<String, List<Long>> exactByClient) {
+        List<ClientConnection> matches = exactBySocket.get(socket);
+        if (matches == null) {
+            return null;
+        }
+        if (matches.size() == 1) {
+            ClientConnection only = matches.get(0);
+            return exactByClient.get(only.key()).size() == 1 ? new Candidate(Set.of(only.key()), only) : null;
+        }
+        // the component of the exact-match graph this socket is in
+        Set<Long> componentSockets = new LinkedHashSet<>();
+        Map<String, ClientConnection> componentClients = new HashMap<>();
+        List<Long> pending = new ArrayList<>(List.of(socket));
+        while (!pending.isEmpty()) {
+            long next = pending.remove(pending.size() - 1);
+            if (!componentSockets.add(next)) {
+                continue;
+            }
+            for (ClientConnection client : exactBySocket.getOrDefault(next, List.of())) {
+                if (componentClients.put(client.key(), client) == null) {
+                    pending.addAll(exactByClient.get(client.key()));
+                }
+            }
+        }
+        if (componentSockets.size() > componentClients.size()) {
+            return null; // more sockets than owners: at least one is someone else's
+        }
+        Set<String> clientIds = new HashSet<>();
+        componentClients.values().forEach(client -> clientIds.add(client.clientId));
+        String connector = commonConnectorClient(clientIds);
+        return connector == null
+                ? null
+                : new Candidate(componentClients.keySet(), matches.get(0).as(connector));
+    }
+
+    private static boolean othersMatchExactly(Set<String> candidate, long socket, Map<String, List<Long>> byClient) {
+        for (String client : candidate) {
+            for (long other : byClient.getOrDefault(client, List.of())) {
+                if (other != socket) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean consistentWithAny(
+            SocketCounts socket, Set<String> candidate, Map<String, ClientConnection> clients) {
+        for (String key : candidate) {
+            ClientConnection client = clients.get(key);
+            if (client != null && consistent(socket, client)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Nothing in flight and every count equal: the client read exactly what the kernel received and
+     * the peer acknowledged exactly what the client wrote (one more on kernels that count the SYN).
+     */
+    static boolean exact(SocketCounts socket, ClientConnection client) {
+        return sameBroker(socket, client)
+                && client.readBefore == client.readAfter
+                && client.readAfter == socket.bytesReceived
+                && client.writtenBefore == client.writtenAfter
+                && (socket.bytesAcked == client.writtenAfter || socket.bytesAcked == client.writtenAfter + 1);
+    }
+
+    /**
+     * Counts the pair can have: the client cannot have read more than the kernel received before it
+     * read, nor the peer acknowledged more than the client wrote, and what lies between is at most
+     * what the socket's queues can hold.
+     */
+    static boolean consistent(SocketCounts socket, ClientConnection client) {
+        long unread = socket.bytesReceived - client.readAfter;
+        long unacked = client.writtenBefore - socket.bytesAcked;
+        return sameBroker(socket, client)
+                && client.readBefore <= socket.bytesReceived
+                && socket.bytesAcked <= client.writtenAfter + 1
+                && unread <= QUEUE_BOUND_BYTES
+                && unacked <= QUEUE_BOUND_BYTES;
+    }
+
+    /**
+     * One view of every client connection from two reads that bracket the kernel sample. A
+     * connection absent from the earlier read is taken as the later read shows it, both sides.
      */
     public static List<ClientConnection> bracket(List<ClientConnection> before, List<ClientConnection> after) {
         Map<String, ClientConnection> earlier = new HashMap<>();
         for (ClientConnection connection : before) {
-            earlier.put(connection.clientId + "/" + connection.nodeId, connection);
+            earlier.put(connection.key(), connection);
         }
         List<ClientConnection> bracketed = new ArrayList<>(after.size());
         for (ClientConnection later : after) {
-            ClientConnection first = earlier.get(later.clientId + "/" + later.nodeId);
+            ClientConnection first = earlier.get(later.key());
             bracketed.add(
                     first == null
                             ? later
                             : new ClientConnection(
-                                    later.clientId, later.nodeId, first.bytesRead, later.bytesWritten, later.flow));
+                                    later.clientId,
+                                    later.nodeId,
+                                    first.readBefore,
+                                    later.readAfter,
+                                    first.writtenBefore,
+                                    later.writtenAfter,
+                                    later.flow));
         }
         return bracketed;
     }
 
-    /** -1 when the two cannot be the same connection. */
-    static long distance(SocketCounts socket, ClientConnection client) {
-        if (socket.brokerNodeId != null && !sameBroker(socket.brokerNodeId, client.nodeId)) {
-            return -1;
+    /** Whether a client's connection (by its Kafka connection id) can be one to this socket's broker. */
+    private static boolean sameBroker(SocketCounts socket, ClientConnection client) {
+        if (socket.brokerNodeId == null) {
+            return true;
         }
-        long unread = socket.bytesReceived - client.bytesRead; // received by the kernel, not yet read by Kafka
-        long unacked = client.bytesWritten - socket.bytesAcked; // written by Kafka, not yet acknowledged by the peer
-        if (unread < 0 || unacked < -1 || unread > TOLERANCE_BYTES || unacked > TOLERANCE_BYTES) {
-            return -1; // -1: the SYN counts as one acknowledged byte on some kernels
-        }
-        return unread + Math.abs(unacked);
+        String node = ClientConnectionIds.brokerNode(client.nodeId);
+        return node == null || node.equals(ClientConnectionIds.BOOTSTRAP) || node.equals(socket.brokerNodeId);
     }
 
-    /** Whether a client's connection (by its Kafka connection id) can be one to this broker: a bootstrap connection can. */
-    static boolean sameBroker(String brokerNodeId, String clientNodeId) {
-        String node = ClientConnectionIds.brokerNode(clientNodeId);
-        return node == null || node.equals(ClientConnectionIds.BOOTSTRAP) || node.equals(brokerNodeId);
-    }
-
+    /** "connector-consumer-slow-*" when every id is a task client of connector slow; else null. */
     private static String commonConnectorClient(Set<String> clientIds) {
         String common = null;
         for (String clientId : clientIds) {
@@ -185,14 +314,12 @@ public final class ByteCountAttribution {
     }
 
     private static final class Candidate {
-        final SocketCounts socket;
-        final ClientConnection client;
-        final long distance;
+        final Set<String> clients;
+        final ClientConnection owner;
 
-        Candidate(SocketCounts socket, ClientConnection client, long distance) {
-            this.socket = socket;
-            this.client = client;
-            this.distance = distance;
+        Candidate(Set<String> clients, ClientConnection owner) {
+            this.clients = clients;
+            this.owner = owner;
         }
     }
 }

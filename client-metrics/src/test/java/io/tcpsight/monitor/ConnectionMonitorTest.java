@@ -8,10 +8,12 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.model.Role;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;
@@ -39,7 +41,8 @@ class ConnectionMonitorTest {
                         (InetSocketAddress) channel.getLocalAddress(),
                         (InetSocketAddress) channel.getRemoteAddress(),
                         Instant.now())
-                .withClientId(clientId);
+                .withClientId(clientId)
+                .ownerKnownBy(OwnerKnownBy.HOOKS);
     }
 
     @Test
@@ -96,6 +99,34 @@ class ConnectionMonitorTest {
 
     @Test
     void aSenderBehindASlowReaderIsFoundReceiveWindowLimited() throws Exception {
+        List<Finding> findings = slowReaderRound(true);
+        Finding finding = findings.stream()
+                .filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no receive-window-limited in " + findings));
+        assertEquals("consumer-slow-1", finding.connection().clientId().orElseThrow());
+        assertEquals("receive.buffer.bytes", finding.remedy().settings().get(0).key());
+    }
+
+    @Test
+    void aConnectionOfUnknownOwnerRaisesOnlyItsPathsSummary() throws Exception {
+        List<Finding> findings = slowReaderRound(false);
+        assertEquals(1, findings.size(), findings.toString());
+        Finding summary = findings.get(0);
+        assertEquals(RuleId.UNPLACED_SOCKETS, summary.rule());
+        assertEquals(Severity.INFO, summary.severity());
+        assertTrue(summary.connection().clientId().isEmpty());
+        assertTrue(summary.remedy().settings().isEmpty(), "no client key for a socket nobody owns");
+        assertTrue(
+                summary.evidence("wouldRaise").get().value().toString().contains("receive-window-limited"),
+                summary.toString());
+    }
+
+    /**
+     * A broker-side socket whose reader takes 1 KiB every 2 ms, sampled twice; named by a namer once it
+     * has sent data when {@code named}. The second round's findings.
+     */
+    private static List<Finding> slowReaderRound(boolean named) throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         List<List<Finding>> rounds = new ArrayList<>();
         FindingsBoard board = new FindingsBoard(0, finding -> {});
@@ -110,11 +141,19 @@ class ConnectionMonitorTest {
             loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
             SocketChannel broker = loopback.connectPair(0);
             SocketChannel consumer = loopback.accepted.get(0);
-            registry.track(TcpSockets.fileDescriptor(broker), 0, identity(broker, Role.BROKER, null));
+            registry.track(
+                    TcpSockets.fileDescriptor(broker),
+                    0,
+                    ConnectionIdentity.of(
+                            Role.BROKER,
+                            (InetSocketAddress) broker.getLocalAddress(),
+                            (InetSocketAddress) broker.getRemoteAddress(),
+                            Instant.now()));
             // named from the sample itself once it has sent data, before the rules of the same round run
             monitor.addNamer(sampled -> sampled.forEach(connection -> {
-                if (connection.latest().get().bytesAcked().orElse(0) > 1) { // the SYN counts as one acknowledged byte
-                    connection.updateIdentity(unnamed -> unnamed.withClientId("consumer-slow-1"));
+                if (named && connection.latest().get().bytesAcked().orElse(0) > 1) { // the SYN counts as one byte
+                    connection.updateIdentity(
+                            unnamed -> unnamed.withClientId("consumer-slow-1").ownerKnownBy(OwnerKnownBy.HOOKS));
                 }
             }));
             monitor.round();
@@ -137,13 +176,7 @@ class ConnectionMonitorTest {
             assertTrue(
                     interval.rwndLimitedRatio() > 0.5,
                     "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());
-            Finding finding = rounds.get(1).stream()
-                    .filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED)
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no receive-window-limited in " + rounds.get(1)));
-            assertEquals("consumer-slow-1", finding.connection().clientId().orElseThrow());
-            assertEquals(
-                    "receive.buffer.bytes", finding.remedy().settings().get(0).key());
+            return rounds.get(1);
         }
     }
 
@@ -182,9 +215,9 @@ class ConnectionMonitorTest {
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             int port = loopback.port();
             CensusTracker tracker = new CensusTracker(
-                    registry,
-                    socket -> socket.remote().getPort() == port,
-                    socket -> CensusTracker.clientIdentity(socket, "consumer-g-1"));
+                    registry, socket -> socket.remote().getPort() == port, socket -> CensusTracker.clientIdentity(
+                                    socket, "consumer-g-1")
+                            .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
             SocketChannel first = loopback.connectPair(0);
             SocketChannel second = loopback.connectPair(0);
             tracker.refresh();

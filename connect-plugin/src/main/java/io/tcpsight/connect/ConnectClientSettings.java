@@ -6,6 +6,7 @@ import io.tcpsight.model.MirrorClient;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.health.ConnectClusterState;
 
@@ -55,6 +56,43 @@ final class ConnectClientSettings {
         }
         effective.values().removeIf(value -> value == null || value.contains("${"));
         return KafkaSettings.fromClientConfig(effective, kind);
+    }
+
+    /**
+     * Whether a client's per-connection byte totals can equal the kernel's: plaintext only. A task
+     * client's protocol is the worker's consumer.* / producer.* under the connector's overrides (Connect
+     * does not pass the worker's own security.protocol to them); the worker's own clients use its
+     * top-level one.
+     */
+    boolean countsBytesAsTheKernel(String clientId) {
+        ClientKind kind = ClientKind.fromClientId(clientId);
+        if (kind.isConnect() || kind.isMirror()) {
+            return forClient(clientId).countsBytesAsTheKernel();
+        }
+        return KafkaSettings.fromClientConfig(workerConfig, kind).countsBytesAsTheKernel();
+    }
+
+    /**
+     * The broker ports a task client reaches when its connector names another cluster (an
+     * {@code *.override.bootstrap.servers}, MirrorMaker 2's clusters); empty for the worker's own cluster.
+     */
+    Set<Integer> otherClusterPorts(String clientId) {
+        ClientKind kind = ClientKind.fromClientId(clientId);
+        Map<String, String> connector;
+        if (kind.isMirror()) {
+            connector = connectorConfigs.computeIfAbsent(
+                    MirrorClient.fromClientId(clientId).get().connector(), this::connectorConfig);
+            return ConnectorClusters.bootstrapPorts(connector);
+        }
+        if (!kind.isConnect()) {
+            return Set.of();
+        }
+        connector = ClientKind.connectorName(clientId)
+                .map(name -> connectorConfigs.computeIfAbsent(name, this::connectorConfig))
+                .orElse(Map.of());
+        Map<String, String> override = new HashMap<>();
+        copyStripped(connector, kind.connectorOverridePrefix(), override);
+        return ConnectorClusters.bootstrapPorts(override);
     }
 
     /** A connector's raw config, from the herder. */

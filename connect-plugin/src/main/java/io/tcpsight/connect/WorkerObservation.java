@@ -3,15 +3,18 @@ package io.tcpsight.connect;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.Finding;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.runtime.ObservationRuntime;
+import io.tcpsight.sampling.AgentHookNames;
 import io.tcpsight.sampling.ByteCountAttribution;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
@@ -34,8 +37,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker's Kafka connections, observed: to its own cluster, and to any cluster a connector
  * names (MirrorMaker 2's source, a {@code consumer.override.bootstrap.servers}). A process census
- * finds them, Kafka's per-connection byte counts tell whose they are (see
- * {@link ByteCountAttribution}), the batched sampler and the shared rules judge them, with the
+ * finds them; a socket is named only when certain (the agent's hooks, or byte counts that agree
+ * exactly: {@link ByteCountAttribution}), and each connector's settings are judged on the
+ * measured path whatever is named ({@link ClientSettingsOnPaths}); the batched sampler and the shared rules judge them, with the
  * settings each client really runs with (worker consumer.* / producer.* under the connector's
  * overrides; an MM2 client's from its connector). Runs on one daemon thread.
  */
@@ -50,6 +54,12 @@ final class WorkerObservation implements AutoCloseable {
     private final Set<Integer> bootstrapPorts = new HashSet<>();
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
+
+    private final ByteCountAttribution attribution = new ByteCountAttribution();
+    /** The Kafka clients this round's byte-count read found in the JVM. */
+    private Set<String> clientIdsNow = Set.of();
+
+    private final ClientSettingsOnPaths settingsOnPaths;
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** Held here: Micrometer keeps a function meter's state object only weakly. */
@@ -66,6 +76,7 @@ final class WorkerObservation implements AutoCloseable {
         for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
             bootstrapPorts.add(server.getPort());
         }
+        settingsOnPaths = new ClientSettingsOnPaths(clientSettings, this::onWorkerCluster, config);
         runtime = ObservationRuntime.builder("tcpsight", config)
                 .log(LOG::info, LOG::warn)
                 .samplerThread("tcpsight-connect-sampler")
@@ -75,6 +86,7 @@ final class WorkerObservation implements AutoCloseable {
                 .census(this::isBrokerConnection, this::identify)
                 .beforeRound(this::beforeSample)
                 .namer(this::name)
+                .roundFindingSource(this::settingsOnPaths)
                 .jmx(JMX_TYPE, workerName)
                 .exporter("Prometheus meters", this::bindMeters)
                 .build();
@@ -106,24 +118,18 @@ final class WorkerObservation implements AutoCloseable {
 
     private void beforeSample() {
         clientSettings.newRound();
-        clientsBeforeSample = hasUnnamed() ? KafkaClientConnections.read() : List.of();
-    }
-
-    private static boolean unnamed(TrackedConnection connection) {
-        String clientId = connection.identity().clientId().orElse(null);
-        return clientId == null || clientId.endsWith("-*");
-    }
-
-    private boolean hasUnnamed() {
-        return runtime.registry().connections().stream().anyMatch(WorkerObservation::unnamed);
+        clientsBeforeSample = AgentHookNames.present() ? List.of() : KafkaClientConnections.read();
     }
 
     /** A socket to the worker's cluster, or to a port another cluster's bootstrap.servers in a connector config names. */
     private boolean isBrokerConnection(ProcessSocket socket) {
         int port = socket.remote().getPort();
-        return bootstrapPorts.contains(port)
-                || brokers.brokerPorts().contains(port)
-                || otherClusters.ports().contains(port);
+        return onWorkerCluster(socket.remote()) || otherClusters.ports().contains(port);
+    }
+
+    private boolean onWorkerCluster(InetSocketAddress remote) {
+        int port = remote.getPort();
+        return bootstrapPorts.contains(port) || brokers.brokerPorts().contains(port);
     }
 
     private ConnectionIdentity identify(ProcessSocket socket) {
@@ -134,41 +140,71 @@ final class WorkerObservation implements AutoCloseable {
     }
 
     /**
-     * Names the owner of every connection not yet known by its exact client.id, from the byte
-     * counts this round just sampled and the clients' totals read just before and right after.
+     * Names the owner of every connection where it is certain: from the agent's hooks when the agent
+     * runs in this JVM, else from byte counts that agree exactly and uniquely over several rounds
+     * (plaintext clients only), checked again every round; a contradicted name is taken back.
      */
     private void name(List<TrackedConnection> sampled) {
+        if (AgentHookNames.present()) {
+            for (TrackedConnection connection : sampled) {
+                if (connection.identity().ownerKnownBy() != OwnerKnownBy.HOOKS) {
+                    AgentHookNames.naming(connection).ifPresent(connection::updateIdentity);
+                }
+            }
+            clientIdsNow = Set.of();
+            return;
+        }
         List<ByteCountAttribution.SocketCounts> sockets = new ArrayList<>();
-        Map<Integer, TrackedConnection> byFd = new HashMap<>();
+        Map<Long, TrackedConnection> byInode = new HashMap<>();
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
-            if (unnamed(connection)
-                    && sample.bytesReceived().isPresent()
-                    && sample.bytesAcked().isPresent()) {
+            if (sample.bytesReceived().isPresent() && sample.bytesAcked().isPresent()) {
                 sockets.add(new ByteCountAttribution.SocketCounts(
-                        connection.fd(),
+                        connection.inode(),
                         brokers.nodeAt(connection.identity().remote()),
                         sample.bytesReceived().getAsLong(),
                         sample.bytesAcked().getAsLong()));
-                byFd.put(connection.fd(), connection);
+                byInode.put(connection.inode(), connection);
             }
         }
-        if (sockets.isEmpty()) {
-            return;
+        List<ByteCountAttribution.ClientConnection> after = KafkaClientConnections.read();
+        Set<String> present = new HashSet<>();
+        List<ByteCountAttribution.ClientConnection> comparable = new ArrayList<>();
+        for (ByteCountAttribution.ClientConnection client : ByteCountAttribution.bracket(clientsBeforeSample, after)) {
+            present.add(client.clientId);
+            if (clientSettings.countsBytesAsTheKernel(client.clientId)) {
+                comparable.add(client); // TLS and SASL counts never equal the kernel's
+            }
         }
-        List<ByteCountAttribution.ClientConnection> clients =
-                ByteCountAttribution.bracket(clientsBeforeSample, KafkaClientConnections.read());
-        ByteCountAttribution.attributeConnections(sockets, clients).forEach((fd, client) -> {
-            TrackedConnection connection = byFd.get(fd);
+        clientIdsNow = present;
+        Map<Long, ByteCountAttribution.ClientConnection> owners = attribution.round(sockets, comparable);
+        byInode.forEach((inode, connection) -> {
+            ByteCountAttribution.ClientConnection client = owners.get(inode);
+            if (client == null) {
+                if (connection.identity().ownerKnownBy() == OwnerKnownBy.BYTE_COUNTS) {
+                    connection.updateIdentity(identity -> identity.withClientId(null)
+                            .withFlow(BulkFlow.UNKNOWN)
+                            .ownerKnownBy(OwnerKnownBy.UNPLACED)); // contradicted: the name goes
+                }
+                return;
+            }
             // a broker of another cluster is not in the directory: its node is the client's connection id
             String known = brokers.nodeAt(connection.identity().remote());
             String brokerNode = known != null ? known : ClientConnectionIds.brokerNode(client.nodeId);
             connection.updateIdentity(identity -> {
-                ConnectionIdentity named = identity.withClientId(client.clientId);
+                ConnectionIdentity named =
+                        identity.withClientId(client.clientId).ownerKnownBy(OwnerKnownBy.BYTE_COUNTS);
                 named = client.flow == BulkFlow.UNKNOWN ? named : named.withFlow(client.flow);
-                return brokerNode != null ? named.withNodeId(brokerNode) : named;
+                return brokerNode != null && !brokerNode.equals(ClientConnectionIds.BOOTSTRAP)
+                        ? named.withNodeId(brokerNode)
+                        : named;
             });
         });
+    }
+
+    /** Each connector's settings on the measured path, for connectors none of whose sockets is named. */
+    private List<Finding> settingsOnPaths(List<TrackedConnection> sampled) {
+        return settingsOnPaths.judge(clientIdsNow, sampled);
     }
 
     /** The client settings a connection's owner runs with, as far as the worker and connector configs tell. */

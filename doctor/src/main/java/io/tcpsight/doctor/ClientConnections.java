@@ -7,6 +7,7 @@ import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;
@@ -53,8 +54,11 @@ final class ClientConnections {
         CensusTracker census = new CensusTracker(
                 registry,
                 (ProcessSocket socket) -> byAddress.containsKey(ConnectionIdentity.address(socket.remote())),
-                // the doctor's consumer fetches with the user's settings: fetch responses flow to it
-                socket -> CensusTracker.clientIdentity(socket, clientId).withFlow(BulkFlow.TO_CLIENT));
+                // the doctor's consumer fetches with the user's settings: fetch responses flow to it; it is the
+                // only Kafka client the doctor runs while it judges, so every socket to the brokers is its own
+                socket -> CensusTracker.clientIdentity(socket, clientId)
+                        .withFlow(BulkFlow.TO_CLIENT)
+                        .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
         census.refresh();
         monitor.round();
         Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();

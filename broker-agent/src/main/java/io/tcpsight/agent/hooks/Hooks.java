@@ -29,6 +29,11 @@ public final class Hooks {
         void request(String connectionId, Object requestContext);
 
         void failed(String where, Throwable failure);
+
+        /** The client connection on this descriptor as the hooks named it: see {@link Hooks#clientConnection}. */
+        default String[] clientConnection(int fd) {
+            return null;
+        }
     }
 
     private static volatile Receiver receiver;
@@ -154,6 +159,25 @@ public final class Hooks {
             current.networkClient(selector, clientId);
         } catch (Throwable failure) {
             report(current, "NetworkClient", failure);
+        }
+    }
+
+    /**
+     * Whose client connection a descriptor is, as the hooks know it ({@code {clientId, nodeId or "",
+     * flow, inode}}), or null: for the tcpsight parts that run in the same JVM in other class
+     * loaders (the Connect plugin, the reporter), which find this class on the boot class path and
+     * then name sockets from the hooks, never from a second guess.
+     */
+    public static String[] clientConnection(int fd) {
+        Receiver current = receiver;
+        if (current == null) {
+            return null;
+        }
+        try {
+            return current.clientConnection(fd);
+        } catch (Throwable failure) {
+            report(current, "clientConnection", failure);
+            return null;
         }
     }
 
