@@ -13,9 +13,12 @@
 #define TCPSIGHT_INFO_CAPACITY 280
 
 /* One batch record: int32 status (bytes filled, or -errno), uint32 socket inode (0 when
- * fstat failed), then the tcp_info bytes. Java reads the same layout. The inode tells a socket
- * from a later one that reused its descriptor; socket inodes are 32-bit (get_next_ino). */
-#define TCPSIGHT_RECORD_HEADER 8
+ * fstat failed), int32 bytes received and not yet read by the application (SIOCINQ), int32
+ * bytes written and not yet acknowledged (SIOCOUTQ), each -errno when unknown, then the
+ * tcp_info bytes. Java reads the same layout. The inode tells a socket from a later one that
+ * reused its descriptor; socket inodes are 32-bit (get_next_ino). The queues turn the kernel's
+ * byte counts into what the application has read and written, which a client counts too. */
+#define TCPSIGHT_RECORD_HEADER 16
 #define TCPSIGHT_RECORD_STRIDE (TCPSIGHT_RECORD_HEADER + TCPSIGHT_INFO_CAPACITY)
 
 /* Indices into the socket-state array. */

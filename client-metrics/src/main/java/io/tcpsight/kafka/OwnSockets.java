@@ -125,11 +125,7 @@ final class OwnSockets {
             if (sample != null
                     && sample.bytesReceived().isPresent()
                     && sample.bytesAcked().isPresent()) {
-                sockets.add(new SocketCounts(
-                        connection.inode(),
-                        null,
-                        sample.bytesReceived().getAsLong(),
-                        sample.bytesAcked().getAsLong()));
+                sockets.add(SocketCounts.of(connection.inode(), null, sample));
                 byInode.put(connection.inode(), connection);
             }
         }

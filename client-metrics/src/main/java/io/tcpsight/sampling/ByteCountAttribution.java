@@ -14,7 +14,9 @@ import java.util.Set;
  * Tells which Kafka client owns a socket without hooking Kafka, and only when it is certain.
  * Every client publishes, per connection ("node-N"), the bytes it has read and written; the
  * kernel counts the same bytes per socket (tcpi_bytes_received, tcpi_bytes_acked). In plaintext
- * the two are equal whenever nothing is in flight: that is an exact match. A socket is named
+ * the two are equal once the socket's queues are counted in (what the application read and
+ * wrote, at the kernel sample, lies between the client's reads before and after it): that is an
+ * exact match, and the true pair always has it. A socket is named
  * after {@link #ROUNDS_TO_NAME} rounds in which it and one client connection matched exactly and
  * only each other, with no round between that contradicts the pair. A named socket is checked
  * every round and loses its name at the first contradiction (counts that cannot be the pair's, or
@@ -90,13 +92,44 @@ public final class ByteCountAttribution {
         final String brokerNodeId;
         final long bytesReceived;
         final long bytesAcked;
+        /** Received and not yet read by the application; -1 when unknown. */
+        final long unreadBytes;
+        /** Written and not yet acknowledged; -1 when unknown. */
+        final long unackedBytes;
 
-        /** {@code socket} tells sockets apart across rounds: its inode. */
+        /** {@code socket} tells sockets apart across rounds: its inode. Queues unknown. */
         public SocketCounts(long socket, String brokerNodeId, long bytesReceived, long bytesAcked) {
+            this(socket, brokerNodeId, bytesReceived, bytesAcked, -1, -1);
+        }
+
+        public SocketCounts(
+                long socket,
+                String brokerNodeId,
+                long bytesReceived,
+                long bytesAcked,
+                long unreadBytes,
+                long unackedBytes) {
             this.socket = socket;
             this.brokerNodeId = brokerNodeId;
             this.bytesReceived = bytesReceived;
             this.bytesAcked = bytesAcked;
+            this.unreadBytes = unreadBytes;
+            this.unackedBytes = unackedBytes;
+        }
+
+        /** A sampled socket's counts, with its queues when the sample has them. */
+        public static SocketCounts of(long socket, String brokerNodeId, ConnectionSample sample) {
+            return new SocketCounts(
+                    socket,
+                    brokerNodeId,
+                    sample.bytesReceived().orElse(0),
+                    sample.bytesAcked().orElse(0),
+                    sample.bytesReadByApplication().isPresent() ? sample.unreadBytes : -1,
+                    sample.bytesWrittenByApplication().isPresent() ? sample.unackedBytes : -1);
+        }
+
+        boolean queuesKnown() {
+            return unreadBytes >= 0 && unackedBytes >= 0;
         }
     }
 
@@ -148,9 +181,9 @@ public final class ByteCountAttribution {
                 state.exactRounds = 1;
                 state.named = false;
             } else if (!state.candidate.isEmpty()
-                    && (exactBySocket.containsKey(socket.socket)
-                            || othersMatchExactly(state.candidate, socket.socket, exactByClient)
-                            || !consistentWithAny(socket, state.candidate, clientsByKey))) {
+                    && (othersMatchExactly(state.candidate, socket.socket, exactByClient)
+                            || !consistentWithAny(socket, state.candidate, clientsByKey)
+                            || (!socket.queuesKnown() && exactBySocket.containsKey(socket.socket)))) {
                 state.candidate = Set.of(); // a contradiction: what it was thought to be, it cannot be
                 state.candidateOwner = null;
                 state.exactRounds = 0;
@@ -236,15 +269,31 @@ public final class ByteCountAttribution {
     }
 
     /**
-     * Nothing in flight and every count equal: the client read exactly what the kernel received and
-     * the peer acknowledged exactly what the client wrote (one more on kernels that count the SYN).
+     * The counts are the pair's at the instant of the kernel sample. With the socket's queues known:
+     * what the application had read (received less the receive queue) lies between the client's
+     * reads before and after, and so does what it had written (acknowledged plus the send queue; one
+     * less where the kernel counts the SYN). The true pair always agrees so, busy or idle. Without
+     * the queues: nothing in flight and every count equal.
      */
     static boolean exact(SocketCounts socket, ClientConnection client) {
-        return sameBroker(socket, client)
-                && client.readBefore == client.readAfter
+        if (!sameBroker(socket, client)) {
+            return false;
+        }
+        if (socket.queuesKnown()) {
+            long read = socket.bytesReceived - socket.unreadBytes;
+            long written = socket.bytesAcked + socket.unackedBytes;
+            return client.readBefore <= read
+                    && read <= client.readAfter
+                    && (between(written, client) || between(written - 1, client));
+        }
+        return client.readBefore == client.readAfter
                 && client.readAfter == socket.bytesReceived
                 && client.writtenBefore == client.writtenAfter
                 && (socket.bytesAcked == client.writtenAfter || socket.bytesAcked == client.writtenAfter + 1);
+    }
+
+    private static boolean between(long written, ClientConnection client) {
+        return client.writtenBefore <= written && written <= client.writtenAfter;
     }
 
     /**

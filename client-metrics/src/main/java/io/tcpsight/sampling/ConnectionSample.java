@@ -29,6 +29,8 @@ public final class ConnectionSample {
     final long segmentsOut;
     final long bytesAcked;
     final long bytesReceived;
+    final long unreadBytes;
+    final long unackedBytes;
     final SocketBufferState buffers;
     final IntervalStats interval;
 
@@ -52,6 +54,8 @@ public final class ConnectionSample {
         segmentsOut = b.segmentsOut;
         bytesAcked = b.bytesAcked;
         bytesReceived = b.bytesReceived;
+        unreadBytes = b.unreadBytes;
+        unackedBytes = b.unackedBytes;
         buffers = b.buffers;
         interval = b.previous == null || nanoTime <= b.previous.nanoTime ? null : intervalSince(b.previous);
     }
@@ -150,6 +154,24 @@ public final class ConnectionSample {
         return Unknown.unlessNegative(bytesReceived);
     }
 
+    /**
+     * What the application has read from the socket so far: received less what still waits in the
+     * receive queue. A Kafka client counts exactly this (incoming-byte-total) in plaintext.
+     */
+    public OptionalLong bytesReadByApplication() {
+        return bytesReceived < 0 || unreadBytes < 0
+                ? OptionalLong.empty()
+                : OptionalLong.of(bytesReceived - unreadBytes);
+    }
+
+    /**
+     * What the application has written to the socket so far: acknowledged plus what is still queued
+     * or in flight (one more than the client counts where the kernel counts the SYN as acknowledged).
+     */
+    public OptionalLong bytesWrittenByApplication() {
+        return bytesAcked < 0 || unackedBytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytesAcked + unackedBytes);
+    }
+
     /** The last buffer state read (refreshed every few samples); empty until one was read. */
     public Optional<SocketBufferState> buffers() {
         return Optional.ofNullable(buffers);
@@ -181,6 +203,8 @@ public final class ConnectionSample {
         private long segmentsOut = -1;
         private long bytesAcked = -1;
         private long bytesReceived = -1;
+        private long unreadBytes = -1;
+        private long unackedBytes = -1;
         private SocketBufferState buffers;
         private ConnectionSample previous;
 
@@ -239,6 +263,13 @@ public final class ConnectionSample {
             segmentsOut = segmentsSent;
             bytesAcked = acked;
             bytesReceived = received;
+            return this;
+        }
+
+        /** SIOCINQ and SIOCOUTQ, read with tcp_info; -1 when unknown. */
+        Builder queues(long unread, long unacked) {
+            unreadBytes = unread;
+            unackedBytes = unacked;
             return this;
         }
 

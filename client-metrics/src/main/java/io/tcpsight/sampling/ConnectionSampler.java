@@ -111,6 +111,7 @@ public final class ConnectionSampler {
                         field(i, TcpInfoField.SEGS_OUT),
                         field(i, TcpInfoField.BYTES_ACKED),
                         field(i, TcpInfoField.BYTES_RECEIVED))
+                .queues(batch.unreadBytes(i).orElse(-1), batch.unackedBytes(i).orElse(-1))
                 .buffers(buffers)
                 .build();
     }

@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 final class NativeTcp {
     /** Record layout shared with tcpsight_socket.h. */
-    static final int RECORD_HEADER = 8;
+    static final int RECORD_HEADER = 16;
 
     static final int INFO_CAPACITY = 280;
     static final int RECORD_STRIDE = RECORD_HEADER + INFO_CAPACITY;

@@ -70,6 +70,18 @@ public final class TcpInfoSampler {
         return Integer.toUnsignedLong(records.getInt(base(index) + 4));
     }
 
+    /** Bytes the kernel received that the application has not read yet (SIOCINQ); empty when unknown. */
+    public OptionalLong unreadBytes(int index) {
+        int value = records.getInt(base(index) + 8);
+        return value < 0 ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
+    /** Bytes the application wrote that the peer has not acknowledged yet (SIOCOUTQ); empty when unknown. */
+    public OptionalLong unackedBytes(int index) {
+        int value = records.getInt(base(index) + 12);
+        return value < 0 ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
     public boolean succeeded(int index) {
         return status(index) >= TcpInfo.MINIMUM_LENGTH;
     }

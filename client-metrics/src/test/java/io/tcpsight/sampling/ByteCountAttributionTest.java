@@ -124,6 +124,30 @@ class ByteCountAttributionTest {
     }
 
     @Test
+    void aStreamingSocketIsNamedFromItsQueuesWhileBusy() {
+        // at the kernel sample the consumer had read 50,000,000 - 120,000 bytes and written 4,100 + 50; its reads
+        // before and after the sample bracket both, 20 ms of a 100 Mbit/s stream apart
+        ClientConnection own = ByteCountAttribution.bracket(
+                        List.of(client("connector-consumer-s-0", "1", 49_800_000, 4_150)),
+                        List.of(client("connector-consumer-s-0", "1", 50_050_000, 4_150)))
+                .get(0);
+        ClientConnection other = ByteCountAttribution.bracket(
+                        List.of(client("connector-consumer-t-0", "1", 61_000_000, 5_000)),
+                        List.of(client("connector-consumer-t-0", "1", 61_250_000, 5_000)))
+                .get(0);
+        SocketCounts busy = new SocketCounts(10, "1", 50_000_000, 4_100, 120_000, 50);
+        assertTrue(ByteCountAttribution.exact(busy, own));
+        assertFalse(ByteCountAttribution.exact(busy, other));
+        Map<Long, String> owners = Map.of();
+        for (int round = 0; round < ByteCountAttribution.ROUNDS_TO_NAME; round++) {
+            owners = round(List.of(busy), List.of(own, other));
+        }
+        assertEquals(Map.of(10L, "connector-consumer-s-0"), owners);
+        SocketCounts readTooFar = new SocketCounts(10, "1", 50_000_000, 4_100, 0, 50);
+        assertFalse(ByteCountAttribution.exact(readTooFar, own), "the application read more than the client counted");
+    }
+
+    @Test
     void theSynMayCountAsOneAcknowledgedByte() {
         assertTrue(ByteCountAttribution.exact(new SocketCounts(1, null, 100, 11), client("c", "1", 100, 10)));
         assertFalse(ByteCountAttribution.exact(new SocketCounts(1, null, 100, 12), client("c", "1", 100, 10)));

@@ -159,11 +159,8 @@ final class WorkerObservation implements AutoCloseable {
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
             if (sample.bytesReceived().isPresent() && sample.bytesAcked().isPresent()) {
-                sockets.add(new ByteCountAttribution.SocketCounts(
-                        connection.inode(),
-                        brokers.nodeAt(connection.identity().remote()),
-                        sample.bytesReceived().getAsLong(),
-                        sample.bytesAcked().getAsLong()));
+                sockets.add(ByteCountAttribution.SocketCounts.of(
+                        connection.inode(), brokers.nodeAt(connection.identity().remote()), sample));
                 byInode.put(connection.inode(), connection);
             }
         }
