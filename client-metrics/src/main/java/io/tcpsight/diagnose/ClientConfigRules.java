@@ -102,7 +102,7 @@ public final class ClientConfigRules {
         return List.of(new Finding(
                 rule,
                 verdict.get().severity,
-                owner,
+                owner.withFlow(flow), // the flow its kind carries, which decided the buffer judged
                 verdict.get().evidence,
                 new Remedy(KafkaKeys.client(owner, key, "-1"), why)));
     }

@@ -143,7 +143,7 @@ class ByteCountAttributionTest {
             owners = round(List.of(busy), List.of(own, other));
         }
         assertEquals(Map.of(10L, "connector-consumer-s-0"), owners);
-        SocketCounts readTooFar = new SocketCounts(10, "1", 50_000_000, 4_100, 0, 50);
+        SocketCounts readTooFar = new SocketCounts(10, "1", 50_100_000, 4_100, 0, 50);
         assertFalse(ByteCountAttribution.exact(readTooFar, own), "the application read more than the client counted");
     }
 

@@ -10,7 +10,12 @@ import java.util.List;
 /** One connection as /connections serves it, typed for assertions. Absent numbers are null. */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ConnectionView(
-        FindingView.Peer connection, TcpInfo tcpInfo, Interval interval, Socket socket, Long handshakeMs) {
+        FindingView.Peer connection,
+        String ownerKnownBy,
+        TcpInfo tcpInfo,
+        Interval interval,
+        Socket socket,
+        Long handshakeMs) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The kernel's tcp_info as the endpoint reports it. */

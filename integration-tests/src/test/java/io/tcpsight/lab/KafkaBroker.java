@@ -234,6 +234,18 @@ public final class KafkaBroker implements AutoCloseable {
         }
 
         /**
+         * The client listener speaks SASL/PLAIN over TLS (it keeps the name PLAINTEXT, mapped to
+         * SASL_SSL): both of the above, the principal from SASL.
+         */
+        public Builder saslOverTls(LabTls tls, String adminUser, String adminPassword) {
+            saslPlain(adminUser, adminPassword, Map.of());
+            mutualTls(tls);
+            overrides.put("listener.security.protocol.map", "PLAINTEXT:SASL_SSL,CONTROLLER:PLAINTEXT");
+            clientSecurity.put("security.protocol", "SASL_SSL");
+            return this;
+        }
+
+        /**
          * This broker as one combined (broker and controller) node of a loopback cluster: its
          * id and ports, the quorum's voters ("1@127.0.0.1:port,..."), the cluster id every node
          * is formatted with, and the replicas of Kafka's internal topics.

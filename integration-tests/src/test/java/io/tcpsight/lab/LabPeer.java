@@ -132,8 +132,9 @@ public final class LabPeer {
                         if (channels.get(i).finishConnect()) {
                             done[i] = true;
                             connected++;
-                            // A byte makes the server re-validate a cookie whose ACK the full accept queue dropped.
-                            channels.get(i).write(ByteBuffer.wrap(new byte[] {1}));
+                            // A client's first request (ApiVersions, as every Kafka client starts) makes the server
+                            // re-validate a cookie whose ACK the full accept queue dropped, and names the connection.
+                            channels.get(i).write(KafkaHello.apiVersionsRequest("burst-" + i));
                         }
                     } catch (IOException failed) {
                         done[i] = true;
