@@ -93,7 +93,24 @@ int main(void) {
           (unsigned long) client_stat.st_ino);
     memcpy(&inode, records + 2 * TCPSIGHT_RECORD_STRIDE + 4, sizeof inode);
     CHECK(inode == 0, "fd -1 record inode %u", inode);
+    int32_t queues[2];
+    memcpy(queues, records + 2 * TCPSIGHT_RECORD_STRIDE + 8, sizeof queues);
+    CHECK(queues[0] < 0 && queues[1] < 0, "fd -1 record queues %d/%d", queues[0], queues[1]);
     free(records);
+
+    /* bytes the peer sent that the client has not read: its receive queue, in the record */
+    int server = accept(listener, NULL, NULL);
+    CHECK(server >= 0, "accept");
+    CHECK(write(server, "seven!!", 7) == 7, "server write");
+    usleep(50000);
+    int32_t client_only[] = {client};
+    unsigned char *queued = malloc(TCPSIGHT_RECORD_STRIDE);
+    tcpsight_sample_batch(client_only, 1, queued);
+    memcpy(queues, queued + 8, sizeof queues);
+    CHECK(queues[0] == 7 && queues[1] == 0, "client queues %d unread / %d unacked, expected 7/0", queues[0],
+          queues[1]);
+    free(queued);
+    close(server);
     CHECK(tcpsight_socket_inode(client) == (int64_t) client_stat.st_ino, "single-fd inode");
     CHECK(tcpsight_socket_inode(pipe_fds[0]) == -ENOTSOCK, "inode of a pipe");
     CHECK(tcpsight_socket_inode(-1) == -EBADF, "inode of fd -1");

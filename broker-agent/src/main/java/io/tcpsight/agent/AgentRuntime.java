@@ -266,6 +266,11 @@ final class AgentRuntime implements Hooks.Receiver {
     }
 
     @Override
+    public boolean namesConnections() {
+        return nativeAvailable;
+    }
+
+    @Override
     public String[] clientConnection(int fd) {
         TrackedConnection connection = registry.get(fd).orElse(null);
         if (connection == null) {

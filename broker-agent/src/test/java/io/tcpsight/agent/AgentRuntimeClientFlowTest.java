@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.tcp.TcpSockets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -57,6 +58,15 @@ class AgentRuntimeClientFlowTest {
                 assertEquals(clientId, identity.clientId().orElseThrow());
                 assertEquals(node, identity.nodeId().orElseThrow());
                 assertEquals(flow, identity.knownFlow(), "what /findings and /connections show");
+                assertEquals(OwnerKnownBy.HOOKS, identity.ownerKnownBy());
+                // what the Connect plugin and the reporter in the same JVM read through Hooks.clientConnection
+                int fd = TcpSockets.fileDescriptor(client);
+                String[] owner = runtime.clientConnection(fd);
+                assertEquals(clientId, owner[0]);
+                assertEquals(node, owner[1]);
+                assertEquals(flow.name(), owner[2]);
+                assertEquals(Long.toString(TcpSockets.socketInode(fd).orElseThrow()), owner[3]);
+                assertEquals(null, runtime.clientConnection(TcpSockets.fileDescriptor(accepted)), "not tracked");
             }
         }
     }

@@ -34,6 +34,7 @@ public final class UnplacedSockets {
             }
             limited = true;
             path.rules.merge(finding.rule().id() + " (" + finding.severity().label() + ")", 1, Integer::sum);
+            path.socketsByRule.merge(finding.rule().id(), 1, Integer::sum);
             finding.evidence("window").ifPresent(window -> {
                 if (window.value() instanceof Number) {
                     long bytes = ((Number) window.value()).longValue();
@@ -72,6 +73,8 @@ public final class UnplacedSockets {
         int limited;
         long smallestWindow = -1;
         final Map<String, Integer> rules = new TreeMap<>();
+        /** Sockets that would raise each rule, by rule id: a count an alert or a test can read. */
+        final Map<String, Integer> socketsByRule = new TreeMap<>();
 
         Path(ConnectionIdentity connection) {
             ConnectionIdentity path = ConnectionIdentity.of(
@@ -100,6 +103,7 @@ public final class UnplacedSockets {
                 evidence.add(new Evidence("window", smallestWindow, "bytes"));
             }
             evidence.add(new Evidence("wouldRaise", rulesSeen.toString(), ""));
+            socketsByRule.forEach((rule, count) -> evidence.add(new Evidence(rule, count, "sockets")));
             String why = String.format(
                     "%d of %d sockets %s%s would raise %s, but their owner is not known (TLS or SASL, or byte counts"
                             + " that do not agree exactly), so no finding names them; the findings that name a client"

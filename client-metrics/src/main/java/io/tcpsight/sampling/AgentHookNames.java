@@ -17,23 +17,30 @@ import java.util.function.UnaryOperator;
  */
 public final class AgentHookNames {
     private static final String HOOKS = "io.tcpsight.agent.hooks.Hooks";
-    private static final MethodHandle CLIENT_CONNECTION = lookUp();
+    private static final MethodHandle CLIENT_CONNECTION = lookUp("clientConnection", String[].class, int.class);
+    private static final MethodHandle NAMES = lookUp("namesClientConnections", boolean.class);
 
     private AgentHookNames() {}
 
-    private static MethodHandle lookUp() {
+    private static MethodHandle lookUp(String method, Class<?> returns, Class<?>... parameters) {
         try {
             Class<?> hooks = Class.forName(HOOKS, false, null);
-            return MethodHandles.publicLookup()
-                    .findStatic(hooks, "clientConnection", MethodType.methodType(String[].class, int.class));
+            return MethodHandles.publicLookup().findStatic(hooks, method, MethodType.methodType(returns, parameters));
         } catch (ReflectiveOperationException | LinkageError | SecurityException noAgent) {
             return null; // no agent in this JVM, or one without this lookup
         }
     }
 
-    /** Whether an agent that names client sockets runs in this JVM. */
+    /** Whether an agent that names client sockets runs in this JVM (it stays off without TCP_INFO). */
     public static boolean present() {
-        return CLIENT_CONNECTION != null;
+        if (CLIENT_CONNECTION == null || NAMES == null) {
+            return false;
+        }
+        try {
+            return (boolean) NAMES.invokeExact();
+        } catch (Throwable unexpected) {
+            return false;
+        }
     }
 
     /**

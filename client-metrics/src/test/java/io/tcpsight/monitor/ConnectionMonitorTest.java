@@ -120,6 +120,7 @@ class ConnectionMonitorTest {
         assertTrue(
                 summary.evidence("wouldRaise").get().value().toString().contains("receive-window-limited"),
                 summary.toString());
+        assertEquals(1, summary.evidence("receive-window-limited").get().value(), "sockets that would raise it");
     }
 
     /**

@@ -34,6 +34,9 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
     private StartupPacer pacer;
     private boolean rejectSmallBuffers;
     private TcpsightConfig shared;
+    /** Connector/key/value combinations already warned about; at most this many remembered. */
+    private static final int MAX_WARNED = 1024;
+
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     @Override
@@ -91,6 +94,9 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
 
     private void checkBuffers(ConnectorClientConfigRequest request, List<ConfigValue> values, boolean taskBuild) {
         OptionalLong measured = FetchAdvisor.shared().lastRttMicros();
+        if (measured.isEmpty()) {
+            measured = WorkerPathRtt.lastMicros(); // what the REST extension measured to the worker's cluster
+        }
         long rttMicros = measured.orElse(shared.ruleMinRttMicros());
         String prefix = request.clientType().name().toLowerCase() + ".override.";
         for (String key : new String[] {"receive.buffer.bytes", "send.buffer.bytes"}) {
@@ -108,6 +114,9 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
                     .map(finding -> finding.remedy().why());
             if (!problem.isPresent()) {
                 continue;
+            }
+            if (warned.size() >= MAX_WARNED) {
+                warned.clear(); // bounded whatever connectors come and go; a repeat is one more log line
             }
             if (warned.add(request.connectorName() + "/" + prefix + key + "=" + value)) {
                 LOG.warn("tcpsight: connector {}: {}", LogText.oneLine(request.connectorName(), problem.get()));

@@ -17,6 +17,7 @@ import io.tcpsight.runtime.ObservationRuntime;
 import io.tcpsight.sampling.AgentHookNames;
 import io.tcpsight.sampling.ByteCountAttribution;
 import io.tcpsight.sampling.ConnectionSample;
+import io.tcpsight.sampling.MeasuredPaths;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
 import java.io.IOException;
@@ -201,6 +202,7 @@ final class WorkerObservation implements AutoCloseable {
 
     /** Each connector's settings on the measured path, for connectors none of whose sockets is named. */
     private List<Finding> settingsOnPaths(List<TrackedConnection> sampled) {
+        MeasuredPaths.slowest(sampled, this::onWorkerCluster).ifPresent(path -> WorkerPathRtt.measured(path.rttMicros));
         return settingsOnPaths.judge(clientIdsNow, sampled);
     }
 

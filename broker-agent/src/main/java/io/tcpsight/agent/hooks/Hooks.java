@@ -34,6 +34,11 @@ public final class Hooks {
         default String[] clientConnection(int fd) {
             return null;
         }
+
+        /** Whether it tracks and names connections (not without TCP_INFO). */
+        default boolean namesConnections() {
+            return false;
+        }
     }
 
     private static volatile Receiver receiver;
@@ -166,8 +171,19 @@ public final class Hooks {
      * Whose client connection a descriptor is, as the hooks know it ({@code {clientId, nodeId or "",
      * flow, inode}}), or null: for the tcpsight parts that run in the same JVM in other class
      * loaders (the Connect plugin, the reporter), which find this class on the boot class path and
-     * then name sockets from the hooks, never from a second guess.
+     * then name sockets from the hooks, never from a second guess. {@link #namesClientConnections}
+     * says whether an agent receives the hooks at all (it stays off without TCP_INFO).
      */
+    public static boolean namesClientConnections() {
+        Receiver current = receiver;
+        try {
+            return current != null && current.namesConnections();
+        } catch (Throwable failure) {
+            report(current, "namesConnections", failure);
+            return false;
+        }
+    }
+
     public static String[] clientConnection(int fd) {
         Receiver current = receiver;
         if (current == null) {
