@@ -40,6 +40,8 @@ final class AgentRuntime implements Hooks.Receiver {
     private final OnceLog failures;
     private final boolean nativeAvailable;
     private final ConnectPacer connectPacer;
+    /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
+    private volatile String httpEndpoint;
 
     AgentRuntime(AgentSettings settings, AgentLog log) {
         this.settings = settings;
@@ -63,10 +65,16 @@ final class AgentRuntime implements Hooks.Receiver {
                 })
                 .jmx("BrokerAgent", "agent");
         if (settings.port > 0) {
-            observation.exporter(
-                    "HTTP endpoint on " + settings.host + ":" + settings.port,
-                    monitor -> AgentHttpServer.start(
-                            settings.host, settings.port, monitor, agentMeters(listeners.meters(), connectPacer)));
+            observation.exporter("HTTP endpoint on " + settings.host + ":" + settings.port, monitor -> {
+                AgentHttpServer server = AgentHttpServer.start(
+                        settings.host,
+                        settings.port,
+                        monitor,
+                        agentMeters(listeners.meters(), connectPacer),
+                        log::warn);
+                httpEndpoint = "http://" + settings.host + ":" + server.port() + "/metrics";
+                return server;
+            });
         }
         this.observation = observation.build();
         this.registry = this.observation.registry();
@@ -85,6 +93,11 @@ final class AgentRuntime implements Hooks.Receiver {
     /** For the round step, which is built before the field is assigned. */
     private ConnectionRegistry registry() {
         return registry;
+    }
+
+    /** What the startup line says about the HTTP endpoint: its URL, or null when it does not listen. */
+    String httpEndpoint() {
+        return httpEndpoint;
     }
 
     /** What the startup line says about connect pacing; null when it is off. */

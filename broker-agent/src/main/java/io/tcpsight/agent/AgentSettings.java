@@ -105,17 +105,16 @@ final class AgentSettings {
                         pair.substring(equals + 1).trim());
             }
         }
+        values = withoutPrefix(values);
         if (values.containsKey(CONFIG)) {
-            Map<String, String> fromFile = readFile(values.remove(CONFIG));
+            Map<String, String> fromFile = withoutPrefix(readFile(values.remove(CONFIG)));
             fromFile.putAll(values); // arguments win over the file
             values = fromFile;
         }
         List<String> allowed = allowedKeys();
         Map<String, Object> shared = new HashMap<>();
         for (Map.Entry<String, String> entry : values.entrySet()) {
-            String key = entry.getKey().startsWith("tcpsight.")
-                    ? entry.getKey().substring("tcpsight.".length())
-                    : entry.getKey();
+            String key = entry.getKey();
             if (!allowed.contains(key)) {
                 throw new InvalidSettingException(
                         entry.getKey(),
@@ -169,6 +168,27 @@ final class AgentSettings {
         }
         return new AgentSettings(
                 port, host, congestion, TcpsightConfig.from(shared), connectRate, connectBurst, connectMaxWait);
+    }
+
+    /**
+     * The same keys with or without "tcpsight." (port and tcpsight.port are one setting, as in a
+     * worker config); both forms of one key at once is refused by name.
+     */
+    private static Map<String, String> withoutPrefix(Map<String, String> values) {
+        Map<String, String> plain = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : values.entrySet()) {
+            String key = entry.getKey().startsWith("tcpsight.")
+                    ? entry.getKey().substring("tcpsight.".length())
+                    : entry.getKey();
+            if (plain.containsKey(key)) {
+                throw new InvalidSettingException(
+                        entry.getKey(),
+                        entry.getValue(),
+                        "given twice, as " + key + " and tcpsight." + key + ": keep one");
+            }
+            plain.put(key, entry.getValue());
+        }
+        return plain;
     }
 
     static long durationMillis(String key, String text) {

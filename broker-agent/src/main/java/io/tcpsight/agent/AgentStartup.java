@@ -48,9 +48,11 @@ final class AgentStartup {
                             log.info("tcpsight agent started: sampling every "
                                     + settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS)
                                     + " ms"
-                                    + (settings.port > 0
-                                            ? ", http://" + settings.host + ":" + settings.port + "/metrics"
-                                            : ", no HTTP endpoint")
+                                    + (started.httpEndpoint() != null
+                                            ? ", " + started.httpEndpoint()
+                                            : settings.port > 0
+                                                    ? ", no HTTP endpoint (it did not start: see above)"
+                                                    : ", no HTTP endpoint")
                                     + (settings.congestion != null
                                             ? ", congestion control " + settings.congestion + " on accepted sockets"
                                             : "")

@@ -1,6 +1,7 @@
 package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,6 +52,28 @@ class AgentSettingsTest {
         assertTrue(
                 missing.getMessage().startsWith("config=/no/such/file is not valid: a readable properties file"),
                 missing.getMessage());
+    }
+
+    @Test
+    void theAgentsOwnKeysWorkWithTheTcpsightPrefixToo() {
+        AgentSettings settings = AgentSettings.parse("tcpsight.port=45229,tcpsight.host=0.0.0.0,tcpsight.interval=2s");
+        assertEquals(45229, settings.port);
+        assertEquals("0.0.0.0", settings.host);
+        assertEquals(2000L, settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS));
+        assertEquals(
+                "tcpsight.port=2 is not valid: given twice, as port and tcpsight.port: keep one",
+                assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port=1,tcpsight.port=2"))
+                        .getMessage());
+    }
+
+    @Test
+    void aSecretInAConfigFileIsNeverRepeatedInAnError(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("tcpsight.properties");
+        Files.write(file, List.of("ssl.keystore.password=hunter2"));
+        String message = assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("config=" + file))
+                .getMessage();
+        assertTrue(message.startsWith("ssl.keystore.password=[hidden] is not valid"), message);
+        assertFalse(message.contains("hunter2"), message);
     }
 
     @Test

@@ -6,7 +6,10 @@ public final class InvalidSettingException extends IllegalArgumentException {
     private final String key;
 
     public InvalidSettingException(String key, Object value, String allowed) {
-        super(printable(key) + "=" + printable(value) + " is not valid: " + allowed);
+        // the value of a key that may hold a secret is never repeated, not even in an error
+        super(printable(key) + "="
+                + (SecretMasking.isSecret(String.valueOf(key)) ? SecretMasking.MASK : printable(value))
+                + " is not valid: " + allowed);
         this.key = key;
     }
 

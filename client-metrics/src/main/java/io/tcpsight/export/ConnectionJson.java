@@ -5,6 +5,7 @@ import io.tcpsight.model.IntervalStats;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.SocketBufferState;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -32,19 +33,19 @@ public final class ConnectionJson {
     }
 
     public static String array(List<TrackedConnection> connections) {
-        StringBuilder json = new StringBuilder("[");
-        boolean first = true;
+        return "[" + String.join(",", objects(connections)) + "]";
+    }
+
+    /** One JSON object per sampled connection, in order; the elements of {@link #array}. */
+    public static List<String> objects(List<TrackedConnection> connections) {
+        List<String> objects = new ArrayList<>(connections.size());
         for (TrackedConnection connection : connections) {
             Optional<ConnectionSample> latest = connection.latest();
             if (latest.isEmpty()) {
                 continue;
             }
             ConnectionSample sample = latest.get();
-            if (!first) {
-                json.append(',');
-            }
-            first = false;
-            json.append("{\"connection\":");
+            StringBuilder json = new StringBuilder("{\"connection\":");
             FindingJson.connection(json, connection.identity());
             json.append(",\"ownerKnownBy\":\"")
                     .append(connection.identity().ownerKnownBy().label())
@@ -90,9 +91,9 @@ public final class ConnectionJson {
                 json.append(",\"handshakeMs\":")
                         .append(connection.handshakeMillis().getAsLong());
             }
-            json.append('}');
+            objects.add(json.append('}').toString());
         }
-        return json.append(']').toString();
+        return objects;
     }
 
     private static void optional(StringBuilder json, String name, OptionalLong value) {

@@ -1,6 +1,7 @@
 package io.tcpsight.kafka;
 
 import io.tcpsight.config.InvalidSettingException;
+import io.tcpsight.config.SecretMasking;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.ClientConfigRules;
 import io.tcpsight.diagnose.Finding;
@@ -132,7 +133,9 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         metrics.forEach(ownSockets::metric);
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
                 .log(info, warn)
-                .settings(connection -> settings)
+                // only a socket known to be its client's runs with its client's settings
+                .settings(
+                        connection -> connection.identity().ownerKnownBy().known() ? settings : KafkaSettings.unknown())
                 .beforeRound(ownSockets::beforeRound)
                 .census(this::mayBeOwnBrokerConnection, TcpsightMetricsReporter::unplaced)
                 .namer(sampled -> ownSockets.claim(sampled, runtime.registry()))

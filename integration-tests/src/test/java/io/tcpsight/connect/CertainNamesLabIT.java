@@ -49,7 +49,7 @@ class CertainNamesLabIT {
                 .clientInNamespace());
         KafkaBroker.Builder builder = KafkaBroker.inLab(lab).agent("");
         if (!protocol.equals("PLAINTEXT")) {
-            LabTls tls = LabTls.create("names-" + protocol.toLowerCase());
+            LabTls tls = LabTls.forBroker(lab.serverAddress(), "names-" + protocol.toLowerCase());
             builder =
                     protocol.equals("SSL") ? builder.mutualTls(tls) : builder.saslOverTls(tls, "admin", "admin-secret");
         }

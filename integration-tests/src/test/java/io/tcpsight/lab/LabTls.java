@@ -27,6 +27,15 @@ public final class LabTls {
 
     /** Keys for "broker" and each client name, in a fresh directory under the lab's work folder. */
     public static LabTls create(String name, String... clients) throws IOException, InterruptedException {
+        return forBroker(null, name, clients);
+    }
+
+    /**
+     * The same, for a broker at {@code brokerAddress} as well (the kernel lab's server address), which
+     * its certificate then names, so clients verify it as they would in production.
+     */
+    public static LabTls forBroker(String brokerAddress, String name, String... clients)
+            throws IOException, InterruptedException {
         Path directory = Files.createDirectories(
                 LabPaths.work().resolve(name + "-" + ProcessHandle.current().pid()));
         LabTls tls = new LabTls(directory);
@@ -48,7 +57,7 @@ public final class LabTls {
                     "-dname",
                     "CN=" + party,
                     "-ext",
-                    "SAN=ip:127.0.0.1,dns:localhost",
+                    "SAN=ip:127.0.0.1,dns:localhost" + (brokerAddress == null ? "" : ",ip:" + brokerAddress),
                     "-storetype",
                     "PKCS12",
                     "-keystore",

@@ -11,20 +11,28 @@ import io.tcpsight.monitor.ConnectionMonitor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The agent's HTTP endpoint: GET /metrics (Prometheus text), /findings (JSON array in the shared
@@ -34,15 +42,25 @@ import java.util.concurrent.TimeUnit;
  * <p>Built so that no client can stall it for others. One selector thread reads request heads and
  * writes responses without ever blocking, so a half-sent request (slowloris) or a client that
  * never reads costs a buffer, not a thread. Only a complete GET reaches the bounded renderer pool;
- * anything else gets a fixed answer at once (405, 404, 431, 503). Every connection has a deadline
- * for its head and one for its whole life, and each answer closes its connection. At most
- * {@link #MAX_CONNECTIONS} are open: past that, the oldest one still sending its head makes room.
- * Requests for /metrics that arrive together share one render and one body.
+ * anything else gets a fixed answer at once (400, 405, 404, 431, 503). Every connection has a
+ * deadline for its head and one for its whole life, and each answer closes its connection. At most
+ * {@link #connectionCap} are open, a share of the process's open-file limit: past that, the oldest
+ * one still sending its head makes room, else the oldest of any (an answer nobody reads). Requests
+ * for a resource that arrive within a second share one render and one body, so what the endpoint
+ * holds is bounded whatever its clients do. An accept that fails pauses accepting; it never closes
+ * the listener.
  */
 public final class AgentHttpServer implements AutoCloseable {
+    /** The most connections ever held; fewer where the process's open-file limit is low (see {@link #connectionCap}). */
     static final int MAX_CONNECTIONS = 1024;
-    /** A scrape served to requests that arrive while it is this fresh: a flood costs one render. */
-    static final long METRICS_REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
+    /** The fewest, however low the limit: a few scrapers and a curl. */
+    static final int MIN_CONNECTIONS = 16;
+    /** A render served to requests that arrive while it is this fresh: a flood costs one render. */
+    static final long REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
+    /** After an accept failure (the process out of descriptors) accepting pauses, doubling up to a second. */
+    static final long ACCEPT_PAUSE_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    static final long ACCEPT_PAUSE_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     static final int MAX_HEAD_BYTES = 8 * 1024;
     static final long HEAD_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -57,19 +75,30 @@ public final class AgentHttpServer implements AutoCloseable {
     private final Routes routes;
     private final Queue<Runnable> selectorTasks = new ConcurrentLinkedQueue<>();
     private final Thread loop;
+    private final int maxConnections;
+    private final Consumer<String> warn;
+    private final Set<String> failuresLogged = ConcurrentHashMap.newKeySet();
     private volatile boolean open = true;
     // Selector thread only:
+    private SelectionKey acceptKey;
     private int connections;
-    private Response metrics;
-    private long metricsRendered;
-    private boolean metricsRendering;
+    private long acceptPause;
+    private long acceptPausedUntil;
     private long lastExpiry = System.nanoTime();
-    private final List<SelectionKey> waitingForMetrics = new ArrayList<>();
+    private final SharedRender metrics;
+    private final SharedRender findings;
+    private final SharedRender connectionsPage;
 
-    private AgentHttpServer(ServerSocketChannel server, Selector selector, Routes routes) {
+    private AgentHttpServer(
+            ServerSocketChannel server, Selector selector, Routes routes, int maxConnections, Consumer<String> warn) {
         this.server = server;
         this.selector = selector;
         this.routes = routes;
+        this.maxConnections = maxConnections;
+        this.warn = warn;
+        this.metrics = new SharedRender(routes::metrics);
+        this.findings = new SharedRender(routes::findings);
+        this.connectionsPage = new SharedRender(routes::connections);
         this.renderers = new ThreadPoolExecutor(
                 RENDERERS,
                 RENDERERS,
@@ -80,30 +109,69 @@ public final class AgentHttpServer implements AutoCloseable {
         this.loop = daemon(this::run, "tcpsight-agent-http");
     }
 
-    /** @param agentMeters bound to the same registry (the listeners, connect pacing) */
-    public static AgentHttpServer start(String host, int port, ConnectionMonitor monitor, List<MeterBinder> agentMeters)
+    /**
+     * @param agentMeters bound to the same registry (the listeners, connect pacing)
+     * @param warn where a failure of the endpoint itself goes, once per kind
+     */
+    public static AgentHttpServer start(
+            String host, int port, ConnectionMonitor monitor, List<MeterBinder> agentMeters, Consumer<String> warn)
             throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
         for (MeterBinder meters : agentMeters) {
             meters.bindTo(prometheus);
         }
+        int cap = connectionCap(openFileLimit());
         ServerSocketChannel server = ServerSocketChannel.open();
         Selector selector = Selector.open();
+        SelectionKey acceptKey;
         try {
             // A backlog as deep as the connection cap: a burst of scrapers must not overflow the accept
             // queue, where a dropped SYN costs its client a 1 s retransmission (seen at a backlog of 64).
-            server.bind(new InetSocketAddress(host, port), MAX_CONNECTIONS);
+            server.bind(new InetSocketAddress(host, port), cap);
             server.configureBlocking(false);
-            server.register(selector, SelectionKey.OP_ACCEPT);
+            acceptKey = server.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException | RuntimeException failure) {
             selector.close();
             server.close();
             throw failure;
         }
-        AgentHttpServer started = new AgentHttpServer(server, selector, new Routes(prometheus, monitor));
+        AgentHttpServer started = new AgentHttpServer(server, selector, new Routes(prometheus, monitor), cap, warn);
+        started.acceptKey = acceptKey;
         started.loop.start();
         return started;
+    }
+
+    /**
+     * Connections the endpoint may hold: a sixteenth of the process's open-file limit, so that it
+     * never takes the descriptors Kafka needs, between {@link #MIN_CONNECTIONS} and
+     * {@link #MAX_CONNECTIONS}; the most when the limit is unknown or unlimited.
+     */
+    static int connectionCap(long openFileLimit) {
+        if (openFileLimit <= 0) {
+            return MAX_CONNECTIONS;
+        }
+        return (int) Math.max(MIN_CONNECTIONS, Math.min(MAX_CONNECTIONS, openFileLimit / 16));
+    }
+
+    /** The soft RLIMIT_NOFILE of this process, from /proc/self/limits; -1 when unknown or unlimited. */
+    static long openFileLimit() {
+        try {
+            for (String line : Files.readAllLines(Paths.get("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String soft =
+                            line.substring("Max open files".length()).trim().split("\\s+")[0];
+                    return soft.equals("unlimited") ? -1 : Long.parseLong(soft);
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            // not Linux, or /proc hidden: the fixed cap
+        }
+        return -1;
+    }
+
+    int maxConnections() {
+        return maxConnections;
     }
 
     public int port() {
@@ -136,6 +204,10 @@ public final class AgentHttpServer implements AutoCloseable {
                 }
                 selector.selectedKeys().clear();
                 long now = System.nanoTime();
+                if (acceptPausedUntil != 0 && now - acceptPausedUntil >= 0 && acceptKey.isValid()) {
+                    acceptPausedUntil = 0;
+                    acceptKey.interestOps(SelectionKey.OP_ACCEPT);
+                }
                 if (now - lastExpiry >= EXPIRY_EVERY_NANOS) {
                     // Not per event: a flood wakes the selector thousands of times a second.
                     lastExpiry = now;
@@ -155,10 +227,17 @@ public final class AgentHttpServer implements AutoCloseable {
         if (!key.isValid()) {
             return;
         }
-        try {
-            if (key.isAcceptable()) {
+        if (key == acceptKey) {
+            try {
                 accept();
-            } else if (key.isReadable()) {
+                acceptPause = 0;
+            } catch (IOException | RuntimeException failure) {
+                pauseAccepting(failure);
+            }
+            return;
+        }
+        try {
+            if (key.isReadable()) {
                 read(key);
             } else if (key.isWritable()) {
                 write(key);
@@ -168,9 +247,27 @@ public final class AgentHttpServer implements AutoCloseable {
         }
     }
 
+    /**
+     * An accept that failed (the process at its open-file limit, EMFILE) stops accepting for a while,
+     * doubling up to a second, and never closes the listener: the port answers again once descriptors
+     * are free. One log line per kind of failure.
+     */
+    private void pauseAccepting(Throwable failure) {
+        acceptPause = acceptPause == 0 ? ACCEPT_PAUSE_FIRST_NANOS : Math.min(ACCEPT_PAUSE_MAX_NANOS, 2 * acceptPause);
+        acceptPausedUntil = System.nanoTime() + acceptPause;
+        if (acceptKey.isValid()) {
+            acceptKey.interestOps(0);
+        }
+        String kind = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+        if (failuresLogged.size() < 16 && failuresLogged.add(kind)) {
+            warn.accept("tcpsight agent: the HTTP endpoint could not accept a connection (" + kind
+                    + "); it pauses accepting and tries again, the port stays open");
+        }
+    }
+
     private void accept() throws IOException {
         for (SocketChannel client = server.accept(); client != null; client = server.accept()) {
-            if (connections >= MAX_CONNECTIONS && !evictSlowestHead()) {
+            if (connections >= maxConnections && !evictOldest()) {
                 client.close(); // the cheapest refusal: no buffer, no key
                 continue;
             }
@@ -199,58 +296,95 @@ public final class AgentHttpServer implements AutoCloseable {
             return;
         }
         key.interestOps(0);
-        if (!parsed.method().equals("GET")) {
+        if (parsed.method().equals("?")) {
+            respond(key, Response.BAD_REQUEST);
+            return;
+        }
+        if (!parsed.method().equals("GET") && !parsed.method().equals("HEAD")) {
             respond(key, Response.GET_ONLY);
             return;
         }
-        if (parsed.path().equals("/metrics")) {
-            scrape(key);
-            return;
-        }
-        try {
-            renderers.execute(() -> {
-                Response response = routes.answer(parsed.path(), parsed.query());
-                onSelector(() -> respond(key, response));
-            });
-        } catch (RejectedExecutionException busy) {
-            respond(key, Response.BUSY);
+        exchange.headOnly = parsed.method().equals("HEAD");
+        switch (parsed.path()) {
+            case "/metrics":
+                metrics.request(key, page -> page.whole);
+                return;
+            case "/findings":
+                findings.request(key, page -> page.whole);
+                return;
+            case "/connections":
+                int top = top(parsed.query());
+                if (top < 0) {
+                    respond(key, Response.TOP_NOT_ALLOWED);
+                } else {
+                    connectionsPage.request(key, page -> page.first(top));
+                }
+                return;
+            default:
+                respond(key, Response.NOT_FOUND);
         }
     }
 
-    /** On the selector thread: a fresh body at once, else one render for every request waiting on it. */
-    private void scrape(SelectionKey key) {
-        long now = System.nanoTime();
-        if (metrics != null && now - metricsRendered < METRICS_REUSE_NANOS) {
-            respond(key, metrics);
-            return;
+    /**
+     * One resource's render, shared: a request while the last render is fresh gets it at once,
+     * requests meanwhile wait for one render, and a render that fails in any way (an Error too)
+     * answers 500 to those waiting and leaves the next request to render again. The answers are
+     * views of the one body, so a thousand clients that never read hold one copy between them.
+     */
+    private final class SharedRender {
+        private final Supplier<Page> render;
+        private Page page;
+        private long renderedAt;
+        private boolean rendering;
+        private final List<SelectionKey> waiting = new ArrayList<>();
+        private final List<Function<Page, Response>> answers = new ArrayList<>();
+
+        SharedRender(Supplier<Page> render) {
+            this.render = render;
         }
-        waitingForMetrics.add(key);
-        if (metricsRendering) {
-            return;
-        }
-        metricsRendering = true;
-        try {
-            renderers.execute(() -> {
-                Response rendered = routes.answer("/metrics", null);
-                onSelector(() -> {
-                    if (rendered.status == 200) {
-                        metrics = rendered;
-                        metricsRendered = System.nanoTime();
+
+        /** On the selector thread. */
+        void request(SelectionKey key, Function<Page, Response> answer) {
+            if (page != null && System.nanoTime() - renderedAt < REUSE_NANOS) {
+                respond(key, answer.apply(page));
+                return;
+            }
+            waiting.add(key);
+            answers.add(answer);
+            if (rendering) {
+                return;
+            }
+            rendering = true;
+            try {
+                renderers.execute(() -> {
+                    Page rendered;
+                    try {
+                        rendered = render.get();
+                    } catch (Throwable failure) {
+                        rendered = Page.failed(failure);
                     }
-                    answerWaitingForMetrics(rendered);
+                    Page done = rendered;
+                    onSelector(() -> finished(done));
                 });
-            });
-        } catch (RejectedExecutionException busy) {
-            answerWaitingForMetrics(Response.BUSY);
+            } catch (RejectedExecutionException busy) {
+                finished(Page.of(Response.BUSY));
+            }
         }
-    }
 
-    private void answerWaitingForMetrics(Response response) {
-        metricsRendering = false;
-        for (SelectionKey waiting : waitingForMetrics) {
-            respond(waiting, response);
+        private void finished(Page rendered) {
+            rendering = false;
+            if (rendered.whole.status == 200) {
+                page = rendered;
+                renderedAt = System.nanoTime();
+            }
+            for (int i = 0; i < waiting.size(); i++) {
+                respond(
+                        waiting.get(i),
+                        rendered.whole.status == 200 ? answers.get(i).apply(rendered) : rendered.whole);
+            }
+            waiting.clear();
+            answers.clear();
         }
-        waitingForMetrics.clear();
     }
 
     private void write(SelectionKey key) throws IOException {
@@ -267,7 +401,7 @@ public final class AgentHttpServer implements AutoCloseable {
             return;
         }
         Exchange exchange = (Exchange) key.attachment();
-        exchange.response = response.buffers();
+        exchange.response = response.buffers(exchange.headOnly);
         key.interestOps(SelectionKey.OP_WRITE);
     }
 
@@ -276,21 +410,33 @@ public final class AgentHttpServer implements AutoCloseable {
         selector.wakeup();
     }
 
-    /** Makes room by closing the connection that has been sending its head the longest; false when none is. */
-    private boolean evictSlowestHead() {
+    /**
+     * Makes room: closes the connection that has been sending its head the longest, else the oldest
+     * one of any kind (an answer its client does not read, or one waiting for its render); false
+     * when there is none.
+     */
+    private boolean evictOldest() {
+        SelectionKey oldestHead = null;
         SelectionKey oldest = null;
         for (SelectionKey key : selector.keys()) {
-            if (key.isValid() && key.attachment() instanceof Exchange && key.interestOps() == SelectionKey.OP_READ) {
-                if (oldest == null
-                        || ((Exchange) key.attachment()).started < ((Exchange) oldest.attachment()).started) {
+            if (key.isValid() && key.attachment() instanceof Exchange) {
+                if (key.interestOps() == SelectionKey.OP_READ && older(key, oldestHead)) {
+                    oldestHead = key;
+                }
+                if (older(key, oldest)) {
                     oldest = key;
                 }
             }
         }
-        if (oldest != null) {
-            closeConnection(oldest);
+        SelectionKey evicted = oldestHead != null ? oldestHead : oldest;
+        if (evicted != null) {
+            closeConnection(evicted);
         }
-        return oldest != null;
+        return evicted != null;
+    }
+
+    private static boolean older(SelectionKey key, SelectionKey than) {
+        return than == null || ((Exchange) key.attachment()).started < ((Exchange) than.attachment()).started;
     }
 
     /** Closes connections whose head is late or whose whole exchange outlived its deadline. */
@@ -337,6 +483,8 @@ public final class AgentHttpServer implements AutoCloseable {
         ByteBuffer head = ByteBuffer.allocate(1024);
         /** Head and body; the body may be shared with other exchanges (a read-only view each). */
         ByteBuffer[] response;
+        /** A HEAD request: the same head, no body. */
+        boolean headOnly;
 
         Exchange(long started) {
             this.started = started;
@@ -353,29 +501,69 @@ public final class AgentHttpServer implements AutoCloseable {
             this.monitor = monitor;
         }
 
-        Response answer(String path, String query) {
+        Page metrics() {
+            ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
             try {
-                switch (path) {
-                    case "/metrics":
-                        ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
-                        prometheus.scrape(body);
-                        return new Response(200, "text/plain; version=0.0.4; charset=utf-8", body.toByteArray());
-                    case "/findings":
-                        return Response.json(FindingJson.array(monitor.board().current()));
-                    case "/connections":
-                        int top = top(query);
-                        if (top < 0) {
-                            return Response.text(400, ConnectionJson.TOP_NOT_ALLOWED);
-                        }
-                        return Response.json(ConnectionJson.array(
-                                TcpsightJmx.worst(monitor.registry().connections(), top)));
-                    default:
-                        return Response.text(404, "not found; try /metrics, /findings or /connections?top=20\n");
-                }
-            } catch (IOException | RuntimeException failure) {
-                return Response.text(
-                        500, "tcpsight could not answer: " + failure.getClass().getSimpleName() + "\n");
+                prometheus.scrape(body);
+            } catch (IOException unwritable) {
+                return Page.failed(unwritable);
             }
+            return Page.of(new Response(200, "text/plain; version=0.0.4; charset=utf-8", body.toByteArray()));
+        }
+
+        Page findings() {
+            return Page.of(Response.json(FindingJson.array(monitor.board().current())));
+        }
+
+        /** The worst {@link ConnectionJson#MAX_TOP} connections, rendered once; top=N answers with the first N. */
+        Page connections() {
+            List<String> objects =
+                    ConnectionJson.objects(TcpsightJmx.worst(monitor.registry().connections(), ConnectionJson.MAX_TOP));
+            ByteArrayOutputStream body = new ByteArrayOutputStream(1024 + 600 * objects.size());
+            int[] ends = new int[objects.size()];
+            body.write('[');
+            for (int i = 0; i < objects.size(); i++) {
+                if (i > 0) {
+                    body.write(',');
+                }
+                byte[] object = objects.get(i).getBytes(StandardCharsets.UTF_8);
+                body.write(object, 0, object.length);
+                ends[i] = body.size();
+            }
+            body.write(']');
+            return new Page(new Response(200, "application/json", body.toByteArray()), ends);
+        }
+    }
+
+    /**
+     * A render: the whole answer, and for a JSON array the end of each element, so that a request
+     * for the first N is a view of the same bytes.
+     */
+    private static final class Page {
+        private static final byte[] CLOSE = {']'};
+        final Response whole;
+        private final int[] ends;
+
+        Page(Response whole, int[] ends) {
+            this.whole = whole;
+            this.ends = ends;
+        }
+
+        static Page of(Response whole) {
+            return new Page(whole, null);
+        }
+
+        static Page failed(Throwable failure) {
+            return of(Response.text(
+                    500, "tcpsight could not answer: " + failure.getClass().getSimpleName() + "\n"));
+        }
+
+        Response first(int count) {
+            if (ends == null || count >= ends.length) {
+                return whole;
+            }
+            int length = count == 0 ? 1 : ends[count - 1];
+            return new Response(whole.status, whole.type, whole.body, length, CLOSE);
         }
     }
 
@@ -384,7 +572,11 @@ public final class AgentHttpServer implements AutoCloseable {
         if (query != null) {
             for (String pair : query.split("&")) {
                 if (pair.startsWith("top=")) {
-                    return ConnectionJson.top(pair.substring(4));
+                    try {
+                        return ConnectionJson.top(URLDecoder.decode(pair.substring(4), StandardCharsets.UTF_8));
+                    } catch (IllegalArgumentException malformed) {
+                        return -1; // a stray % sign
+                    }
                 }
             }
         }
@@ -395,15 +587,29 @@ public final class AgentHttpServer implements AutoCloseable {
     static final class Response {
         static final Response GET_ONLY = text(405, "GET only\n");
         static final Response BUSY = text(503, "busy; try again\n");
+        static final Response BAD_REQUEST = text(400, "not an HTTP/1.x request line\n");
+        static final Response NOT_FOUND = text(404, "not found; try /metrics, /findings or /connections?top=20\n");
+        static final Response TOP_NOT_ALLOWED = text(400, ConnectionJson.TOP_NOT_ALLOWED);
 
         private final int status;
         private final String type;
+        /** Shared between every answer that uses it: sent through read-only views, never copied. */
         private final byte[] body;
 
+        private final int length;
+        private final byte[] tail;
+
         Response(int status, String type, byte[] body) {
+            this(status, type, body, body.length, new byte[0]);
+        }
+
+        /** The first {@code length} bytes of a shared body, then {@code tail}. */
+        Response(int status, String type, byte[] body, int length, byte[] tail) {
             this.status = status;
             this.type = type;
             this.body = body;
+            this.length = length;
+            this.tail = tail;
         }
 
         static Response text(int status, String body) {
@@ -414,13 +620,22 @@ public final class AgentHttpServer implements AutoCloseable {
             return new Response(200, "application/json", body.getBytes(StandardCharsets.UTF_8));
         }
 
-        ByteBuffer[] buffers() {
+        int status() {
+            return status;
+        }
+
+        ByteBuffer[] buffers(boolean headOnly) {
             byte[] head = ("HTTP/1.1 " + status + " " + reason() + "\r\nContent-Type: " + type + "\r\nContent-Length: "
-                            + body.length + "\r\n" + (status == 405 ? "Allow: GET\r\n" : "")
+                            + (length + tail.length) + "\r\n" + (status == 405 ? "Allow: GET, HEAD\r\n" : "")
                             + "Connection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII);
+            if (headOnly) {
+                return new ByteBuffer[] {ByteBuffer.wrap(head)};
+            }
             return new ByteBuffer[] {
-                ByteBuffer.wrap(head), ByteBuffer.wrap(body).asReadOnlyBuffer()
+                ByteBuffer.wrap(head),
+                ByteBuffer.wrap(body, 0, length).asReadOnlyBuffer(),
+                ByteBuffer.wrap(tail).asReadOnlyBuffer()
             };
         }
 

@@ -1,4 +1,4 @@
-package io.tcpsight.kafka;
+package io.tcpsight.config;
 
 import java.util.Locale;
 import java.util.Map;

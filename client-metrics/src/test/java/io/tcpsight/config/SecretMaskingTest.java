@@ -1,4 +1,4 @@
-package io.tcpsight.kafka;
+package io.tcpsight.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
