@@ -131,6 +131,12 @@ public final class ByteCountAttribution {
         boolean queuesKnown() {
             return unreadBytes >= 0 && unackedBytes >= 0;
         }
+
+        @Override
+        public String toString() {
+            return socket + "@" + brokerNodeId + " rcv=" + bytesReceived + "-" + unreadBytes + " acked=" + bytesAcked
+                    + "+" + unackedBytes;
+        }
     }
 
     private static final class SocketState {
@@ -172,8 +178,11 @@ public final class ByteCountAttribution {
             seen.add(socket.socket);
             SocketState state = sockets.computeIfAbsent(socket.socket, any -> new SocketState());
             Candidate now = candidate(socket.socket, exactBySocket, exactByClient);
-            if (now != null && now.clients.equals(state.candidate)) {
+            if (now != null && overlaps(now.clients, state.candidate)) {
+                // the same owner, or one connector's tasks that now tie with it (or no longer do): the name is
+                // as certain as this round's match, so it follows it
                 state.exactRounds++;
+                state.candidate = now.clients;
                 state.candidateOwner = now.owner;
             } else if (now != null) {
                 state.candidate = now.clients;
@@ -244,6 +253,11 @@ public final class ByteCountAttribution {
         return connector == null
                 ? null
                 : new Candidate(componentClients.keySet(), matches.get(0).as(connector));
+    }
+
+    /** One holds the other: the same client connection, or a connector's tasks that include it. */
+    private static boolean overlaps(Set<String> now, Set<String> before) {
+        return !before.isEmpty() && (now.containsAll(before) || before.containsAll(now));
     }
 
     private static boolean othersMatchExactly(Set<String> candidate, long socket, Map<String, List<Long>> byClient) {

@@ -117,8 +117,24 @@ class ConnectPluginLabIT {
             Path sink = worker.directory().resolve("near.txt");
             awaitRunning(worker, "near-sink", 2);
             awaitLines(sink, 100);
-            Thread.sleep(3 * INTERVAL_MS);
-            JsonNode connections = worker.get("/tcpsight/connections?top=100");
+            Thread.sleep(3 * INTERVAL_MS); // a warning that would come, comes within three intervals
+            // A socket is named after three rounds of exact, one-to-one byte counts, from the round the census
+            // first sees it: measured, the fourth round of the worker (6-8 s); five intervals leave one to spare.
+            JsonNode connections = LabAwait.await("the connector's consumers named")
+                    .atMost(Duration.ofMillis(5 * INTERVAL_MS))
+                    .until(() -> {
+                        JsonNode all = worker.get("/tcpsight/connections?top=100");
+                        for (JsonNode connection : all) {
+                            if (connection
+                                    .path("connection")
+                                    .path("clientId")
+                                    .asText()
+                                    .startsWith("connector-consumer-near-sink-")) {
+                                return all;
+                            }
+                        }
+                        return null;
+                    });
             Set<String> owners = new HashSet<>();
             Set<String> consumerFlows = new HashSet<>();
             connections.forEach(connection -> {
