@@ -234,16 +234,22 @@ final class AgentRuntime implements Hooks.Receiver {
         Object principal = fields.principalObject(context);
         Object clientInformation = fields.clientInformationObject(context);
         if (broker.readFrom(principal, clientInformation)
-                && connection.identity().clientId().isPresent()) {
+                && connection.identity().ownerKnownBy() == OwnerKnownBy.HOOKS) {
             return; // attributed, and the same principal and client as before: two equals calls, nothing built
         }
         // The first requests come before authentication (ApiVersions, SaslHandshake) and before the client
         // announced its software: principal and software follow every change (SASL, re-authentication, KIP-368).
-        String clientId = fields.clientId(context);
+        // An empty client.id names nobody: a client's SASL handshake may carry none (Connect's group member
+        // authenticates with the channel's empty id and sends its own in the requests after).
+        String sent = fields.clientId(context);
+        String clientId = sent == null || sent.isEmpty() ? null : sent;
         String listener = fields.listener(context);
         String software = RequestFields.software(clientInformation);
         connection.updateIdentity(identity -> {
-            ConnectionIdentity known = identity.clientId().isPresent() ? identity : identity.withClientId(clientId);
+            ConnectionIdentity known =
+                    identity.clientId().filter(id -> !id.isEmpty()).isPresent()
+                            ? identity
+                            : identity.withClientId(clientId);
             if (known.clientId().isPresent()) {
                 known = known.ownerKnownBy(OwnerKnownBy.HOOKS); // the client's own request said so
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -61,9 +62,39 @@ class AgentRuntimeIdentityTest {
         }
     }
 
+    /**
+     * Connect's group member authenticates (SASL) with the channel's empty client.id and sends its own
+     * in the requests after: the empty one names nobody, and the connection is judged only once named.
+     */
+    @Test
+    void anEmptyClientIdNamesNobodyAndTheNextRequestsIdNamesTheConnection() throws Exception {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
+            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            InetSocketAddress brokerSide = pair.brokerSide();
+            String connectionId = BrokerConnectionIds.addressKey(brokerSide, pair.clientSide()) + "-2-8";
+            runtime.request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, ""));
+            TrackedConnection connection = runtime.tracked().stream()
+                    .filter(tracked -> brokerSide.equals(tracked.identity().local()))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(Optional.empty(), connection.identity().clientId());
+            assertEquals(OwnerKnownBy.UNPLACED, connection.identity().ownerKnownBy());
+            KafkaPrincipal alice = new KafkaPrincipal("User", "alice");
+            runtime.request(connectionId, request(connectionId, alice, ClientInformation.EMPTY, "connect-worker-1"));
+            assertEquals("connect-worker-1", connection.identity().clientId().orElseThrow());
+            assertEquals(OwnerKnownBy.HOOKS, connection.identity().ownerKnownBy());
+        }
+    }
+
     private static RequestContext request(String connectionId, KafkaPrincipal principal, ClientInformation client) {
+        return request(connectionId, principal, client, "orders-consumer");
+    }
+
+    private static RequestContext request(
+            String connectionId, KafkaPrincipal principal, ClientInformation client, String clientId) {
         return new RequestContext(
-                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), "orders-consumer", 1),
+                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
                 connectionId,
                 InetAddress.getLoopbackAddress(),
                 principal,

@@ -212,7 +212,12 @@ final class OwnSockets {
         byNode.forEach((node, totals) -> {
             if (totals[0] >= 0 && totals[1] >= 0) {
                 connections.add(new ClientConnection(
-                        clientId, node, totals[0], totals[1], ClientConnectionIds.flow(clientFlow, node)));
+                        clientFlow.name(),
+                        clientId,
+                        node,
+                        totals[0],
+                        totals[1],
+                        ClientConnectionIds.flow(clientFlow, node)));
             }
         });
         return connections;

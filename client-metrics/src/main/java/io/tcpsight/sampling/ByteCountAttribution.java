@@ -39,6 +39,12 @@ public final class ByteCountAttribution {
 
     /** One side of a client's per-connection metrics, read just before and just after the kernel sample. */
     public static final class ClientConnection {
+        /**
+         * The client's type as its metrics group says ("consumer", "producer", "admin-client", ...): two
+         * clients of different types may share a client.id (Connect's offsets producer and consumer do).
+         */
+        public final String type;
+
         public final String clientId;
         public final String nodeId;
         final long readBefore;
@@ -49,11 +55,18 @@ public final class ByteCountAttribution {
         public final BulkFlow flow;
 
         /** One read of the client's totals, taken as both sides of the bracket. */
+        public ClientConnection(
+                String type, String clientId, String nodeId, long bytesRead, long bytesWritten, BulkFlow flow) {
+            this(type, clientId, nodeId, bytesRead, bytesRead, bytesWritten, bytesWritten, flow);
+        }
+
+        /** The same, for a client of no particular type. */
         public ClientConnection(String clientId, String nodeId, long bytesRead, long bytesWritten, BulkFlow flow) {
-            this(clientId, nodeId, bytesRead, bytesRead, bytesWritten, bytesWritten, flow);
+            this("", clientId, nodeId, bytesRead, bytesWritten, flow);
         }
 
         ClientConnection(
+                String type,
                 String clientId,
                 String nodeId,
                 long readBefore,
@@ -61,6 +74,7 @@ public final class ByteCountAttribution {
                 long writtenBefore,
                 long writtenAfter,
                 BulkFlow flow) {
+            this.type = type;
             this.clientId = clientId;
             this.nodeId = nodeId;
             this.readBefore = readBefore;
@@ -70,13 +84,14 @@ public final class ByteCountAttribution {
             this.flow = flow;
         }
 
+        /** One connection of one client: its type, client.id and Kafka connection id. */
         String key() {
-            return clientId + "/" + nodeId;
+            return type + "/" + clientId + "/" + nodeId;
         }
 
         ClientConnection as(String groupClientId) {
             return new ClientConnection(
-                    groupClientId, nodeId, readBefore, readAfter, writtenBefore, writtenAfter, flow);
+                    type, groupClientId, nodeId, readBefore, readAfter, writtenBefore, writtenAfter, flow);
         }
 
         @Override
@@ -341,6 +356,7 @@ public final class ByteCountAttribution {
                     first == null
                             ? later
                             : new ClientConnection(
+                                    later.type,
                                     later.clientId,
                                     later.nodeId,
                                     first.readBefore,

@@ -147,6 +147,25 @@ class ByteCountAttributionTest {
         assertFalse(ByteCountAttribution.exact(readTooFar, own), "the application read more than the client counted");
     }
 
+    /**
+     * Connect's offsets producer and consumer share one client.id: bracketing one's earlier read with the
+     * other's later one made a range that matched every socket, and nothing was ever named.
+     */
+    @Test
+    void clientsOfTwoTypesWithOneClientIdStayApart() {
+        List<ClientConnection> before = List.of(
+                new ClientConnection("producer-node-metrics", "worker-offsets", "1", 900, 3_000, BulkFlow.TO_BROKER),
+                new ClientConnection("consumer-node-metrics", "worker-offsets", "1", 40_000, 800, BulkFlow.TO_CLIENT));
+        List<ClientConnection> bracketed = ByteCountAttribution.bracket(before, before);
+        assertEquals(
+                List.of(
+                        "worker-offsets/node-1 read=900..900 written=3000..3000",
+                        "worker-offsets/node-1 read=40000..40000 written=800..800"),
+                bracketed.stream().map(Object::toString).collect(Collectors.toList()));
+        SocketCounts someoneElses = new SocketCounts(30, "1", 5_000, 1_000, 0, 0);
+        assertTrue(bracketed.stream().noneMatch(client -> ByteCountAttribution.exact(someoneElses, client)));
+    }
+
     @Test
     void theSynMayCountAsOneAcknowledgedByte() {
         assertTrue(ByteCountAttribution.exact(new SocketCounts(1, null, 100, 11), client("c", "1", 100, 10)));

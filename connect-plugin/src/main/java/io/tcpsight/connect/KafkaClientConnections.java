@@ -60,6 +60,7 @@ final class KafkaClientConnections {
                     if (read != null && written != null) {
                         String connectionId = node.substring("node-".length());
                         connections.add(new ByteCountAttribution.ClientConnection(
+                                name.getKeyProperty("type"),
                                 clientId,
                                 connectionId,
                                 read.longValue(),
