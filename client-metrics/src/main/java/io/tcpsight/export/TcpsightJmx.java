@@ -8,10 +8,10 @@ import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -84,24 +84,39 @@ public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
                 .toArray(String[]::new);
     }
 
-    /** Sampled connections, most window-limited first, then by RTT. */
+    /**
+     * Sampled connections, most window-limited first, then by RTT. Each connection's sample is read
+     * once before sorting: the sampler replaces samples meanwhile, and a sort whose keys change under
+     * it fails ("Comparison method violates its general contract"), which an endpoint answered as 500.
+     */
     public static List<TrackedConnection> worst(List<TrackedConnection> connections, int limit) {
-        Comparator<TrackedConnection> byLimit = Comparator.comparingDouble(TcpsightJmx::limitedRatio);
-        Comparator<TrackedConnection> byRtt =
-                Comparator.comparingLong(connection -> connection.latest().get().rttMicros());
-        return connections.stream()
-                .filter(connection -> connection.latest().isPresent())
-                .sorted(byLimit.thenComparing(byRtt).reversed())
-                .limit(limit)
-                .collect(Collectors.toList());
+        List<Ranked> ranked = new ArrayList<>(connections.size());
+        for (TrackedConnection connection : connections) {
+            connection.latest().ifPresent(sample -> ranked.add(new Ranked(connection, sample)));
+        }
+        ranked.sort(Comparator.comparingDouble((Ranked r) -> r.limited)
+                .thenComparingLong(r -> r.rttMicros)
+                .reversed());
+        List<TrackedConnection> worst = new ArrayList<>(Math.min(limit, ranked.size()));
+        for (int i = 0; i < ranked.size() && i < limit; i++) {
+            worst.add(ranked.get(i).connection);
+        }
+        return worst;
     }
 
-    private static double limitedRatio(TrackedConnection connection) {
-        return connection
-                .latest()
-                .flatMap(ConnectionSample::interval)
-                .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
-                .orElse(0.0);
+    /** A connection with the sort keys of one sample. */
+    private static final class Ranked {
+        final TrackedConnection connection;
+        final double limited;
+        final long rttMicros;
+
+        Ranked(TrackedConnection connection, ConnectionSample sample) {
+            this.connection = connection;
+            this.limited = sample.interval()
+                    .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
+                    .orElse(0.0);
+            this.rttMicros = sample.rttMicros();
+        }
     }
 
     static String describe(TrackedConnection connection) {

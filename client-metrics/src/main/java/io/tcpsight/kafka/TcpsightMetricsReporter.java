@@ -10,6 +10,7 @@ import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.LogText;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.runtime.ObservationRuntime;
@@ -94,8 +95,9 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                 shown.append(' ').append(key).append('=').append(masked.get(key));
             }
         }
-        info.accept("tcpsight reporter for client.id=" + clientId + " ("
-                + kind.name().toLowerCase() + "):" + shown);
+        // one line whatever the client.id holds: a control character in it cannot forge a log line of its own
+        info.accept(LogText.oneLine("tcpsight reporter for client.id=" + clientId + " ("
+                + kind.name().toLowerCase() + "):" + shown));
     }
 
     static ClientKind kindOf(String clientId, Map<String, ?> configs) {

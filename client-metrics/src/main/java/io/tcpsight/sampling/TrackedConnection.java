@@ -4,6 +4,7 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Unknown;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
@@ -14,7 +15,7 @@ import java.util.function.UnaryOperator;
 public final class TrackedConnection {
     private final int fd;
     private final long inode;
-    private volatile ConnectionIdentity identity;
+    private final AtomicReference<ConnectionIdentity> identity;
     private volatile Long handshakeMillis;
     private volatile long handshakeStartedNanos;
     private volatile String ownerKey;
@@ -26,7 +27,7 @@ public final class TrackedConnection {
     TrackedConnection(int fd, long inode, ConnectionIdentity identity) {
         this.fd = fd;
         this.inode = inode;
-        this.identity = identity;
+        this.identity = new AtomicReference<>(identity);
     }
 
     public int fd() {
@@ -39,11 +40,15 @@ public final class TrackedConnection {
     }
 
     public ConnectionIdentity identity() {
-        return identity;
+        return identity.get();
     }
 
+    /**
+     * Applies a change atomically: two threads that complete the identity at once (a request hook
+     * and a namer) both land. {@code change} may run more than once and must have no side effect.
+     */
     public void updateIdentity(UnaryOperator<ConnectionIdentity> change) {
-        identity = change.apply(identity);
+        identity.updateAndGet(change);
     }
 
     /** Connection setup time, when the owner measured it (client side). */
@@ -111,6 +116,6 @@ public final class TrackedConnection {
 
     @Override
     public String toString() {
-        return "fd " + fd + " " + identity.describe();
+        return "fd " + fd + " " + identity.get().describe();
     }
 }

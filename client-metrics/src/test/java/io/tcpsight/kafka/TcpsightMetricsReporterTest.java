@@ -48,6 +48,15 @@ class TcpsightMetricsReporterTest {
     }
 
     @Test
+    void aClientIdCannotForgeALogLine() {
+        TcpsightMetricsReporter reporter = reporter();
+        reporter.configure(Map.of("client.id", "app\n[ERROR] forged line", "bootstrap.servers", "b1:9092"));
+        assertEquals(1, logged.size(), logged.toString());
+        assertFalse(logged.get(0).contains("\n"), logged.get(0));
+        reporter.close();
+    }
+
+    @Test
     void aBadTcpsightSettingFailsConfigurationNamingTheKey() {
         ConfigException failure = assertThrows(
                 ConfigException.class, () -> reporter().configure(Map.of("tcpsight.sample.interval.ms", "soon")));
