@@ -29,33 +29,10 @@ public final class ClientConfigRules {
             long rttMicros,
             boolean rttMeasured,
             TcpsightConfig config) {
-        if (bytes <= 0 || rttMicros <= 0) {
-            return Optional.empty();
-        }
-        Optional<WindowModel.Verdict> verdict =
-                WindowModel.judge(bytes, new Evidence(key, bytes, "bytes"), rttMicros, config);
-        if (!verdict.isPresent()) {
-            return Optional.empty();
-        }
         String path = rttMeasured
                 ? String.format("the measured RTT to the cluster, %.1f ms", rttMicros / 1000.0)
                 : String.format("any path of %.0f ms or more (tcpsight.rule.min.rtt.ms)", rttMicros / 1000.0);
-        String why = String.format(
-                "%s=%d caps each connection at about %.1f Mbit/s over %s, below the %s Mbit/s target"
-                        + " (tcpsight.target.throughput.mbit); set %s=-1 so the kernel autotunes the window",
-                key,
-                bytes,
-                verdict.get().ceilingMbit(),
-                path,
-                trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)),
-                key);
-        RuleId rule = key.endsWith("receive.buffer.bytes") ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
-        return Optional.of(new Finding(
-                rule,
-                verdict.get().severity,
-                owner,
-                verdict.get().evidence,
-                new Remedy(List.of(new Setting(scope, key, "-1")), why)));
+        return buffer(key, bytes, owner, rttMicros, path, List.of(new Setting(scope, key, "-1")), config);
     }
 
     /**
@@ -70,41 +47,55 @@ public final class ClientConfigRules {
     public static List<Finding> settingsOnMeasuredPath(
             ConnectionIdentity owner, KafkaSettings settings, long rttMicros, TcpsightConfig config) {
         BulkFlow flow = owner.bulkFlow();
-        String key = flow == BulkFlow.TO_CLIENT
-                ? "receive.buffer.bytes"
-                : flow == BulkFlow.TO_BROKER ? "send.buffer.bytes" : null;
-        OptionalInt bytes = key == null
-                ? OptionalInt.empty()
-                : flow == BulkFlow.TO_CLIENT ? settings.receiveBufferBytes() : settings.sendBufferBytes();
-        if (bytes.isEmpty() || bytes.getAsInt() <= 0 || rttMicros <= 0) {
+        if (flow != BulkFlow.TO_CLIENT && flow != BulkFlow.TO_BROKER) {
             return List.of();
+        }
+        String key = flow == BulkFlow.TO_CLIENT ? "receive.buffer.bytes" : "send.buffer.bytes";
+        OptionalInt bytes = flow == BulkFlow.TO_CLIENT ? settings.receiveBufferBytes() : settings.sendBufferBytes();
+        if (bytes.isEmpty()) {
+            return List.of();
+        }
+        // the flow its kind carries decided the buffer judged, and the finding says so
+        ConnectionIdentity client = owner.withFlow(flow);
+        String peer = ConnectionIdentity.address(owner.remote());
+        String path = String.format(
+                "the %.1f ms measured to %s",
+                rttMicros / 1000.0,
+                owner.nodeId().map(node -> "node " + node + " (" + peer + ")").orElse(String.valueOf(peer)));
+        return buffer(key, bytes.getAsInt(), client, rttMicros, path, KafkaKeys.client(client, key, "-1"), config)
+                .map(List::of)
+                .orElse(List.of());
+    }
+
+    /** An explicit buffer whose window ceiling over {@code path} is below the target, with this remedy. */
+    private static Optional<Finding> buffer(
+            String key,
+            long bytes,
+            ConnectionIdentity owner,
+            long rttMicros,
+            String path,
+            List<Setting> remedy,
+            TcpsightConfig config) {
+        if (bytes <= 0 || rttMicros <= 0) {
+            return Optional.empty();
         }
         Optional<WindowModel.Verdict> verdict =
-                WindowModel.judge(bytes.getAsInt(), new Evidence(key, bytes.getAsInt(), "bytes"), rttMicros, config);
+                WindowModel.judge(bytes, new Evidence(key, bytes, "bytes"), rttMicros, config);
         if (verdict.isEmpty()) {
-            return List.of();
+            return Optional.empty();
         }
-        String peer = ConnectionIdentity.address(owner.remote());
-        String path =
-                owner.nodeId().map(node -> "node " + node + " (" + peer + ")").orElse(String.valueOf(peer));
         String why = String.format(
-                "%s=%d, set on every connection of %s, caps each at about %.1f Mbit/s over the %.1f ms measured to %s,"
-                        + " below the %s Mbit/s target (tcpsight.target.throughput.mbit); set it to -1 so the kernel"
-                        + " autotunes the window",
+                "%s=%d caps each connection at about %.1f Mbit/s over %s, below the %s Mbit/s target"
+                        + " (tcpsight.target.throughput.mbit); set %s=-1 so the kernel autotunes the window",
                 key,
-                bytes.getAsInt(),
-                owner.clientId().orElse("the client"),
+                bytes,
                 verdict.get().ceilingMbit(),
-                rttMicros / 1000.0,
                 path,
-                trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)));
-        RuleId rule = flow == BulkFlow.TO_CLIENT ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
-        return List.of(new Finding(
-                rule,
-                verdict.get().severity,
-                owner.withFlow(flow), // the flow its kind carries, which decided the buffer judged
-                verdict.get().evidence,
-                new Remedy(KafkaKeys.client(owner, key, "-1"), why)));
+                trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)),
+                key);
+        RuleId rule = key.endsWith("receive.buffer.bytes") ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
+        return Optional.of(
+                new Finding(rule, verdict.get().severity, owner, verdict.get().evidence, new Remedy(remedy, why)));
     }
 
     private static String trim(double value) {

@@ -138,17 +138,10 @@ final class OwnSockets {
             ClientConnection owner = owners.get(inode);
             if (owner == null) {
                 if (connection.identity().ownerKnownBy() == OwnerKnownBy.BYTE_COUNTS) {
-                    connection.updateIdentity(OwnSockets::unplaced); // contradicted: the name goes
+                    connection.updateIdentity(ByteCountAttribution::unnamed); // contradicted: the name goes
                 }
             } else if (owner.clientId.equals(clientId)) {
-                String broker = ClientConnectionIds.brokerNode(owner.nodeId);
-                connection.updateIdentity(identity -> {
-                    ConnectionIdentity own =
-                            identity.withClientId(clientId).withFlow(owner.flow).ownerKnownBy(OwnerKnownBy.BYTE_COUNTS);
-                    return broker == null || broker.equals(ClientConnectionIds.BOOTSTRAP)
-                            ? own
-                            : own.withNodeId(broker);
-                });
+                connection.updateIdentity(owner.naming(null));
             } else {
                 foreign(connection, registry);
             }
@@ -171,10 +164,6 @@ final class OwnSockets {
                 foreign(connection, registry);
             }
         }
-    }
-
-    private static ConnectionIdentity unplaced(ConnectionIdentity identity) {
-        return identity.withClientId(null).withFlow(BulkFlow.UNKNOWN).ownerKnownBy(OwnerKnownBy.UNPLACED);
     }
 
     private void foreign(TrackedConnection connection, ConnectionRegistry registry) {

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -42,8 +41,6 @@ public final class ConnectionMonitor {
     private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
-    private static final Predicate<TrackedConnection> ALL = connection -> true;
-    private volatile Predicate<TrackedConnection> judged = ALL;
 
     public ConnectionMonitor(
             ConnectionRegistry registry,
@@ -71,14 +68,6 @@ public final class ConnectionMonitor {
      */
     public void addNamer(Consumer<List<TrackedConnection>> namer) {
         namers.add(namer);
-    }
-
-    /**
-     * Judges only the connections this accepts (after the namers): the reporter, beside other
-     * reporting clients, leaves a socket unjudged until byte counts tell it is its own.
-     */
-    public void judgeOnly(Predicate<TrackedConnection> accepted) {
-        judged = accepted;
     }
 
     /** Findings that come from elsewhere (listeners, host counters), evaluated each round. */
@@ -111,11 +100,11 @@ public final class ConnectionMonitor {
         for (Consumer<List<TrackedConnection>> namer : namers) {
             namer.accept(sampled);
         }
-        if (!namers.isEmpty() || judged != ALL) {
-            // a namer releases what it found to be another's, and may leave a connection unjudged until it knows
+        if (!namers.isEmpty()) {
+            // a namer releases what it found to be another's
             List<TrackedConnection> kept = new ArrayList<>(sampled.size());
             for (TrackedConnection connection : sampled) {
-                if (registry.get(connection.fd()).orElse(null) == connection && judged.test(connection)) {
+                if (registry.get(connection.fd()).orElse(null) == connection) {
                     kept.add(connection);
                 }
             }

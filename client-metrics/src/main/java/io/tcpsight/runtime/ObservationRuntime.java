@@ -65,7 +65,6 @@ public final class ObservationRuntime implements AutoCloseable {
         this.monitor = new ConnectionMonitor(
                 registry, config, builder.settings, () -> HostTcpFacts.current().kernelFacts(), board);
         builder.namers.forEach(monitor::addNamer);
-        monitor.judgeOnly(builder.judged);
         builder.findingSources.forEach(monitor::addFindingSource);
         builder.roundFindingSources.forEach(monitor::addRoundFindingSource);
         this.beforeRound = new ArrayList<>();
@@ -148,7 +147,6 @@ public final class ObservationRuntime implements AutoCloseable {
         private Function<TrackedConnection, KafkaSettings> settings = connection -> KafkaSettings.unknown();
         private final List<Function<ConnectionRegistry, RoundStep>> beforeRound = new ArrayList<>();
         private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();
-        private Predicate<TrackedConnection> judged = connection -> true;
         private final List<Supplier<List<Finding>>> findingSources = new ArrayList<>();
         private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindingSources = new ArrayList<>();
         private final List<NamedExporter> exporters = new ArrayList<>();
@@ -195,12 +193,6 @@ public final class ObservationRuntime implements AutoCloseable {
         /** Work on the sampling thread before each round, in the order the steps (and the census) were added. */
         public Builder beforeRound(RoundStep step) {
             beforeRound.add(registry -> step);
-            return this;
-        }
-
-        /** Judges only the connections this accepts once the namers ran (see {@link ConnectionMonitor#judgeOnly}). */
-        public Builder judgeOnly(Predicate<TrackedConnection> accepted) {
-            judged = accepted;
             return this;
         }
 

@@ -2,6 +2,8 @@ package io.tcpsight.sampling;
 
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.OwnerKnownBy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Tells which Kafka client owns a socket without hooking Kafka, and only when it is certain.
@@ -89,6 +92,21 @@ public final class ByteCountAttribution {
             return type + "/" + clientId + "/" + nodeId;
         }
 
+        /**
+         * The identity change that names a socket as this connection's (certain: by byte counts);
+         * {@code knownBroker} is the socket's broker node where a directory knows it.
+         */
+        public UnaryOperator<ConnectionIdentity> naming(String knownBroker) {
+            String broker = knownBroker != null ? knownBroker : ClientConnectionIds.brokerNode(nodeId);
+            return identity -> {
+                ConnectionIdentity named = identity.withClientId(clientId).ownerKnownBy(OwnerKnownBy.BYTE_COUNTS);
+                named = flow == BulkFlow.UNKNOWN ? named : named.withFlow(flow);
+                return broker == null || broker.equals(ClientConnectionIds.BOOTSTRAP)
+                        ? named
+                        : named.withNodeId(broker);
+            };
+        }
+
         ClientConnection as(String groupClientId) {
             return new ClientConnection(
                     type, groupClientId, nodeId, readBefore, readAfter, writtenBefore, writtenAfter, flow);
@@ -139,8 +157,8 @@ public final class ByteCountAttribution {
                     brokerNodeId,
                     sample.bytesReceived().orElse(0),
                     sample.bytesAcked().orElse(0),
-                    sample.bytesReadByApplication().isPresent() ? sample.unreadBytes : -1,
-                    sample.bytesWrittenByApplication().isPresent() ? sample.unackedBytes : -1);
+                    sample.unreadBytes().orElse(-1),
+                    sample.unackedBytes().orElse(-1));
         }
 
         boolean queuesKnown() {
@@ -222,6 +240,11 @@ public final class ByteCountAttribution {
         }
         sockets.keySet().retainAll(seen);
         return owners;
+    }
+
+    /** Takes back a name byte counts gave: the owner, and the flow it implied. */
+    public static ConnectionIdentity unnamed(ConnectionIdentity identity) {
+        return identity.withClientId(null).withFlow(BulkFlow.UNKNOWN).ownerKnownBy(OwnerKnownBy.UNPLACED);
     }
 
     /** Forgets a socket (released or closed); it starts again if seen again. */
@@ -309,6 +332,8 @@ public final class ByteCountAttribution {
             return false;
         }
         if (socket.queuesKnown()) {
+            // what the application had read (received less the receive queue) and written (acknowledged plus the
+            // send queue) at the sample
             long read = socket.bytesReceived - socket.unreadBytes;
             long written = socket.bytesAcked + socket.unackedBytes;
             return client.readBefore <= read

@@ -154,22 +154,14 @@ public final class ConnectionSample {
         return Unknown.unlessNegative(bytesReceived);
     }
 
-    /**
-     * What the application has read from the socket so far: received less what still waits in the
-     * receive queue. A Kafka client counts exactly this (incoming-byte-total) in plaintext.
-     */
-    public OptionalLong bytesReadByApplication() {
-        return bytesReceived < 0 || unreadBytes < 0
-                ? OptionalLong.empty()
-                : OptionalLong.of(bytesReceived - unreadBytes);
+    /** Bytes received that the application has not read yet (SIOCINQ); empty when unknown. */
+    public OptionalLong unreadBytes() {
+        return Unknown.unlessNegative(unreadBytes);
     }
 
-    /**
-     * What the application has written to the socket so far: acknowledged plus what is still queued
-     * or in flight (one more than the client counts where the kernel counts the SYN as acknowledged).
-     */
-    public OptionalLong bytesWrittenByApplication() {
-        return bytesAcked < 0 || unackedBytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytesAcked + unackedBytes);
+    /** Bytes written that the peer has not acknowledged yet (SIOCOUTQ); empty when unknown. */
+    public OptionalLong unackedBytes() {
+        return Unknown.unlessNegative(unackedBytes);
     }
 
     /** The last buffer state read (refreshed every few samples); empty until one was read. */

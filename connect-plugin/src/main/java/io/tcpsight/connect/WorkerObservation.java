@@ -6,8 +6,6 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.model.BootstrapServers;
-import io.tcpsight.model.BulkFlow;
-import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.OwnerKnownBy;
@@ -166,37 +164,24 @@ final class WorkerObservation implements AutoCloseable {
             }
         }
         List<ByteCountAttribution.ClientConnection> after = KafkaClientConnections.read();
-        Set<String> present = new HashSet<>();
+        Map<String, Boolean> plaintext = new HashMap<>(); // per client, not per connection: one config read each
         List<ByteCountAttribution.ClientConnection> comparable = new ArrayList<>();
         for (ByteCountAttribution.ClientConnection client : ByteCountAttribution.bracket(clientsBeforeSample, after)) {
-            present.add(client.clientId);
-            if (clientSettings.countsBytesAsTheKernel(client.clientId)) {
+            if (plaintext.computeIfAbsent(client.clientId, clientSettings::countsBytesAsTheKernel)) {
                 comparable.add(client); // TLS and SASL counts never equal the kernel's
             }
         }
-        clientIdsNow = present;
+        clientIdsNow = plaintext.keySet();
         Map<Long, ByteCountAttribution.ClientConnection> owners = attribution.round(sockets, comparable);
         byInode.forEach((inode, connection) -> {
             ByteCountAttribution.ClientConnection client = owners.get(inode);
-            if (client == null) {
-                if (connection.identity().ownerKnownBy() == OwnerKnownBy.BYTE_COUNTS) {
-                    connection.updateIdentity(identity -> identity.withClientId(null)
-                            .withFlow(BulkFlow.UNKNOWN)
-                            .ownerKnownBy(OwnerKnownBy.UNPLACED)); // contradicted: the name goes
-                }
-                return;
+            if (client != null) {
+                // a broker of another cluster is not in the directory: its node is the client's connection id
+                connection.updateIdentity(
+                        client.naming(brokers.nodeAt(connection.identity().remote())));
+            } else if (connection.identity().ownerKnownBy() == OwnerKnownBy.BYTE_COUNTS) {
+                connection.updateIdentity(ByteCountAttribution::unnamed); // contradicted: the name goes
             }
-            // a broker of another cluster is not in the directory: its node is the client's connection id
-            String known = brokers.nodeAt(connection.identity().remote());
-            String brokerNode = known != null ? known : ClientConnectionIds.brokerNode(client.nodeId);
-            connection.updateIdentity(identity -> {
-                ConnectionIdentity named =
-                        identity.withClientId(client.clientId).ownerKnownBy(OwnerKnownBy.BYTE_COUNTS);
-                named = client.flow == BulkFlow.UNKNOWN ? named : named.withFlow(client.flow);
-                return brokerNode != null && !brokerNode.equals(ClientConnectionIds.BOOTSTRAP)
-                        ? named.withNodeId(brokerNode)
-                        : named;
-            });
         });
     }
 
