@@ -44,7 +44,7 @@ mkdir -p "$LAB_HOME"
 packages=(
   ca-certificates gcc make libc6-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind
   openjdk-17-jdk-headless maven
-  iproute2 procps docker.io debootstrap
+  iproute2 procps docker.io debootstrap curl openssl
   prometheus kcat
 )
 missing=()

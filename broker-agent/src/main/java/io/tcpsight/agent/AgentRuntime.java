@@ -15,6 +15,7 @@ import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.TcpSocketException;
 import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Instant;
@@ -44,9 +45,14 @@ final class AgentRuntime implements Hooks.Receiver {
     private volatile String httpEndpoint;
 
     AgentRuntime(AgentSettings settings, AgentLog log) {
+        this(settings, log, TcpSockets.availability().isAvailable());
+    }
+
+    /** @param nativeAvailable whether TCP_INFO can be read; without it connections are not tracked, the rest runs */
+    AgentRuntime(AgentSettings settings, AgentLog log, boolean nativeAvailable) {
         this.settings = settings;
         this.failures = new OnceLog(log);
-        this.nativeAvailable = TcpSockets.availability().isAvailable();
+        this.nativeAvailable = nativeAvailable;
         this.connectPacer = settings.connectRate > 0
                 ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)
                 : null;
@@ -69,15 +75,40 @@ final class AgentRuntime implements Hooks.Receiver {
                 AgentHttpServer server = AgentHttpServer.start(
                         settings.host,
                         settings.port,
+                        settings.access,
                         monitor,
                         agentMeters(listeners.meters(), connectPacer),
                         log::warn);
-                httpEndpoint = "http://" + settings.host + ":" + server.port() + "/metrics";
+                httpEndpoint = (settings.access.tls() ? "https://" : "http://") + settings.host + ":" + server.port()
+                        + "/metrics"
+                        + (settings.access.restricted() || settings.access.redacted()
+                                ? " (" + settings.access.describe() + ")"
+                                : "");
+                if (!settings.access.restricted() && !isLoopback(settings.host)) {
+                    log.warn("tcpsight agent: the HTTP endpoint listens on " + settings.host
+                            + " with no TLS, authentication or allowlist: anyone who reaches the port reads client.ids,"
+                            + " principals and addresses; set http.auth.token.file, http.allow or http.tls.*, or"
+                            + " http.redact=true");
+                }
                 return server;
             });
         }
         this.observation = observation.build();
         this.registry = this.observation.registry();
+    }
+
+    /** A loopback address, or a name that resolves only to loopback ones (localhost). */
+    static boolean isLoopback(String host) {
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (!address.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException unresolved) {
+            return false;
+        }
     }
 
     /** The agent's meters beside the connection meters: the listeners and, when on, connect pacing. */
@@ -112,11 +143,15 @@ final class AgentRuntime implements Hooks.Receiver {
         }
     }
 
+    /**
+     * Starts sampling and the outputs. Without the native library the agent goes on with what needs
+     * none: connect pacing, the host's listen-queue counters, the endpoint and JMX.
+     */
     void start(AgentLog log) {
         if (!nativeAvailable) {
             log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason()
-                    + "; connections are not tracked");
-            return;
+                    + "; connections and listen queues are not tracked, connect pacing and the host's listen"
+                    + " overflow counters go on");
         }
         observation.start();
     }
@@ -230,6 +265,9 @@ final class AgentRuntime implements Hooks.Receiver {
         }
         TrackedConnection connection = broker.tracked;
         RequestFields fields = RequestFields.of(context);
+        if (fields.forwarded(context, connection.identity().remote())) {
+            return; // the original client's request, not this connection's
+        }
         observeFlow(connection, context, fields);
         Object principal = fields.principalObject(context);
         Object clientInformation = fields.clientInformationObject(context);

@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.tcpsight.agent.http.EndpointAccess;
 import io.tcpsight.config.InvalidSettingException;
 import io.tcpsight.config.SettingKey;
 import io.tcpsight.config.TcpsightConfig;
@@ -62,6 +63,8 @@ final class AgentSettings {
 
     final long connectBurst;
     final long connectMaxWaitMillis;
+    /** TLS, authentication, allowlist and redaction of the HTTP endpoint; all off unless set. */
+    final EndpointAccess access;
 
     private AgentSettings(
             int port,
@@ -70,7 +73,8 @@ final class AgentSettings {
             TcpsightConfig config,
             double connectRate,
             long connectBurst,
-            long connectMaxWaitMillis) {
+            long connectMaxWaitMillis,
+            EndpointAccess access) {
         this.port = port;
         this.host = host;
         this.congestion = congestion;
@@ -78,11 +82,13 @@ final class AgentSettings {
         this.connectRate = connectRate;
         this.connectBurst = connectBurst;
         this.connectMaxWaitMillis = connectMaxWaitMillis;
+        this.access = access;
     }
 
     static List<String> allowedKeys() {
         List<String> keys = new ArrayList<>(
                 List.of(PORT, HOST, INTERVAL, CONGESTION, CONNECT_RATE, CONNECT_BURST, CONNECT_MAX_WAIT, CONFIG));
+        keys.addAll(EndpointAccess.KEYS);
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
             keys.add(key.shortName());
         }
@@ -167,7 +173,14 @@ final class AgentSettings {
                     key, values.get(key), "only together with connect.rate, which turns connect pacing on");
         }
         return new AgentSettings(
-                port, host, congestion, TcpsightConfig.from(shared), connectRate, connectBurst, connectMaxWait);
+                port,
+                host,
+                congestion,
+                TcpsightConfig.from(shared),
+                connectRate,
+                connectBurst,
+                connectMaxWait,
+                EndpointAccess.from(values));
     }
 
     /**

@@ -2,6 +2,9 @@ package io.tcpsight.agent;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * Reads RequestContext's public fields reflectively, once per class, so nothing here links to
@@ -14,6 +17,10 @@ final class RequestFields {
     private final Field principal;
     private final Field listenerName;
     private final Field clientInformation;
+    /** Kafka 3.8 on: the Processor always gives the client's port; a forwarded request's context has none. */
+    private final Field clientPort;
+
+    private final Field clientAddress;
     /** RequestHeader.apiKey(), looked up once: it is read on every request until the connection fetched or produced. */
     private final Method apiKey;
 
@@ -24,6 +31,8 @@ final class RequestFields {
         this.principal = type.getField("principal");
         this.listenerName = type.getField("listenerName");
         this.clientInformation = optionalField(type, "clientInformation");
+        this.clientPort = optionalField(type, "clientPort");
+        this.clientAddress = optionalField(type, "clientAddress");
     }
 
     private static Field optionalField(Class<?> type, String name) {
@@ -91,6 +100,25 @@ final class RequestFields {
             return null;
         }
         return version == null || "unknown".equals(version) ? name.toString() : name + "/" + version;
+    }
+
+    /**
+     * Whether the context is a forwarded request's (KIP-590), which the controller rebuilds from an
+     * envelope on a request handler thread: it carries the original client's client.id and principal
+     * but the broker-to-controller connection's id, so it must not relabel that connection. Kafka's
+     * Processor always passes the client's port, a forwarded context none; before Kafka 3.8, which
+     * has no port, the forwarded client's address differs from the connection's peer.
+     */
+    boolean forwarded(Object context, InetSocketAddress peer) {
+        Object port = get(clientPort, context);
+        if (clientPort != null) {
+            return port instanceof Optional && ((Optional<?>) port).isEmpty();
+        }
+        Object address = get(clientAddress, context);
+        return address instanceof InetAddress
+                && peer != null
+                && peer.getAddress() != null
+                && !address.equals(peer.getAddress());
     }
 
     String listener(Object context) {

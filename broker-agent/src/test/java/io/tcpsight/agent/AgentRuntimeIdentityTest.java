@@ -87,16 +87,62 @@ class AgentRuntimeIdentityTest {
         }
     }
 
+    /**
+     * A forwarded admin request (KIP-590), as the controller's EnvelopeUtils rebuilds it on a request
+     * handler thread: the broker-to-controller connection's id with the original client's client.id
+     * and principal, and no port. It must leave that connection's names alone.
+     */
+    @Test
+    void aForwardedRequestDoesNotRelabelTheBrokerToControllerConnection() throws Exception {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
+            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            InetSocketAddress controllerSide = pair.brokerSide();
+            String connectionId = BrokerConnectionIds.addressKey(controllerSide, pair.clientSide()) + "-2-9";
+            ClientInformation java = new ClientInformation("apache-kafka-java", "4.3.1");
+            runtime.request(
+                    connectionId,
+                    request(connectionId, KafkaPrincipal.ANONYMOUS, java, "broker-1-to-controller-forwarding-channel"));
+            TrackedConnection connection = runtime.tracked().stream()
+                    .filter(tracked -> controllerSide.equals(tracked.identity().local()))
+                    .findFirst()
+                    .orElseThrow();
+            runtime.request(
+                    connectionId,
+                    new RequestContext(
+                            new RequestHeader(
+                                    ApiKeys.CREATE_TOPICS, ApiKeys.CREATE_TOPICS.latestVersion(), "alice-admin", 5),
+                            connectionId,
+                            InetAddress.getLoopbackAddress(),
+                            new KafkaPrincipal("User", "alice"),
+                            new ListenerName("CONTROLLER"),
+                            SecurityProtocol.PLAINTEXT,
+                            ClientInformation.EMPTY,
+                            false));
+            assertEquals("User:ANONYMOUS", connection.identity().principal().orElseThrow());
+            assertEquals(
+                    "broker-1-to-controller-forwarding-channel",
+                    connection.identity().clientId().orElseThrow());
+        }
+    }
+
+    private static int clientPort(String connectionId) {
+        String remote = connectionId.split("-")[1];
+        return Integer.parseInt(remote.substring(remote.lastIndexOf(':') + 1));
+    }
+
     private static RequestContext request(String connectionId, KafkaPrincipal principal, ClientInformation client) {
         return request(connectionId, principal, client, "orders-consumer");
     }
 
     private static RequestContext request(
             String connectionId, KafkaPrincipal principal, ClientInformation client, String clientId) {
+        // As Kafka's Processor builds it: with the client's port.
         return new RequestContext(
                 new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
                 connectionId,
                 InetAddress.getLoopbackAddress(),
+                Optional.of(clientPort(connectionId)),
                 principal,
                 new ListenerName("SASL_PLAINTEXT"),
                 SecurityProtocol.SASL_PLAINTEXT,

@@ -7,8 +7,10 @@ import io.tcpsight.model.MirrorClient;
 import io.tcpsight.model.Role;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.UnaryOperator;
 
 /**
  * The JSON form of findings, the contract of /findings, /tcpsight/findings and doctor --json:
@@ -26,29 +28,43 @@ public final class FindingJson {
     private FindingJson() {}
 
     public static String array(List<Finding> findings) {
+        return array(findings, false);
+    }
+
+    /**
+     * @param redacted leave principals and addresses out: the connection object has no principal,
+     *     local or remote, and where a text names the connection's addresses or principal it says
+     *     {@value #REDACTED} instead
+     */
+    public static String array(List<Finding> findings, boolean redacted) {
         StringBuilder json = new StringBuilder("[");
         for (int i = 0; i < findings.size(); i++) {
             if (i > 0) {
                 json.append(',');
             }
-            write(json, findings.get(i));
+            write(json, findings.get(i), redacted);
         }
         return json.append(']').toString();
     }
 
+    /** What a redacted answer says in place of an address or a principal. */
+    public static final String REDACTED = "(redacted)";
+
     public static String of(Finding finding) {
         StringBuilder json = new StringBuilder();
-        write(json, finding);
+        write(json, finding, false);
         return json.toString();
     }
 
-    private static void write(StringBuilder json, Finding finding) {
+    private static void write(StringBuilder json, Finding finding, boolean redacted) {
+        ConnectionIdentity identity = finding.connection();
+        UnaryOperator<String> text = redacted ? words -> redact(words, identity) : UnaryOperator.identity();
         json.append("{\"rule\":");
         string(json, finding.rule().id());
         json.append(",\"severity\":");
         string(json, finding.severity().label());
         json.append(",\"connection\":");
-        connection(json, finding.connection());
+        connection(json, identity, redacted);
         json.append(",\"evidence\":{");
         List<Evidence> evidence = finding.evidence();
         for (int i = 0; i < evidence.size(); i++) {
@@ -58,7 +74,7 @@ public final class FindingJson {
             }
             string(json, item.name());
             json.append(":{\"value\":");
-            value(json, item.value());
+            value(json, item.value() instanceof String ? text.apply((String) item.value()) : item.value());
             json.append(",\"unit\":");
             string(json, item.unit());
             json.append('}');
@@ -81,12 +97,17 @@ public final class FindingJson {
             json.append('}');
         }
         json.append("],\"why\":");
-        string(json, finding.remedy().why());
+        string(json, text.apply(finding.remedy().why()));
         json.append("}}");
     }
 
     /** A connection identity as a JSON object with the known fields only. */
     public static void connection(StringBuilder json, ConnectionIdentity identity) {
+        connection(json, identity, false);
+    }
+
+    /** The same, without principal and addresses when {@code redacted}. */
+    public static void connection(StringBuilder json, ConnectionIdentity identity, boolean redacted) {
         json.append("{\"role\":");
         string(json, identity.role().label());
         field(json, "clientId", identity.clientId().orElse(null));
@@ -104,16 +125,38 @@ public final class FindingJson {
         }
         field(json, "nodeId", identity.nodeId().orElse(null));
         field(json, "listener", identity.listener().orElse(null));
-        field(json, "principal", identity.principal().orElse(null));
+        if (!redacted) {
+            field(json, "principal", identity.principal().orElse(null));
+        }
         field(json, "clientSoftware", identity.clientSoftware().orElse(null));
         if (identity.role() == Role.BROKER) {
             field(json, "clientLibrary", identity.clientLibrary().label());
         }
         BulkFlow flow = identity.knownFlow();
         field(json, "flow", flow == BulkFlow.UNKNOWN ? null : flow.label());
-        field(json, "local", ConnectionIdentity.address(identity.local()));
-        field(json, "remote", ConnectionIdentity.address(identity.remote()));
+        if (!redacted) {
+            field(json, "local", ConnectionIdentity.address(identity.local()));
+            field(json, "remote", ConnectionIdentity.address(identity.remote()));
+        }
         json.append('}');
+    }
+
+    /** {@code text} with the connection's addresses (with or without the port) and principal taken out. */
+    static String redact(String text, ConnectionIdentity identity) {
+        if (text == null) {
+            return null;
+        }
+        String redacted = text;
+        for (InetSocketAddress end : new InetSocketAddress[] {identity.local(), identity.remote()}) {
+            if (end != null) {
+                redacted = redacted.replace(ConnectionIdentity.address(end), REDACTED);
+                if (end.getAddress() != null) {
+                    redacted = redacted.replace(end.getAddress().getHostAddress(), REDACTED);
+                }
+            }
+        }
+        String principal = identity.principal().orElse("");
+        return principal.isEmpty() ? redacted : redacted.replace(principal, REDACTED);
     }
 
     private static void field(StringBuilder json, String name, String value) {

@@ -38,6 +38,11 @@ public final class ConnectionJson {
 
     /** One JSON object per sampled connection, in order; the elements of {@link #array}. */
     public static List<String> objects(List<TrackedConnection> connections) {
+        return objects(connections, false);
+    }
+
+    /** The same; without principals and addresses when {@code redacted} (see {@link FindingJson#array(List, boolean)}). */
+    public static List<String> objects(List<TrackedConnection> connections, boolean redacted) {
         List<String> objects = new ArrayList<>(connections.size());
         for (TrackedConnection connection : connections) {
             Optional<ConnectionSample> latest = connection.latest();
@@ -46,7 +51,7 @@ public final class ConnectionJson {
             }
             ConnectionSample sample = latest.get();
             StringBuilder json = new StringBuilder("{\"connection\":");
-            FindingJson.connection(json, connection.identity());
+            FindingJson.connection(json, connection.identity(), redacted);
             json.append(",\"ownerKnownBy\":\"")
                     .append(connection.identity().ownerKnownBy().label())
                     .append('"');

@@ -37,6 +37,10 @@ public final class PrivateExtraction {
      *     no partial file is left behind
      */
     public static Path write(Path directory, String prefix, String suffix, byte[] content) {
+        Optional<String> shared = sharedDirectory(directory);
+        if (shared.isPresent()) {
+            throw new ExtractionFailedException(shared.get(), null);
+        }
         Path file;
         try {
             file = Files.createTempFile(directory, prefix, suffix);
@@ -68,6 +72,37 @@ public final class PrivateExtraction {
             why = failure.toString();
         }
         return "cannot write into " + directory + " (" + why + "); " + advice();
+    }
+
+    /**
+     * Why {@code directory} may not take a library that this JVM then loads: another user could swap
+     * the file between its write and its load. That is so when another user owns the directory, or
+     * when others may write into it without the sticky bit (which, as on /tmp, keeps them from
+     * renaming or deleting a file they do not own). Empty when it is safe or cannot be told (no
+     * POSIX attributes: the load goes on as before).
+     */
+    static Optional<String> sharedDirectory(Path directory) {
+        int mode;
+        int owner;
+        int self;
+        try {
+            mode = (Integer) Files.getAttribute(directory, "unix:mode");
+            owner = (Integer) Files.getAttribute(directory, "unix:uid");
+            self = (Integer) Files.getAttribute(Paths.get("/proc/self"), "unix:uid");
+        } catch (IOException | RuntimeException unknown) {
+            return Optional.empty();
+        }
+        if (owner != self && owner != 0) {
+            return Optional.of("will not load a library from " + directory + " (it belongs to another user, uid "
+                    + owner + "); " + advice());
+        }
+        boolean othersWrite = (mode & 0022) != 0;
+        boolean sticky = (mode & 01000) != 0;
+        if (othersWrite && !sticky) {
+            return Optional.of("will not load a library from " + directory + " (other users may write there, mode "
+                    + String.format("%04o", mode & 07777) + " without the sticky bit); " + advice());
+        }
+        return Optional.empty();
     }
 
     /** Why a library written into {@code directory} could not be mapped, when the mount forbids it. */

@@ -1,9 +1,11 @@
 package io.tcpsight.diagnose;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.ConnectionIdentity;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +30,23 @@ class FindingJsonTest {
         assertTrue(json.endsWith("\"}}"));
         assertEquals("[" + json + "," + json + "]", FindingJson.array(List.of(finding, finding)));
         assertEquals("[]", FindingJson.array(List.of()));
+    }
+
+    /** The endpoint's redacted mode: no address or principal anywhere, in fields or in words. */
+    @Test
+    void aRedactedFindingNamesTheClientButNoAddressOrPrincipal() {
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+                .get();
+        String plain = FindingJson.array(List.of(finding));
+        String redacted = FindingJson.array(List.of(finding), true);
+        assertTrue(plain.contains("10.0.0.2"), plain);
+        assertFalse(redacted.contains("10.0.0.1") || redacted.contains("10.0.0.2"), redacted);
+        assertTrue(redacted.contains("\"clientId\":\"consumer-g-1\""), redacted);
+        ConnectionIdentity alice = finding.connection().withPrincipal("User:alice");
+        assertEquals(
+                "window to (redacted) ((redacted)) for (redacted), from (redacted)",
+                FindingJson.redact("window to 10.0.0.2:9092 (10.0.0.2) for User:alice, from 10.0.0.1", alice));
     }
 
     @Test

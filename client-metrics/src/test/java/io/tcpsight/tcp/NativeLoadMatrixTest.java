@@ -60,6 +60,22 @@ class NativeLoadMatrixTest {
         assertEquals(List.of(), listing(scratch));
     }
 
+    /** A directory others may write into (no sticky bit) lets them swap the library before it loads. */
+    @Test
+    void aDirectoryOthersMayWriteIntoIsRefusedUnlessSticky() throws IOException {
+        Path shared = Files.createDirectory(scratch.resolve("shared"));
+        Files.setAttribute(shared, "unix:mode", 0777);
+        NativeAvailability refused = load(shared, library());
+        assertFalse(refused.isAvailable());
+        assertReason(refused, "will not load a library from " + shared + " (other users may write there, mode 0777");
+        try (Stream<Path> left = Files.list(shared)) {
+            assertEquals(0, left.count(), "nothing written");
+        }
+        Files.setAttribute(shared, "unix:mode", 01777); // as /tmp
+        NativeAvailability sticky = load(shared, library());
+        assertTrue(sticky.isAvailable(), sticky.reason());
+    }
+
     @Test
     void aReadOnlyDirectoryIsNamedAsSuch() throws Exception {
         Path directory = mount("ro");

@@ -53,6 +53,8 @@ import java.util.function.Supplier;
 public final class AgentHttpServer implements AutoCloseable {
     /** The most connections ever held; fewer where the process's open-file limit is low (see {@link #connectionCap}). */
     static final int MAX_CONNECTIONS = 1024;
+    /** With TLS each connection holds two packet buffers (about 33 KB): fewer of them, for the same few MB. */
+    static final int MAX_TLS_CONNECTIONS = 128;
     /** The fewest, however low the limit: a few scrapers and a curl. */
     static final int MIN_CONNECTIONS = 16;
     /** A render served to requests that arrive while it is this fresh: a flood costs one render. */
@@ -73,6 +75,7 @@ public final class AgentHttpServer implements AutoCloseable {
     private final Selector selector;
     private final ThreadPoolExecutor renderers;
     private final Routes routes;
+    private final EndpointAccess access;
     private final Queue<Runnable> selectorTasks = new ConcurrentLinkedQueue<>();
     private final Thread loop;
     private final int maxConnections;
@@ -90,8 +93,14 @@ public final class AgentHttpServer implements AutoCloseable {
     private final SharedRender connectionsPage;
 
     private AgentHttpServer(
-            ServerSocketChannel server, Selector selector, Routes routes, int maxConnections, Consumer<String> warn) {
+            ServerSocketChannel server,
+            Selector selector,
+            Routes routes,
+            EndpointAccess access,
+            int maxConnections,
+            Consumer<String> warn) {
         this.server = server;
+        this.access = access;
         this.selector = selector;
         this.routes = routes;
         this.maxConnections = maxConnections;
@@ -111,10 +120,16 @@ public final class AgentHttpServer implements AutoCloseable {
 
     /**
      * @param agentMeters bound to the same registry (the listeners, connect pacing)
+     * @param access TLS, authentication, allowlist and redaction; {@link EndpointAccess#OPEN} for none
      * @param warn where a failure of the endpoint itself goes, once per kind
      */
     public static AgentHttpServer start(
-            String host, int port, ConnectionMonitor monitor, List<MeterBinder> agentMeters, Consumer<String> warn)
+            String host,
+            int port,
+            EndpointAccess access,
+            ConnectionMonitor monitor,
+            List<MeterBinder> agentMeters,
+            Consumer<String> warn)
             throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
@@ -122,6 +137,9 @@ public final class AgentHttpServer implements AutoCloseable {
             meters.bindTo(prometheus);
         }
         int cap = connectionCap(openFileLimit());
+        if (access.tls()) {
+            cap = Math.min(cap, MAX_TLS_CONNECTIONS);
+        }
         ServerSocketChannel server = ServerSocketChannel.open();
         Selector selector = Selector.open();
         SelectionKey acceptKey;
@@ -136,7 +154,8 @@ public final class AgentHttpServer implements AutoCloseable {
             server.close();
             throw failure;
         }
-        AgentHttpServer started = new AgentHttpServer(server, selector, new Routes(prometheus, monitor), cap, warn);
+        AgentHttpServer started = new AgentHttpServer(
+                server, selector, new Routes(prometheus, monitor, access.redacted()), access, cap, warn);
         started.acceptKey = acceptKey;
         started.loop.start();
         return started;
@@ -237,8 +256,8 @@ public final class AgentHttpServer implements AutoCloseable {
             return;
         }
         try {
-            if (key.isReadable()) {
-                read(key);
+            if (!((Exchange) key.attachment()).headDone) {
+                read(key); // a TLS handshake may want to write before the head is in
             } else if (key.isWritable()) {
                 write(key);
             }
@@ -259,9 +278,16 @@ public final class AgentHttpServer implements AutoCloseable {
             acceptKey.interestOps(0);
         }
         String kind = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+        warnOnce(
+                kind,
+                "tcpsight agent: the HTTP endpoint could not accept a connection (" + kind
+                        + "); it pauses accepting and tries again, the port stays open");
+    }
+
+    /** One line per kind of problem, and at most 16 kinds: a hostile client cannot flood the broker's log. */
+    private void warnOnce(String kind, String line) {
         if (failuresLogged.size() < 16 && failuresLogged.add(kind)) {
-            warn.accept("tcpsight agent: the HTTP endpoint could not accept a connection (" + kind
-                    + "); it pauses accepting and tries again, the port stays open");
+            warn.accept(line);
         }
     }
 
@@ -271,31 +297,52 @@ public final class AgentHttpServer implements AutoCloseable {
                 client.close(); // the cheapest refusal: no buffer, no key
                 continue;
             }
+            if (!access.allows(((InetSocketAddress) client.getRemoteAddress()).getAddress())) {
+                client.close();
+                warnOnce(
+                        "allowlist",
+                        "tcpsight agent: the HTTP endpoint refuses connections from addresses outside "
+                                + EndpointAccess.ALLOW + " (logged once)");
+                continue;
+            }
             client.configureBlocking(false);
-            client.register(selector, SelectionKey.OP_READ, new Exchange(System.nanoTime()));
+            Exchange exchange =
+                    new Exchange(System.nanoTime(), access.tls() ? new TlsSession(access.newEngine()) : null);
+            client.register(selector, SelectionKey.OP_READ, exchange);
             connections++;
         }
     }
 
     private void read(SelectionKey key) throws IOException {
         Exchange exchange = (Exchange) key.attachment();
-        if (!exchange.head.hasRemaining() && exchange.head.capacity() < MAX_HEAD_BYTES) {
-            exchange.head = ByteBuffer.allocate(MAX_HEAD_BYTES).put(exchange.head.flip());
+        SocketChannel channel = (SocketChannel) key.channel();
+        int read;
+        if (exchange.tls == null) {
+            if (!exchange.head.hasRemaining()) {
+                exchange.growHead();
+            }
+            read = channel.read(exchange.head);
+        } else {
+            read = exchange.tls.read(channel, () -> exchange.head, exchange::growHead);
+            key.interestOps(exchange.tls.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
         }
-        int read = ((SocketChannel) key.channel()).read(exchange.head);
-        if (read < 0) {
+        if (read == -1) {
             closeConnection(key);
             return;
         }
-        RequestHead.Parsed parsed = RequestHead.parse(exchange.head);
+        RequestHead.Parsed parsed = RequestHead.parse(exchange.head, exchange.scanned);
         if (parsed == null) {
-            if (!exchange.head.hasRemaining() && exchange.head.capacity() == MAX_HEAD_BYTES) {
-                key.interestOps(0);
+            // Where the blank line may still begin: the last three bytes may be "\r\n\r" of it.
+            exchange.scanned = Math.max(0, exchange.head.position() - 3);
+            boolean full = !exchange.head.hasRemaining() && exchange.head.capacity() == MAX_HEAD_BYTES;
+            if (full || read == TlsSession.HEAD_FULL) {
+                exchange.headDone();
                 respond(key, Response.text(431, "request head over " + MAX_HEAD_BYTES + " bytes\n"));
             }
             return;
         }
-        key.interestOps(0);
+        exchange.headDone();
+        key.interestOps(0); // until the answer is ready
         if (parsed.method().equals("?")) {
             respond(key, Response.BAD_REQUEST);
             return;
@@ -305,6 +352,10 @@ public final class AgentHttpServer implements AutoCloseable {
             return;
         }
         exchange.headOnly = parsed.method().equals("HEAD");
+        if (!access.authorized(parsed.authorization())) {
+            respond(key, Response.unauthorized(access.challenge().orElse("")));
+            return;
+        }
         switch (parsed.path()) {
             case "/metrics":
                 metrics.request(key, page -> page.whole);
@@ -389,8 +440,15 @@ public final class AgentHttpServer implements AutoCloseable {
 
     private void write(SelectionKey key) throws IOException {
         Exchange exchange = (Exchange) key.attachment();
-        ((SocketChannel) key.channel()).write(exchange.response);
-        if (!exchange.response[exchange.response.length - 1].hasRemaining()) {
+        SocketChannel channel = (SocketChannel) key.channel();
+        boolean sent;
+        if (exchange.tls == null) {
+            channel.write(exchange.response);
+            sent = !exchange.response[exchange.response.length - 1].hasRemaining();
+        } else {
+            sent = exchange.tls.write(channel, exchange.response);
+        }
+        if (sent) {
             closeConnection(key);
         }
     }
@@ -420,7 +478,7 @@ public final class AgentHttpServer implements AutoCloseable {
         SelectionKey oldest = null;
         for (SelectionKey key : selector.keys()) {
             if (key.isValid() && key.attachment() instanceof Exchange) {
-                if (key.interestOps() == SelectionKey.OP_READ && older(key, oldestHead)) {
+                if (!((Exchange) key.attachment()).headDone && older(key, oldestHead)) {
                     oldestHead = key;
                 }
                 if (older(key, oldest)) {
@@ -444,9 +502,7 @@ public final class AgentHttpServer implements AutoCloseable {
         for (SelectionKey key : selector.keys()) {
             if (key.isValid() && key.attachment() instanceof Exchange) {
                 Exchange exchange = (Exchange) key.attachment();
-                // Only a connection still sending its head has interest in reading.
-                boolean headLate =
-                        key.interestOps() == SelectionKey.OP_READ && now - exchange.started > HEAD_TIMEOUT_NANOS;
+                boolean headLate = !exchange.headDone && now - exchange.started > HEAD_TIMEOUT_NANOS;
                 if (headLate || now - exchange.started > LIFETIME_NANOS) {
                     closeConnection(key);
                 }
@@ -479,15 +535,38 @@ public final class AgentHttpServer implements AutoCloseable {
     /** One connection's state: the head as it arrives, then the answer as it leaves. */
     private static final class Exchange {
         final long started;
+        /** Null on plain HTTP. */
+        final TlsSession tls;
         /** Small at first; grown once to MAX_HEAD_BYTES for a head that needs it. */
         ByteBuffer head = ByteBuffer.allocate(1024);
+        /** Where the search for the head's end goes on. */
+        int scanned;
+        /** The head is in (or refused): the connection now waits for its answer or sends it. */
+        boolean headDone;
         /** Head and body; the body may be shared with other exchanges (a read-only view each). */
         ByteBuffer[] response;
         /** A HEAD request: the same head, no body. */
         boolean headOnly;
 
-        Exchange(long started) {
+        Exchange(long started, TlsSession tls) {
             this.started = started;
+            this.tls = tls;
+        }
+
+        /** The head at its full size once; null when it already is (the head is too large). */
+        ByteBuffer growHead() {
+            if (head.capacity() >= MAX_HEAD_BYTES) {
+                return null;
+            }
+            head = ByteBuffer.allocate(MAX_HEAD_BYTES).put(head.flip());
+            return head;
+        }
+
+        void headDone() {
+            headDone = true;
+            if (tls != null) {
+                tls.headDone();
+            }
         }
     }
 
@@ -495,10 +574,12 @@ public final class AgentHttpServer implements AutoCloseable {
     private static final class Routes {
         private final PrometheusMeterRegistry prometheus;
         private final ConnectionMonitor monitor;
+        private final boolean redacted;
 
-        Routes(PrometheusMeterRegistry prometheus, ConnectionMonitor monitor) {
+        Routes(PrometheusMeterRegistry prometheus, ConnectionMonitor monitor, boolean redacted) {
             this.prometheus = prometheus;
             this.monitor = monitor;
+            this.redacted = redacted;
         }
 
         Page metrics() {
@@ -512,13 +593,13 @@ public final class AgentHttpServer implements AutoCloseable {
         }
 
         Page findings() {
-            return Page.of(Response.json(FindingJson.array(monitor.board().current())));
+            return Page.of(Response.json(FindingJson.array(monitor.board().current(), redacted)));
         }
 
         /** The worst {@link ConnectionJson#MAX_TOP} connections, rendered once; top=N answers with the first N. */
         Page connections() {
-            List<String> objects =
-                    ConnectionJson.objects(TcpsightJmx.worst(monitor.registry().connections(), ConnectionJson.MAX_TOP));
+            List<String> objects = ConnectionJson.objects(
+                    TcpsightJmx.worst(monitor.registry().connections(), ConnectionJson.MAX_TOP), redacted);
             ByteArrayOutputStream body = new ByteArrayOutputStream(1024 + 600 * objects.size());
             int[] ends = new int[objects.size()];
             body.write('[');
@@ -598,6 +679,8 @@ public final class AgentHttpServer implements AutoCloseable {
 
         private final int length;
         private final byte[] tail;
+        /** Header lines beyond the usual ones, each ending in CRLF. */
+        private final String extraHeaders;
 
         Response(int status, String type, byte[] body) {
             this(status, type, body, body.length, new byte[0]);
@@ -605,11 +688,27 @@ public final class AgentHttpServer implements AutoCloseable {
 
         /** The first {@code length} bytes of a shared body, then {@code tail}. */
         Response(int status, String type, byte[] body, int length, byte[] tail) {
+            this(status, type, body, length, tail, status == 405 ? "Allow: GET, HEAD\r\n" : "");
+        }
+
+        private Response(int status, String type, byte[] body, int length, byte[] tail, String extraHeaders) {
             this.status = status;
             this.type = type;
             this.body = body;
             this.length = length;
             this.tail = tail;
+            this.extraHeaders = extraHeaders;
+        }
+
+        static Response unauthorized(String challenge) {
+            byte[] body = "authorization required\n".getBytes(StandardCharsets.UTF_8);
+            return new Response(
+                    401,
+                    "text/plain; charset=utf-8",
+                    body,
+                    body.length,
+                    new byte[0],
+                    "WWW-Authenticate: " + challenge + "\r\n");
         }
 
         static Response text(int status, String body) {
@@ -626,7 +725,7 @@ public final class AgentHttpServer implements AutoCloseable {
 
         ByteBuffer[] buffers(boolean headOnly) {
             byte[] head = ("HTTP/1.1 " + status + " " + reason() + "\r\nContent-Type: " + type + "\r\nContent-Length: "
-                            + (length + tail.length) + "\r\n" + (status == 405 ? "Allow: GET, HEAD\r\n" : "")
+                            + (length + tail.length) + "\r\n" + extraHeaders
                             + "Connection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII);
             if (headOnly) {
@@ -645,6 +744,8 @@ public final class AgentHttpServer implements AutoCloseable {
                     return "OK";
                 case 400:
                     return "Bad Request";
+                case 401:
+                    return "Unauthorized";
                 case 404:
                     return "Not Found";
                 case 405:

@@ -43,7 +43,7 @@ class AgentHttpServerTest {
     }
 
     private AgentHttpServer start(List<MeterBinder> meters) throws IOException {
-        return AgentHttpServer.start("127.0.0.1", 0, monitor(), meters, warnings::add);
+        return AgentHttpServer.start("127.0.0.1", 0, EndpointAccess.OPEN, monitor(), meters, warnings::add);
     }
 
     @Test
