@@ -444,7 +444,8 @@ public final class AgentHttpServer implements AutoCloseable {
         boolean sent;
         if (exchange.tls == null) {
             channel.write(exchange.response);
-            sent = !exchange.response[exchange.response.length - 1].hasRemaining();
+            // Every part, not the last: a view's empty tail has nothing left from the start.
+            sent = !TlsSession.remaining(exchange.response);
         } else {
             sent = exchange.tls.write(channel, exchange.response);
         }

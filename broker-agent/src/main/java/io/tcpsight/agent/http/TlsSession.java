@@ -156,7 +156,8 @@ final class TlsSession {
         return !netOut.hasRemaining();
     }
 
-    private static boolean remaining(ByteBuffer[] buffers) {
+    /** Whether any of the buffers has bytes left. */
+    static boolean remaining(ByteBuffer[] buffers) {
         for (ByteBuffer buffer : buffers) {
             if (buffer.hasRemaining()) {
                 return true;

@@ -66,6 +66,35 @@ class AgentHttpServerTest {
         }
     }
 
+    /**
+     * An answer larger than the socket takes at once goes out over several writes. It was cut after
+     * the first one: the end was judged by the last part alone, a whole answer's empty tail.
+     */
+    @Test
+    void aLargeAnswerToASlowReaderArrivesWhole() throws Exception {
+        MeterBinder many = registry -> {
+            for (int i = 0; i < 60_000; i++) {
+                registry.gauge("tcpsight.test.gauge." + i, i);
+            }
+        };
+        try (AgentHttpServer server = start(List.of(many));
+                Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()), 2000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream()
+                    .write("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String text = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int bodyStart = text.indexOf("\r\n\r\n") + 4;
+            String length = text.substring(
+                    text.indexOf("Content-Length: ") + 16, text.indexOf("\r\n", text.indexOf("Content-Length: ")));
+            assertTrue(
+                    Integer.parseInt(length) > 4_194_304,
+                    "an answer larger than the socket can hold (tcp_wmem max): " + length);
+            assertEquals(Integer.parseInt(length), text.getBytes(StandardCharsets.UTF_8).length - bodyStart);
+        }
+    }
+
     @Test
     void headIsAnsweredWithTheHeadAloneAndABadRequestLineWith400() throws Exception {
         try (AgentHttpServer server = start(List.of())) {
