@@ -230,8 +230,10 @@ class AgentEndpointFaultLabIT {
         Flood connections = flood(broker, "/connections?top=1000");
         Flood metrics = flood(broker, "/metrics");
         double ratio = connections.cores / metrics.cores;
-        System.out.printf("flood ratio (connections/metrics cores): %.2f%n", ratio);
         assertTrue(connections.answered > 0 && metrics.answered > 0, connections + " " + metrics);
+        // A render per request cost 3.2 times the /metrics flood; shared renders measured 1.21
+        // (2026-11-25), the rest being the larger answer's bytes.
+        assertTrue(ratio < 2.0, "the /connections flood against the /metrics flood: " + ratio);
         return String.format(
                 "16-client floods with %d tracked connections: /connections?top=1000 %s; /metrics %s; ratio %.2f",
                 TRACKED, connections, metrics, ratio);
