@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Rehearses CI on a clean root filesystem: a Debian bookworm minbase (debootstrap, from the
 # mirror this machine's apt uses), a clean checkout of HEAD copied in with ../shared beside it,
-# and `.ci/run -pl client-metrics` inside it with CI=true. That is CI's own install step
+# and `.ci/run -pl client-metrics,broker-agent` inside it with CI=true. That is CI's own install step
 # (setup.sh, packages only: a chroot has no Docker engine) followed by the client-metrics build,
-# both native libraries, the valgrind test and the unit tests. The lab needs namespaces and a
+# both native libraries, the valgrind test and the unit tests, and the broker agent's (prlimit,
+# curl, openssl and keytool against its endpoint). The lab needs namespaces and a
 # Docker engine and stays on the host.
 #
 # Usage (root): integration-tests/lab/fresh-machine-check.sh
@@ -50,10 +51,10 @@ mount_into /sys /sys --rbind  # with /sys/fs/cgroup, as on the machine (ss -e lo
 mount_into /dev /dev --bind
 mount_into devpts /dev/pts -t devpts
 
-log "chroot: CI=true .ci/run -pl client-metrics"
+log "chroot: CI=true .ci/run -pl client-metrics,broker-agent"
 status=0
 chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   HOME=/root LANG=C.UTF-8 CI=true TCPSIGHT_LAB_SETUP=packages \
-  bash -c 'cd /work/main && .ci/run -pl client-metrics' || status=$?
+  bash -c 'cd /work/main && .ci/run -pl client-metrics,broker-agent' || status=$?
 log "exit $status after $(($(date +%s) - start)) s"
 exit "$status"
