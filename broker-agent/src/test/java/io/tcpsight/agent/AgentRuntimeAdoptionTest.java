@@ -7,6 +7,7 @@ import io.tcpsight.model.Role;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -66,10 +67,13 @@ class AgentRuntimeAdoptionTest {
     /** Kafka's own RequestContext, as the broker builds one for a request on this connection. */
     private static RequestContext request(
             String connectionId, String clientId, KafkaPrincipal principal, String listener) {
+        // As Kafka's Processor builds it, with the client's port (the id's remote port).
+        String remote = connectionId.split("-")[1];
         return new RequestContext(
                 new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
                 connectionId,
                 InetAddress.getLoopbackAddress(),
+                Optional.of(Integer.parseInt(remote.substring(remote.lastIndexOf(':') + 1))),
                 principal,
                 new ListenerName(listener),
                 SecurityProtocol.PLAINTEXT,
