@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "io_tcpsight_tcp_NativeTcp.h"
+#include "tcpsight_host.h"
 #include "tcpsight_socket.h"
 
 #define CONGESTION_NAME_CAPACITY 16
+#define DEVICE_NAME_CAPACITY 16
 
 static void throw_illegal_argument(JNIEnv *env, const char *message) {
     jclass cls = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
@@ -127,6 +129,39 @@ JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *en
     return (*env)->NewStringUTF(env, text);
 }
 
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_qdiscDump(JNIEnv *env, jclass cls, jbyteArray out) {
+    jsize capacity = (*env)->GetArrayLength(env, out);
+    jbyte *bytes = (*env)->GetByteArrayElements(env, out, NULL);
+    if (bytes == NULL) {
+        return -ENOMEM;
+    }
+    int filled = tcpsight_qdisc_dump((unsigned char *) bytes, capacity);
+    (*env)->ReleaseByteArrayElements(env, out, bytes, filled > 0 ? 0 : JNI_ABORT);
+    return filled;
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_ethtoolStats(JNIEnv *env, jclass cls, jbyteArray device, jbyteArray out) {
+    char name[DEVICE_NAME_CAPACITY];
+    jsize length = (*env)->GetArrayLength(env, device);
+    if (length < 1 || length >= DEVICE_NAME_CAPACITY) {
+        return -EINVAL;
+    }
+    (*env)->GetByteArrayRegion(env, device, 0, length, (jbyte *) name);
+    name[length] = '\0';
+    jsize capacity = (*env)->GetArrayLength(env, out);
+    jbyte *bytes = (*env)->GetByteArrayElements(env, out, NULL);
+    if (bytes == NULL) {
+        return -ENOMEM;
+    }
+    int filled = tcpsight_ethtool_stats(name, (unsigned char *) bytes, capacity);
+    (*env)->ReleaseByteArrayElements(env, out, bytes, filled > 0 ? 0 : JNI_ABORT);
+    return filled;
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_listen(JNIEnv *env, jclass cls, jint fd, jint backlog) {
+    return tcpsight_listen(fd, backlog);
+}
+
 /*
  * The broker agent relocates tcpsight's classes under io.tcpsight.shaded, and exported JNI
  * symbols only match the original class name. So the library also registers its functions
@@ -145,6 +180,9 @@ static JNINativeMethod METHODS[] = {
     {"setCongestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_setCongestion},
     {"socketAddresses", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketAddresses},
     {"errnoMessage", "(I)Ljava/lang/String;", (void *) Java_io_tcpsight_tcp_NativeTcp_errnoMessage},
+    {"qdiscDump", "([B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_qdiscDump},
+    {"ethtoolStats", "([B[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_ethtoolStats},
+    {"listen", "(II)I", (void *) Java_io_tcpsight_tcp_NativeTcp_listen},
 };
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {

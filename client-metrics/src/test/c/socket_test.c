@@ -13,6 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "tcpsight_host.h"
 #include "tcpsight_socket.h"
 
 static int failures = 0;
@@ -142,6 +146,26 @@ int main(void) {
     CHECK(header[1] == ntohs(address.sin_port) && header[2] == 0, "listener ports %d/%d", header[1], header[2]);
     CHECK(tcpsight_socket_addresses(pipe_fds[0], addresses) == -ENOTSOCK, "pipe addresses");
     CHECK(tcpsight_socket_addresses(-1, addresses) == -EBADF, "bad fd addresses");
+
+    /* The host's kernel calls: a qdisc dump holds at least lo's root qdisc, whole messages only. */
+    unsigned char *dump = malloc(65536);
+    int dumped = tcpsight_qdisc_dump(dump, 65536);
+    CHECK(dumped > 0, "qdisc dump %d", dumped);
+    int qdiscs = 0;
+    int remaining = dumped;
+    for (struct nlmsghdr *message = (struct nlmsghdr *) dump; dumped > 0 && NLMSG_OK(message, (unsigned) remaining);
+         message = NLMSG_NEXT(message, remaining)) {
+        qdiscs += message->nlmsg_type == RTM_NEWQDISC;
+    }
+    CHECK(qdiscs >= 1 && remaining == 0, "%d qdiscs, %d bytes left over", qdiscs, remaining);
+    CHECK(tcpsight_qdisc_dump(dump, 16) == -ENOBUFS, "a dump larger than the buffer");
+    int lo = tcpsight_ethtool_stats("lo", dump, 65536);
+    CHECK(lo == 4 || lo == -EOPNOTSUPP, "lo has no driver statistics: %d", lo);
+    CHECK(tcpsight_ethtool_stats("tcpsight-none0", dump, 65536) == -ENODEV, "no such device");
+    CHECK(tcpsight_ethtool_stats("a-device-name-too-long", dump, 65536) == -EINVAL, "name too long");
+    free(dump);
+    CHECK(tcpsight_listen(listener, 16) == 0, "a new backlog on a listening socket");
+    CHECK(tcpsight_listen(pipe_fds[0], 16) == -ENOTSOCK, "listen on a pipe");
 
     close(client);
     close(listener);

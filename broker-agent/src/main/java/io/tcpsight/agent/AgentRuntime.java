@@ -56,10 +56,12 @@ final class AgentRuntime implements Hooks.Receiver {
         this.connectPacer = settings.connectRate > 0
                 ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)
                 : null;
-        ListenerWatch listeners = new ListenerWatch(listenerByPort, settings.port);
+        ListenerWatch listeners =
+                new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, this::failed);
         ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
                 .log(log::info, log::warn)
                 .samplerThread("tcpsight-agent-sampler")
+                .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
                 .beforeRound(() -> brokerIds.retainTracked(registry()))
                 .findingSource(() -> {
                     try {

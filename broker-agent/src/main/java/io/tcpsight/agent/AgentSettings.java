@@ -33,6 +33,16 @@ final class AgentSettings {
     static final String CONNECT_RATE = "connect.rate";
     static final String CONNECT_BURST = "connect.burst";
     static final String CONNECT_MAX_WAIT = "connect.max.wait";
+    static final String LISTEN_BACKLOG = "listen.backlog";
+    /** Named as the agent's arguments write it. Off (0) unless set: it is a write on Kafka's sockets. */
+    private static final SettingKey<Long> LISTEN_BACKLOG_KEY = SettingKey.wholeNumber(
+            LISTEN_BACKLOG,
+            0,
+            1,
+            65_535,
+            "the listen backlog Kafka's listeners get at run time, capped by net.core.somaxconn",
+            "leave it out to keep Kafka's socket.listen.backlog.size");
+
     static final long DEFAULT_CONNECT_BURST = 2;
     /** Named as the agent's arguments write them (no tcpsight. prefix), so errors name what the user wrote. */
     private static final SettingKey<Double> CONNECT_RATE_KEY = SettingKey.decimal(
@@ -63,6 +73,8 @@ final class AgentSettings {
 
     final long connectBurst;
     final long connectMaxWaitMillis;
+    /** The backlog Kafka's listeners get at run time; 0 when off (the default). */
+    final int listenBacklog;
     /** TLS, authentication, allowlist and redaction of the HTTP endpoint; all off unless set. */
     final EndpointAccess access;
 
@@ -74,6 +86,7 @@ final class AgentSettings {
             double connectRate,
             long connectBurst,
             long connectMaxWaitMillis,
+            int listenBacklog,
             EndpointAccess access) {
         this.port = port;
         this.host = host;
@@ -82,12 +95,21 @@ final class AgentSettings {
         this.connectRate = connectRate;
         this.connectBurst = connectBurst;
         this.connectMaxWaitMillis = connectMaxWaitMillis;
+        this.listenBacklog = listenBacklog;
         this.access = access;
     }
 
     static List<String> allowedKeys() {
-        List<String> keys = new ArrayList<>(
-                List.of(PORT, HOST, INTERVAL, CONGESTION, CONNECT_RATE, CONNECT_BURST, CONNECT_MAX_WAIT, CONFIG));
+        List<String> keys = new ArrayList<>(List.of(
+                PORT,
+                HOST,
+                INTERVAL,
+                CONGESTION,
+                CONNECT_RATE,
+                CONNECT_BURST,
+                CONNECT_MAX_WAIT,
+                LISTEN_BACKLOG,
+                CONFIG));
         keys.addAll(EndpointAccess.KEYS);
         for (SettingKey<?> key : TcpsightConfig.KEYS) {
             keys.add(key.shortName());
@@ -180,6 +202,7 @@ final class AgentSettings {
                 connectRate,
                 connectBurst,
                 connectMaxWait,
+                LISTEN_BACKLOG_KEY.parse(values.get(LISTEN_BACKLOG)).intValue(),
                 EndpointAccess.from(values));
     }
 

@@ -57,6 +57,9 @@ final class AgentStartup {
                                             ? ", congestion control " + settings.congestion + " on accepted sockets"
                                             : "")
                                     + (started.connectPacing() != null ? ", " + started.connectPacing() : "")
+                                    + (settings.listenBacklog > 0
+                                            ? ", listen backlog " + settings.listenBacklog + " for Kafka's listeners"
+                                            : "")
                                     + (adopted > 0
                                             ? ", " + adopted + " open connections adopted from the census"
                                             : ""));

@@ -9,6 +9,7 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.ListenerFacts;
 import io.tcpsight.model.Role;
 import io.tcpsight.model.Unknown;
+import io.tcpsight.tcp.HostKernelCalls;
 import io.tcpsight.tcp.ListenQueue;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
@@ -19,10 +20,14 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The broker's listening sockets: accept-queue length against the effective backlog, and how
@@ -39,20 +44,41 @@ final class ListenerWatch {
     private final ListenerMeters meters = new ListenerMeters();
     /** (nanoTime, counters) per round within the window, oldest first; only the three counters are kept. */
     private final Deque<long[]> history = new ArrayDeque<>();
+    /** listen.backlog: the backlog Kafka's listeners get at run time; 0 when off (the default). */
+    private final int deeperBacklog;
+
+    private final Consumer<String> info;
+    private final BiConsumer<String, Throwable> failed;
+    /** Ports given the deeper backlog, so each is said once. */
+    private final Set<Integer> deepened = new HashSet<>();
 
     ListenerWatch(Map<Integer, String> listenerByPort, int ownHttpPort) {
+        this(listenerByPort, ownHttpPort, 0, line -> {}, (what, failure) -> {});
+    }
+
+    ListenerWatch(
+            Map<Integer, String> listenerByPort,
+            int ownHttpPort,
+            int deeperBacklog,
+            Consumer<String> info,
+            BiConsumer<String, Throwable> failed) {
         this.listenerByPort = listenerByPort;
         this.ownHttpPort = ownHttpPort;
+        this.deeperBacklog = deeperBacklog;
+        this.info = info;
+        this.failed = failed;
     }
 
     /** One listener's state, for /connections and tests. */
     static final class Listener {
         final ConnectionIdentity identity;
         final ListenQueue queue;
+        final int fd;
 
-        Listener(ConnectionIdentity identity, ListenQueue queue) {
+        Listener(ConnectionIdentity identity, ListenQueue queue, int fd) {
             this.identity = identity;
             this.queue = queue;
+            this.fd = fd;
         }
     }
 
@@ -76,7 +102,7 @@ final class ListenerWatch {
             }
             ConnectionIdentity identity = ConnectionIdentity.of(Role.BROKER, socket.local(), null, Instant.now())
                     .withListener(listenerByPort.getOrDefault(port, "port-" + port));
-            listeners.add(new Listener(identity, queue));
+            listeners.add(new Listener(identity, queue, socket.fd()));
         }
         return listeners;
     }
@@ -93,6 +119,9 @@ final class ListenerWatch {
         Long timestamps = Unknown.orNull(host.timestamps());
         List<Finding> findings = new ArrayList<>();
         List<Listener> listeners = listeners();
+        if (deeperBacklog > 0 && deepen(listeners, somaxconn)) {
+            listeners = listeners(); // as the kernel now has them
+        }
         meters.update(listeners, Arrays.copyOfRange(now, 1, now.length));
         for (Listener listener : listeners) {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
@@ -109,6 +138,37 @@ final class ListenerWatch {
             findings.addAll(Diagnosis.listener(facts, config));
         }
         return findings;
+    }
+
+    /**
+     * listen.backlog, opted into: listen(2) again on each of Kafka's listeners (a port a request named)
+     * whose backlog is below min(listen.backlog, net.core.somaxconn); Linux takes the new backlog on
+     * the listening socket, with no restart and no connection lost. Said once per port.
+     */
+    private boolean deepen(List<Listener> listeners, Long somaxconn) {
+        long target = somaxconn == null ? deeperBacklog : Math.min(deeperBacklog, somaxconn);
+        boolean changed = false;
+        for (Listener listener : listeners) {
+            int port = listener.identity.local().getPort();
+            if (!listenerByPort.containsKey(port) || listener.queue.effectiveBacklog() >= target) {
+                continue;
+            }
+            try {
+                HostKernelCalls.relisten(listener.fd, (int) target);
+                changed = true;
+                if (deepened.size() < 64 && deepened.add(port)) {
+                    info.accept("tcpsight agent: listener " + listenerByPort.get(port) + " (port " + port
+                            + ") now has a listen backlog of " + target + " (was " + listener.queue.effectiveBacklog()
+                            + "), as listen.backlog=" + deeperBacklog + " asked"
+                            + (somaxconn != null && somaxconn < deeperBacklog
+                                    ? " (capped by net.core.somaxconn " + somaxconn + ")"
+                                    : ""));
+                }
+            } catch (RuntimeException refused) {
+                failed.accept("listen.backlog on port " + port, refused);
+            }
+        }
+        return changed;
     }
 
     /** nanoTime, then each of {@link #COUNTERS}, -1 where this kernel lacks it. */

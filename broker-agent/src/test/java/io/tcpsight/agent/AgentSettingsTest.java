@@ -94,7 +94,15 @@ class AgentSettingsTest {
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("prot=9464"))
                         .getMessage()
                         .startsWith(
-                                "prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, connect.rate, connect.burst, connect.max.wait, config, "));
+                                "prot=9464 is not valid: not a tcpsight agent setting; allowed: port, host, interval, congestion, connect.rate, connect.burst, connect.max.wait, listen.backlog, config, "));
+        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("listen.backlog=70000"))
+                .getMessage()
+                .startsWith("listen.backlog=70000 is not valid: "));
+        assertEquals(1024, AgentSettings.parse("tcpsight.listen.backlog=1024").listenBacklog);
+        assertEquals(0, AgentSettings.parse("").listenBacklog, "off unless asked for");
+        assertTrue(
+                AgentSettings.parse("tcpsight.http.redact=true").access.redacted(),
+                "the access keys take the prefix too");
         assertEquals(
                 "agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port"))

@@ -12,6 +12,7 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.HostSignals;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelVersion;
@@ -412,9 +413,31 @@ public final class ConnectionRules {
             evidence.add(new Evidence("lossLimitedRate", mbit(lossLimited), "Mbit/s"));
             evidence.add(new Evidence("targetRate", mbit(config.targetBytesPerSecond()), "Mbit/s"));
         }
+        // This host's own drops on the connection's device in the same interval: the loss is local.
+        Optional<HostSignals.Device> device = facts.kernel()
+                .hostSignals()
+                .flatMap(signals -> signals.deviceOf(
+                        facts.identity().local() == null
+                                ? null
+                                : facts.identity().local().getAddress()));
+        long localDrops = device.map(HostSignals.Device::egressDrops).orElse(0L);
+        if (device.isPresent()) {
+            evidence.add(new Evidence("lossAt", localDrops > 0 ? "local" : "path", ""));
+            evidence.add(new Evidence("localDrops", localDrops, "packets"));
+        }
         List<Setting> settings = new ArrayList<>();
         String why;
-        if (lossBased && facts.rttMillis() >= config.get(RULE_BBR_MIN_RTT_MS)) {
+        if (localDrops > 0) {
+            why = String.format(
+                    "this host itself dropped %d packets leaving %s in the same interval (qdisc %s): the loss is local, so"
+                            + " BBR would not help; see the host-egress-drops finding for the qdisc, driver or allowance"
+                            + " to raise",
+                    localDrops,
+                    device.get().name(),
+                    device.get().rootQdisc().isEmpty()
+                            ? "unknown"
+                            : device.get().rootQdisc());
+        } else if (lossBased && facts.rttMillis() >= config.get(RULE_BBR_MIN_RTT_MS)) {
             settings.add(Setting.sysctl("net.ipv4.tcp_congestion_control", "bbr"));
             settings.add(new Setting("tcpsight", "tcpsight.congestion", "bbr"));
             why = String.format(

@@ -24,6 +24,8 @@ public final class ListenerRules {
         long backlog = recommendedBacklog(facts);
         List<Setting> settings = new ArrayList<>();
         settings.add(new Setting("broker", "socket.listen.backlog.size", Long.toString(backlog)));
+        // the same without a restart: the broker agent's opt-in, on the running listeners
+        settings.add(new Setting("tcpsight", "tcpsight.listen.backlog", Long.toString(backlog)));
         if (facts.somaxconn().orElse(0) < backlog) {
             settings.add(Setting.sysctl("net.core.somaxconn", backlog));
         }

@@ -16,6 +16,12 @@ public enum RuleId {
     WINDOW_SCALING_DISABLED("window-scaling-disabled"),
     TIMESTAMPS_DISABLED("timestamps-disabled"),
     BROKER_UNREACHABLE("broker-unreachable"),
+    /** This host dropped packets on their way out (a qdisc, the driver, a cloud allowance). */
+    HOST_EGRESS_DROPS("host-egress-drops"),
+    /** This process's cgroup used its CPU quota and the kernel stopped it. */
+    CPU_THROTTLED("cpu-throttled"),
+    /** One transmit queue of a multi-queue device carries nearly everything. */
+    TX_QUEUE_SKEW("tx-queue-skew"),
     /** Info only: sockets whose owner is not known, summed per broker path, with what their own findings would be. */
     UNPLACED_SOCKETS("unplaced-sockets");
 

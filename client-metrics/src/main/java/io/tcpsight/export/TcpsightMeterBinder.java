@@ -48,16 +48,20 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
 
+    private final HostSignalMeters hostMeters;
+
     public TcpsightMeterBinder(ConnectionMonitor monitor) {
         this.monitor = monitor;
         this.topConnections = Math.toIntExact(monitor.config().get(TcpsightConfig.METRICS_TOP_CONNECTIONS));
         this.peerLabels = monitor.config().get(TcpsightConfig.METRICS_PEER_LABELS);
         monitor.addListener(this);
         monitor.registry().onClose(this::closed);
+        this.hostMeters = new HostSignalMeters(monitor);
     }
 
     @Override
     public void bindTo(MeterRegistry meterRegistry) {
+        hostMeters.bindTo(meterRegistry);
         Gauge.builder("tcpsight.connections", monitor.registry(), r -> r.size())
                 .description("Connections tcpsight is tracking")
                 .register(meterRegistry);

@@ -10,12 +10,24 @@ public final class KernelFacts {
     private final Long tcpWmemMax;
     private final Long timestamps;
     private final Long windowScaling;
+    private final HostSignals hostSignals;
 
     public KernelFacts(KernelVersion version, Long tcpRmemMax, Long tcpWmemMax, Long timestamps) {
         this(version, tcpRmemMax, tcpWmemMax, timestamps, null);
     }
 
     public KernelFacts(KernelVersion version, Long tcpRmemMax, Long tcpWmemMax, Long timestamps, Long windowScaling) {
+        this(version, tcpRmemMax, tcpWmemMax, timestamps, windowScaling, null);
+    }
+
+    private KernelFacts(
+            KernelVersion version,
+            Long tcpRmemMax,
+            Long tcpWmemMax,
+            Long timestamps,
+            Long windowScaling,
+            HostSignals hostSignals) {
+        this.hostSignals = hostSignals;
         this.version = version;
         this.tcpRmemMax = tcpRmemMax;
         this.tcpWmemMax = tcpWmemMax;
@@ -42,6 +54,16 @@ public final class KernelFacts {
     /** net.ipv4.tcp_timestamps of this host. */
     public OptionalLong timestamps() {
         return Unknown.orEmpty(timestamps);
+    }
+
+    /** The same facts with what this host did to packets in the round's interval. */
+    public KernelFacts withHostSignals(HostSignals value) {
+        return new KernelFacts(version, tcpRmemMax, tcpWmemMax, timestamps, windowScaling, value);
+    }
+
+    /** What this host dropped, queued and throttled in the last interval; empty when not read. */
+    public Optional<HostSignals> hostSignals() {
+        return Optional.ofNullable(hostSignals);
     }
 
     /** net.ipv4.tcp_window_scaling of this host. */

@@ -5,6 +5,7 @@ import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.UnplacedSockets;
+import io.tcpsight.host.HostSignalWatch;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
@@ -15,6 +16,7 @@ import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.TcpState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -36,6 +38,7 @@ public final class ConnectionMonitor {
     private final TcpsightConfig config;
     private final Function<TrackedConnection, KafkaSettings> settings;
     private final Supplier<KernelFacts> kernel;
+    private volatile HostSignalWatch hostSignals;
     private final FindingsBoard board;
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
     private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
@@ -58,6 +61,16 @@ public final class ConnectionMonitor {
 
     public void addListener(RoundListener listener) {
         listeners.add(listener);
+    }
+
+    /** The host's counters this monitor's rounds read (the runtime sets it once, before the first round). */
+    public void observeHost(HostSignalWatch watch) {
+        this.hostSignals = watch;
+    }
+
+    /** The host's counters, when the runtime reads them. */
+    public Optional<HostSignalWatch> hostSignals() {
+        return Optional.ofNullable(hostSignals);
     }
 
     /**

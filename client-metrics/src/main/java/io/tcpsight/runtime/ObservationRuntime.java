@@ -3,18 +3,25 @@ package io.tcpsight.runtime;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.HostSignalRules;
 import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.host.HostSignalWatch;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.LogText;
+import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.monitor.SamplingLoop;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.LiveHostSources;
 import io.tcpsight.tcp.ProcessSocket;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -62,8 +69,25 @@ public final class ObservationRuntime implements AutoCloseable {
         FindingsBoard board = new FindingsBoard(
                 config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS),
                 finding -> finding.logTo(builder.info, builder.warn));
+        // The host's counters are read once a round, before the rules: a connection's retransmissions
+        // are judged local or the path's from the same interval's drops.
+        HostSignalWatch host = new HostSignalWatch(new LiveHostSources(), builder.warn);
         this.monitor = new ConnectionMonitor(
-                registry, config, builder.settings, () -> HostTcpFacts.current().kernelFacts(), board);
+                registry,
+                config,
+                builder.settings,
+                () -> {
+                    KernelFacts kernel = HostTcpFacts.current().kernelFacts();
+                    return host.next().map(kernel::withHostSignals).orElse(kernel);
+                },
+                board);
+        monitor.observeHost(host);
+        monitor.addRoundFindingSource(connections -> host.latest()
+                .map(signals -> HostSignalRules.evaluate(
+                        signals,
+                        retransmitting(connections),
+                        ConnectionIdentity.of(builder.hostRole.get(), null, null, Instant.now())))
+                .orElse(List.of()));
         builder.namers.forEach(monitor::addNamer);
         builder.findingSources.forEach(monitor::addFindingSource);
         builder.roundFindingSources.forEach(monitor::addRoundFindingSource);
@@ -71,6 +95,23 @@ public final class ObservationRuntime implements AutoCloseable {
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);
         this.samplerThread = builder.samplerThread;
+    }
+
+    /** The named connections that retransmitted in their last interval, for the host findings. */
+    private static List<HostSignalRules.Retransmitting> retransmitting(List<TrackedConnection> connections) {
+        List<HostSignalRules.Retransmitting> retransmitting = new ArrayList<>();
+        for (TrackedConnection connection : connections) {
+            if (!connection.identity().ownerKnownBy().known()) {
+                continue;
+            }
+            connection
+                    .latest()
+                    .flatMap(ConnectionSample::interval)
+                    .filter(interval -> interval.retransmittedSegments() > 0)
+                    .ifPresent(interval -> retransmitting.add(new HostSignalRules.Retransmitting(
+                            connection.identity(), interval.retransmittedSegments())));
+        }
+        return retransmitting;
     }
 
     /**
@@ -151,6 +192,7 @@ public final class ObservationRuntime implements AutoCloseable {
         private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindingSources = new ArrayList<>();
         private final List<NamedExporter> exporters = new ArrayList<>();
         private String samplerThread;
+        private Supplier<Role> hostRole = () -> Role.CLIENT;
 
         private Builder(String component, TcpsightConfig config) {
             this.component = Objects.requireNonNull(component, "component");
@@ -163,6 +205,15 @@ public final class ObservationRuntime implements AutoCloseable {
         public Builder log(Consumer<String> info, Consumer<String> warn) {
             this.info = message -> info.accept(LogText.oneLine(message));
             this.warn = message -> warn.accept(LogText.oneLine(message));
+            return this;
+        }
+
+        /**
+         * The role this JVM's host findings carry when no Kafka connection was hurt: a broker's where
+         * it serves Kafka listeners, a client's (the default) where it only connects.
+         */
+        public Builder hostRole(Supplier<Role> role) {
+            this.hostRole = role;
             return this;
         }
 

@@ -132,4 +132,13 @@ final class NativeTcp {
     static native int socketAddresses(int fd, byte[] out);
 
     static native String errnoMessage(int errno);
+
+    /** The netlink messages of a qdisc dump into out; returns the bytes filled or -errno. */
+    static native int qdiscDump(byte[] out);
+
+    /** A device's driver statistics (count, 32-byte names, uint64 values) into out; returns the bytes filled or -errno. */
+    static native int ethtoolStats(byte[] device, byte[] out);
+
+    /** listen(2) on a listening socket with a new backlog; returns 0 or -errno. */
+    static native int listen(int fd, int backlog);
 }

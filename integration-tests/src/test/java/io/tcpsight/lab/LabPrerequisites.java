@@ -143,6 +143,13 @@ public final class LabPrerequisites {
         return false;
     }
 
+    /** A cgroup v1 cpu hierarchy this process may make cgroups in (root on a v1 or hybrid host). */
+    public static void requireCgroupV1Cpu(Path hierarchy) {
+        if (!Files.isWritable(hierarchy.resolve("cgroup.procs"))) {
+            unavailable("no writable cgroup v1 cpu hierarchy at " + hierarchy + " (needs root on a cgroup v1 host)");
+        }
+    }
+
     private static void unavailable(String reason) {
         if (inCi()) {
             fail(reason + " (CI=true: a missing lab prerequisite fails the build)");
