@@ -28,14 +28,28 @@ public final class HostSignalRules {
 
     private HostSignalRules() {}
 
-    /** A connection that retransmitted in the interval, as the round saw it. */
-    public static final class Retransmitting {
+    /**
+     * A connection that sent in the interval, as the round saw it: the packets a device dropped on the
+     * way out were its own when it was busy sending or retransmitted then. (A qdisc drop of this
+     * host's own TCP segment is often no retransmission: the stack takes the segment back and sends
+     * it later with a smaller window, so a busy sender is hurt without sending.)
+     */
+    public static final class Sending {
+        /** Busy at least half the interval: a sender whose packets the device carried. */
+        static final double BUSY = 0.5;
+
         private final ConnectionIdentity identity;
         private final long retransmitted;
+        private final double busyRatio;
 
-        public Retransmitting(ConnectionIdentity identity, long retransmitted) {
+        public Sending(ConnectionIdentity identity, long retransmitted, double busyRatio) {
             this.identity = identity;
             this.retransmitted = retransmitted;
+            this.busyRatio = busyRatio;
+        }
+
+        boolean hurt() {
+            return retransmitted > 0 || busyRatio >= BUSY;
         }
 
         public ConnectionIdentity identity() {
@@ -52,35 +66,34 @@ public final class HostSignalRules {
     }
 
     /**
+     * @param sending the named connections that sent in the interval (retransmitted, or busy)
      * @param host the identity a finding carries when no Kafka connection was hurt (this JVM's role)
      */
-    public static List<Finding> evaluate(
-            HostSignals signals, List<Retransmitting> retransmitting, ConnectionIdentity host) {
+    public static List<Finding> evaluate(HostSignals signals, List<Sending> sending, ConnectionIdentity host) {
         List<Finding> findings = new ArrayList<>();
         for (HostSignals.Device device : signals.devices()) {
-            hostEgressDrops(signals, device, retransmitting, host).ifPresent(findings::add);
+            hostEgressDrops(signals, device, sending, host).ifPresent(findings::add);
             txQueueSkew(signals, device, host).ifPresent(findings::add);
         }
-        cpuThrottled(signals, retransmitting, host).ifPresent(findings::add);
+        cpuThrottled(signals, sending, host).ifPresent(findings::add);
         return findings;
     }
 
     static Optional<Finding> hostEgressDrops(
-            HostSignals signals,
-            HostSignals.Device device,
-            List<Retransmitting> retransmitting,
-            ConnectionIdentity host) {
+            HostSignals signals, HostSignals.Device device, List<Sending> sending, ConnectionIdentity host) {
         long drops = device.egressDrops();
         if (drops == 0) {
             return Optional.empty();
         }
-        List<Retransmitting> hurt = new ArrayList<>();
-        for (Retransmitting connection : retransmitting) {
-            if (connection.local() != null && device.addresses().contains(connection.local())) {
+        List<Sending> hurt = new ArrayList<>();
+        for (Sending connection : sending) {
+            if (connection.hurt()
+                    && connection.local() != null
+                    && device.addresses().contains(connection.local())) {
                 hurt.add(connection);
             }
         }
-        hurt.sort(Comparator.comparingLong(Retransmitting::retransmitted).reversed());
+        hurt.sort(Comparator.comparingLong(Sending::retransmitted).reversed());
         double ratio = (double) drops / Math.max(1, device.txPackets() + drops);
         Severity severity =
                 hurt.isEmpty() ? Severity.INFO : ratio >= CRITICAL_DROP_RATIO ? Severity.CRITICAL : Severity.WARN;
@@ -127,7 +140,7 @@ public final class HostSignalRules {
                 device.qdiscDrops(),
                 device.driverTxDropped(),
                 drops - device.qdiscDrops() - device.driverTxDropped(),
-                hurt.isEmpty() ? "" : ", while " + hurt.size() + " Kafka connections on it retransmitted");
+                hurt.isEmpty() ? "" : ", while " + hurt.size() + " Kafka connections on it were sending");
         ConnectionIdentity named = hurt.isEmpty() ? host : hurt.get(0).identity();
         return Optional.of(new Finding(RuleId.HOST_EGRESS_DROPS, severity, named, evidence, new Remedy(settings, why)));
     }
@@ -171,8 +184,7 @@ public final class HostSignalRules {
                                 busiest, device.name(), share * 100, total))));
     }
 
-    static Optional<Finding> cpuThrottled(
-            HostSignals signals, List<Retransmitting> retransmitting, ConnectionIdentity host) {
+    static Optional<Finding> cpuThrottled(HostSignals signals, List<Sending> sending, ConnectionIdentity host) {
         Optional<HostSignals.Throttling> measured = signals.throttling();
         if (measured.isEmpty() || measured.get().throttledPeriods() == 0) {
             return Optional.empty();
@@ -187,8 +199,13 @@ public final class HostSignalRules {
         evidence.add(new Evidence("throttledShare", share, "ratio of periods"));
         evidence.add(new Evidence("throttledTime", throttling.throttledSeconds(), "s per interval"));
         throttling.limitCores().ifPresent(cores -> evidence.add(new Evidence("cpuLimit", cores, "cores")));
-        List<Retransmitting> hurt = new ArrayList<>(retransmitting);
-        hurt.sort(Comparator.comparingLong(Retransmitting::retransmitted).reversed());
+        List<Sending> hurt = new ArrayList<>();
+        for (Sending connection : sending) {
+            if (connection.hurt()) {
+                hurt.add(connection);
+            }
+        }
+        hurt.sort(Comparator.comparingLong(Sending::retransmitted).reversed());
         addHurt(evidence, hurt);
         return Optional.of(new Finding(
                 RuleId.CPU_THROTTLED,
@@ -204,27 +221,28 @@ public final class HostSignalRules {
                                         .map(cores -> "above " + cores + " cores, or none for a broker")
                                         .orElse("higher, or none for a broker"))),
                         String.format(
-                                "the kernel stopped this process for %.2f s of the last %.0f s (%d of %d periods) because its"
-                                        + " cgroup had used its CPU quota: requests wait, acknowledgements leave late, and"
-                                        + " the peers see it as RTT and retransmissions that no network change fixes",
-                                throttling.throttledSeconds(),
-                                signals.seconds(),
+                                "the kernel stopped this process in %d of %d CPU periods of the last %.0f s (%.2f s of"
+                                        + " throttled time, summed over CPUs) because its cgroup had used its CPU quota:"
+                                        + " requests wait, acknowledgements leave late, and the peers see it as RTT and"
+                                        + " retransmissions that no network change fixes",
                                 throttling.throttledPeriods(),
-                                throttling.periods()))));
+                                throttling.periods(),
+                                signals.seconds(),
+                                throttling.throttledSeconds()))));
     }
 
     /** How many connections were hurt and the first few client.ids, bounded. */
-    private static void addHurt(List<Evidence> evidence, List<Retransmitting> hurt) {
-        evidence.add(new Evidence("connectionsRetransmitting", hurt.size(), "connections"));
+    private static void addHurt(List<Evidence> evidence, List<Sending> hurt) {
+        evidence.add(new Evidence("connectionsHurt", hurt.size(), "connections"));
         List<String> names = new ArrayList<>();
-        for (Retransmitting connection : hurt) {
+        for (Sending connection : hurt) {
             if (names.size() == NAMED_CONNECTIONS) {
                 break;
             }
             connection.identity().clientId().ifPresent(names::add);
         }
         if (!names.isEmpty()) {
-            evidence.add(new Evidence("retransmittingClients", String.join(",", names), ""));
+            evidence.add(new Evidence("hurtClients", String.join(",", names), ""));
         }
     }
 }

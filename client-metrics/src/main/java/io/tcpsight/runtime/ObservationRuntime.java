@@ -85,7 +85,7 @@ public final class ObservationRuntime implements AutoCloseable {
         monitor.addRoundFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
                         signals,
-                        retransmitting(connections),
+                        sending(connections),
                         ConnectionIdentity.of(builder.hostRole.get(), null, null, Instant.now())))
                 .orElse(List.of()));
         builder.namers.forEach(monitor::addNamer);
@@ -97,9 +97,9 @@ public final class ObservationRuntime implements AutoCloseable {
         this.samplerThread = builder.samplerThread;
     }
 
-    /** The named connections that retransmitted in their last interval, for the host findings. */
-    private static List<HostSignalRules.Retransmitting> retransmitting(List<TrackedConnection> connections) {
-        List<HostSignalRules.Retransmitting> retransmitting = new ArrayList<>();
+    /** The named connections that retransmitted or were busy in their last interval, for the host findings. */
+    private static List<HostSignalRules.Sending> sending(List<TrackedConnection> connections) {
+        List<HostSignalRules.Sending> sending = new ArrayList<>();
         for (TrackedConnection connection : connections) {
             if (!connection.identity().ownerKnownBy().known()) {
                 continue;
@@ -107,11 +107,11 @@ public final class ObservationRuntime implements AutoCloseable {
             connection
                     .latest()
                     .flatMap(ConnectionSample::interval)
-                    .filter(interval -> interval.retransmittedSegments() > 0)
-                    .ifPresent(interval -> retransmitting.add(new HostSignalRules.Retransmitting(
-                            connection.identity(), interval.retransmittedSegments())));
+                    .filter(interval -> interval.retransmittedSegments() > 0 || interval.busyRatio() > 0)
+                    .ifPresent(interval -> sending.add(new HostSignalRules.Sending(
+                            connection.identity(), interval.retransmittedSegments(), interval.busyRatio())));
         }
-        return retransmitting;
+        return sending;
     }
 
     /**
