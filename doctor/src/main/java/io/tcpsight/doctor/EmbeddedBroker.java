@@ -45,8 +45,9 @@ final class EmbeddedBroker implements AutoCloseable {
                     + " (build with `mvn -pl doctor -am package`, or name " + "a cluster with --bootstrap-server)");
         }
         Path directory = Files.createTempDirectory("tcpsight-doctor-kafka-");
-        int port = freePort();
-        int controllerPort = freePort();
+        int[] ports = freePorts(2);
+        int port = ports[0];
+        int controllerPort = ports[1];
         Path config = writeConfig(directory, port, controllerPort);
         Path log4j = directory.resolve("log4j2.properties");
         Path log = directory.resolve("kafka.log");
@@ -202,9 +203,25 @@ final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /**
+     * Ports free now and different from each other: all are held open while the next is taken. One
+     * after another, the kernel may offer a just-closed port again, and once the client and the
+     * controller listener got the same one (Kafka refused the config).
+     */
+    static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
         }
     }
 
