@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <jni.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io_tcpsight_tcp_NativeTcp.h"
@@ -129,15 +130,29 @@ JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *en
     return (*env)->NewStringUTF(env, text);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_qdiscDump(JNIEnv *env, jclass cls, jbyteArray out) {
+/* Runs a host call into a native buffer and copies back only the bytes it filled: the Java
+ * array is large enough for a big host, and a whole-array copy each round would be waste. */
+static jint host_call_into(JNIEnv *env, jbyteArray out, const char *device,
+                           int (*call)(const char *, unsigned char *, int)) {
     jsize capacity = (*env)->GetArrayLength(env, out);
-    jbyte *bytes = (*env)->GetByteArrayElements(env, out, NULL);
-    if (bytes == NULL) {
+    unsigned char *buffer = malloc((size_t) capacity);
+    if (buffer == NULL) {
         return -ENOMEM;
     }
-    int filled = tcpsight_qdisc_dump((unsigned char *) bytes, capacity);
-    (*env)->ReleaseByteArrayElements(env, out, bytes, filled > 0 ? 0 : JNI_ABORT);
+    int filled = call(device, buffer, capacity);
+    if (filled > 0) {
+        (*env)->SetByteArrayRegion(env, out, 0, filled, (const jbyte *) buffer);
+    }
+    free(buffer);
     return filled;
+}
+
+static int qdisc_dump(const char *unused, unsigned char *out, int capacity) {
+    return tcpsight_qdisc_dump(out, capacity);
+}
+
+JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_qdiscDump(JNIEnv *env, jclass cls, jbyteArray out) {
+    return host_call_into(env, out, NULL, qdisc_dump);
 }
 
 JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_ethtoolStats(JNIEnv *env, jclass cls, jbyteArray device, jbyteArray out) {
@@ -148,14 +163,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_ethtoolStats(JNIEnv *env, 
     }
     (*env)->GetByteArrayRegion(env, device, 0, length, (jbyte *) name);
     name[length] = '\0';
-    jsize capacity = (*env)->GetArrayLength(env, out);
-    jbyte *bytes = (*env)->GetByteArrayElements(env, out, NULL);
-    if (bytes == NULL) {
-        return -ENOMEM;
-    }
-    int filled = tcpsight_ethtool_stats(name, (unsigned char *) bytes, capacity);
-    (*env)->ReleaseByteArrayElements(env, out, bytes, filled > 0 ? 0 : JNI_ABORT);
-    return filled;
+    return host_call_into(env, out, name, tcpsight_ethtool_stats);
 }
 
 JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_listen(JNIEnv *env, jclass cls, jint fd, jint backlog) {

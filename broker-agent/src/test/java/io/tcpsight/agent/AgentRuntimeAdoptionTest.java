@@ -5,14 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.model.Role;
 import io.tcpsight.sampling.TrackedConnection;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.Optional;
 import org.apache.kafka.common.network.ClientInformation;
-import org.apache.kafka.common.network.ListenerName;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestContext;
-import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,17 +62,7 @@ class AgentRuntimeAdoptionTest {
     /** Kafka's own RequestContext, as the broker builds one for a request on this connection. */
     private static RequestContext request(
             String connectionId, String clientId, KafkaPrincipal principal, String listener) {
-        // As Kafka's Processor builds it, with the client's port (the id's remote port).
-        String remote = connectionId.split("-")[1];
-        return new RequestContext(
-                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
-                connectionId,
-                InetAddress.getLoopbackAddress(),
-                Optional.of(Integer.parseInt(remote.substring(remote.lastIndexOf(':') + 1))),
-                principal,
-                new ListenerName(listener),
-                SecurityProtocol.PLAINTEXT,
-                ClientInformation.EMPTY,
-                false);
+        return ProcessorRequests.metadata(
+                connectionId, clientId, principal, ClientInformation.EMPTY, listener, SecurityProtocol.PLAINTEXT);
     }
 }

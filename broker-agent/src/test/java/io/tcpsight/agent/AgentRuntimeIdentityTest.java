@@ -126,27 +126,13 @@ class AgentRuntimeIdentityTest {
         }
     }
 
-    private static int clientPort(String connectionId) {
-        String remote = connectionId.split("-")[1];
-        return Integer.parseInt(remote.substring(remote.lastIndexOf(':') + 1));
-    }
-
     private static RequestContext request(String connectionId, KafkaPrincipal principal, ClientInformation client) {
         return request(connectionId, principal, client, "orders-consumer");
     }
 
     private static RequestContext request(
             String connectionId, KafkaPrincipal principal, ClientInformation client, String clientId) {
-        // As Kafka's Processor builds it: with the client's port.
-        return new RequestContext(
-                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
-                connectionId,
-                InetAddress.getLoopbackAddress(),
-                Optional.of(clientPort(connectionId)),
-                principal,
-                new ListenerName("SASL_PLAINTEXT"),
-                SecurityProtocol.SASL_PLAINTEXT,
-                client,
-                false);
+        return ProcessorRequests.metadata(
+                connectionId, clientId, principal, client, "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT);
     }
 }

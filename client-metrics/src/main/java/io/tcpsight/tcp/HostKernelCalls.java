@@ -21,10 +21,17 @@ public final class HostKernelCalls {
 
     private HostKernelCalls() {}
 
-    /** The netlink messages of an RTM_GETQDISC dump of this network namespace, in native byte order. */
-    public static ByteBuffer qdiscDump() {
+    /** A buffer for {@link #qdiscDump} and {@link #ethtoolStats}, kept by a caller that reads every round. */
+    public static byte[] scratch() {
+        return new byte[Math.max(QDISC_DUMP_CAPACITY, ETHTOOL_CAPACITY)];
+    }
+
+    /**
+     * The netlink messages of an RTM_GETQDISC dump of this network namespace, in native byte order:
+     * a view of {@code out} (from {@link #scratch}), valid until its next use.
+     */
+    public static ByteBuffer qdiscDump(byte[] out) {
         NativeTcp.requireAvailable();
-        byte[] out = new byte[QDISC_DUMP_CAPACITY];
         int filled = NativeTcp.qdiscDump(out);
         if (filled < 0) {
             throw new TcpSocketException("the qdisc dump (rtnetlink) failed: " + Errno.describe(-filled), -filled);
@@ -34,15 +41,14 @@ public final class HostKernelCalls {
 
     /**
      * A device's driver statistics by name, as {@code ethtool -S} lists them; empty when the driver
-     * reports none.
+     * reports none. {@code out} is a buffer from {@link #scratch}.
      *
      * @throws TcpSocketException with EOPNOTSUPP when the driver has no statistics, ENODEV when the
      *     device is gone
      */
-    public static Map<String, Long> ethtoolStats(String device) {
+    public static Map<String, Long> ethtoolStats(String device, byte[] out) {
         NativeTcp.requireAvailable();
         byte[] name = device.getBytes(StandardCharsets.US_ASCII);
-        byte[] out = new byte[ETHTOOL_CAPACITY];
         int filled = NativeTcp.ethtoolStats(name, out);
         if (filled < 0) {
             throw new TcpSocketException(

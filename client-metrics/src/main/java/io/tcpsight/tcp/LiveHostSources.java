@@ -15,8 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The host's real counters: this namespace's devices and files, and the kernel calls of the native shim. */
+/**
+ * The host's real counters: this namespace's devices and files, and the kernel calls of the native
+ * shim. For one thread (the sampling loop's).
+ */
 public final class LiveHostSources implements HostSources {
+    /** One buffer for every kernel call of a round: the sampling thread is the only caller. */
+    private final byte[] scratch = HostKernelCalls.scratch();
+
     @Override
     public List<NetDevice> devices() throws IOException {
         List<NetDevice> devices = new ArrayList<>();
@@ -41,12 +47,12 @@ public final class LiveHostSources implements HostSources {
 
     @Override
     public List<QdiscStats.Qdisc> qdiscs() {
-        return QdiscStats.decode(HostKernelCalls.qdiscDump());
+        return QdiscStats.decode(HostKernelCalls.qdiscDump(scratch));
     }
 
     @Override
     public Map<String, Long> driverStatistics(String device) {
-        return HostKernelCalls.ethtoolStats(device);
+        return HostKernelCalls.ethtoolStats(device, scratch);
     }
 
     @Override

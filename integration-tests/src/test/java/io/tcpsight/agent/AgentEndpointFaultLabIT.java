@@ -245,7 +245,7 @@ class AgentEndpointFaultLabIT {
         AtomicLong answered = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(FLOODERS);
-        long cpuBefore = cpuTicks(broker.process().pid());
+        long cpuBefore = AgentOverheadBenchmark.cpuTicks(broker.process().pid());
         long start = System.nanoTime();
         try {
             for (int i = 0; i < FLOODERS; i++) {
@@ -268,7 +268,7 @@ class AgentEndpointFaultLabIT {
             pool.shutdown();
             assertTrue(pool.awaitTermination(20, TimeUnit.SECONDS));
             double seconds = (System.nanoTime() - start) / 1e9;
-            double cores = (cpuTicks(broker.process().pid()) - cpuBefore) / 100.0 / seconds;
+            double cores = (AgentOverheadBenchmark.cpuTicks(broker.process().pid()) - cpuBefore) / 100.0 / seconds;
             return new Flood(cores, answered.get(), bytes.get() / seconds, metricsSeconds);
         } finally {
             running.set(false);
@@ -295,13 +295,6 @@ class AgentEndpointFaultLabIT {
                     "%.2f cores, %d answers, %.1f MB/s, a /metrics beside it in %.3f s",
                     cores, answered, bytesPerSecond / 1e6, metricsSeconds);
         }
-    }
-
-    /** utime + stime of a process, in clock ticks (100 a second). */
-    private static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     private static double assertMetricsWithinOneSecond(KafkaBroker broker, String when) throws Exception {

@@ -131,7 +131,8 @@ class AgentOverheadBenchmark {
         }
     }
 
-    private static long cpuTicks(long pid) throws Exception {
+    /** utime + stime of a process, in clock ticks (100 a second). */
+    static long cpuTicks(long pid) throws IOException {
         return ticks(Path.of("/proc/" + pid + "/stat"));
     }
 
