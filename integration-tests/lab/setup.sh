@@ -10,6 +10,8 @@
 #  3. tcpsight-lab/jre:17, a JRE base image built from Debian packages (no registry needed),
 #     from the Debian mirror this machine's apt uses (debian-mirror.sh).
 #  4. tcpsight-lab/toxiproxy:2.12.0, Toxiproxy built from the Go module proxy into a scratch image.
+#  5. $TCPSIGHT_LAB_HOME/bin/kube-validate (lab/kube-validate), which decodes the Kubernetes recipes
+#     strictly into Kubernetes' own API types, built from the Go module proxy.
 #
 # TCPSIGHT_LAB_SETUP=packages stops after step 1 (a chroot without a Docker engine, as in
 # fresh-machine-check.sh).
@@ -110,5 +112,14 @@ else
   mv "$context/server" "$context/toxiproxy"
   cp "$(dirname "$0")/../docker/toxiproxy.Dockerfile" "$context/Dockerfile"
   DOCKER_BUILDKIT=0 docker build -q -t "$TOXIPROXY_IMAGE" "$context" >/dev/null
+fi
+validator=$LAB_HOME/bin/kube-validate
+source_dir="$(cd "$(dirname "$0")" && pwd)/kube-validate"
+if [ -x "$validator" ] && [ -z "$(find "$source_dir" -newer "$validator" -type f)" ]; then
+  log "kube-validate present"
+else
+  log "building kube-validate from the Go module proxy"
+  mkdir -p "$LAB_HOME/bin"
+  (cd "$source_dir" && CGO_ENABLED=0 go build -o "$validator" .)
 fi
 log "ready: DOCKER_HOST=unix://$SOCKET"

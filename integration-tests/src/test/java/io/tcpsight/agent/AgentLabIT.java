@@ -10,8 +10,10 @@ import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.PrometheusServer;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,6 +41,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The agent in a broker across the kernel delay line: it names the client whose TCP is the problem. */
 class AgentLabIT {
+    private static final Path ALERT_RULES = Path.of("..", "docs", "alerts", "tcpsight-alerts.yml");
+    private static final int RECORDS = 3000;
+
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
 
@@ -59,26 +68,58 @@ class AgentLabIT {
                 new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[10_000];
             new Random(7).nextBytes(value);
-            for (int i = 0; i < 3000; i++) {
+            for (int i = 0; i < RECORDS; i++) {
                 producer.send(new ProducerRecord<>("far", value));
             }
         }
-        Properties consumerConfig = new Properties();
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "far-consumer");
-        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "far");
-        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        consumerConfig.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "65536");
+        // tcpsight's alerting rules in a real Prometheus scraping the agent: silent while an autotuned consumer
+        // replays the topic, pending (their "for" is minutes) once the 64 KiB consumer does
         FindingView finding;
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of("far"));
-            finding = pollFindings(
-                    broker,
-                    consumer,
-                    Duration.ofSeconds(25),
-                    f -> f.is("receive-window-limited")
-                            && "far-consumer".equals(f.connection().clientId()));
+        try (PrometheusServer prometheus = PrometheusServer.scraping(
+                Map.of("tcpsight-agent", broker.agentUrl() + "/metrics"), List.of(ALERT_RULES))) {
+            List<Map<String, String>> duringControl = new ArrayList<>();
+            try (KafkaConsumer<byte[], byte[]> control = consumer(broker, "autotuned-consumer", "-1")) {
+                control.subscribe(List.of("far"));
+                int read = 0;
+                long quietUntil = Long.MAX_VALUE;
+                // the whole topic, then three of the agent's rounds (and Prometheus' evaluations) more
+                while (System.nanoTime() < quietUntil) {
+                    read += control.poll(Duration.ofMillis(200)).count();
+                    if (read >= RECORDS && quietUntil == Long.MAX_VALUE) {
+                        quietUntil = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+                    }
+                    duringControl.addAll(prometheus.alerts());
+                }
+            }
+            assertEquals(List.of(), duringControl, "alerts while an autotuned consumer replayed the topic");
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, "far-consumer", "65536")) {
+                consumer.subscribe(List.of("far"));
+                finding = pollFindings(
+                        broker,
+                        consumer,
+                        Duration.ofSeconds(25),
+                        f -> f.is("receive-window-limited")
+                                && "far-consumer".equals(f.connection().clientId()));
+                List<Map<String, String>> seen = new ArrayList<>();
+                Map<String, String> alert = LabAwait.await("TcpsightReceiveWindowLimited pending or firing")
+                        .atMost(Duration.ofSeconds(15))
+                        .every(Duration.ZERO)
+                        .explainedBy(seen::toString)
+                        .until(() -> {
+                            consumer.poll(Duration.ofMillis(200));
+                            seen.clear();
+                            seen.addAll(prometheus.alerts());
+                            return seen.stream()
+                                    .filter(a -> "TcpsightReceiveWindowLimited".equals(a.get("alertname")))
+                                    .findFirst()
+                                    .orElse(null);
+                        });
+                System.out.println("alert during the 64 KiB replay: " + alert);
+                assertRuleMetricsAreScraped(broker.agentGet("/metrics"));
+                assertEquals("receive-window-limited", alert.get("rule"));
+                assertEquals(finding.severity().equals("critical") ? "critical" : "warning", alert.get("severity"));
+                assertTrue(Set.of("pending", "firing").contains(alert.get("alertstate")), alert.toString());
+            }
         }
         System.out.println("agent finding: " + finding);
         assertEquals("broker", finding.connection().role());
@@ -222,6 +263,28 @@ class AgentLabIT {
     }
 
     /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */
+    private static KafkaConsumer<byte[], byte[]> consumer(KafkaBroker broker, String clientId, String receiveBuffer) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Every tcpsight series the alerting rules read is one the agent serves, under that name. */
+    private static void assertRuleMetricsAreScraped(String scrape) throws Exception {
+        Matcher names = Pattern.compile("\\b(tcpsight_[a-z_]+)").matcher(Files.readString(ALERT_RULES));
+        Set<String> missing = new TreeSet<>();
+        while (names.find()) {
+            if (!scrape.contains("\n" + names.group(1) + "{") && !scrape.contains("\n" + names.group(1) + " ")) {
+                missing.add(names.group(1));
+            }
+        }
+        assertEquals(Set.of(), missing, "series the alerting rules read that the agent does not serve");
+    }
+
     private static FindingView pollFindings(
             KafkaBroker broker,
             KafkaConsumer<byte[], byte[]> consumer,

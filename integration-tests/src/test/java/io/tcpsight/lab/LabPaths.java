@@ -11,6 +11,11 @@ public final class LabPaths {
         return path("tcpsight.lab.home", "/var/lib/tcpsight-lab");
     }
 
+    /** The strict Kubernetes manifest decoder the lab setup builds (lab/kube-validate). */
+    public static Path kubeValidate() {
+        return home().resolve("bin").resolve("kube-validate");
+    }
+
     static Path delayLine() {
         return path("tcpsight.lab.delayline", "target/lab-bin/delayline");
     }

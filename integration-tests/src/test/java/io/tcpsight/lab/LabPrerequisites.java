@@ -72,6 +72,13 @@ public final class LabPrerequisites {
         }
     }
 
+    public static void requireKubeValidate() {
+        if (!Files.isExecutable(LabPaths.kubeValidate())) {
+            unavailable(
+                    "no kube-validate at " + LabPaths.kubeValidate() + "; run integration-tests/lab/setup.sh as root");
+        }
+    }
+
     public static void requireContainerLab() {
         Path socket = LabPaths.home().resolve("docker.sock");
         if (!Files.exists(socket)) {

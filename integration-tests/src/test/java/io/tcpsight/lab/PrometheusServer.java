@@ -34,11 +34,24 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** @param targets job name to the endpoint's URL, e.g. tcpsight-agent -> http://127.0.0.1:9464/metrics */
     public static PrometheusServer scraping(Map<String, String> targets) throws IOException, InterruptedException {
+        return scraping(targets, List.of());
+    }
+
+    /** The same, evaluating these rule files every second as well. */
+    public static PrometheusServer scraping(Map<String, String> targets, List<Path> ruleFiles)
+            throws IOException, InterruptedException {
         LabPrerequisites.requireCommand("prometheus", "a real Prometheus server (apt-get install prometheus)");
         String name = "prometheus-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         Path directory = Files.createDirectories(LabPaths.work().resolve(name));
         Path config = directory.resolve("prometheus.yml");
-        Files.writeString(config, config(targets), StandardCharsets.UTF_8);
+        StringBuilder yaml = new StringBuilder(config(targets));
+        if (!ruleFiles.isEmpty()) {
+            yaml.append("rule_files:\n");
+            for (Path rules : ruleFiles) {
+                yaml.append("  - '").append(rules.toAbsolutePath().normalize()).append("'\n");
+            }
+        }
+        Files.writeString(config, yaml, StandardCharsets.UTF_8);
         int port = KafkaBroker.freePort();
         LabProcess process = LabProcess.start(
                 name,
@@ -105,6 +118,13 @@ public final class PrometheusServer implements AutoCloseable {
                     labels, Double.parseDouble(result.path("value").path(1).asText())));
         }
         return samples;
+    }
+
+    /** The alerts pending or firing now (Prometheus' ALERTS series), as their labels. */
+    public List<Map<String, String>> alerts() throws IOException, InterruptedException {
+        List<Map<String, String>> alerts = new ArrayList<>();
+        query("ALERTS").forEach(sample -> alerts.add(sample.labels()));
+        return alerts;
     }
 
     /** The raw answer to a query, errors included, for checks that report every failing query at once. */
