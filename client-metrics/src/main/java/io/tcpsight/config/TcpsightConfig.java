@@ -3,8 +3,10 @@ package io.tcpsight.config;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The settings every tcpsight component shares. A key means the same thing wherever it is
@@ -123,6 +125,29 @@ public final class TcpsightConfig {
                     + " findings first; a row expires when its connection leaves the top.");
     public static final SettingKey<Boolean> METRICS_PEER_LABELS = SettingKey.flag(
             "tcpsight.metrics.peer.labels", false, "Tag the worst-connections rows with the peer address as well.");
+    public static final SettingKey<Boolean> OTLP_ENABLED = SettingKey.flag(
+            "tcpsight.otlp.enabled",
+            false,
+            "Push the meters over OTLP/HTTP as well (opt-in): to tcpsight.otlp.endpoint, else"
+                    + " OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/metrics, else"
+                    + " http://localhost:4318/v1/metrics.");
+    public static final SettingKey<String> OTLP_ENDPOINT = SettingKey.text(
+            "tcpsight.otlp.endpoint",
+            "",
+            "an http(s) URL of an OTLP/HTTP metrics receiver",
+            "Where OTLP pushes go; empty takes the OpenTelemetry environment variables.");
+    public static final SettingKey<String> OTLP_RESOURCE_ATTRIBUTES = SettingKey.text(
+            "tcpsight.otlp.resource.attributes",
+            "",
+            "key=value pairs separated by commas or semicolons (semicolons in agent arguments)",
+            "Resource attributes of the OTLP pushes, over OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME.");
+    public static final SettingKey<Long> OTLP_STEP_MS = SettingKey.wholeNumber(
+            "tcpsight.otlp.step.ms",
+            60_000,
+            1_000,
+            3_600_000,
+            "milliseconds",
+            "How often OTLP pushes; OTEL_METRIC_EXPORT_INTERVAL when this is not set.");
     /** Replaced by {@link #METRICS_TOP_CONNECTIONS}: one series per connection grew without bound. */
     static final String RETIRED_PER_CONNECTION = "tcpsight.metrics.per.connection";
 
@@ -142,11 +167,16 @@ public final class TcpsightConfig {
             RULE_BBR_MIN_RTT_MS,
             FINDING_LOG_INTERVAL_MS,
             METRICS_TOP_CONNECTIONS,
-            METRICS_PEER_LABELS));
+            METRICS_PEER_LABELS,
+            OTLP_ENABLED,
+            OTLP_ENDPOINT,
+            OTLP_RESOURCE_ATTRIBUTES,
+            OTLP_STEP_MS));
 
     private static final TcpsightConfig DEFAULTS = new TcpsightConfig(Collections.emptyMap());
 
     private final Map<SettingKey<?>, Object> values = new HashMap<>();
+    private final Set<SettingKey<?>> given = new HashSet<>();
 
     private TcpsightConfig(Map<String, ?> originals) {
         if (originals.containsKey(RETIRED_PER_CONNECTION)) {
@@ -159,6 +189,9 @@ public final class TcpsightConfig {
         }
         for (SettingKey<?> key : KEYS) {
             values.put(key, key.parse(originals.get(key.name())));
+            if (originals.get(key.name()) != null) {
+                given.add(key);
+            }
         }
     }
 
@@ -179,6 +212,11 @@ public final class TcpsightConfig {
     @SuppressWarnings("unchecked")
     public <T> T get(SettingKey<T> key) {
         return (T) values.get(key);
+    }
+
+    /** Whether the config named this key (a default was not taken). */
+    public boolean given(SettingKey<?> key) {
+        return given.contains(key);
     }
 
     /** tcpsight.rule.min.rtt.ms in microseconds: the RTT assumed where none was measured. */

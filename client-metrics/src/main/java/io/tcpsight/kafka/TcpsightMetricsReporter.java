@@ -134,6 +134,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         }
         metrics.forEach(ownSockets::metric);
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
+                .serviceName("tcpsight-reporter")
                 .log(info, warn)
                 // only a socket known to be its client's runs with its client's settings
                 .settings(

@@ -4,6 +4,8 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.HostSignalRules;
+import io.tcpsight.export.OtlpExport;
+import io.tcpsight.export.OtlpSettings;
 import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.host.HostSignalWatch;
 import io.tcpsight.host.HostTcpFacts;
@@ -94,6 +96,15 @@ public final class ObservationRuntime implements AutoCloseable {
         this.beforeRound = new ArrayList<>();
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);
+        if (config.get(TcpsightConfig.OTLP_ENABLED)) {
+            exporters.add(new NamedExporter("the OTLP push", started -> {
+                OtlpSettings otlp = OtlpSettings.resolve(config, System::getenv, builder.serviceName);
+                AutoCloseable push = OtlpExport.start(started, otlp);
+                builder.info.accept(builder.component + ": pushing meters over OTLP to " + otlp.url() + " every "
+                        + otlp.step().toMillis() + " ms");
+                return push;
+            }));
+        }
         this.samplerThread = builder.samplerThread;
     }
 
@@ -193,11 +204,13 @@ public final class ObservationRuntime implements AutoCloseable {
         private final List<NamedExporter> exporters = new ArrayList<>();
         private String samplerThread;
         private Supplier<Role> hostRole = () -> Role.CLIENT;
+        private String serviceName;
 
         private Builder(String component, TcpsightConfig config) {
             this.component = Objects.requireNonNull(component, "component");
             this.config = Objects.requireNonNull(config, "config");
             this.samplerThread = "tcpsight-sampler";
+            this.serviceName = component.replace(' ', '-');
         }
 
         /** Where findings and failures are logged. */
@@ -272,6 +285,12 @@ public final class ObservationRuntime implements AutoCloseable {
 
         public Builder exporter(String what, Exporter exporter) {
             exporters.add(new NamedExporter(what, exporter));
+            return this;
+        }
+
+        /** service.name of the OTLP push unless OTEL_SERVICE_NAME or the keys say otherwise. */
+        public Builder serviceName(String name) {
+            this.serviceName = Objects.requireNonNull(name, "name");
             return this;
         }
 

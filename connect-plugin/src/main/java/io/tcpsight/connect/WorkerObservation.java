@@ -77,6 +77,7 @@ final class WorkerObservation implements AutoCloseable {
         }
         settingsOnPaths = new ClientSettingsOnPaths(clientSettings, this::onWorkerCluster, config);
         runtime = ObservationRuntime.builder("tcpsight", config)
+                .serviceName("tcpsight-connect")
                 .log(LOG::info, LOG::warn)
                 .samplerThread("tcpsight-connect-sampler")
                 .settings(this::settingsFor)

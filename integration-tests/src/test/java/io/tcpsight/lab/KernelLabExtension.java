@@ -2,6 +2,7 @@ package io.tcpsight.lab;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * </pre>
  */
 public final class KernelLabExtension implements BeforeAllCallback, AfterEachCallback {
-    private final List<KernelLab> open = new ArrayList<>();
+    /** By the thread of the test that started them: tests of a class may run concurrently (VersionMatrixLabIT). */
+    private final Map<Thread, List<KernelLab>> open = new HashMap<>();
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -28,7 +30,8 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
     /** Starts a lab; it is closed after the current test. */
     public synchronized KernelLab start(KernelLab.Builder builder) throws IOException, InterruptedException {
         KernelLab lab = builder.start();
-        open.add(lab);
+        open.computeIfAbsent(Thread.currentThread(), thread -> new ArrayList<>())
+                .add(lab);
         return lab;
     }
 
@@ -42,14 +45,18 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
         closeAll();
     }
 
-    /** Closes every lab started so far (after each test; within a test that runs several labs one after another). */
+    /**
+     * Closes every lab this test started so far (after each test; within a test that runs several
+     * labs one after another).
+     */
     public synchronized void closeAll() {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            KernelLab lab = open.get(i);
+        List<KernelLab> mine = open.getOrDefault(Thread.currentThread(), List.of());
+        for (int i = mine.size() - 1; i >= 0; i--) {
+            KernelLab lab = mine.get(i);
             lab.close();
             System.out.println("[lab " + lab.serverNamespace() + ", " + lab.link() + "] delay line: "
                     + lab.delayLineStatistics().replace("ready\n", "").trim().replace("\n", "; "));
         }
-        open.clear();
+        open.remove(Thread.currentThread());
     }
 }

@@ -16,6 +16,11 @@ public final class LabPaths {
         return home().resolve("bin").resolve("kube-validate");
     }
 
+    /** The lab's OpenTelemetry Collector (lab/otelcol), built by the lab setup. */
+    public static Path otelCollector() {
+        return home().resolve("bin").resolve("otelcol");
+    }
+
     static Path delayLine() {
         return path("tcpsight.lab.delayline", "target/lab-bin/delayline");
     }
@@ -51,7 +56,7 @@ public final class LabPaths {
         return System.getProperty("tcpsight.lab.base.image", "tcpsight-lab/jre:17");
     }
 
-    static Path work() {
+    public static Path work() {
         return path("tcpsight.lab.work", "target/lab-work");
     }
 

@@ -79,6 +79,13 @@ public final class LabPrerequisites {
         }
     }
 
+    public static void requireOtelCollector() {
+        if (!Files.isExecutable(LabPaths.otelCollector())) {
+            unavailable("no OpenTelemetry Collector at " + LabPaths.otelCollector()
+                    + "; run integration-tests/lab/setup.sh as root");
+        }
+    }
+
     public static void requireContainerLab() {
         Path socket = LabPaths.home().resolve("docker.sock");
         if (!Files.exists(socket)) {

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -36,6 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the worker each raise {@code small-receive-buffer} for it. The plugin serves /tcpsight/*, its
  * placeholder resolves to a fetch size of its own, and every record reaches the sink once.
  */
+@Execution(ExecutionMode.CONCURRENT) // two releases at once (junit-platform.properties): each has its own lab
 class VersionMatrixLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

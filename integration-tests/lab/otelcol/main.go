@@ -1,0 +1,54 @@
+// The lab's OpenTelemetry Collector: an OTLP receiver and a file exporter, built from the
+// collector's Go modules as the OpenTelemetry Collector Builder would build a distribution. The
+// OTLP export test pushes tcpsight's meters into it and reads back what it wrote.
+package main
+
+import (
+	"log"
+
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap"
+	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
+	"go.opentelemetry.io/collector/exporter"
+	"go.opentelemetry.io/collector/otelcol"
+	"go.opentelemetry.io/collector/receiver"
+	"go.opentelemetry.io/collector/receiver/otlpreceiver"
+	"go.opentelemetry.io/collector/service/telemetry/otelconftelemetry"
+)
+
+func factories() (otelcol.Factories, error) {
+	receivers, err := otelcol.MakeFactoryMap[receiver.Factory](otlpreceiver.NewFactory())
+	if err != nil {
+		return otelcol.Factories{}, err
+	}
+	exporters, err := otelcol.MakeFactoryMap[exporter.Factory](fileexporter.NewFactory())
+	if err != nil {
+		return otelcol.Factories{}, err
+	}
+	return otelcol.Factories{
+		Receivers: receivers,
+		Exporters: exporters,
+		Telemetry: otelconftelemetry.NewFactory(),
+	}, nil
+}
+
+func main() {
+	settings := otelcol.CollectorSettings{
+		BuildInfo: component.BuildInfo{
+			Command:     "tcpsight-lab-otelcol",
+			Description: "the tcpsight lab's OpenTelemetry Collector (OTLP in, JSON file out)",
+			Version:     "0.161.0",
+		},
+		Factories: factories,
+		ConfigProviderSettings: otelcol.ConfigProviderSettings{
+			ResolverSettings: confmap.ResolverSettings{
+				ProviderFactories: []confmap.ProviderFactory{fileprovider.NewFactory()},
+				DefaultScheme:     "file",
+			},
+		},
+	}
+	if err := otelcol.NewCommand(settings).Execute(); err != nil {
+		log.Fatal(err)
+	}
+}
