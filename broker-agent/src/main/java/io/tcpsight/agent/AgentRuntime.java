@@ -305,8 +305,8 @@ final class AgentRuntime implements Hooks.Receiver {
     }
 
     /**
-     * What the client asks for decides which buffers can limit the connection: fetches pull responses
-     * out of the broker, produces push requests into it. Read until the first Fetch or Produce; from then
+     * What the client asks for decides which buffers can limit the connection: fetches (and share
+     * fetches) pull responses out of the broker, produces push requests into it. Read until the first Fetch or Produce; from then
      * on a request costs one volatile read here (a client that does both on one connection is rare and
      * keeps its first kind).
      */
@@ -315,10 +315,7 @@ final class AgentRuntime implements Hooks.Receiver {
         if (seen == BulkFlow.TO_CLIENT || seen == BulkFlow.TO_BROKER) {
             return;
         }
-        String apiKey = fields.apiKey(context);
-        BulkFlow now = "FETCH".equals(apiKey)
-                ? BulkFlow.TO_CLIENT
-                : "PRODUCE".equals(apiKey) ? BulkFlow.TO_BROKER : BulkFlow.NONE;
+        BulkFlow now = BulkFlow.ofRequest(fields.apiKey(context));
         if (now != seen) {
             connection.updateIdentity(identity -> identity.withFlow(now));
         }

@@ -293,7 +293,18 @@ public final class ConnectionRules {
         String peer = facts.identity().role() == Role.BROKER
                 ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
                 : "the broker";
-        Severity severity = interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
+        // Severity follows the cost, as for small-receive-buffer: a peer window whose rate over the RTT is
+        // below a quarter of the target is critical however little of the busy time the sender reports
+        // rwnd-limited (BBR reports about half).
+        Optional<Severity> byRate = Optional.empty();
+        if (peerWindow.isPresent() && facts.rttMicros() > 0) {
+            double ceiling = WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros());
+            evidence.add(new Evidence("ceilingRate", mbit(ceiling), "Mbit/s"));
+            evidence.add(new Evidence("targetRate", mbit(config.targetBytesPerSecond()), "Mbit/s"));
+            byRate = WindowModel.judge(ceiling, config.targetBytesPerSecond());
+        }
+        Severity severity = byRate.orElse(Severity.WARN) == Severity.CRITICAL
+                        || interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
                 ? Severity.CRITICAL
                 : Severity.WARN;
         List<Setting> settings = new ArrayList<>(KafkaKeys.peerReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));

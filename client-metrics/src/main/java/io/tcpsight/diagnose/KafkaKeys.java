@@ -98,6 +98,9 @@ final class KafkaKeys {
             ClientLibrary library = identity.clientLibrary();
             if (library == ClientLibrary.LIBRDKAFKA) {
                 librdkafka(key, value, settings);
+            } else if (library != ClientLibrary.JAVA && library != ClientLibrary.UNKNOWN) {
+                settings.addAll(
+                        LibraryKeys.spell(library, identity.clientSoftware().orElse(null), key, value));
             } else if (library == ClientLibrary.UNKNOWN) {
                 settings.add(Setting.unnamedClient(
                         IN_WORDS.getOrDefault(key, key),

@@ -78,7 +78,9 @@ public final class OtlpExport {
                         break;
                     case "peer":
                         int colon = tag.getValue().lastIndexOf(':');
-                        String host = colon > 0 ? tag.getValue().substring(0, colon) : tag.getValue();
+                        // the address without its port, and an IPv6 address without its brackets
+                        String host = (colon > 0 ? tag.getValue().substring(0, colon) : tag.getValue())
+                                .replaceAll("^\\[|\\]$", "");
                         if (client) {
                             tags.add(Tag.of("server.address", host));
                             if (colon > 0) {

@@ -22,6 +22,19 @@ public enum BulkFlow {
         this.description = description;
     }
 
+    /**
+     * The bulk direction a request of this API (Kafka's ApiKeys name) brings to its connection:
+     * Fetch and ShareFetch (KIP-932) pull record batches to the client, Produce pushes them to the
+     * broker; everything else, ShareAcknowledge and the KIP-848 and share group heartbeats among
+     * them, carries no bulk data.
+     */
+    public static BulkFlow ofRequest(String apiKey) {
+        if ("FETCH".equals(apiKey) || "SHARE_FETCH".equals(apiKey)) {
+            return TO_CLIENT;
+        }
+        return "PRODUCE".equals(apiKey) ? TO_BROKER : NONE;
+    }
+
     public String description() {
         return description;
     }

@@ -12,6 +12,16 @@ public enum ClientLibrary {
     JAVA("java"),
     /** librdkafka and its wrappers: confluent-kafka-python, -go, -dotnet, node-rdkafka, kcat. */
     LIBRDKAFKA("librdkafka"),
+    /** kafka-python (PyPI): announces "kafka-python"; client_id defaults to "kafka-python-VERSION". */
+    KAFKA_PYTHON("kafka-python"),
+    /** franz-go (github.com/twmb/franz-go/pkg/kgo): announces "kgo"; client id defaults to "kgo". */
+    FRANZ_GO("franz-go"),
+    /** IBM/sarama (Go): announces "sarama" (api_versions_request.go); ClientID defaults to "sarama". */
+    SARAMA("sarama"),
+    /** KafkaJS (npm): announces nothing; its clientId defaults to "kafkajs". */
+    KAFKAJS("kafkajs"),
+    /** segmentio/kafka-go: identified only by the software name it announces. */
+    KAFKA_GO("kafka-go"),
     UNKNOWN("unknown");
 
     private final String label;
@@ -37,18 +47,63 @@ public enum ClientLibrary {
         if (name.contains("rdkafka") || name.startsWith("confluent-kafka-") || name.equals("kcat")) {
             return LIBRDKAFKA;
         }
-        return UNKNOWN;
+        switch (name) {
+            case "kafka-python":
+                return KAFKA_PYTHON;
+            case "kgo":
+            case "franz-go":
+                return FRANZ_GO;
+            case "sarama":
+                return SARAMA;
+            case "kafkajs":
+                return KAFKAJS;
+            case "kafka-go":
+            case "segmentio-kafka-go":
+                return KAFKA_GO;
+            default:
+                return UNKNOWN;
+        }
     }
 
     /**
      * A guess from the client.id when the client announced nothing: the Java client's generated
-     * ids ("consumer-GROUP-N", "producer-N", "adminclient-N", Connect's) and librdkafka's default
-     * "rdkafka".
+     * ids ("consumer-GROUP-N", "producer-N", "adminclient-N", Connect's) and the defaults of the
+     * other libraries ("rdkafka", "kafka-python-VERSION", "kgo", "sarama", "kafkajs").
      */
     public static ClientLibrary fromClientId(String clientId) {
         if (ClientKind.fromClientId(clientId) != ClientKind.UNKNOWN) {
             return JAVA;
         }
-        return "rdkafka".equals(clientId) ? LIBRDKAFKA : UNKNOWN;
+        if (clientId == null) {
+            return UNKNOWN;
+        }
+        if (clientId.startsWith("kafka-python-")) {
+            return KAFKA_PYTHON;
+        }
+        switch (clientId) {
+            case "rdkafka":
+                return LIBRDKAFKA;
+            case "kgo":
+                return FRANZ_GO;
+            case "sarama":
+                return SARAMA;
+            case "kafkajs":
+                return KAFKAJS;
+            default:
+                return UNKNOWN;
+        }
+    }
+
+    /** The major version of "name/MAJOR.minor..." (a leading v allowed), or -1 when none is readable. */
+    public static int majorVersion(String software) {
+        if (software == null || software.indexOf('/') < 0) {
+            return -1;
+        }
+        String version = software.substring(software.indexOf('/') + 1).replaceFirst("^v", "");
+        int end = 0;
+        while (end < version.length() && Character.isDigit(version.charAt(end))) {
+            end++;
+        }
+        return end == 0 ? -1 : Integer.parseInt(version.substring(0, Math.min(end, 6)));
     }
 }

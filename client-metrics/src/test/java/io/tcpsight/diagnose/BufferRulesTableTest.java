@@ -119,7 +119,10 @@ class BufferRulesTableTest {
                 // no KIP-511 name (an old client): the client.id's convention, librdkafka's default id, or words
                 "broker; rdkafka; TO_CLIENT; -; critical client:librdkafka:socket.receive.buffer.bytes=0[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 "broker; consumer-g-1; TO_CLIENT; -; critical client:java:receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
-                "broker; sarama; TO_CLIENT; sarama/1.43.0; critical client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; rskafka; TO_CLIENT; rskafka/0.5.0; critical client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                // sarama sets no socket buffer: the window is its host's tcp_rmem
+                "broker; sarama; TO_CLIENT; sarama/1.43.0; critical client:sarama:Config.Net=no socket buffer setting[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                "broker; consumer-1; TO_CLIENT; kafka-python/2.3.0; critical client:kafka-python:receive_buffer_bytes=None[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a follower's window is the follower broker's replica key
                 "broker; broker-2-fetcher-0; TO_CLIENT; apache-kafka-java/4.1.0; critical broker:replica.socket.receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a Connect task's consumer: worker and connector override
@@ -172,7 +175,11 @@ class BufferRulesTableTest {
                 "apache-kafka-java/4.1.0; client:java:fetch.max.bytes=52428800[default] client:java:max.partition.fetch.bytes=23068672 client:java:max.poll.records=22528",
                 // librdkafka has no max.poll.records: it hands out records one by one from its prefetch queue
                 "librdkafka/2.0.2; client:librdkafka:fetch.max.bytes=52428800[default] client:librdkafka:max.partition.fetch.bytes=23068672",
-                "sarama/1.43.0; client:unknown:?=52428800 client:unknown:?=23068672 client:unknown:?=22528",
+                "rskafka/0.5.0; client:unknown:?=52428800 client:unknown:?=23068672 client:unknown:?=22528",
+                // sarama: Fetch.Max for the whole fetch, Fetch.Default per partition, no records-per-poll limit
+                "sarama/1.43.0; client:sarama:Config.Consumer.Fetch.Max=52428800[default] client:sarama:Config.Consumer.Fetch.Default=23068672",
+                "kgo/v1.22.3; client:franz-go:kgo.FetchMaxBytes=52428800[default] client:franz-go:kgo.FetchMaxPartitionBytes=23068672 client:franz-go:client.PollRecords(ctx, n)=22528[default]",
+                "kafka-python/2.3.0; client:kafka-python:fetch_max_bytes=52428800[default] client:kafka-python:max_partition_fetch_bytes=23068672 client:kafka-python:max_poll_records=22528",
             })
     void fetchSizesAreSpelledForTheClientsLibrary(String software, String expected) {
         ConnectionIdentity broker = end("broker", "app", "TO_CLIENT", software);
@@ -196,14 +203,14 @@ class BufferRulesTableTest {
     @Test
     void anUnknownLibrarysSettingIsDescribedInWords() {
         Setting words = KafkaKeys.client(
-                        end("broker", "app", "TO_CLIENT", "sarama/1.43.0"), "receive.buffer.bytes", "-1")
+                        end("broker", "app", "TO_CLIENT", "rskafka/0.5.0"), "receive.buffer.bytes", "-1")
                 .get(0);
         assertTrue(words.lookFor().contains("SO_RCVBUF"), words.lookFor());
         assertTrue(
                 FindingJson.of(new Finding(
                                 RuleId.RECEIVE_WINDOW_LIMITED,
                                 Severity.WARN,
-                                end("broker", "app", "TO_CLIENT", "sarama/1.43.0"),
+                                end("broker", "app", "TO_CLIENT", "rskafka/0.5.0"),
                                 List.of(),
                                 new Remedy(List.of(words), "test")))
                         .contains(

@@ -347,8 +347,11 @@ class ConnectionRulesTest {
                 .rttMicros(100_000)
                 .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.44, 0, 0, 5000));
-        assertTrue(
-                ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).isPresent(), "44% and 5 Mbit/s of window");
+        Finding held =
+                ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).orElseThrow();
+        // 5.2 Mbit/s of window against the 100 Mbit/s target: critical, though only 44% of busy time
+        assertEquals(Severity.CRITICAL, held.severity(), held.toString());
+        assertEquals(5.24, (Double) held.evidence("ceilingRate").get().value(), 0.01);
         ConnectionFacts bigWindow = ConnectionFacts.builder(broker("c"))
                 .rttMicros(100_000)
                 .sndWindowBytes(8_000_000)
@@ -364,6 +367,26 @@ class ConnectionRulesTest {
                 .build();
         assertFalse(
                 ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
+    }
+
+    @Test
+    void theSeverityOfAWindowLimitFollowsTheRateTheWindowAllows() {
+        // KIP-848 consumer 76 ms away: 64 KiB of window carries 6.9 Mbit/s of a 100 Mbit/s target
+        assertEquals(Severity.CRITICAL, windowLimitedAt76Ms(65_536, 0.6));
+        // 400 KB over 76 ms is 42 Mbit/s: above a quarter of the target, so the share decides
+        assertEquals(Severity.WARN, windowLimitedAt76Ms(400_000, 0.6));
+        assertEquals(Severity.CRITICAL, windowLimitedAt76Ms(400_000, 0.97));
+    }
+
+    private static Severity windowLimitedAt76Ms(long peerWindow, double rwndLimitedRatio) {
+        ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-848"))
+                .rttMicros(76_000)
+                .sndWindowBytes(peerWindow)
+                .interval(interval(0.9, rwndLimitedRatio, 0, 0, 5000))
+                .build();
+        return ConnectionRules.receiveWindowLimited(facts, DEFAULTS)
+                .orElseThrow()
+                .severity();
     }
 
     @Test

@@ -103,7 +103,7 @@ class OtlpSettingsTest {
                         "role", "broker",
                         "messaging.client.id", "orders",
                         "client.port", "51234",
-                        "client.address", "[fd00::7]"),
+                        "client.address", "fd00::7"),
                 Tags.of(OtlpExport.SEMANTIC_ATTRIBUTES.map(broker).getTagsAsIterable()));
     }
 }

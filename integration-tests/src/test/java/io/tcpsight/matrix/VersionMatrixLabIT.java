@@ -38,7 +38,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the worker each raise {@code small-receive-buffer} for it. The plugin serves /tcpsight/*, its
  * placeholder resolves to a fetch size of its own, and every record reaches the sink once.
  */
-@Execution(ExecutionMode.CONCURRENT) // two releases at once (junit-platform.properties): each has its own lab
+// The class runs alone, like every other; its releases run two at once (junit-platform.properties),
+// each in its own lab. CONCURRENT on the class would let the class itself run beside other classes.
+@Execution(ExecutionMode.SAME_THREAD)
 class VersionMatrixLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
@@ -50,6 +52,7 @@ class VersionMatrixLabIT {
 
     @ParameterizedTest(name = "Kafka {0}")
     @EnumSource(Version.class)
+    @Execution(ExecutionMode.CONCURRENT)
     void theAgentAndThePluginStartAttributeAndJudgeOnThisRelease(Version release) throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))

@@ -1,0 +1,184 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.model.ClientLibrary;
+import java.util.List;
+
+/**
+ * The keys of the client libraries other than the Java client and librdkafka, for a setting given
+ * by its Java key. Each spelling is taken from the library's own source, cited beside it. Where a
+ * library has no such setting the remedy says so and what to do instead.
+ */
+final class LibraryKeys {
+    private LibraryKeys() {}
+
+    /** The library's setting for this Java key and value; empty when nothing in it corresponds. */
+    static List<Setting> spell(ClientLibrary library, String software, String javaKey, String value) {
+        switch (library) {
+            case KAFKA_PYTHON:
+                return kafkaPython(ClientLibrary.majorVersion(software), javaKey, value);
+            case FRANZ_GO:
+                return franzGo(javaKey, value);
+            case SARAMA:
+                return sarama(javaKey, value);
+            case KAFKAJS:
+                return kafkaJs(javaKey, value);
+            case KAFKA_GO:
+                return kafkaGo(javaKey, value);
+            default:
+                throw new IllegalArgumentException("not a library of this table: " + library);
+        }
+    }
+
+    /**
+     * kafka-python, KafkaConsumer and KafkaProducer keyword arguments (kafka/consumer/group.py,
+     * kafka/producer/kafka.py DEFAULT_CONFIG). In 2.x kafka/conn.py appends receive_buffer_bytes and
+     * send_buffer_bytes to socket_options as SO_RCVBUF and SO_SNDBUF; 3.x does not apply them (measured
+     * with kafka-python 3.0.12): only socket_options reaches the socket.
+     */
+    private static List<Setting> kafkaPython(int major, String javaKey, String value) {
+        String library = ClientLibrary.KAFKA_PYTHON.label();
+        switch (javaKey) {
+            case "receive.buffer.bytes":
+            case "send.buffer.bytes":
+                boolean receive = javaKey.startsWith("receive");
+                String option = receive ? "SO_RCVBUF" : "SO_SNDBUF";
+                if (major >= 3) {
+                    return List.of(Setting.client(
+                                    library,
+                                    "socket_options",
+                                    KafkaKeys.AUTOTUNE.equals(value)
+                                            ? "no (socket.SOL_SOCKET, socket." + option + ", n) entry"
+                                            : "[(socket.SOL_SOCKET, socket." + option + ", " + value + ")]")
+                            .withNote("kafka-python 3.x applies socket_options only; "
+                                    + (receive ? "receive_buffer_bytes" : "send_buffer_bytes")
+                                    + " does not reach the socket"));
+                }
+                String key = receive ? "receive_buffer_bytes" : "send_buffer_bytes";
+                return List.of(
+                        KafkaKeys.AUTOTUNE.equals(value)
+                                ? Setting.client(library, key, "None")
+                                        .withNote("kafka-python's default: remove the explicit setting, and any "
+                                                + option + " in socket_options; on 3.x only socket_options counts")
+                                : Setting.client(library, key, value)
+                                        .withNote("on kafka-python 3.x set socket_options=[(socket.SOL_SOCKET, socket."
+                                                + option + ", " + value + ")] instead"));
+            case "fetch.max.bytes":
+                return List.of(defaulted(library, "fetch_max_bytes", value, "52428800", "kafka-python's"));
+            case "max.partition.fetch.bytes":
+                return List.of(defaulted(library, "max_partition_fetch_bytes", value, "1048576", "kafka-python's"));
+            case "max.poll.records":
+                return List.of(defaulted(library, "max_poll_records", value, "500", "kafka-python's"));
+            default:
+                return List.of();
+        }
+    }
+
+    /**
+     * franz-go, kgo options (pkg/kgo/config.go): FetchMaxBytes (default 50 MiB), FetchMaxPartitionBytes,
+     * PollRecords' argument. kgo sets no socket buffer: its default dialer leaves it to the kernel, and
+     * kgo.Dialer takes a dialer whose Control can set one.
+     */
+    private static List<Setting> franzGo(String javaKey, String value) {
+        String library = ClientLibrary.FRANZ_GO.label();
+        switch (javaKey) {
+            case "receive.buffer.bytes":
+            case "send.buffer.bytes":
+                return List.of(dialer(library, "kgo.Dialer", javaKey, value));
+            case "fetch.max.bytes":
+                return List.of(defaulted(library, "kgo.FetchMaxBytes", value, "52428800", "kgo's"));
+            case "max.partition.fetch.bytes":
+                return List.of(Setting.client(library, "kgo.FetchMaxPartitionBytes", value));
+            case "max.poll.records":
+                return List.of(Setting.client(library, "client.PollRecords(ctx, n)", value)
+                        .withNote("the n of each PollRecords call; PollFetches takes all that is buffered"));
+            default:
+                return List.of();
+        }
+    }
+
+    /**
+     * IBM/sarama, Config (config.go): Consumer.Fetch.Default is the bytes per partition (default 1 MiB),
+     * Consumer.Fetch.Max the bytes of a whole fetch (default 0, no limit). Config.Net has no socket
+     * buffer: the kernel autotunes.
+     */
+    private static List<Setting> sarama(String javaKey, String value) {
+        String library = ClientLibrary.SARAMA.label();
+        switch (javaKey) {
+            case "receive.buffer.bytes":
+            case "send.buffer.bytes":
+                return List.of(noBuffer(library, "Config.Net", javaKey));
+            case "fetch.max.bytes":
+                return List.of(Setting.client(library, "Config.Consumer.Fetch.Max", value)
+                        .withNote("sarama's default 0 sets no limit"));
+            case "max.partition.fetch.bytes":
+                return List.of(defaulted(library, "Config.Consumer.Fetch.Default", value, "1048576", "sarama's"));
+            default:
+                return List.of(); // messages arrive on a channel: no records-per-poll limit
+        }
+    }
+
+    /**
+     * KafkaJS, kafka.consumer({...}) options (src/consumer/index.js): maxBytes (default 10485760),
+     * maxBytesPerPartition (default 1048576). Node's sockets take no buffer size from KafkaJS: the
+     * kernel autotunes (a socketFactory could set one).
+     */
+    private static List<Setting> kafkaJs(String javaKey, String value) {
+        String library = ClientLibrary.KAFKAJS.label();
+        switch (javaKey) {
+            case "receive.buffer.bytes":
+            case "send.buffer.bytes":
+                return List.of(noBuffer(library, "socketFactory", javaKey));
+            case "fetch.max.bytes":
+                return List.of(defaulted(library, "maxBytes", value, "10485760", "KafkaJS's"));
+            case "max.partition.fetch.bytes":
+                return List.of(defaulted(library, "maxBytesPerPartition", value, "1048576", "KafkaJS's"));
+            default:
+                return List.of(); // eachMessage/eachBatch: no records-per-poll limit
+        }
+    }
+
+    /**
+     * segmentio/kafka-go, ReaderConfig (reader.go): MaxBytes (default 1e6) bounds a fetch, and a Reader
+     * reads one partition per fetch. Its Dialer (dialer.go) sets no socket buffer.
+     */
+    private static List<Setting> kafkaGo(String javaKey, String value) {
+        String library = ClientLibrary.KAFKA_GO.label();
+        switch (javaKey) {
+            case "receive.buffer.bytes":
+            case "send.buffer.bytes":
+                return List.of(dialer(library, "ReaderConfig.Dialer", javaKey, value));
+            case "fetch.max.bytes":
+            case "max.partition.fetch.bytes":
+                return List.of(Setting.client(library, "ReaderConfig.MaxBytes", value)
+                        .withNote("kafka-go's default is 1000000; one Reader fetches one partition"));
+            default:
+                return List.of();
+        }
+    }
+
+    private static Setting defaulted(String library, String key, String value, String libraryDefault, String whose) {
+        Setting setting = Setting.client(library, key, value);
+        return value.equals(libraryDefault)
+                ? setting.withNote(whose + " default: remove the explicit setting")
+                : setting;
+    }
+
+    /** A Go library whose sockets come from a dialer: autotuned unless the dialer's Control sets a size. */
+    private static Setting dialer(String library, String key, String javaKey, String value) {
+        String option = javaKey.startsWith("receive") ? "SO_RCVBUF" : "SO_SNDBUF";
+        return KafkaKeys.AUTOTUNE.equals(value)
+                ? Setting.client(library, key, "the default dialer")
+                        .withNote("no Control that sets " + option + ": the kernel then autotunes up to this host's "
+                                + (option.equals("SO_RCVBUF") ? "net.ipv4.tcp_rmem" : "net.ipv4.tcp_wmem") + " max")
+                : Setting.client(library, key, "a net.Dialer whose Control sets " + option + " to " + value);
+    }
+
+    /** A library that never sets a socket buffer: the kernel autotunes, up to the host's sysctl. */
+    private static Setting noBuffer(String library, String where, String javaKey) {
+        boolean receive = javaKey.startsWith("receive");
+        return Setting.client(library, where, "no socket buffer setting")
+                .withNote(library + " leaves " + (receive ? "SO_RCVBUF" : "SO_SNDBUF")
+                        + " to the kernel, which autotunes up to the max of "
+                        + (receive ? "net.ipv4.tcp_rmem" : "net.ipv4.tcp_wmem") + " on the client's host: raise that");
+    }
+}
