@@ -2,7 +2,8 @@
 # Rehearses CI on a clean root filesystem: a Debian bookworm minbase (debootstrap, from the
 # mirror this machine's apt uses), a clean checkout of HEAD copied in with ../shared beside it,
 # and `.ci/run -pl client-metrics,broker-agent` inside it with CI=true. That is CI's own install step
-# (setup.sh, packages only: a chroot has no Docker engine) followed by the client-metrics build,
+# (setup.sh, packages and the Go tools built from the module proxy with an empty module cache; a
+# chroot has no Docker engine) followed by the client-metrics build,
 # both native libraries, the valgrind test and the unit tests, and the broker agent's (prlimit,
 # curl, openssl and keytool against its endpoint). The lab needs namespaces and a
 # Docker engine and stays on the host.
@@ -46,6 +47,8 @@ git -C "$repo" archive HEAD | tar -x -C "$root/work/main"
 [ -d "$repo/../shared" ] && cp -r "$repo/../shared" "$root/work/shared"
 log "copied $(git -C "$repo" rev-parse --short HEAD) (clean checkout of HEAD)"
 
+# Go ships with the machine image under /usr/local/go (not a Debian package): the same, read-only.
+[ -d /usr/local/go ] && mount_into /usr/local/go /usr/local/go --bind -o ro
 mount_into proc /proc -t proc
 mount_into /sys /sys --rbind  # with /sys/fs/cgroup, as on the machine (ss -e looks for cgroup2)
 mount_into /dev /dev --bind

@@ -10,12 +10,12 @@
 #  3. tcpsight-lab/jre:17, a JRE base image built from Debian packages (no registry needed),
 #     from the Debian mirror this machine's apt uses (debian-mirror.sh).
 #  4. tcpsight-lab/toxiproxy:2.12.0, Toxiproxy built from the Go module proxy into a scratch image.
-#  5. Go tools built from the Go module proxy into $TCPSIGHT_LAB_HOME/bin: kube-validate
+#  5. (run right after step 1: no Docker needed) Go tools built from the Go module proxy into $TCPSIGHT_LAB_HOME/bin: kube-validate
 #     (lab/kube-validate), which decodes the Kubernetes recipes strictly into Kubernetes' own API
 #     types, and otelcol (lab/otelcol), an OpenTelemetry Collector with an OTLP receiver and a
 #     file exporter, for the OTLP export test.
 #
-# TCPSIGHT_LAB_SETUP=packages stops after step 1 (a chroot without a Docker engine, as in
+# TCPSIGHT_LAB_SETUP=packages stops after steps 1 and 5 (a chroot without a Docker engine, as in
 # fresh-machine-check.sh).
 #
 # Kafka images are built by the tests themselves (standard Dockerfiles in docker/, from the
@@ -62,8 +62,23 @@ if ((${#missing[@]})); then
 fi
 # A Java 11 runtime for the lab's Java 11 client cell, unpacked from Debian bullseye (not installed).
 "$(dirname "$0")/java11.sh"
+# A Go tool of lab/<name>, built into $LAB_HOME/bin/<name> unless one newer than its sources is there.
+build_go_tool() {
+  local name=$1 binary=$LAB_HOME/bin/$1 source_dir
+  source_dir="$(cd "$(dirname "$0")" && pwd)/$1"
+  if [ -x "$binary" ] && [ -z "$(find "$source_dir" -newer "$binary" -type f)" ]; then
+    log "$name present"
+  else
+    log "building $name from the Go module proxy"
+    command -v go >/dev/null 2>&1 || { echo "[lab setup] go is needed to build $name (Go 1.26+, /usr/local/go on this machine image)" >&2; exit 1; }
+    mkdir -p "$LAB_HOME/bin"
+    (cd "$source_dir" && CGO_ENABLED=0 go build -o "$binary" .)
+  fi
+}
+build_go_tool kube-validate
+build_go_tool otelcol
 if [ "${TCPSIGHT_LAB_SETUP:-all}" = packages ]; then
-  log "packages ready (TCPSIGHT_LAB_SETUP=packages: no Docker engine or images)"
+  log "packages and Go tools ready (TCPSIGHT_LAB_SETUP=packages: no Docker engine or images)"
   exit 0
 fi
 
@@ -115,18 +130,4 @@ else
   cp "$(dirname "$0")/../docker/toxiproxy.Dockerfile" "$context/Dockerfile"
   DOCKER_BUILDKIT=0 docker build -q -t "$TOXIPROXY_IMAGE" "$context" >/dev/null
 fi
-# A Go tool of lab/<name>, built into $LAB_HOME/bin/<name> unless one newer than its sources is there.
-build_go_tool() {
-  local name=$1 binary=$LAB_HOME/bin/$1 source_dir
-  source_dir="$(cd "$(dirname "$0")" && pwd)/$1"
-  if [ -x "$binary" ] && [ -z "$(find "$source_dir" -newer "$binary" -type f)" ]; then
-    log "$name present"
-  else
-    log "building $name from the Go module proxy"
-    mkdir -p "$LAB_HOME/bin"
-    (cd "$source_dir" && CGO_ENABLED=0 go build -o "$binary" .)
-  fi
-}
-build_go_tool kube-validate
-build_go_tool otelcol
 log "ready: DOCKER_HOST=unix://$SOCKET"
