@@ -274,10 +274,12 @@ public final class ConnectionRules {
         }
         IntervalStats interval = facts.interval().get();
         OptionalLong peerWindow = facts.sndWindowBytes();
-        boolean peerWindowTooSmall = peerWindow.isPresent()
-                && facts.rttMicros() > 0
-                && WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros())
-                        < config.targetBytesPerSecond();
+        // what the peer's window allows over the RTT, when both are known
+        Optional<Double> ceiling = peerWindow.isPresent() && facts.rttMicros() > 0
+                ? Optional.of(WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros()))
+                : Optional.empty();
+        Optional<Severity> byRate = ceiling.flatMap(rate -> WindowModel.judge(rate, config.targetBytesPerSecond()));
+        boolean peerWindowTooSmall = byRate.isPresent();
         if (interval.rwndLimitedRatio() < threshold
                 && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
             return Optional.empty();
@@ -296,13 +298,10 @@ public final class ConnectionRules {
         // Severity follows the cost, as for small-receive-buffer: a peer window whose rate over the RTT is
         // below a quarter of the target is critical however little of the busy time the sender reports
         // rwnd-limited (BBR reports about half).
-        Optional<Severity> byRate = Optional.empty();
-        if (peerWindow.isPresent() && facts.rttMicros() > 0) {
-            double ceiling = WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros());
-            evidence.add(new Evidence("ceilingRate", mbit(ceiling), "Mbit/s"));
+        ceiling.ifPresent(rate -> {
+            evidence.add(new Evidence("ceilingRate", mbit(rate), "Mbit/s"));
             evidence.add(new Evidence("targetRate", mbit(config.targetBytesPerSecond()), "Mbit/s"));
-            byRate = WindowModel.judge(ceiling, config.targetBytesPerSecond());
-        }
+        });
         Severity severity = byRate.orElse(Severity.WARN) == Severity.CRITICAL
                         || interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
                 ? Severity.CRITICAL

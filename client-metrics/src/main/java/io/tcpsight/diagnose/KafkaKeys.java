@@ -26,19 +26,6 @@ final class KafkaKeys {
             "max.partition.fetch.bytes", "1048576",
             "max.poll.records", "500");
 
-    /** librdkafka's names for the Java keys, and its defaults (CONFIGURATION.md); max.poll.records has no counterpart. */
-    private static final Map<String, String> LIBRDKAFKA_KEYS = Map.of(
-            "receive.buffer.bytes", "socket.receive.buffer.bytes",
-            "send.buffer.bytes", "socket.send.buffer.bytes",
-            "fetch.max.bytes", "fetch.max.bytes",
-            "max.partition.fetch.bytes", "max.partition.fetch.bytes");
-
-    private static final Map<String, String> LIBRDKAFKA_DEFAULTS = Map.of(
-            "socket.receive.buffer.bytes", "0",
-            "socket.send.buffer.bytes", "0",
-            "fetch.max.bytes", "52428800",
-            "max.partition.fetch.bytes", "1048576");
-
     /** What to look for in a library this tool does not know. */
     private static final Map<String, String> IN_WORDS = Map.of(
             "receive.buffer.bytes", "the client library's socket receive buffer size (SO_RCVBUF)",
@@ -73,7 +60,7 @@ final class KafkaKeys {
     /**
      * A client setting given by its Java key, named as the client end spells it: Connect worker and
      * connector override, a MirrorMaker 2 client's key in its connector and in a dedicated MM2's
-     * mm2.properties, a follower's replica.* keys, librdkafka's keys, or in words for an unknown
+     * mm2.properties, a follower's replica.* keys, another library's keys (LibraryKeys), or in words for an unknown
      * library. Empty when the library has no such setting.
      */
     static List<Setting> client(ConnectionIdentity identity, String key, String value) {
@@ -96,9 +83,7 @@ final class KafkaKeys {
             }
         } else {
             ClientLibrary library = identity.clientLibrary();
-            if (library == ClientLibrary.LIBRDKAFKA) {
-                librdkafka(key, value, settings);
-            } else if (library != ClientLibrary.JAVA && library != ClientLibrary.UNKNOWN) {
+            if (library != ClientLibrary.JAVA && library != ClientLibrary.UNKNOWN) {
                 settings.addAll(
                         LibraryKeys.spell(library, identity.clientSoftware().orElse(null), key, value));
             } else if (library == ClientLibrary.UNKNOWN) {
@@ -116,17 +101,8 @@ final class KafkaKeys {
         return settings;
     }
 
-    private static void librdkafka(String javaKey, String value, List<Setting> settings) {
-        String key = LIBRDKAFKA_KEYS.get(javaKey);
-        if (key == null) {
-            return; // max.poll.records: librdkafka hands out records one at a time from its prefetch queue
-        }
-        String spelled = AUTOTUNE.equals(value) ? "0" : value; // 0: librdkafka leaves the buffer to the kernel
-        settings.add(withDefaultNote(
-                Setting.client("librdkafka", key, spelled), LIBRDKAFKA_DEFAULTS.get(key), "librdkafka's"));
-    }
-
-    private static Setting withDefaultNote(Setting setting, String libraryDefault, String whose) {
+    /** The setting, noted as the library's default when it is (the explicit setting can go). */
+    static Setting withDefaultNote(Setting setting, String libraryDefault, String whose) {
         return setting.value().equals(libraryDefault)
                 ? setting.withNote(whose + " default: remove the explicit setting")
                 : setting;

@@ -2,18 +2,48 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.model.ClientLibrary;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The keys of the client libraries other than the Java client and librdkafka, for a setting given
- * by its Java key. Each spelling is taken from the library's own source, cited beside it. Where a
+ * The keys of the client libraries other than the Java client, for a setting given by its Java
+ * key. Each spelling is taken from the library's own source, cited beside it. Where a
  * library has no such setting the remedy says so and what to do instead.
  */
 final class LibraryKeys {
     private LibraryKeys() {}
 
+    /** librdkafka's names for the Java keys, and its defaults (CONFIGURATION.md); max.poll.records has no counterpart. */
+    private static final Map<String, String> LIBRDKAFKA_KEYS = Map.of(
+            "receive.buffer.bytes", "socket.receive.buffer.bytes",
+            "send.buffer.bytes", "socket.send.buffer.bytes",
+            "fetch.max.bytes", "fetch.max.bytes",
+            "max.partition.fetch.bytes", "max.partition.fetch.bytes");
+
+    private static final Map<String, String> LIBRDKAFKA_DEFAULTS = Map.of(
+            "socket.receive.buffer.bytes", "0",
+            "socket.send.buffer.bytes", "0",
+            "fetch.max.bytes", "52428800",
+            "max.partition.fetch.bytes", "1048576");
+
+    /** librdkafka (CONFIGURATION.md); it has no max.poll.records: it hands out records one at a time from its prefetch queue. */
+    private static List<Setting> librdkafka(String javaKey, String value) {
+        String key = LIBRDKAFKA_KEYS.get(javaKey);
+        if (key == null) {
+            return List.of();
+        }
+        String spelled =
+                KafkaKeys.AUTOTUNE.equals(value) ? "0" : value; // 0: librdkafka leaves the buffer to the kernel
+        return List.of(KafkaKeys.withDefaultNote(
+                Setting.client(ClientLibrary.LIBRDKAFKA.label(), key, spelled),
+                LIBRDKAFKA_DEFAULTS.get(key),
+                "librdkafka's"));
+    }
+
     /** The library's setting for this Java key and value; empty when nothing in it corresponds. */
     static List<Setting> spell(ClientLibrary library, String software, String javaKey, String value) {
         switch (library) {
+            case LIBRDKAFKA:
+                return librdkafka(javaKey, value);
             case KAFKA_PYTHON:
                 return kafkaPython(ClientLibrary.majorVersion(software), javaKey, value);
             case FRANZ_GO:
@@ -157,10 +187,7 @@ final class LibraryKeys {
     }
 
     private static Setting defaulted(String library, String key, String value, String libraryDefault, String whose) {
-        Setting setting = Setting.client(library, key, value);
-        return value.equals(libraryDefault)
-                ? setting.withNote(whose + " default: remove the explicit setting")
-                : setting;
+        return KafkaKeys.withDefaultNote(Setting.client(library, key, value), libraryDefault, whose);
     }
 
     /** A Go library whose sockets come from a dialer: autotuned unless the dialer's Control sets a size. */

@@ -97,9 +97,9 @@ public final class ObservationRuntime implements AutoCloseable {
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);
         if (config.get(TcpsightConfig.OTLP_ENABLED)) {
-            exporters.add(new NamedExporter("the OTLP push", started -> {
+            exporters.add(new NamedExporter("the OTLP push", observed -> {
                 OtlpSettings otlp = OtlpSettings.resolve(config, System::getenv, builder.serviceName);
-                AutoCloseable push = OtlpExport.start(started, otlp);
+                AutoCloseable push = OtlpExport.start(observed, otlp);
                 builder.info.accept(builder.component + ": pushing meters over OTLP to " + otlp.url() + " every "
                         + otlp.step().toMillis() + " ms");
                 return push;

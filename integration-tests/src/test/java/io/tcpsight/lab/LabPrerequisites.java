@@ -73,16 +73,17 @@ public final class LabPrerequisites {
     }
 
     public static void requireKubeValidate() {
-        if (!Files.isExecutable(LabPaths.kubeValidate())) {
-            unavailable(
-                    "no kube-validate at " + LabPaths.kubeValidate() + "; run integration-tests/lab/setup.sh as root");
-        }
+        requireSetupTool(LabPaths.kubeValidate(), "kube-validate");
     }
 
     public static void requireOtelCollector() {
-        if (!Files.isExecutable(LabPaths.otelCollector())) {
-            unavailable("no OpenTelemetry Collector at " + LabPaths.otelCollector()
-                    + "; run integration-tests/lab/setup.sh as root");
+        requireSetupTool(LabPaths.otelCollector(), "OpenTelemetry Collector");
+    }
+
+    /** A binary the lab setup builds into its home's bin/. */
+    private static void requireSetupTool(Path tool, String what) {
+        if (!Files.isExecutable(tool)) {
+            unavailable("no " + what + " at " + tool + "; run integration-tests/lab/setup.sh as root");
         }
     }
 
