@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.ConnectionView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.KernelLab;
@@ -50,6 +51,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The agent's endpoint under the faults that once killed it, on a real broker (1 GB heap) with
@@ -63,6 +65,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * agent for it; AgentHttpServerTest proves it on the real server class with a meter whose render
  * throws OutOfMemoryError.
  */
+@ResourceLock(HostCpu.LOCK)
 class AgentEndpointFaultLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

@@ -8,6 +8,7 @@ import com.sun.tools.attach.VirtualMachine;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
@@ -40,10 +41,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The agent in real broker JVMs on loopback: attribution, bad arguments, bounded memory. */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class BrokerAgentIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPrerequisites;
@@ -22,12 +23,14 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A broker whose cgroup has a CPU quota (cgroup v1, 0.2 of a core) under produce load: the agent's
  * cpu-throttled finding names the broker's cgroup and its limit, and the produce latency is
  * measured side by side with the quota and after it is lifted.
  */
+@ResourceLock(HostCpu.LOCK)
 class CpuThrottledLabIT {
     private static final Path CPU_HIERARCHY = Path.of("/sys/fs/cgroup/cpu");
     private static final Duration LOAD = Duration.ofSeconds(6);

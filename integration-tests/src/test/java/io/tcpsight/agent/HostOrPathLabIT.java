@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -26,6 +27,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Is it this host or the path, side by side in one run: a consumer 50 ms from a broker with the
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * line itself loses 2% (the delay line's loss), with the qdisc left as the kernel made it:
  * retransmissions says path, and no host-egress-drops appears.
  */
+@ResourceLock(HostCpu.LOCK)
 class HostOrPathLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.Kcat;
@@ -31,12 +32,19 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The agent's exposition at fleet scale, read by a real Prometheus: hundreds of distinct
  * client.ids (librdkafka's kcat among them) do not add series, every dashboard query answers,
  * the RTT quantile is the kernel's, and thousands of fresh client.ids leave nothing behind.
  */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class MetricsAtScaleIT {
     private static final String JOB = "tcpsight-agent";
     private static final int KCAT_CONSUMERS = 20;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaCluster;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.PrometheusText;
@@ -29,6 +30,10 @@ import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A rolling restart under load, as the rollout view shows it: three combined KRaft nodes on
@@ -39,6 +44,9 @@ import org.junit.jupiter.api.Test;
  * role=client); the restarted broker's agent counts its clients coming back (role=broker). Between
  * restarts no agent holds a critical finding: a healthy cluster rolling is not an incident.
  */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class RollingRestartIT {
     private static final int NODES = 3;
 

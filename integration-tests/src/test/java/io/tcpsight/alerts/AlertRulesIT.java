@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.LabPrerequisites;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The alerting rules in docs/alerts, checked without a cluster: promtool accepts them and passes
@@ -29,6 +34,9 @@ import org.junit.jupiter.api.Test;
  * and a silent test, every runbook link names a page that exists, and the PrometheusRule for
  * Kubernetes carries the same groups. The lab's AgentLabIT loads them into a real Prometheus.
  */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class AlertRulesIT {
     static final Path ALERTS = Path.of("..", "docs", "alerts");
     static final Path RULES = ALERTS.resolve("tcpsight-alerts.yml");

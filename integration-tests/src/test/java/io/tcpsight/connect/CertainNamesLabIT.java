@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * named at warn or critical with its override key, nothing at warn or critical on the fast one,
  * and no warning without an owner.
  */
+@ResourceLock(HostCpu.LOCK)
 class CertainNamesLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

@@ -10,6 +10,7 @@ import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HalfSentRequests;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -39,8 +40,10 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** The Connect plugin in a real distributed worker, its brokers across the kernel delay line. */
+@ResourceLock(HostCpu.LOCK)
 class ConnectPluginLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

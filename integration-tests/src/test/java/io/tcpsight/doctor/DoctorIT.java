@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.LabDoctor;
 import java.io.IOException;
 import java.net.Socket;
@@ -14,8 +15,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** The README's first command: the doctor with no cluster runs against an embedded KRaft broker and leaves nothing behind. */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class DoctorIT {
     @Test
     void withNoClusterTheEmbeddedBrokerGetsTheWholeReportAndIsGoneAfterwards() throws Exception {

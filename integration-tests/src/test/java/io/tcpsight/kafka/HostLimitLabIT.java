@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A receive window below the bandwidth-delay product because of the host, not the application:
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * 3 MB. Its reporter must name the sysctl alone, with a value and a ceiling the consumer does not
  * pass; the same consumer on a client with that value must pass the ceiling, side by side in one run.
  */
+@ResourceLock(HostCpu.LOCK)
 class HostLimitLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

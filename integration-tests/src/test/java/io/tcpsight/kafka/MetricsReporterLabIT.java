@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabTopics;
@@ -31,8 +32,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** A plain consumer with the reporter, against a real broker across the kernel delay line. */
+@ResourceLock(HostCpu.LOCK)
 class MetricsReporterLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

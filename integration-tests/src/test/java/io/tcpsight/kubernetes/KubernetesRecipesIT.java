@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabPrerequisites;
 import java.io.IOException;
@@ -23,6 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The recipes in docs/kubernetes, validated as far as a machine without a cluster allows: every
@@ -30,6 +35,9 @@ import org.junit.jupiter.api.Test;
  * resources/kubernetes-schemas/README.md for their sources), every core resource decoded strictly
  * into Kubernetes' own types (kube-validate), and a typo refused by both checks.
  */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class KubernetesRecipesIT {
     private static final Path RECIPES = Path.of("..", "docs", "kubernetes");
     private static final Path DASHBOARDS = Path.of("..", "docs", "dashboards");

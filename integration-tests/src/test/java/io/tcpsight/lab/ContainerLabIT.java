@@ -34,8 +34,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** The container lab proves itself: Toxiproxy sits in every client path and its faults are real to Kafka. */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class ContainerLabIT {
     private static ProxiedKafka kafka;
 

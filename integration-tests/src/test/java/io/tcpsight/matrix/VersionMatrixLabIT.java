@@ -38,8 +38,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the worker each raise {@code small-receive-buffer} for it. The plugin serves /tcpsight/*, its
  * placeholder resolves to a fetch size of its own, and every record reaches the sink once.
  */
-// The class runs alone, like every other; its releases run two at once (junit-platform.properties),
-// each in its own lab. CONCURRENT on the class would let the class itself run beside other classes.
+// The class runs in the lab lane; its releases run two at once (junit-platform.properties), each in
+// its own lab, on the pool's two threads (one, while a loopback class holds the other). CONCURRENT on
+// the class would run it beside other lab classes; a HostCpu lock would put its releases on one thread.
 @Execution(ExecutionMode.SAME_THREAD)
 class VersionMatrixLabIT {
     @RegisterExtension

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaCluster;
 import io.tcpsight.lab.KernelLab;
@@ -25,12 +26,14 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * MirrorMaker 2 in a Connect worker, with the plugin alone: the worker and its near cluster share
  * the lab's client namespace, the far cluster is 100 ms and 200 Mbit/s away, and a
  * MirrorSourceConnector with Kafka's defaults pulls a topic from it.
  */
+@ResourceLock(HostCpu.LOCK)
 class MirrorMakerLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

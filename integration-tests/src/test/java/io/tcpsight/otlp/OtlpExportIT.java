@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPaths;
@@ -22,6 +23,10 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The OTLP push into a real OpenTelemetry Collector (the lab's otelcol: an OTLP/HTTP receiver and
@@ -30,6 +35,9 @@ import org.junit.jupiter.api.Test;
  * tcpsight's bounds, the findings as a gauge by rule and severity, with the semantic
  * conventions' attributes.
  */
+// runs nothing across the delay line: may run beside the lab classes (HostCpu)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class OtlpExportIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
