@@ -16,7 +16,7 @@ import java.util.Locale;
  * finding is up: each listener's accept queue against its effective backlog (gauges, tagged
  * listener), and the namespace's listen-overflow, listen-drop and SYN-cookie counters; and for a
  * rollout view, the namespace's aborted connections by the kernel's reason (TcpExt TCPAbortOn*:
- * a reset sent). Updated by {@link ListenerWatch} every round; a listener that closed loses its rows.
+ * a reset sent). Updated by the listener watch every round; a listener that closed loses its rows.
  */
 final class ListenerMeters implements MeterBinder {
     private final List<MultiGauge.Row<?>> queueRows = new ArrayList<>();
@@ -63,11 +63,11 @@ final class ListenerMeters implements MeterBinder {
     }
 
     /** @param namespaceCounters {@link #COUNTERS} in order; -1 where unknown */
-    synchronized void update(List<ListenerWatch.Listener> listeners, long[] namespaceCounters) {
+    synchronized void update(List<ListenerState> listeners, long[] namespaceCounters) {
         queueRows.clear();
         backlogRows.clear();
-        for (ListenerWatch.Listener listener : listeners) {
-            Tags tags = Tags.of("listener", listener.identity.listener().orElse("unknown"));
+        for (ListenerState listener : listeners) {
+            Tags tags = Tags.of("listener", listener.listener);
             ListenQueue queue = listener.queue;
             queueRows.add(MultiGauge.Row.of(tags, queue.acceptQueueLength()));
             backlogRows.add(MultiGauge.Row.of(tags, queue.effectiveBacklog()));

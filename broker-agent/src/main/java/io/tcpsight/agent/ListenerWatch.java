@@ -122,7 +122,11 @@ final class ListenerWatch {
         if (deeperBacklog > 0 && deepen(listeners, somaxconn)) {
             listeners = listeners(); // as the kernel now has them
         }
-        meters.update(listeners, Arrays.copyOfRange(now, 1, now.length));
+        List<ListenerState> states = new ArrayList<>(listeners.size());
+        for (Listener listener : listeners) {
+            states.add(new ListenerState(listener.identity.listener().orElse("unknown"), listener.queue));
+        }
+        meters.update(states, Arrays.copyOfRange(now, 1, now.length));
         for (Listener listener : listeners) {
             // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
             Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn

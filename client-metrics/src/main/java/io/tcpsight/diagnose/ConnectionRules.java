@@ -42,15 +42,7 @@ public final class ConnectionRules {
     }
 
     private static Evidence rtt(ConnectionFacts facts) {
-        return rtt(facts.rttMicros());
-    }
-
-    static Evidence rtt(long rttMicros) {
-        return new Evidence("rtt", rttMicros / 1000.0, "ms");
-    }
-
-    static double mbit(double bytesPerSecond) {
-        return bytesPerSecond * 8 / 1e6;
+        return WindowModel.rtt(facts.rttMicros());
     }
 
     /** Linux's min and default of net.ipv4.tcp_rmem, kept when a remedy raises its max. */
@@ -229,7 +221,7 @@ public final class ConnectionRules {
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
             double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros());
-            evidence.add(new Evidence("ceilingRate", mbit(ceilingRate), "Mbit/s"));
+            evidence.add(new Evidence("ceilingRate", WindowModel.mbit(ceilingRate), "Mbit/s"));
             if (flow != BulkFlow.NONE
                     && longPath(facts, config)
                     && WindowModel.judge(ceilingRate, config.targetBytesPerSecond())
@@ -291,7 +283,7 @@ public final class ConnectionRules {
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
-        evidence.add(new Evidence("sendRate", mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
+        evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         String peer = facts.identity().role() == Role.BROKER
                 ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
                 : "the broker";
@@ -299,8 +291,8 @@ public final class ConnectionRules {
         // below a quarter of the target is critical however little of the busy time the sender reports
         // rwnd-limited (BBR reports about half).
         ceiling.ifPresent(rate -> {
-            evidence.add(new Evidence("ceilingRate", mbit(rate), "Mbit/s"));
-            evidence.add(new Evidence("targetRate", mbit(config.targetBytesPerSecond()), "Mbit/s"));
+            evidence.add(new Evidence("ceilingRate", WindowModel.mbit(rate), "Mbit/s"));
+            evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
         });
         Severity severity = byRate.orElse(Severity.WARN) == Severity.CRITICAL
                         || interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
@@ -344,7 +336,7 @@ public final class ConnectionRules {
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
-        evidence.add(new Evidence("sendRate", mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
+        evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
         wmemFor(facts, config).ifPresent(settings::add);
         return Optional.of(new Finding(
@@ -420,8 +412,8 @@ public final class ConnectionRules {
             evidence.add(new Evidence("congestionControl", congestionControl, ""));
         }
         if (lossLimited >= 0) {
-            evidence.add(new Evidence("lossLimitedRate", mbit(lossLimited), "Mbit/s"));
-            evidence.add(new Evidence("targetRate", mbit(config.targetBytesPerSecond()), "Mbit/s"));
+            evidence.add(new Evidence("lossLimitedRate", WindowModel.mbit(lossLimited), "Mbit/s"));
+            evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
         }
         // This host's own drops on the connection's device in the same interval: the loss is local.
         Optional<HostSignals.Device> device = facts.kernel()
@@ -454,7 +446,7 @@ public final class ConnectionRules {
                     "%s at %.2f%% loss sustains at most %.1f Mbit/s over %.1f ms: it shrinks its window at every loss and "
                             + "regrows it by round trips; BBR paces by measured bandwidth and keeps the rate under random "
                             + "loss (host-wide, or opt-in per socket with the agent)",
-                    congestionControl, loss * 100, mbit(lossLimited), facts.rttMillis());
+                    congestionControl, loss * 100, WindowModel.mbit(lossLimited), facts.rttMillis());
         } else {
             why = "segments are being lost between the hosts; check interface errors and drops on both ends "
                     + "(ip -s link, ethtool -S) and the path's queues";
@@ -524,7 +516,9 @@ public final class ConnectionRules {
         evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
         evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
         evidence.add(new Evidence(
-                "fetchCeilingRate", mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())), "Mbit/s"));
+                "fetchCeilingRate",
+                WindowModel.mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
+                "Mbit/s"));
         List<Setting> settings = new ArrayList<>();
         settings.addAll(
                 KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
@@ -543,7 +537,7 @@ public final class ConnectionRules {
                                 "a consumer gets one fetch response per round trip, so %d bytes per fetch cap it at %.1f Mbit/s over "
                                         + "%.1f ms",
                                 perFetch,
-                                mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
+                                WindowModel.mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
                                 facts.rttMillis()))));
     }
 }

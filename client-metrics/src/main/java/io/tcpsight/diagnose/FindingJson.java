@@ -5,8 +5,6 @@ import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.MirrorClient;
 import io.tcpsight.model.Role;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.OptionalInt;
@@ -60,9 +58,9 @@ public final class FindingJson {
         ConnectionIdentity identity = finding.connection();
         UnaryOperator<String> text = redacted ? words -> redact(words, identity) : UnaryOperator.identity();
         json.append("{\"rule\":");
-        string(json, finding.rule().id());
+        JsonText.string(json, finding.rule().id());
         json.append(",\"severity\":");
-        string(json, finding.severity().label());
+        JsonText.string(json, finding.severity().label());
         json.append(",\"connection\":");
         connection(json, identity, redacted);
         json.append(",\"evidence\":{");
@@ -72,11 +70,11 @@ public final class FindingJson {
             if (i > 0) {
                 json.append(',');
             }
-            string(json, item.name());
+            JsonText.string(json, item.name());
             json.append(":{\"value\":");
-            value(json, item.value() instanceof String ? text.apply((String) item.value()) : item.value());
+            JsonText.value(json, item.value() instanceof String ? text.apply((String) item.value()) : item.value());
             json.append(",\"unit\":");
-            string(json, item.unit());
+            JsonText.string(json, item.unit());
             json.append('}');
         }
         json.append("},\"remedy\":{\"settings\":[");
@@ -87,17 +85,17 @@ public final class FindingJson {
                 json.append(',');
             }
             json.append("{\"scope\":");
-            string(json, setting.scope());
+            JsonText.string(json, setting.scope());
             field(json, "library", setting.library());
             field(json, "key", setting.key());
             field(json, "lookFor", setting.lookFor());
             json.append(",\"value\":");
-            string(json, setting.value());
+            JsonText.string(json, setting.value());
             field(json, "note", setting.note());
             json.append('}');
         }
         json.append("],\"why\":");
-        string(json, text.apply(finding.remedy().why()));
+        JsonText.string(json, text.apply(finding.remedy().why()));
         json.append("}}");
     }
 
@@ -109,7 +107,7 @@ public final class FindingJson {
     /** The same, without principal and addresses when {@code redacted}. */
     public static void connection(StringBuilder json, ConnectionIdentity identity, boolean redacted) {
         json.append("{\"role\":");
-        string(json, identity.role().label());
+        JsonText.string(json, identity.role().label());
         field(json, "clientId", identity.clientId().orElse(null));
         if (identity.clientKind().isConnect()) {
             String clientId = identity.clientId().get();
@@ -162,65 +160,9 @@ public final class FindingJson {
     private static void field(StringBuilder json, String name, String value) {
         if (value != null) {
             json.append(',');
-            string(json, name);
+            JsonText.string(json, name);
             json.append(':');
-            string(json, value);
+            JsonText.string(json, value);
         }
-    }
-
-    public static void value(StringBuilder json, Object value) {
-        if (value instanceof Double || value instanceof Float) {
-            double number = ((Number) value).doubleValue();
-            if (Double.isNaN(number) || Double.isInfinite(number)) {
-                json.append("null");
-            } else {
-                json.append(fourDigits(number));
-            }
-        } else if (value instanceof Number || value instanceof Boolean) {
-            json.append(value);
-        } else if (value == null) {
-            json.append("null");
-        } else {
-            string(json, value.toString());
-        }
-    }
-
-    public static void string(StringBuilder json, String text) {
-        json.append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"':
-                    json.append("\\\"");
-                    break;
-                case '\\':
-                    json.append("\\\\");
-                    break;
-                case '\n':
-                    json.append("\\n");
-                    break;
-                case '\r':
-                    json.append("\\r");
-                    break;
-                case '\t':
-                    json.append("\\t");
-                    break;
-                default:
-                    if (c < 0x20) {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-            }
-        }
-        json.append('"');
-    }
-
-    /** A number rounded to 4 significant digits, without an exponent. */
-    private static String fourDigits(double value) {
-        return new BigDecimal(value)
-                .round(new MathContext(4))
-                .stripTrailingZeros()
-                .toPlainString();
     }
 }

@@ -25,8 +25,8 @@ public final class HostRules {
         Severity severity = Severity.WARN;
         if (rttMicros > 0) {
             double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, rttMicros);
-            evidence.add(ConnectionRules.rtt(rttMicros));
-            evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingRate), "Mbit/s"));
+            evidence.add(WindowModel.rtt(rttMicros));
+            evidence.add(new Evidence("ceilingRate", WindowModel.mbit(ceilingRate), "Mbit/s"));
             if (WindowModel.judge(ceilingRate, config.targetBytesPerSecond()).isPresent()) {
                 severity = Severity.CRITICAL;
             }

@@ -25,6 +25,15 @@ public final class WindowModel {
         return windowBytes / (rttMicros / 1e6);
     }
 
+    /** The RTT as evidence, in milliseconds. */
+    static Evidence rtt(long rttMicros) {
+        return new Evidence("rtt", rttMicros / 1000.0, "ms");
+    }
+
+    static double mbit(double bytesPerSecond) {
+        return bytesPerSecond * 8 / 1e6;
+    }
+
     /** Empty when the ceiling reaches the target; otherwise how bad it is. */
     public static Optional<Severity> judge(double ceilingBytesPerSecond, double targetBytesPerSecond) {
         if (ceilingBytesPerSecond >= targetBytesPerSecond) {
@@ -57,7 +66,7 @@ public final class WindowModel {
         }
 
         double ceilingMbit() {
-            return ConnectionRules.mbit(ceilingBytesPerSecond);
+            return mbit(ceilingBytesPerSecond);
         }
     }
 
@@ -67,7 +76,7 @@ public final class WindowModel {
      * has already reached where the kernel's share of the buffer is larger (6.x measures it from
      * the traffic: a clamp of 62.5% of a 3 MB tcp_rmem max moved 155 Mbit/s at 100 ms).
      */
-    static Optional<Long> windowCeiling(ConnectionFacts facts) {
+    public static Optional<Long> windowCeiling(ConnectionFacts facts) {
         if (facts.windowScaling().isEmpty()) {
             return Optional.empty();
         }
@@ -90,10 +99,10 @@ public final class WindowModel {
     private static List<Evidence> evidence(
             long rttMicros, Evidence window, double ceilingBytesPerSecond, double targetBytesPerSecond) {
         List<Evidence> evidence = new ArrayList<>();
-        evidence.add(ConnectionRules.rtt(rttMicros));
+        evidence.add(rtt(rttMicros));
         evidence.add(window);
-        evidence.add(new Evidence("ceilingRate", ConnectionRules.mbit(ceilingBytesPerSecond), "Mbit/s"));
-        evidence.add(new Evidence("targetRate", ConnectionRules.mbit(targetBytesPerSecond), "Mbit/s"));
+        evidence.add(new Evidence("ceilingRate", mbit(ceilingBytesPerSecond), "Mbit/s"));
+        evidence.add(new Evidence("targetRate", mbit(targetBytesPerSecond), "Mbit/s"));
         return evidence;
     }
 }

@@ -1,6 +1,7 @@
 package io.tcpsight.export;
 
 import io.tcpsight.diagnose.FindingJson;
+import io.tcpsight.diagnose.JsonText;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
@@ -111,8 +112,8 @@ public final class ConnectionJson {
         if (!first) {
             json.append(',');
         }
-        FindingJson.string(json, name);
+        JsonText.string(json, name);
         json.append(':');
-        FindingJson.value(json, value);
+        JsonText.value(json, value);
     }
 }

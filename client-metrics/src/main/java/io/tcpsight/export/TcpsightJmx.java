@@ -8,8 +8,6 @@ import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import javax.management.JMException;
@@ -79,44 +77,9 @@ public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
 
     @Override
     public String[] getWorstConnections() {
-        return worst(monitor.registry().connections(), WORST).stream()
+        return monitor.worstConnections(WORST).stream()
                 .map(TcpsightJmx::describe)
                 .toArray(String[]::new);
-    }
-
-    /**
-     * Sampled connections, most window-limited first, then by RTT. Each connection's sample is read
-     * once before sorting: the sampler replaces samples meanwhile, and a sort whose keys change under
-     * it fails ("Comparison method violates its general contract"), which an endpoint answered as 500.
-     */
-    public static List<TrackedConnection> worst(List<TrackedConnection> connections, int limit) {
-        List<Ranked> ranked = new ArrayList<>(connections.size());
-        for (TrackedConnection connection : connections) {
-            connection.latest().ifPresent(sample -> ranked.add(new Ranked(connection, sample)));
-        }
-        ranked.sort(Comparator.comparingDouble((Ranked r) -> r.limited)
-                .thenComparingLong(r -> r.rttMicros)
-                .reversed());
-        List<TrackedConnection> worst = new ArrayList<>(Math.min(limit, ranked.size()));
-        for (int i = 0; i < ranked.size() && i < limit; i++) {
-            worst.add(ranked.get(i).connection);
-        }
-        return worst;
-    }
-
-    /** A connection with the sort keys of one sample. */
-    private static final class Ranked {
-        final TrackedConnection connection;
-        final double limited;
-        final long rttMicros;
-
-        Ranked(TrackedConnection connection, ConnectionSample sample) {
-            this.connection = connection;
-            this.limited = sample.interval()
-                    .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
-                    .orElse(0.0);
-            this.rttMicros = sample.rttMicros();
-        }
     }
 
     static String describe(TrackedConnection connection) {

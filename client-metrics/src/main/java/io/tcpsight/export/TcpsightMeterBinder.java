@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -11,16 +12,17 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
-import io.tcpsight.diagnose.WindowModel;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
-import io.tcpsight.tcp.SocketBufferState;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -47,6 +49,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private final Map<Tags, AggregateMeters> aggregates = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
+    private volatile MultiGauge findingsByTagSet;
 
     private final HostSignalMeters hostMeters;
 
@@ -76,6 +79,10 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                         .register(meterRegistry);
             }
         }
+        this.findingsByTagSet = MultiGauge.builder("tcpsight.connection.findings")
+                .description("Current warn and critical findings by rule and severity on the connections of a tag set"
+                        + " (role, listener, node.id); a row only where there is one, for alerts to route by")
+                .register(meterRegistry);
         this.worst = new WorstConnectionsTable(meterRegistry, topConnections, peerLabels);
         this.registry = meterRegistry;
     }
@@ -104,13 +111,41 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
             AggregateMeters aggregate = aggregate(meters, tags(connection.identity()));
-            aggregate.record(sample);
+            aggregate.record(sample, connection.windowCeilingBytes());
             if (connection.countedAs() == null) {
                 connection.countedAs(aggregate);
                 aggregate.opened.increment();
             }
         }
         worst.update(sampled, findings);
+        showFindingsByTagSet(findings);
+    }
+
+    /**
+     * This round's warn and critical findings counted per rule, severity and the tag set their
+     * connection is counted under (listener and node.id "other" past the cap), so that an alert
+     * carries role, listener and node.id. Rows are replaced each round: a tag set whose findings
+     * cleared loses its row at once. At most 2 x rules x tag sets rows, only those with a finding.
+     */
+    private void showFindingsByTagSet(List<Finding> findings) {
+        Map<Tags, Integer> counts = new HashMap<>();
+        for (Finding finding : findings) {
+            if (finding.severity() == Severity.INFO) {
+                continue;
+            }
+            counts.merge(
+                    bounded(tags(finding.connection()))
+                            .and(
+                                    "rule",
+                                    finding.rule().id(),
+                                    "severity",
+                                    finding.severity().label()),
+                    1,
+                    Integer::sum);
+        }
+        List<MultiGauge.Row<?>> rows = new ArrayList<>(counts.size());
+        counts.forEach((tags, count) -> rows.add(MultiGauge.Row.of(tags, count)));
+        findingsByTagSet.register(rows, true);
     }
 
     /**
@@ -129,16 +164,14 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         if (existing != null) {
             return existing;
         }
-        Tags bounded = aggregates.size() < MAX_TAG_SETS ? tags : tags.and("listener", OTHER, "node.id", OTHER);
-        return aggregates.computeIfAbsent(bounded, key -> new AggregateMeters(meters, key));
+        return aggregates.computeIfAbsent(bounded(tags), key -> new AggregateMeters(meters, key));
     }
 
-    /** 65535 shifted by the window scale, or the clamp when smaller. */
-    static long windowCeiling(ConnectionSample sample) {
-        long unscaled = WindowModel.UNSCALED_WINDOW_MAX;
-        long ceiling = sample.options().windowScaling() ? unscaled << sample.rcvWindowScale() : unscaled;
-        int clamp = sample.buffers().map(SocketBufferState::windowClampBytes).orElse(0);
-        return clamp > 0 ? Math.min(ceiling, clamp) : ceiling;
+    /** The tag set a connection with these tags is counted under: its own, or "other" past the cap. */
+    private Tags bounded(Tags tags) {
+        return aggregates.containsKey(tags) || aggregates.size() < MAX_TAG_SETS
+                ? tags
+                : tags.and("listener", OTHER, "node.id", OTHER);
     }
 
     /**
@@ -174,7 +207,9 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     .description("Most recent delivery rate of the connections that sent data, once per round")
                     .register(meters);
             windowCeiling = summary("tcpsight.connection.window.ceiling", "bytes", HistogramBuckets.BYTES, tags)
-                    .description("Largest receive window this end can advertise, once per connection and round")
+                    .description(
+                            "Largest receive window this end can advertise (its scale, clamp and tcp_rmem, as the rules"
+                                    + " judge it), once per connection and round")
                     .register(meters);
             busy = seconds(meters, "tcpsight.connection.busy", "Time the connections were busy sending", tags);
             rwndLimited = seconds(
@@ -204,10 +239,10 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     .register(meters);
         }
 
-        void record(ConnectionSample sample) {
+        void record(ConnectionSample sample, OptionalLong windowCeilingBytes) {
             rtt.record(sample.rttMicros(), TimeUnit.MICROSECONDS);
             sample.deliveryRateBytesPerSecond().ifPresent(deliveryRate::record);
-            windowCeiling.record(windowCeiling(sample));
+            windowCeilingBytes.ifPresent(windowCeiling::record);
             if (sample.interval().isPresent()) {
                 IntervalStats interval = sample.interval().get();
                 busy.increment(interval.busyMicros() / 1e6);

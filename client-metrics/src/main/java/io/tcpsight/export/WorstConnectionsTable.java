@@ -7,14 +7,12 @@ import io.tcpsight.diagnose.Finding;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.Role;
+import io.tcpsight.monitor.ConnectionRanking;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
@@ -42,7 +40,7 @@ final class WorstConnectionsTable {
                     registry,
                     "tcpsight.top.connection.window.ceiling",
                     "bytes",
-                    "Largest receive window this end can advertise",
+                    "Largest receive window this end can advertise, as the rules judge it",
                     row -> row.windowCeilingBytes));
             columns.add(new Column(
                     registry,
@@ -75,50 +73,30 @@ final class WorstConnectionsTable {
         }
     }
 
-    /** The {@code limit} worst of the sampled connections, worst first. */
+    /** The {@code limit} worst of the sampled connections, worst first ({@link ConnectionRanking}). */
     static List<Row> rank(List<TrackedConnection> sampled, List<Finding> findings, int limit) {
-        Map<String, int[]> findingsByConnection = new HashMap<>(); // key -> {count, worst severity ordinal}
-        for (Finding finding : findings) {
-            ConnectionIdentity connection = finding.connection();
-            if (connection != null && connection.remote() != null) {
-                int[] counts = findingsByConnection.computeIfAbsent(key(connection), k -> new int[] {0, -1});
-                counts[0]++;
-                counts[1] = Math.max(counts[1], finding.severity().ordinal());
-            }
-        }
         List<Row> rows = new ArrayList<>();
-        for (TrackedConnection connection : sampled) {
-            int[] counts = findingsByConnection.getOrDefault(key(connection.identity()), new int[] {0, -1});
-            rows.add(new Row(connection.identity(), connection.latest().get(), counts[0], counts[1]));
+        for (ConnectionRanking.Ranked ranked : ConnectionRanking.rank(sampled, findings, limit)) {
+            rows.add(new Row(ranked));
         }
-        rows.sort(Comparator.comparingInt((Row row) -> row.worstSeverity)
-                .thenComparingInt(row -> row.findings)
-                .thenComparingDouble(row -> row.rwndLimited)
-                .thenComparingDouble(row -> row.rttSeconds)
-                .reversed());
-        return rows.size() > limit ? new ArrayList<>(rows.subList(0, limit)) : rows;
-    }
-
-    private static String key(ConnectionIdentity identity) {
-        return ConnectionIdentity.address(identity.local()) + ">" + ConnectionIdentity.address(identity.remote());
+        return rows;
     }
 
     /** One connection of the table, as numbers taken in the round it was ranked. */
     static final class Row {
         final ConnectionIdentity identity;
         final int findings;
-        final int worstSeverity;
         final double rttSeconds;
         final double windowCeilingBytes;
         final double deliveryRate;
         final double rwndLimited;
 
-        Row(ConnectionIdentity identity, ConnectionSample sample, int findings, int worstSeverity) {
-            this.identity = identity;
-            this.findings = findings;
-            this.worstSeverity = worstSeverity;
+        Row(ConnectionRanking.Ranked ranked) {
+            ConnectionSample sample = ranked.sample;
+            this.identity = ranked.connection.identity();
+            this.findings = ranked.findings;
             this.rttSeconds = sample.rttMicros() / 1e6;
-            this.windowCeilingBytes = TcpsightMeterBinder.windowCeiling(sample);
+            this.windowCeilingBytes = ranked.connection.windowCeilingBytes().orElse(0);
             this.deliveryRate = sample.deliveryRateBytesPerSecond().orElse(0);
             this.rwndLimited =
                     sample.interval().map(IntervalStats::rwndLimitedRatio).orElse(0.0);

@@ -5,6 +5,7 @@ import io.tcpsight.diagnose.Diagnosis;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.UnplacedSockets;
+import io.tcpsight.diagnose.WindowModel;
 import io.tcpsight.host.HostSignalWatch;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.KafkaSettings;
@@ -108,6 +109,11 @@ public final class ConnectionMonitor {
         return config;
     }
 
+    /** The {@code limit} worst tracked connections by {@link ConnectionRanking}, with the current findings. */
+    public List<TrackedConnection> worstConnections(int limit) {
+        return ConnectionRanking.worst(registry.connections(), board.current(), limit);
+    }
+
     public void round() {
         List<TrackedConnection> sampled = sampler.sample();
         for (Consumer<List<TrackedConnection>> namer : namers) {
@@ -127,7 +133,9 @@ public final class ConnectionMonitor {
         List<Finding> findings = new ArrayList<>();
         UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
-            List<Finding> own = Diagnosis.connection(facts(connection, kernelFacts), config);
+            ConnectionFacts facts = facts(connection, kernelFacts);
+            WindowModel.windowCeiling(facts).ifPresent(connection::windowCeilingBytes);
+            List<Finding> own = Diagnosis.connection(facts, config);
             unplaced.add(connection.identity(), own);
             if (connection.identity().ownerKnownBy().known()) {
                 findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key

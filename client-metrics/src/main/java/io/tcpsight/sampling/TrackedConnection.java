@@ -24,6 +24,8 @@ public final class TrackedConnection {
     /** Tags it was counted as opened under, by the meters (so its close is counted under the same); null before. */
     private volatile Object countedAs;
 
+    private volatile long windowCeilingBytes = -1;
+
     TrackedConnection(int fd, long inode, ConnectionIdentity identity) {
         this.fd = fd;
         this.inode = inode;
@@ -103,6 +105,20 @@ public final class TrackedConnection {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The most this end could advertise in the last round, as the rules judge it
+     * ({@code WindowModel.windowCeiling}): the meters show this value, so that a dashboard and a
+     * finding never disagree about one sample. Empty until a round has judged it.
+     */
+    public OptionalLong windowCeilingBytes() {
+        long bytes = windowCeilingBytes;
+        return bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes);
+    }
+
+    public void windowCeilingBytes(long bytes) {
+        windowCeilingBytes = bytes;
     }
 
     /** What the meters counted this connection's opening under; null when they have not (yet). */

@@ -52,10 +52,10 @@ class FindingJsonTest {
     @Test
     void stringsAreEscaped() {
         StringBuilder json = new StringBuilder();
-        FindingJson.string(json, "a\"b\\c\nd\u0001");
+        JsonText.string(json, "a\"b\\c\nd\u0001");
         assertEquals("\"a\\\"b\\\\c\\nd\\u0001\"", json.toString());
         StringBuilder number = new StringBuilder();
-        FindingJson.value(number, Double.NaN);
+        JsonText.value(number, Double.NaN);
         assertEquals("null", number.toString());
     }
 }

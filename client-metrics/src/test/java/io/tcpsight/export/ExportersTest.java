@@ -3,8 +3,10 @@ package io.tcpsight.export;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
@@ -17,9 +19,11 @@ import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
+import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionRegistry;
@@ -180,6 +184,113 @@ class ExportersTest {
                 .timer();
         assertNotNull(other);
         assertEquals(4, other.count(), "the four connections past the cap");
+    }
+
+    @Test
+    void warnAndCriticalFindingsAreCountedPerTagSetForAlertsToRouteBy() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        List<Finding> extra = new ArrayList<>();
+        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), extra);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new TcpsightMeterBinder(monitor).bindTo(meters);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
+            List<ConnectionIdentity> identities = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                SocketChannel client = loopback.clients.get(i);
+                ConnectionIdentity identity = ConnectionIdentity.of(
+                                Role.CLIENT,
+                                (InetSocketAddress) client.getLocalAddress(),
+                                (InetSocketAddress) client.getRemoteAddress(),
+                                Instant.now())
+                        .withClientId("client-" + i)
+                        .withNodeId(i < 2 ? "1" : "2");
+                registry.track(TcpSockets.fileDescriptor(client), 0, identity);
+                identities.add(identity);
+            }
+            extra.add(finding(Severity.WARN, identities.get(0)));
+            extra.add(finding(Severity.WARN, identities.get(1)));
+            extra.add(finding(Severity.CRITICAL, identities.get(2)));
+            extra.add(finding(Severity.INFO, identities.get(2)));
+            monitor.round();
+            Collection<Gauge> rows = meters.find("tcpsight.connection.findings").gauges();
+            assertEquals(2, rows.size(), "node 1 at warn, node 2 at critical; info is not for alerts: " + rows);
+            Gauge node1 = meters.find("tcpsight.connection.findings")
+                    .tags("rule", "small-receive-buffer", "severity", "warn", "role", "client", "node.id", "1")
+                    .gauge();
+            assertNotNull(node1);
+            assertEquals(2.0, node1.value(), "two connections to node 1");
+            assertEquals("unknown", node1.getId().getTag("listener"));
+            assertNull(node1.getId().getTag("client.id"), "no per-client tag");
+            Gauge node2 = meters.find("tcpsight.connection.findings")
+                    .tags("severity", "critical", "node.id", "2")
+                    .gauge();
+            assertNotNull(node2);
+            assertEquals(1.0, node2.value());
+            extra.clear();
+            monitor.round();
+            assertTrue(
+                    meters.find("tcpsight.connection.findings").gauges().isEmpty(),
+                    "a tag set whose findings cleared loses its row");
+        }
+    }
+
+    /**
+     * One formula for the window ceiling: on the same sample, the histogram, the worst-connections
+     * row and the small-receive-buffer finding's evidence show one value. A fixed 64 KiB receive
+     * buffer on loopback, judged against a target no loopback window reaches.
+     */
+    @Test
+    void theFindingAndTheMetersShowOneWindowCeiling() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(4);
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.from(
+                        Map.of("tcpsight.rule.min.rtt.ms", "0", "tcpsight.target.throughput.mbit", "400000")),
+                connection ->
+                        KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER),
+                KernelFacts::unknown,
+                new FindingsBoard(0, finding -> {}));
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new TcpsightMeterBinder(monitor).bindTo(meters);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
+            SocketChannel client = loopback.connectPair(65536);
+            registry.track(
+                    TcpSockets.fileDescriptor(client),
+                    0,
+                    ConnectionIdentity.of(
+                                    Role.CLIENT,
+                                    (InetSocketAddress) client.getLocalAddress(),
+                                    (InetSocketAddress) client.getRemoteAddress(),
+                                    Instant.now())
+                            .withClientId("fixed-consumer")
+                            .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
+            monitor.round();
+        }
+        Finding finding = monitor.board().current().stream()
+                .filter(f -> f.rule() == RuleId.SMALL_RECEIVE_BUFFER)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        "no small-receive-buffer: " + monitor.board().current()));
+        double judged =
+                ((Number) finding.evidence("windowCeiling").orElseThrow().value()).doubleValue();
+        DistributionSummary histogram =
+                meters.find("tcpsight.connection.window.ceiling").summary();
+        assertEquals(1, histogram.count());
+        assertEquals(judged, histogram.totalAmount(), "the histogram's one observation");
+        assertEquals(
+                judged,
+                meters.find("tcpsight.top.connection.window.ceiling").gauge().value(),
+                "the worst-connections row");
+        assertTrue(judged <= 65536, "a window held by the fixed buffer: " + judged);
+    }
+
+    private static Finding finding(Severity severity, ConnectionIdentity connection) {
+        return new Finding(
+                RuleId.SMALL_RECEIVE_BUFFER,
+                severity,
+                connection,
+                List.of(),
+                new Remedy(List.of(), "a test finding on a tracked connection"));
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.tcpsight.connect;
 
 import io.tcpsight.diagnose.FindingJson;
 import io.tcpsight.export.ConnectionJson;
-import io.tcpsight.export.TcpsightJmx;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,8 +30,7 @@ final class TcpsightEndpoints {
         if (limit < 0) {
             return null;
         }
-        return ConnectionJson.array(
-                TcpsightJmx.worst(observation.monitor().registry().connections(), limit));
+        return ConnectionJson.array(observation.monitor().worstConnections(limit));
     }
 
     /** Written as the registry walks its meters: at 10,000 connections the body is never one String. */

@@ -117,6 +117,9 @@ class AgentLabIT {
                 System.out.println("alert during the 64 KiB replay: " + alert);
                 assertRuleMetricsAreScraped(broker.agentGet("/metrics"));
                 assertEquals("receive-window-limited", alert.get("rule"));
+                // routed by the connection's tag set, as the finding names it
+                assertEquals("broker", alert.get("role"), alert.toString());
+                assertEquals("PLAINTEXT", alert.get("listener"), alert.toString());
                 assertEquals(finding.severity().equals("critical") ? "critical" : "warning", alert.get("severity"));
                 assertTrue(Set.of("pending", "firing").contains(alert.get("alertstate")), alert.toString());
             }

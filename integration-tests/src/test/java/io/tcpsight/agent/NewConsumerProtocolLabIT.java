@@ -19,10 +19,13 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -143,11 +146,26 @@ class NewConsumerProtocolLabIT {
             Map<String, Object> adminConfig = new HashMap<>(broker.adminSecurity());
             adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             try (Admin admin = Admin.create(adminConfig)) {
-                protocol = admin.describeConsumerGroups(List.of("connect-kip848-sink"))
-                        .all()
-                        .get(30, TimeUnit.SECONDS)
-                        .get("connect-kip848-sink")
-                        .type();
+                // The finding comes from the consumer's first connection; the group exists only once its first
+                // heartbeat has reached the coordinator (GroupIdNotFoundException before, seen once on a busy host).
+                protocol = LabAwait.await("group connect-kip848-sink with members")
+                        .atMost(Duration.ofSeconds(60))
+                        .every(Duration.ofMillis(500))
+                        .until(() -> {
+                            try {
+                                ConsumerGroupDescription group = admin.describeConsumerGroups(
+                                                List.of("connect-kip848-sink"))
+                                        .all()
+                                        .get(30, TimeUnit.SECONDS)
+                                        .get("connect-kip848-sink");
+                                return group.members().isEmpty() ? null : group.type();
+                            } catch (ExecutionException notYet) {
+                                if (notYet.getCause() instanceof GroupIdNotFoundException) {
+                                    return null;
+                                }
+                                throw notYet;
+                            }
+                        });
             }
             System.out.println("group connect-kip848-sink is of type " + protocol + "; the plugin: "
                     + fromPlugin.rule() + " " + fromPlugin.severity() + " for "

@@ -5,7 +5,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.diagnose.FindingJson;
 import io.tcpsight.export.ConnectionJson;
-import io.tcpsight.export.TcpsightJmx;
 import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.monitor.ConnectionMonitor;
 import java.io.ByteArrayOutputStream;
@@ -599,8 +598,7 @@ public final class AgentHttpServer implements AutoCloseable {
 
         /** The worst {@link ConnectionJson#MAX_TOP} connections, rendered once; top=N answers with the first N. */
         Page connections() {
-            List<String> objects = ConnectionJson.objects(
-                    TcpsightJmx.worst(monitor.registry().connections(), ConnectionJson.MAX_TOP), redacted);
+            List<String> objects = ConnectionJson.objects(monitor.worstConnections(ConnectionJson.MAX_TOP), redacted);
             ByteArrayOutputStream body = new ByteArrayOutputStream(1024 + 600 * objects.size());
             int[] ends = new int[objects.size()];
             body.write('[');

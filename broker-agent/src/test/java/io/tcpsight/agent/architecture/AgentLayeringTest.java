@@ -1,0 +1,83 @@
+package io.tcpsight.agent.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent's parts and what each may reach (docs/architecture.md): the hooks (bytecode for
+ * Kafka's classes) and the HTTP endpoint are parts the agent's root package assembles, and know
+ * nothing of it or of each other. The agent never links a Kafka type: it hooks Kafka's classes by
+ * name and reads their fields by reflection, so one jar serves every Kafka release.
+ */
+class AgentLayeringTest {
+    private static final JavaClasses AGENT = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.tcpsight.agent");
+
+    @Test
+    void theHooksAndTheEndpointKnowNothingOfTheAgentThatAssemblesThem() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.tcpsight.agent.hooks..", "io.tcpsight.agent.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tcpsight.agent")
+                .check(AGENT);
+        noClasses()
+                .that()
+                .resideInAPackage("io.tcpsight.agent.hooks..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tcpsight.agent.http..")
+                .check(AGENT);
+        noClasses()
+                .that()
+                .resideInAPackage("io.tcpsight.agent.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tcpsight.agent.hooks..")
+                .check(AGENT);
+    }
+
+    @Test
+    void noKafkaTypeIsLinkedAndBytecodeIsWrittenOnlyInTheHooks() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.kafka..")
+                .check(AGENT);
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.tcpsight.agent.hooks..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.objectweb.asm..")
+                .check(AGENT);
+    }
+
+    @Test
+    void theAgentUsesTheCoreNotTheClientIntegrations() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.tcpsight.kafka..", "io.tcpsight.report..")
+                .check(AGENT);
+    }
+
+    @Test
+    void meterTypesStayInTheMetersTheRuntimeAndTheEndpoint() {
+        noClasses()
+                .that()
+                .haveNameNotMatching(".*(Meters|\\.AgentRuntime|\\.ConnectPacer)(\\$.*)?")
+                .and()
+                .resideOutsideOfPackage("io.tcpsight.agent.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.micrometer..")
+                .check(AGENT);
+    }
+}

@@ -1,0 +1,41 @@
+package io.tcpsight.doctor.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the doctor's classes may reach: Kafka's client types only where the doctor talks to a
+ * cluster (the survey, the probe and its topic, the embedded broker, the command that wires
+ * them); no meters (the doctor reports once and exits); the core's rules, not its runtime.
+ */
+class DoctorLayeringTest {
+    private static final JavaClasses DOCTOR = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.tcpsight.doctor");
+
+    @Test
+    void kafkaTypesOnlyWhereTheDoctorTalksToACluster() {
+        noClasses()
+                .that()
+                .haveNameNotMatching(
+                        ".*\\.(ClusterSurvey|ThroughputProbe|ProbeTopic|EmbeddedBroker|DoctorCommand)(\\$.*)?")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.kafka..")
+                .check(DOCTOR);
+    }
+
+    @Test
+    void noMetersAndNoRuntime() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.micrometer..", "io.tcpsight.runtime..", "io.tcpsight.export..", "io.tcpsight.kafka..")
+                .check(DOCTOR);
+    }
+}
