@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.tcpsight.agent.hooks.RequestContextReads;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
@@ -8,7 +9,8 @@ import java.util.Optional;
 
 /**
  * Reads RequestContext's public fields reflectively, once per class, so nothing here links to
- * Kafka. {@code clientInformation} (KIP-511, Kafka 2.4 on) is optional.
+ * Kafka. The fields are named in {@link RequestContextReads}, which the hooks' reference check
+ * covers: a RequestContext without a required one is never hooked. {@code clientInformation} (KIP-511, Kafka 2.4 on) is optional.
  */
 final class RequestFields {
     private static volatile RequestFields cached;
@@ -26,13 +28,13 @@ final class RequestFields {
 
     private RequestFields(Class<?> type) throws ReflectiveOperationException {
         this.type = type;
-        this.header = type.getField("header");
+        this.header = type.getField(RequestContextReads.HEADER);
         this.apiKey = optionalMethod(header.getType(), "apiKey");
-        this.principal = type.getField("principal");
-        this.listenerName = type.getField("listenerName");
-        this.clientInformation = optionalField(type, "clientInformation");
-        this.clientPort = optionalField(type, "clientPort");
-        this.clientAddress = optionalField(type, "clientAddress");
+        this.principal = type.getField(RequestContextReads.PRINCIPAL);
+        this.listenerName = type.getField(RequestContextReads.LISTENER_NAME);
+        this.clientInformation = optionalField(type, RequestContextReads.CLIENT_INFORMATION);
+        this.clientPort = optionalField(type, RequestContextReads.CLIENT_PORT);
+        this.clientAddress = optionalField(type, RequestContextReads.CLIENT_ADDRESS);
     }
 
     private static Field optionalField(Class<?> type, String name) {

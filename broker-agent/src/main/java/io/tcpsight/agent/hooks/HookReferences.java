@@ -21,40 +21,35 @@ import org.objectweb.asm.Type;
  * never reports registrations without the closes that release them.
  */
 final class HookReferences {
-    static final String SELECTION_KEY = "selectionKey()Ljava/nio/channels/SelectionKey;";
-
     private HookReferences() {}
 
-    /** What the class in {@code bytes} lacks for its hooks; empty when they can all be applied. */
+    /** What the class in {@code bytes} lacks for its hooks ({@link HookPoints}); empty when they can all be applied. */
     static List<String> missing(String className, byte[] bytes, ClassLoader loader) {
-        Members members = Members.of(bytes);
+        List<HookPoint> points = HookPoints.of(className);
         List<String> missing = new ArrayList<>();
-        switch (className) {
-            case KafkaHookTransformer.SELECTOR:
-                members.requireMethod("connect(Ljava/lang/String;Ljava/net/InetSocketAddress;II)V", missing);
-                members.requireMethodStartingWith(
-                        "registerChannel(Ljava/lang/String;Ljava/nio/channels/SocketChannel;I)", missing);
-                members.requireMethod("doClose(L" + KafkaHookTransformer.KAFKA_CHANNEL + ";Z)V", missing);
-                // The close hook finds the socket through KafkaChannel.selectionKey(): checked in its bytes,
-                // read as a resource, so that nothing is loaded while Selector is being defined.
-                otherClass(KafkaHookTransformer.KAFKA_CHANNEL, loader)
-                        .ifPresent(channel -> channel.requirePublicMethod(SELECTION_KEY, "KafkaChannel.", missing));
-                break;
-            case KafkaHookTransformer.KAFKA_CHANNEL:
-                members.requireMethod("finishConnect()Z", missing);
-                members.requirePublicMethod(SELECTION_KEY, "", missing);
-                break;
-            case KafkaHookTransformer.NETWORK_CLIENT:
-                members.requireConstructorWith("Lorg/apache/kafka/common/network/Selectable;", missing);
-                break;
-            case KafkaHookTransformer.REQUEST_CONTEXT:
-                members.requireField("connectionId", "Ljava/lang/String;", missing);
-                members.requireConstructorWith("", missing);
-                break;
-            default:
-                missing.add("nothing is hooked in this class");
+        if (points.isEmpty()) {
+            missing.add("nothing is hooked in this class");
+            return missing;
+        }
+        Members members = Members.of(bytes);
+        for (HookPoint point : points) {
+            if (!members.has(point)) {
+                missing.add(point.describe());
+            }
+        }
+        for (HookPoints.Requirement requirement : HookPoints.requirementsOf(className)) {
+            boolean own = requirement.owner.equals(className);
+            // another class is checked in its bytes, read as a resource, so that nothing is loaded while this one is
+            // being defined; a loader that hides its resources skips the check, and the call site still guards itself
+            Optional<Members> owner = own ? Optional.of(members) : otherClass(requirement.owner, loader);
+            String prefix = own ? "" : simpleName(requirement.owner) + ".";
+            owner.ifPresent(found -> found.require(requirement, prefix, missing));
         }
         return missing;
+    }
+
+    private static String simpleName(String internalName) {
+        return internalName.substring(internalName.lastIndexOf('/') + 1);
     }
 
     private static Optional<Members> otherClass(String internalName, ClassLoader loader) {
@@ -73,6 +68,7 @@ final class HookReferences {
     private static final class Members extends ClassVisitor {
         private final Map<String, Integer> methods = new HashMap<>();
         private final Map<String, String> fields = new HashMap<>();
+        private final Map<String, Integer> fieldAccess = new HashMap<>();
 
         private Members() {
             super(Opcodes.ASM9);
@@ -88,6 +84,7 @@ final class HookReferences {
         public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
             if ((access & Opcodes.ACC_STATIC) == 0) {
                 fields.put(name, descriptor);
+                fieldAccess.put(name, access);
             }
             return null;
         }
@@ -99,44 +96,35 @@ final class HookReferences {
             return null;
         }
 
-        void requireMethod(String nameAndDescriptor, List<String> missing) {
-            if (!methods.containsKey(nameAndDescriptor)) {
-                missing.add(readable(nameAndDescriptor));
-            }
+        boolean has(HookPoint point) {
+            return methods.keySet().stream().anyMatch(method -> {
+                int open = method.indexOf('(');
+                return point.matches(method.substring(0, open), method.substring(open));
+            });
         }
 
-        void requireMethodStartingWith(String prefix, List<String> missing) {
-            if (methods.keySet().stream().noneMatch(method -> method.startsWith(prefix))) {
-                missing.add(readable(prefix + "*"));
-            }
-        }
-
-        void requirePublicMethod(String nameAndDescriptor, String owner, List<String> missing) {
-            Integer access = methods.get(nameAndDescriptor);
-            if (access == null || (access & Opcodes.ACC_PUBLIC) == 0) {
-                missing.add("public " + owner + readable(nameAndDescriptor));
-            }
-        }
-
-        void requireConstructorWith(String parameterDescriptor, List<String> missing) {
-            boolean found = methods.keySet().stream()
-                    .filter(method -> method.startsWith("<init>("))
-                    .anyMatch(method -> parameterDescriptor.isEmpty()
-                            || KafkaHookTransformer.slotOfFirst(
-                                            method.substring("<init>".length()), parameterDescriptor)
-                                    > 0);
-            if (!found) {
-                missing.add(
-                        parameterDescriptor.isEmpty()
-                                ? "a constructor"
-                                : "a constructor taking "
-                                        + Type.getType(parameterDescriptor).getClassName());
-            }
-        }
-
-        void requireField(String name, String descriptor, List<String> missing) {
-            if (!descriptor.equals(fields.get(name))) {
-                missing.add("field " + simpleName(Type.getType(descriptor)) + " " + name);
+        void require(HookPoints.Requirement requirement, String owner, List<String> missing) {
+            switch (requirement.kind) {
+                case FIELD:
+                    if (!requirement.descriptor.equals(fields.get(requirement.member))) {
+                        missing.add("field " + simpleName(Type.getType(requirement.descriptor)) + " " + owner
+                                + requirement.member);
+                    }
+                    break;
+                case PUBLIC_FIELD:
+                    Integer field = fieldAccess.get(requirement.member);
+                    if (field == null || (field & Opcodes.ACC_PUBLIC) == 0) {
+                        missing.add("public field " + owner + requirement.member);
+                    }
+                    break;
+                case PUBLIC_METHOD:
+                    Integer method = methods.get(requirement.member);
+                    if (method == null || (method & Opcodes.ACC_PUBLIC) == 0) {
+                        missing.add("public " + owner + readable(requirement.member));
+                    }
+                    break;
+                default:
+                    throw new IllegalStateException(requirement.kind.name());
             }
         }
 

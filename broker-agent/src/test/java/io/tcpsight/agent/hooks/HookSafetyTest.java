@@ -53,6 +53,21 @@ class HookSafetyTest {
     }
 
     @Test
+    void aRequestContextWithoutAFieldTheAgentReadsByReflectionLoadsUnchanged() throws Exception {
+        KafkaHookTransformerTest.Recorder recorder = new KafkaHookTransformerTest.Recorder();
+        HookedLoader loader = run(
+                recorder,
+                Map.of(
+                        KafkaHookTransformer.REQUEST_CONTEXT,
+                        KafkaMutation.renameField(
+                                KafkaHookTransformer.REQUEST_CONTEXT, RequestContextReads.LISTENER_NAME, "listener")));
+
+        assertEquals(Set.of(SELECTOR, KAFKA_CHANNEL, NETWORK_CLIENT), loader.rewritten);
+        assertOneReport(REQUEST_CONTEXT, "public field listenerName");
+        assertEquals(List.of(), recorder.requests, "no request hook that could not name the request");
+    }
+
+    @Test
     void aSelectorWhoseCloseWasRenamedIsNotHalfHooked() throws Exception {
         KafkaHookTransformerTest.Recorder recorder = new KafkaHookTransformerTest.Recorder();
         HookedLoader loader = run(

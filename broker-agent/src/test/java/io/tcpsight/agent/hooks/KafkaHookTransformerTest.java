@@ -83,9 +83,9 @@ class KafkaHookTransformerTest {
 
     @Test
     void parameterSlotsCountLongsTwice() {
-        assertEquals(1, KafkaHookTransformer.slotOfFirst("(Ljava/lang/String;J)V", "Ljava/lang/String;"));
-        assertEquals(5, KafkaHookTransformer.slotOfFirst("(JDLjava/lang/String;)V", "Ljava/lang/String;"));
-        assertEquals(-1, KafkaHookTransformer.slotOfFirst("(JD)V", "Ljava/lang/String;"));
+        assertEquals(1, HookPoint.slotOfFirst("(Ljava/lang/String;J)V", "Ljava/lang/String;"));
+        assertEquals(5, HookPoint.slotOfFirst("(JDLjava/lang/String;)V", "Ljava/lang/String;"));
+        assertEquals(-1, HookPoint.slotOfFirst("(JD)V", "Ljava/lang/String;"));
     }
 
     static final class Registered {
