@@ -35,9 +35,9 @@ final class BrokerConnectionIds {
     }
 
     void closed(TrackedConnection connection) {
-        if (connection.ownerKey() != null) {
+        if (connection.ownerKey().isPresent()) {
             byConnectionId.computeIfPresent(
-                    connection.ownerKey(), (id, known) -> known.tracked == connection ? null : known);
+                    connection.ownerKey().get(), (id, known) -> known.tracked == connection ? null : known);
         }
     }
 

@@ -224,6 +224,11 @@ public final class TcpsightConfig {
         return Math.round(get(RULE_MIN_RTT_MS) * 1000);
     }
 
+    /** tcpsight.rule.bbr.min.rtt.ms in microseconds: below it, the retransmissions rule does not recommend BBR. */
+    public long ruleBbrMinRttMicros() {
+        return Math.round(get(RULE_BBR_MIN_RTT_MS) * 1000);
+    }
+
     public double targetBytesPerSecond() {
         return get(TARGET_THROUGHPUT_MBIT) * 1e6 / 8;
     }

@@ -1,6 +1,5 @@
 package io.tcpsight.diagnose;
 
-import static io.tcpsight.config.TcpsightConfig.RULE_BBR_MIN_RTT_MS;
 import static io.tcpsight.config.TcpsightConfig.RULE_MIN_BUSY_RATIO;
 import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
 import static io.tcpsight.config.TcpsightConfig.RULE_MIN_SEGMENTS;
@@ -12,6 +11,7 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.HostSignals;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.KafkaSettings;
@@ -439,7 +439,7 @@ public final class ConnectionRules {
                     device.get().rootQdisc().isEmpty()
                             ? "unknown"
                             : device.get().rootQdisc());
-        } else if (lossBased && facts.rttMillis() >= config.get(RULE_BBR_MIN_RTT_MS)) {
+        } else if (lossBased && facts.rttMicros() >= config.ruleBbrMinRttMicros()) {
             settings.add(Setting.sysctl("net.ipv4.tcp_congestion_control", "bbr"));
             settings.add(new Setting("tcpsight", "tcpsight.congestion", "bbr"));
             why = String.format(
@@ -539,5 +539,19 @@ public final class ConnectionRules {
                                 perFetch,
                                 WindowModel.mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
                                 facts.rttMillis()))));
+    }
+
+    /** broker-unreachable: no TCP handshake to a broker completed (the doctor's probe). */
+    public static Finding brokerUnreachable(ConnectionIdentity identity, String failure) {
+        return new Finding(
+                RuleId.BROKER_UNREACHABLE,
+                Severity.CRITICAL,
+                identity,
+                List.of(new Evidence("error", String.valueOf(failure), "")),
+                new Remedy(
+                        List.of(
+                                new Setting("client", "bootstrap.servers", "an address this host can reach"),
+                                new Setting("broker", "advertised.listeners", "addresses clients can reach")),
+                        "no TCP handshake completed: check the address, the broker's advertised.listeners and firewalls on the path"));
     }
 }

@@ -112,7 +112,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
             ConnectionSample sample = connection.latest().get();
             AggregateMeters aggregate = aggregate(meters, tags(connection.identity()));
             aggregate.record(sample, connection.windowCeilingBytes());
-            if (connection.countedAs() == null) {
+            if (connection.countedAs().isEmpty()) {
                 connection.countedAs(aggregate);
                 aggregate.opened.increment();
             }
@@ -153,10 +153,9 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
      * opened minus closed is what is open per tag set; one never sampled was never counted.
      */
     private void closed(TrackedConnection connection) {
-        Object counted = connection.countedAs();
-        if (counted instanceof AggregateMeters) {
-            ((AggregateMeters) counted).closed.increment();
-        }
+        connection.countedAs().filter(AggregateMeters.class::isInstance).ifPresent(counted -> ((AggregateMeters)
+                        counted)
+                .closed.increment());
     }
 
     private AggregateMeters aggregate(MeterRegistry meters, Tags tags) {

@@ -76,9 +76,9 @@ public final class TrackedConnection {
         }
     }
 
-    /** The owner's own name for the connection (the agent keeps Kafka's connection id here), or null. */
-    public String ownerKey() {
-        return ownerKey;
+    /** The owner's own name for the connection (the agent keeps Kafka's connection id here). */
+    public Optional<String> ownerKey() {
+        return Optional.ofNullable(ownerKey);
     }
 
     public void ownerKey(String key) {
@@ -121,9 +121,9 @@ public final class TrackedConnection {
         windowCeilingBytes = bytes;
     }
 
-    /** What the meters counted this connection's opening under; null when they have not (yet). */
-    public Object countedAs() {
-        return countedAs;
+    /** What the meters counted this connection's opening under; empty when they have not (yet). */
+    public Optional<Object> countedAs() {
+        return Optional.ofNullable(countedAs);
     }
 
     public void countedAs(Object key) {

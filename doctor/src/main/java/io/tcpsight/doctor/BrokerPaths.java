@@ -2,12 +2,7 @@ package io.tcpsight.doctor;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.ConnectionRules;
-import io.tcpsight.diagnose.Evidence;
 import io.tcpsight.diagnose.Finding;
-import io.tcpsight.diagnose.Remedy;
-import io.tcpsight.diagnose.RuleId;
-import io.tcpsight.diagnose.Setting;
-import io.tcpsight.diagnose.Severity;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ConnectionIdentity;
@@ -72,22 +67,9 @@ final class BrokerPaths {
                         .build();
                 ConnectionRules.slowHandshake(facts, config).ifPresent(findings::add);
             } else {
-                findings.add(unreachable(broker.identity(clientId), broker.failure()));
+                findings.add(ConnectionRules.brokerUnreachable(broker.identity(clientId), broker.failure()));
             }
         }
         return findings;
-    }
-
-    static Finding unreachable(ConnectionIdentity identity, String failure) {
-        return new Finding(
-                RuleId.BROKER_UNREACHABLE,
-                Severity.CRITICAL,
-                identity,
-                List.of(new Evidence("error", String.valueOf(failure), "")),
-                new Remedy(
-                        List.of(
-                                new Setting("client", "bootstrap.servers", "an address this host can reach"),
-                                new Setting("broker", "advertised.listeners", "addresses clients can reach")),
-                        "no TCP handshake completed: check the address, the broker's advertised.listeners and firewalls on the path"));
     }
 }

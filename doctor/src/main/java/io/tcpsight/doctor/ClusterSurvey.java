@@ -1,6 +1,7 @@
 package io.tcpsight.doctor;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.ConnectionRules;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.KafkaSettings;
@@ -99,7 +100,7 @@ final class ClusterSurvey {
             BrokerPaths.BrokerPath path = BrokerPaths.probe(null, server, timeout);
             brokers.add(path);
             if (path.reachable()) {
-                findings.add(BrokerPaths.unreachable(
+                findings.add(ConnectionRules.brokerUnreachable(
                         path.identity(clientId),
                         "TCP handshake completes but Kafka did not answer: " + reason
                                 + " (check security.protocol and the listener this port serves)"));
