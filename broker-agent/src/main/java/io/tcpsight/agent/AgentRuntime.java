@@ -7,6 +7,7 @@ import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.model.Role;
 import io.tcpsight.runtime.ObservationRuntime;
@@ -62,6 +63,7 @@ final class AgentRuntime implements Hooks.Receiver {
                 .log(log::info, log::warn)
                 .samplerThread("tcpsight-agent-sampler")
                 .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
+                .settings(this::requestedSettings)
                 .beforeRound(() -> brokerIds.retainTracked(registry()))
                 .findingSource(() -> {
                     try {
@@ -302,6 +304,50 @@ final class AgentRuntime implements Hooks.Receiver {
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);
         }
+    }
+
+    /**
+     * The sizes a consumer's first full Fetch asked for, kept on its connection for the rules
+     * (fetch-size-below-bdp from the broker's side, for any client library). Read until they are
+     * known or the connection turns out to produce; from then on a request costs one map lookup
+     * and one volatile read here.
+     */
+    @Override
+    public void parsedRequest(Object requestAndSize, String connectionId) {
+        BrokerConnection broker = brokerIds.find(connectionId);
+        if (broker == null || broker.bodiesRead || requestAndSize == null) {
+            return;
+        }
+        if (broker.tracked.identity().knownFlow() == BulkFlow.TO_BROKER) {
+            broker.bodiesRead = true;
+            return;
+        }
+        try {
+            Object fetch = FetchRequestSizes.fetchRequest(requestAndSize);
+            if (fetch != null) {
+                FetchRequestSizes.Sizes sizes = FetchRequestSizes.of(fetch);
+                if (sizes != null) {
+                    broker.fetchSizes = sizes;
+                    broker.bodiesRead = true;
+                }
+            }
+        } catch (ReflectiveOperationException | RuntimeException unreadable) {
+            broker.bodiesRead = true;
+            failed("reading a Fetch request's sizes", unreadable);
+        }
+    }
+
+    /** The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for. */
+    private KafkaSettings requestedSettings(TrackedConnection connection) {
+        FetchRequestSizes.Sizes sizes = connection
+                .ownerKey()
+                .map(brokerIds::known)
+                .filter(broker -> broker.tracked == connection)
+                .map(broker -> broker.fetchSizes)
+                .orElse(null);
+        return sizes == null
+                ? KafkaSettings.unknown()
+                : new KafkaSettings(null, null, sizes.maxBytes, sizes.partitionMaxBytes, sizes.partitions);
     }
 
     /**

@@ -11,6 +11,10 @@ import java.util.Objects;
 final class BrokerConnection {
     final TrackedConnection tracked;
     private volatile Source lastSource;
+    /** What the client's first full Fetch on this connection asked for; null until one came. */
+    volatile FetchRequestSizes.Sizes fetchSizes;
+    /** No more bodies to read: the sizes are known, or the connection produces. */
+    volatile boolean bodiesRead;
 
     BrokerConnection(TrackedConnection tracked) {
         this.tracked = tracked;

@@ -29,6 +29,11 @@ final class BrokerConnectionIds {
     }
 
     /** The connection a request's id names; an adopted one learns its full id here. Null when not ours. */
+    /** The connection Kafka knows by this id, without claiming an adopted one (a read for the rules). */
+    BrokerConnection known(String connectionId) {
+        return byConnectionId.get(connectionId);
+    }
+
     BrokerConnection find(String connectionId) {
         BrokerConnection connection = byConnectionId.get(connectionId);
         return connection != null || adoptedByAddresses.isEmpty() ? connection : claimAdopted(connectionId);

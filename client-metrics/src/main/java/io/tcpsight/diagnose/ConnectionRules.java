@@ -483,13 +483,17 @@ public final class ConnectionRules {
                                         + "(min of socket.listen.backlog.size and net.core.somaxconn) overflowed and dropped the SYN")));
     }
 
+    /**
+     * fetch-size-below-bdp: a consumer's fetch sizes cap it below the target on this path. On the
+     * client's side from its config; on the broker's side (the agent) from the sizes its Fetch
+     * requests asked for, so any client library is judged by what it sent, in its own keys.
+     */
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
-        // a consumer's coordinator and bootstrap connections fetch nothing
+        // a consumer's coordinator and bootstrap connections fetch nothing; a follower's fetches are the broker's own
         boolean fetching = facts.identity().bulkFlow().arrivesAt(Role.CLIENT)
                 && facts.identity().clientKind() != ClientKind.REPLICA_FETCHER;
-        if (facts.identity().role() != Role.CLIENT
-                || !fetching
+        if (!fetching
                 || kafka.fetchMaxBytes().isEmpty()
                 || kafka.maxPartitionFetchBytes().isEmpty()
                 || !longPath(facts, config)) {

@@ -594,6 +594,47 @@ class ConnectionRulesTest {
                 "a consumer's coordinator connection fetches nothing");
     }
 
+    /**
+     * The broker's side (the agent): the sizes come from the client's Fetch requests, and the
+     * remedy is in the client's own library's keys (franz-go, from its KIP-511 name "kgo").
+     */
+    @Test
+    void fetchSizeBelowBdpOnTheBrokersSideJudgesTheSizesTheFetchAskedForInTheClientsKeys() {
+        ConnectionFacts franzGo = ConnectionFacts.builder(
+                        broker("kgo").withClientSoftware("kgo/v1.22.3").withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(76_000)
+                .kafka(new KafkaSettings(null, null, 65_536L, 65_536L, 1))
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(franzGo, DEFAULTS).get();
+        assertEquals(65_536L, finding.evidence("bytesPerFetch").get().value());
+        assertEquals("broker", finding.connection().role().label());
+        Map<String, String> remedy = settings(finding);
+        assertTrue(remedy.keySet().stream().anyMatch(key -> key.endsWith("kgo.FetchMaxBytes")), remedy.toString());
+        assertTrue(
+                remedy.keySet().stream().anyMatch(key -> key.endsWith("kgo.FetchMaxPartitionBytes")),
+                remedy.toString());
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(broker("kgo").withFlow(BulkFlow.TO_CLIENT))
+                                        .rttMicros(76_000)
+                                        .kafka(KafkaSettings.unknown())
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "no Fetch seen yet: nothing to judge");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(
+                                                broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
+                                        .rttMicros(76_000)
+                                        .kafka(new KafkaSettings(null, null, 65_536L, 65_536L, 1))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "a follower's fetches are the broker's own replication");
+    }
+
     @Test
     void aHealthyLowRttClusterRaisesNoWarningOrCritical() {
         // Kafka defaults on a 0.3 ms LAN, busy, a few retransmits, fast handshakes.

@@ -67,6 +67,23 @@ final class HookPoints {
                 mv.visitMethodInsn(
                         Opcodes.INVOKESTATIC, HOOKS, "networkClient", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
             }),
+            // the parsed request (a Fetch carries the sizes its client asked for) and the connection it came on
+            HookPoint.method(
+                    REQUEST_CONTEXT,
+                    "parseRequest",
+                    "(Ljava/nio/ByteBuffer;)Lorg/apache/kafka/common/requests/RequestAndSize;",
+                    Where.BEFORE_RETURN,
+                    (mv, descriptor) -> {
+                        mv.visitInsn(Opcodes.DUP);
+                        mv.visitVarInsn(Opcodes.ALOAD, 0);
+                        mv.visitFieldInsn(Opcodes.GETFIELD, REQUEST_CONTEXT, "connectionId", STRING);
+                        mv.visitMethodInsn(
+                                Opcodes.INVOKESTATIC,
+                                HOOKS,
+                                "parsedRequest",
+                                "(Ljava/lang/Object;Ljava/lang/String;)V",
+                                false);
+                    }),
             HookPoint.constructorTaking(REQUEST_CONTEXT, "", (mv, descriptor) -> {
                 mv.visitVarInsn(Opcodes.ALOAD, 0);
                 mv.visitFieldInsn(Opcodes.GETFIELD, REQUEST_CONTEXT, "connectionId", STRING);

@@ -28,6 +28,9 @@ public final class Hooks {
 
         void request(String connectionId, Object requestContext);
 
+        /** A request body as Kafka parsed it ({@code RequestAndSize}), on the connection it came on. */
+        default void parsedRequest(Object requestAndSize, String connectionId) {}
+
         void failed(String where, Throwable failure);
 
         /** The client connection on this descriptor as the hooks named it: see {@link Hooks#clientConnection}. */
@@ -207,6 +210,19 @@ public final class Hooks {
             current.request(connectionId, requestContext);
         } catch (Throwable failure) {
             report(current, "RequestContext", failure);
+        }
+    }
+
+    /** Called for every request body the broker parses: must stay cheap. */
+    public static void parsedRequest(Object requestAndSize, String connectionId) {
+        Receiver current = receiver;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.parsedRequest(requestAndSize, connectionId);
+        } catch (Throwable failure) {
+            report(current, "RequestContext.parseRequest", failure);
         }
     }
 }

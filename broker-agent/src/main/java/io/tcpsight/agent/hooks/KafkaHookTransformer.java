@@ -13,7 +13,7 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Puts six static calls to {@link Hooks} into four Kafka classes, with plain ASM, as
+ * Puts seven static calls to {@link Hooks} into four Kafka classes, with plain ASM, as
  * {@link HookPoints} declares them (the reference check is derived from the same declarations). Each call site
  * passes only JDK types (Object, String, SocketChannel, boolean) and adds no branch, so the
  * class's stack map frames stay valid as they are and nothing has to be loaded to compute new
