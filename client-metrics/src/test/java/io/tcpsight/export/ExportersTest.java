@@ -60,13 +60,16 @@ class ExportersTest {
         registry.track(
                 TcpSockets.fileDescriptor(channel),
                 0,
-                ConnectionIdentity.of(
-                                Role.CLIENT,
-                                (InetSocketAddress) channel.getLocalAddress(),
-                                (InetSocketAddress) channel.getRemoteAddress(),
-                                Instant.now())
-                        .withClientId(clientId)
-                        .withNodeId("1"));
+                clientEnd(channel).withClientId(clientId).withNodeId("1"));
+    }
+
+    /** The client's end of a loopback connection, as a tracked client connection is named. */
+    static ConnectionIdentity clientEnd(SocketChannel channel) throws Exception {
+        return ConnectionIdentity.of(
+                Role.CLIENT,
+                (InetSocketAddress) channel.getLocalAddress(),
+                (InetSocketAddress) channel.getRemoteAddress(),
+                Instant.now());
     }
 
     /**
@@ -166,14 +169,7 @@ class ExportersTest {
             int node = 0;
             for (SocketChannel client : loopback.clients) {
                 registry.track(
-                        TcpSockets.fileDescriptor(client),
-                        0,
-                        ConnectionIdentity.of(
-                                        Role.CLIENT,
-                                        (InetSocketAddress) client.getLocalAddress(),
-                                        (InetSocketAddress) client.getRemoteAddress(),
-                                        Instant.now())
-                                .withNodeId(Integer.toString(node++)));
+                        TcpSockets.fileDescriptor(client), 0, clientEnd(client).withNodeId(Integer.toString(node++)));
             }
             monitor.round();
         }
@@ -197,13 +193,8 @@ class ExportersTest {
             List<ConnectionIdentity> identities = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 SocketChannel client = loopback.clients.get(i);
-                ConnectionIdentity identity = ConnectionIdentity.of(
-                                Role.CLIENT,
-                                (InetSocketAddress) client.getLocalAddress(),
-                                (InetSocketAddress) client.getRemoteAddress(),
-                                Instant.now())
-                        .withClientId("client-" + i)
-                        .withNodeId(i < 2 ? "1" : "2");
+                ConnectionIdentity identity =
+                        clientEnd(client).withClientId("client-" + i).withNodeId(i < 2 ? "1" : "2");
                 registry.track(TcpSockets.fileDescriptor(client), 0, identity);
                 identities.add(identity);
             }
@@ -257,13 +248,7 @@ class ExportersTest {
             registry.track(
                     TcpSockets.fileDescriptor(client),
                     0,
-                    ConnectionIdentity.of(
-                                    Role.CLIENT,
-                                    (InetSocketAddress) client.getLocalAddress(),
-                                    (InetSocketAddress) client.getRemoteAddress(),
-                                    Instant.now())
-                            .withClientId("fixed-consumer")
-                            .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
+                    clientEnd(client).withClientId("fixed-consumer").ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
             monitor.round();
         }
         Finding finding = monitor.board().current().stream()
