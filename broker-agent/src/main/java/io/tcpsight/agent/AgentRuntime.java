@@ -39,7 +39,7 @@ final class AgentRuntime implements Hooks.Receiver {
     private final BrokerConnectionIds brokerIds = new BrokerConnectionIds();
     private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
-    private final OnceLog failures;
+    private final OncePerKindLog failures;
     private final boolean nativeAvailable;
     private final ConnectPacer connectPacer;
     /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
@@ -52,7 +52,7 @@ final class AgentRuntime implements Hooks.Receiver {
     /** @param nativeAvailable whether TCP_INFO can be read; without it connections are not tracked, the rest runs */
     AgentRuntime(AgentSettings settings, AgentLog log, boolean nativeAvailable) {
         this.settings = settings;
-        this.failures = new OnceLog(log);
+        this.failures = new OncePerKindLog(log);
         this.nativeAvailable = nativeAvailable;
         this.connectPacer = settings.connectRate > 0
                 ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)

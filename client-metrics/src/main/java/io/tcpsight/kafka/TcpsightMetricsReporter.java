@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At {@code configure()} it reads the client's buffer and fetch settings; once the client
  * runs, it samples this process's connections to the client's brokers (found by the process
- * census to the bootstrap servers' ports, each named only when certain: {@link OwnSockets}) on
+ * census to the bootstrap servers' ports, each named only when certain: {@link ClientSocketOwnership}) on
  * its own daemon thread and raises
  * findings (small-receive-buffer, fetch-size-below-bdp, and the TCP rules it can see) to the
  * log and to JMX as {@code io.tcpsight:type=ClientMetrics,name=<client.id>}. It never logs a
@@ -63,7 +63,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
     private TcpsightConfig config;
     private Set<Integer> brokerPorts = Collections.emptySet();
     private ObservationRuntime runtime;
-    private OwnSockets ownSockets;
+    private ClientSocketOwnership ownSockets;
 
     public TcpsightMetricsReporter() {
         this(LOG::info, LOG::warn);
@@ -86,7 +86,8 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
         kind = kindOf(clientId, configs);
         settings = KafkaSettings.fromClientConfig(configs, kind);
-        ownSockets = new OwnSockets(clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
+        ownSockets = new ClientSocketOwnership(
+                clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);

@@ -82,7 +82,7 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
 
     @Override
     public List<ConfigValue> validate(ConnectorClientConfigRequest request) {
-        boolean taskBuild = TaskBuild.isCurrent();
+        boolean taskBuild = WorkerTaskStart.isCurrent();
         if (taskBuild && pacer != null) {
             pacer.pace(
                     request.connectorName() + " " + request.clientType().name().toLowerCase());
@@ -152,7 +152,7 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
 
     @Override
     public String version() {
-        return Versions.plugin();
+        return PluginVersion.fromManifest();
     }
 
     @Override

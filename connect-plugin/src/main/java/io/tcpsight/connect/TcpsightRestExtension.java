@@ -118,7 +118,7 @@ public class TcpsightRestExtension implements ConnectRestExtension {
 
     @Override
     public String version() {
-        return Versions.plugin();
+        return PluginVersion.fromManifest();
     }
 
     @Override

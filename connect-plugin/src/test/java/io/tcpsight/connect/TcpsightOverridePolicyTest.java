@@ -62,7 +62,7 @@ class TcpsightOverridePolicyTest {
 
     @Test
     void thisTestIsAValidationNotATaskBuild() {
-        assertFalse(TaskBuild.isCurrent());
+        assertFalse(WorkerTaskStart.isCurrent());
     }
 
     @Test

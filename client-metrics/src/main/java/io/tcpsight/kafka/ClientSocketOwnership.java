@@ -32,9 +32,9 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * unplaced: they raise no finding of their own (a client without the reporter, TLS), and the
  * client's settings are judged on the measured path instead.
  */
-final class OwnSockets {
+final class ClientSocketOwnership {
     /** The live reporters' claims in this class loader: a JVM's clients that report to tcpsight. */
-    private static final Set<OwnSockets> LIVE = ConcurrentHashMap.newKeySet();
+    private static final Set<ClientSocketOwnership> LIVE = ConcurrentHashMap.newKeySet();
     /** At most this many foreign sockets remembered; past it the set starts again (they are matched again). */
     private static final int MAX_FOREIGN = 4096;
 
@@ -49,7 +49,7 @@ final class OwnSockets {
     private final ByteCountAttribution attribution = new ByteCountAttribution();
     private List<ClientConnection> beforeSample = List.of();
 
-    OwnSockets(String clientId, BulkFlow clientFlow, boolean countsComparable) {
+    ClientSocketOwnership(String clientId, BulkFlow clientFlow, boolean countsComparable) {
         this.clientId = clientId;
         this.clientFlow = clientFlow;
         this.countsComparable = countsComparable;
@@ -178,7 +178,7 @@ final class OwnSockets {
     /** The JVM's reporting clients whose counts can be the kernel's: plaintext ones. */
     private static List<ClientConnection> everyComparableClient() {
         List<ClientConnection> all = new ArrayList<>();
-        for (OwnSockets reporter : LIVE) {
+        for (ClientSocketOwnership reporter : LIVE) {
             if (reporter.countsComparable) {
                 all.addAll(reporter.ownConnections());
             }

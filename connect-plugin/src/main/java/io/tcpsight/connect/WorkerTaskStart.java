@@ -5,10 +5,10 @@ package io.tcpsight.connect;
  * validation. Connect passes both through the same override-policy call; only the worker's
  * task start runs inside {@code org.apache.kafka.connect.runtime.Worker}.
  */
-final class TaskBuild {
+final class WorkerTaskStart {
     static final String WORKER_CLASS = "org.apache.kafka.connect.runtime.Worker";
 
-    private TaskBuild() {}
+    private WorkerTaskStart() {}
 
     static boolean isCurrent() {
         return StackWalker.getInstance()

@@ -4,12 +4,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Logs each kind of failure once, and at most a bounded number of kinds, so a hook failing per request cannot flood the log. */
-final class OnceLog {
+final class OncePerKindLog {
     private static final int MAX_KINDS = 100;
     private final AgentLog log;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-    OnceLog(AgentLog log) {
+    OncePerKindLog(AgentLog log) {
         this.log = log;
     }
 
