@@ -1,4 +1,4 @@
-package io.tcpsight.tcp;
+package io.tcpsight.benchmarks;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.FindingsBoard;
@@ -9,6 +9,7 @@ import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.CensusTracker;
 import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.tcp.LoopbackConnections;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.tcpsight.tcp;
+package io.tcpsight.benchmarks;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -11,6 +11,8 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package io.tcpsight.tcp;
+package io.tcpsight.benchmarks;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.FindingsBoard;
@@ -8,6 +8,8 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
