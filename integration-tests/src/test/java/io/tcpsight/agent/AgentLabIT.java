@@ -78,7 +78,13 @@ class AgentLabIT {
         try (PrometheusServer prometheus = PrometheusServer.scraping(
                 Map.of("tcpsight-agent", broker.agentUrl() + "/metrics"), List.of(ALERT_RULES))) {
             List<Map<String, String>> duringControl = new ArrayList<>();
-            try (KafkaConsumer<byte[], byte[]> control = consumer(broker, "autotuned-consumer", "-1")) {
+            // healthy: its buffer autotunes and one fetch carries more than a BDP (Kafka's default 1 MiB a partition
+            // moves 84 Mbit/s at 100 ms, below the 100 Mbit/s target, and the agent judges the sizes a Fetch asks for)
+            try (KafkaConsumer<byte[], byte[]> control = consumer(
+                    broker,
+                    "autotuned-consumer",
+                    "-1",
+                    Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "52428800"))) {
                 control.subscribe(List.of("far"));
                 int read = 0;
                 long quietUntil = Long.MAX_VALUE;
@@ -267,12 +273,18 @@ class AgentLabIT {
 
     /** Polls /findings until one matches; keeps a consumer busy meanwhile when given. */
     private static KafkaConsumer<byte[], byte[]> consumer(KafkaBroker broker, String clientId, String receiveBuffer) {
+        return consumer(broker, clientId, receiveBuffer, Map.of());
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(
+            KafkaBroker broker, String clientId, String receiveBuffer, Map<String, String> more) {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
+        config.putAll(more);
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
