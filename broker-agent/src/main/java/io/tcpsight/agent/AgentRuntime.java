@@ -307,32 +307,27 @@ final class AgentRuntime implements Hooks.Receiver {
     }
 
     /**
-     * The sizes a consumer's first full Fetch asked for, kept on its connection for the rules
-     * (fetch-size-below-bdp from the broker's side, for any client library). Read until they are
-     * known or the connection turns out to produce; from then on a request costs one map lookup
-     * and one volatile read here.
+     * The sizes a consumer's first Fetch asked for, kept on its connection for the rules
+     * (fetch-size-below-bdp from the broker's side, for any client library). Only a connection the
+     * request hook has just seen fetch (its flow to_client) is read, and only once: every other
+     * request costs one map lookup and one volatile read here. A first Fetch that names no
+     * partition (an incremental one, seen when the agent attached to a running broker) leaves the
+     * connection unjudged.
      */
     @Override
     public void parsedRequest(Object requestAndSize, String connectionId) {
         BrokerConnection broker = brokerIds.find(connectionId);
-        if (broker == null || broker.bodiesRead || requestAndSize == null) {
+        if (broker == null
+                || broker.bodiesRead
+                || requestAndSize == null
+                || broker.tracked.identity().knownFlow() != BulkFlow.TO_CLIENT) {
             return;
         }
-        if (broker.tracked.identity().knownFlow() == BulkFlow.TO_BROKER) {
-            broker.bodiesRead = true;
-            return;
-        }
+        broker.bodiesRead = true;
         try {
             Object fetch = FetchRequestSizes.fetchRequest(requestAndSize);
-            if (fetch != null) {
-                FetchRequestSizes.Sizes sizes = FetchRequestSizes.of(fetch);
-                if (sizes != null) {
-                    broker.fetchSizes = sizes;
-                    broker.bodiesRead = true;
-                }
-            }
+            broker.fetchSizes = fetch == null ? null : FetchRequestSizes.of(fetch);
         } catch (ReflectiveOperationException | RuntimeException unreadable) {
-            broker.bodiesRead = true;
             failed("reading a Fetch request's sizes", unreadable);
         }
     }

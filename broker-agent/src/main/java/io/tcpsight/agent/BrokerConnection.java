@@ -13,7 +13,7 @@ final class BrokerConnection {
     private volatile Source lastSource;
     /** What the client's first full Fetch on this connection asked for; null until one came. */
     volatile FetchRequestSizes.Sizes fetchSizes;
-    /** No more bodies to read: the sizes are known, or the connection produces. */
+    /** Its first Fetch (or ShareFetch) body was read: no more are. */
     volatile boolean bodiesRead;
 
     BrokerConnection(TrackedConnection tracked) {

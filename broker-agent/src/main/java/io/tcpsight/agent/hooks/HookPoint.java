@@ -1,7 +1,5 @@
 package io.tcpsight.agent.hooks;
 
-import java.util.List;
-import java.util.stream.Collectors;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -108,11 +106,6 @@ final class HookPoint {
             slot += argument.getSize();
         }
         return -1;
-    }
-
-    /** The points of one class. */
-    static List<HookPoint> of(List<HookPoint> all, String owner) {
-        return all.stream().filter(point -> point.owner.equals(owner)).collect(Collectors.toList());
     }
 
     private interface Emit {

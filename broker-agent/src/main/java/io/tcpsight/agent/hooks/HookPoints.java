@@ -8,6 +8,7 @@ import static io.tcpsight.agent.hooks.KafkaHookTransformer.SELECTOR;
 import io.tcpsight.agent.hooks.HookPoint.Where;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
@@ -136,8 +137,9 @@ final class HookPoints {
         return List.copyOf(all);
     }
 
+    /** The points of one class. */
     static List<HookPoint> of(String owner) {
-        return HookPoint.of(ALL, owner);
+        return ALL.stream().filter(point -> point.owner.equals(owner)).collect(Collectors.toList());
     }
 
     static List<Requirement> requirementsOf(String hooked) {
