@@ -5,11 +5,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.tcpsight.export.GaugeRows;
 import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.tcp.ListenQueue;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The listener state as meters of its own, for dashboards that must show a connect storm when no
@@ -19,22 +21,22 @@ import java.util.Locale;
  * a reset sent). Updated by the listener watch every round; a listener that closed loses its rows.
  */
 final class ListenerMeters implements MeterBinder {
-    private final List<MultiGauge.Row<?>> queueRows = new ArrayList<>();
-    private final List<MultiGauge.Row<?>> backlogRows = new ArrayList<>();
+    private final Map<Tags, Long> queueRows = new HashMap<>();
+    private final Map<Tags, Long> backlogRows = new HashMap<>();
     private volatile long[] counters = new long[0];
-    private MultiGauge acceptQueue;
-    private MultiGauge backlog;
+    private GaugeRows acceptQueue;
+    private GaugeRows backlog;
 
     @Override
     public synchronized void bindTo(MeterRegistry registry) {
-        acceptQueue = MultiGauge.builder("tcpsight.listener.accept.queue")
+        acceptQueue = new GaugeRows(MultiGauge.builder("tcpsight.listener.accept.queue")
                 .baseUnit("connections")
                 .description("Connections waiting in the listener's accept queue")
-                .register(registry);
-        backlog = MultiGauge.builder("tcpsight.listener.backlog")
+                .register(registry));
+        backlog = new GaugeRows(MultiGauge.builder("tcpsight.listener.backlog")
                 .baseUnit("connections")
                 .description("The listener's effective backlog: the accept queue's limit")
-                .register(registry);
+                .register(registry));
         counter(
                 registry,
                 0,
@@ -69,8 +71,8 @@ final class ListenerMeters implements MeterBinder {
         for (ListenerState listener : listeners) {
             Tags tags = Tags.of("listener", listener.listener);
             ListenQueue queue = listener.queue;
-            queueRows.add(MultiGauge.Row.of(tags, queue.acceptQueueLength()));
-            backlogRows.add(MultiGauge.Row.of(tags, queue.effectiveBacklog()));
+            queueRows.put(tags, queue.acceptQueueLength());
+            backlogRows.put(tags, queue.effectiveBacklog());
         }
         counters = namespaceCounters.clone();
         show();
@@ -78,8 +80,8 @@ final class ListenerMeters implements MeterBinder {
 
     private void show() {
         if (acceptQueue != null) {
-            acceptQueue.register(queueRows, true);
-            backlog.register(backlogRows, true);
+            acceptQueue.show(queueRows);
+            backlog.show(backlogRows);
         }
     }
 

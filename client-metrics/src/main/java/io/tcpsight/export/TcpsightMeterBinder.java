@@ -17,7 +17,6 @@ import io.tcpsight.model.IntervalStats;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +48,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private final Map<Tags, AggregateMeters> aggregates = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
-    private volatile MultiGauge findingsByTagSet;
+    private volatile GaugeRows findingsByTagSet;
 
     private final HostSignalMeters hostMeters;
 
@@ -79,10 +78,10 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                         .register(meterRegistry);
             }
         }
-        this.findingsByTagSet = MultiGauge.builder("tcpsight.connection.findings")
+        this.findingsByTagSet = new GaugeRows(MultiGauge.builder("tcpsight.connection.findings")
                 .description("Current warn and critical findings by rule and severity on the connections of a tag set"
                         + " (role, listener, node.id); a row only where there is one, for alerts to route by")
-                .register(meterRegistry);
+                .register(meterRegistry));
         this.worst = new WorstConnectionsTable(meterRegistry, topConnections, peerLabels);
         this.registry = meterRegistry;
     }
@@ -143,9 +142,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     1,
                     Integer::sum);
         }
-        List<MultiGauge.Row<?>> rows = new ArrayList<>(counts.size());
-        counts.forEach((tags, count) -> rows.add(MultiGauge.Row.of(tags, count)));
-        findingsByTagSet.register(rows, true);
+        findingsByTagSet.show(counts);
     }
 
     /**

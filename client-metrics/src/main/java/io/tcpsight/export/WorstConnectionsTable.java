@@ -12,7 +12,9 @@ import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
@@ -67,19 +69,27 @@ final class WorstConnectionsTable {
         if (size == 0) {
             return;
         }
-        List<Row> rows = rank(sampled, findings, size);
+        List<Row> rows = rank(sampled, findings, size, peerLabels);
         for (Column column : columns) {
-            column.show(rows, peerLabels);
+            column.show(rows);
         }
     }
 
-    /** The {@code limit} worst of the sampled connections, worst first ({@link ConnectionRanking}). */
-    static List<Row> rank(List<TrackedConnection> sampled, List<Finding> findings, int limit) {
-        List<Row> rows = new ArrayList<>();
-        for (ConnectionRanking.Ranked ranked : ConnectionRanking.rank(sampled, findings, limit)) {
-            rows.add(new Row(ranked));
+    /**
+     * The {@code limit} worst of the sampled connections, worst first ({@link ConnectionRanking}), each
+     * with tags of its own. Two hosts' connections can share a client.id and an ephemeral port; without
+     * address labels their rows would be one series, so the worse is shown and the next fills the table.
+     */
+    static List<Row> rank(List<TrackedConnection> sampled, List<Finding> findings, int limit, boolean peerLabels) {
+        Map<Tags, Row> rows = new LinkedHashMap<>();
+        for (ConnectionRanking.Ranked ranked : ConnectionRanking.rank(sampled, findings, Integer.MAX_VALUE)) {
+            if (rows.size() == limit) {
+                break;
+            }
+            Row row = new Row(ranked, peerLabels);
+            rows.putIfAbsent(row.tags, row);
         }
-        return rows;
+        return new ArrayList<>(rows.values());
     }
 
     /** One connection of the table, as numbers taken in the round it was ranked. */
@@ -90,8 +100,9 @@ final class WorstConnectionsTable {
         final double windowCeilingBytes;
         final double deliveryRate;
         final double rwndLimited;
+        final Tags tags;
 
-        Row(ConnectionRanking.Ranked ranked) {
+        Row(ConnectionRanking.Ranked ranked, boolean peerLabels) {
             ConnectionSample sample = ranked.sample;
             this.identity = ranked.connection.identity();
             this.findings = ranked.findings;
@@ -100,13 +111,14 @@ final class WorstConnectionsTable {
             this.deliveryRate = sample.deliveryRateBytesPerSecond().orElse(0);
             this.rwndLimited =
                     sample.interval().map(IntervalStats::rwndLimitedRatio).orElse(0.0);
+            this.tags = tags(peerLabels);
         }
 
         /**
          * client.port tells connections of one client apart: the client's ephemeral port, whichever end this
          * is.
          */
-        Tags tags(boolean peerLabels) {
+        private Tags tags(boolean peerLabels) {
             InetSocketAddress clientEnd = identity.role() == Role.CLIENT ? identity.local() : identity.remote();
             Tags tags = TcpsightMeterBinder.tags(identity)
                     .and("client.id", TcpsightMeterBinder.orUnknown(identity.clientId()))
@@ -122,21 +134,21 @@ final class WorstConnectionsTable {
 
     /** One gauge name, a row per ranked connection. */
     private static final class Column {
-        private final MultiGauge gauge;
+        private final GaugeRows gauge;
         private final ToDoubleFunction<Row> value;
 
         Column(MeterRegistry registry, String name, String unit, String description, ToDoubleFunction<Row> value) {
             MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
-            this.gauge = (unit == null ? builder : builder.baseUnit(unit)).register(registry);
+            this.gauge = new GaugeRows((unit == null ? builder : builder.baseUnit(unit)).register(registry));
             this.value = value;
         }
 
-        void show(List<Row> rows, boolean peerLabels) {
-            List<MultiGauge.Row<?>> gaugeRows = new ArrayList<>(rows.size());
+        void show(List<Row> rows) {
+            Map<Tags, Double> values = new LinkedHashMap<>();
             for (Row row : rows) {
-                gaugeRows.add(MultiGauge.Row.of(row.tags(peerLabels), value.applyAsDouble(row)));
+                values.put(row.tags, value.applyAsDouble(row));
             }
-            gauge.register(gaugeRows, true);
+            gauge.show(values);
         }
     }
 }

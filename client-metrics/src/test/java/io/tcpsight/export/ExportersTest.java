@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.ConnectionRules;
 import io.tcpsight.diagnose.ConnectionRulesTestAccess;
@@ -29,15 +31,20 @@ import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionRegistry;
 import io.tcpsight.tcp.LoopbackConnections;
 import io.tcpsight.tcp.TcpSockets;
+import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -276,6 +283,106 @@ class ExportersTest {
                 connection,
                 List.of(),
                 new Remedy(List.of(), "a test finding on a tracked connection"));
+    }
+
+    /**
+     * Rows that stay keep their meters: a name whose only row was removed and added again every round
+     * had two collectors for a moment, and a scrape in that moment failed.
+     */
+    @Test
+    void scrapesDuringRoundsAllAnswer() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        List<Finding> extra = new ArrayList<>();
+        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), extra);
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(1)) {
+            SocketChannel client = loopback.clients.get(0);
+            track(registry, client, "alone");
+            extra.add(finding(
+                    Severity.WARN, clientEnd(client).withClientId("alone").withNodeId("1")));
+            monitor.round();
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicLong rounds = new AtomicLong();
+            Thread rounder = new Thread(() -> {
+                while (!done.get()) {
+                    monitor.round();
+                    rounds.incrementAndGet();
+                }
+            });
+            rounder.start();
+            int scrapes = 0;
+            int failed = 0;
+            String first = null;
+            try {
+                while (rounds.get() < 20_000) {
+                    try {
+                        prometheus.scrape();
+                    } catch (RuntimeException failure) {
+                        failed++;
+                        first = first == null ? failure.toString() : first;
+                    }
+                    scrapes++;
+                }
+            } finally {
+                done.set(true);
+                rounder.join();
+            }
+            assertEquals(
+                    0, failed, scrapes + " scrapes during " + rounds.get() + " rounds; the first failure: " + first);
+            assertTrue(prometheus.scrape().contains("tcpsight_top_connection_rtt_seconds{"));
+            registry.release(TcpSockets.fileDescriptor(client));
+        }
+    }
+
+    /**
+     * Two hosts' connections can share a client.id and an ephemeral port, and without address labels
+     * their rows would carry the same labels, which a Prometheus scrape refuses whole. The table keeps
+     * the worse of them and fills its size from the next.
+     */
+    @Test
+    void connectionsOneRowCannotTellApartGiveOneRowAndTheScrapeStillAnswers() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        List<Finding> extra = new ArrayList<>();
+        ConnectionMonitor monitor =
+                monitor(registry, TcpsightConfig.from(Map.of("tcpsight.metrics.top.connections", "2")), extra);
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4();
+                SocketChannel first = SocketChannel.open();
+                SocketChannel second = SocketChannel.open()) {
+            first.bind(new InetSocketAddress("127.0.0.1", 0));
+            first.connect(loopback.listener.getLocalAddress());
+            int port = ((InetSocketAddress) first.getLocalAddress()).getPort();
+            second.bind(new InetSocketAddress("127.0.0.2", port));
+            second.connect(loopback.listener.getLocalAddress());
+            SocketChannel other = loopback.connectPair(0);
+            track(registry, first, "same-app");
+            track(registry, second, "same-app");
+            track(registry, other, "other-app");
+            ConnectionIdentity worse =
+                    clientEnd(second).withClientId("same-app").withNodeId("1");
+            extra.add(finding(Severity.WARN, worse));
+            monitor.round();
+
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            prometheus.scrape(out);
+            String scrape = out.toString(StandardCharsets.UTF_8);
+            List<String> rows = scrape.lines()
+                    .filter(line -> line.startsWith("tcpsight_top_connection_findings{"))
+                    .collect(Collectors.toList());
+            assertEquals(2, rows.size(), scrape);
+            assertTrue(
+                    rows.stream()
+                            .anyMatch(row -> row.contains("client_id=\"same-app\"")
+                                    && row.contains("client_port=\"" + port + "\"")
+                                    && row.endsWith(" 1.0")),
+                    "the worse of the two, the one with a finding: " + rows);
+            assertTrue(rows.stream().anyMatch(row -> row.contains("client_id=\"other-app\"")), rows.toString());
+            for (SocketChannel client : List.of(first, second, other)) {
+                registry.release(TcpSockets.fileDescriptor(client));
+            }
+        }
     }
 
     @Test

@@ -104,9 +104,9 @@ public final class AgentHttpServer implements AutoCloseable {
         this.routes = routes;
         this.maxConnections = maxConnections;
         this.warn = warn;
-        this.metrics = new SharedRender(routes::metrics);
-        this.findings = new SharedRender(routes::findings);
-        this.connectionsPage = new SharedRender(routes::connections);
+        this.metrics = new SharedRender("/metrics", routes::metrics);
+        this.findings = new SharedRender("/findings", routes::findings);
+        this.connectionsPage = new SharedRender("/connections", routes::connections);
         this.renderers = new ThreadPoolExecutor(
                 RENDERERS,
                 RENDERERS,
@@ -382,6 +382,7 @@ public final class AgentHttpServer implements AutoCloseable {
      * views of the one body, so a thousand clients that never read hold one copy between them.
      */
     private final class SharedRender {
+        private final String resource;
         private final Supplier<Page> render;
         private Page page;
         private long renderedAt;
@@ -389,7 +390,8 @@ public final class AgentHttpServer implements AutoCloseable {
         private final List<SelectionKey> waiting = new ArrayList<>();
         private final List<Function<Page, Response>> answers = new ArrayList<>();
 
-        SharedRender(Supplier<Page> render) {
+        SharedRender(String resource, Supplier<Page> render) {
+            this.resource = resource;
             this.render = render;
         }
 
@@ -408,13 +410,25 @@ public final class AgentHttpServer implements AutoCloseable {
             try {
                 renderers.execute(() -> {
                     Page rendered;
+                    Throwable failed = null;
                     try {
                         rendered = render.get();
                     } catch (Throwable failure) {
                         rendered = Page.failed(failure);
+                        failed = failure;
                     }
                     Page done = rendered;
-                    onSelector(() -> finished(done));
+                    Throwable failure = failed;
+                    onSelector(() -> {
+                        if (failure != null) {
+                            String kind = resource + " " + failure.getClass().getSimpleName();
+                            warnOnce(
+                                    kind,
+                                    "tcpsight agent: " + resource + " could not be rendered (" + failure
+                                            + "); the request got a 500 and the next one renders again");
+                        }
+                        finished(done);
+                    });
                 });
             } catch (RejectedExecutionException busy) {
                 finished(Page.of(Response.BUSY));

@@ -64,6 +64,9 @@ class AgentHttpServerTest {
             assertTrue(again.startsWith("HTTP/1.1 200"), again);
             assertTrue(again.contains("tcpsight_test_meter"), again);
         }
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("/metrics could not be rendered"), warnings.toString());
+        assertTrue(warnings.get(0).contains("a render's Error"), warnings.toString());
     }
 
     /**
