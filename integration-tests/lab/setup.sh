@@ -13,7 +13,11 @@
 #  5. (run right after step 1: no Docker needed) Go tools built from the Go module proxy into $TCPSIGHT_LAB_HOME/bin: kube-validate
 #     (lab/kube-validate), which decodes the Kubernetes recipes strictly into Kubernetes' own API
 #     types, and otelcol (lab/otelcol), an OpenTelemetry Collector with an OTLP receiver and a
-#     file exporter, for the OTLP export test.
+#     file exporter, for the OTLP export test; and zoo-go (lab/zoo-go), a consumer in franz-go,
+#     sarama or segmentio/kafka-go, for the client zoo.
+#  6. (with step 5) The zoo's other clients: kafka-python from PyPI in a venv of Debian's python3
+#     ($TCPSIGHT_LAB_HOME/zoo-python), KafkaJS from npm ($TCPSIGHT_LAB_HOME/zoo-node, Node.js
+#     from Debian where the machine has none), each at the version its lab folder pins.
 #
 # TCPSIGHT_LAB_SETUP=packages stops after steps 1 and 5 (a chroot without a Docker engine, as in
 # fresh-machine-check.sh).
@@ -49,7 +53,7 @@ packages=(
   ca-certificates gcc make libc6-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind
   openjdk-17-jdk-headless maven
   iproute2 procps docker.io debootstrap curl openssl
-  prometheus kcat
+  prometheus kcat python3-venv
 )
 missing=()
 for package in "${packages[@]}"; do
@@ -77,8 +81,37 @@ build_go_tool() {
 }
 build_go_tool kube-validate
 build_go_tool otelcol
+build_go_tool zoo-go
+# The zoo's Python and Node.js clients, each reinstalled only when its pinned version changes.
+# The CA bundle is named: this network's egress re-signs TLS, and a fresh root has no pip or npm config.
+lab_dir="$(cd "$(dirname "$0")" && pwd)"
+cas=/etc/ssl/certs/ca-certificates.crt
+if cmp -s "$lab_dir/zoo-python/requirements.txt" "$LAB_HOME/zoo-python/requirements.txt"; then
+  log "zoo-python present"
+else
+  log "installing the zoo's kafka-python from PyPI"
+  rm -rf "$LAB_HOME/zoo-python"
+  /usr/bin/python3 -m venv "$LAB_HOME/zoo-python"
+  "$LAB_HOME/zoo-python/bin/pip" install -q --disable-pip-version-check --cert "$cas" \
+    -r "$lab_dir/zoo-python/requirements.txt"
+  cp "$lab_dir/zoo-python/requirements.txt" "$LAB_HOME/zoo-python/"
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  log "installing Node.js and npm from Debian"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+if cmp -s "$lab_dir/zoo-node/package-lock.json" "$LAB_HOME/zoo-node/package-lock.json"; then
+  log "zoo-node present"
+else
+  log "installing the zoo's KafkaJS from npm"
+  rm -rf "$LAB_HOME/zoo-node"
+  mkdir -p "$LAB_HOME/zoo-node"
+  cp "$lab_dir/zoo-node/package.json" "$lab_dir/zoo-node/package-lock.json" "$LAB_HOME/zoo-node/"
+  (cd "$LAB_HOME/zoo-node" && npm ci --no-audit --no-fund --cafile="$cas" >/dev/null)
+fi
 if [ "${TCPSIGHT_LAB_SETUP:-all}" = packages ]; then
-  log "packages and Go tools ready (TCPSIGHT_LAB_SETUP=packages: no Docker engine or images)"
+  log "packages, Go tools and the zoo's clients ready (TCPSIGHT_LAB_SETUP=packages: no Docker engine or images)"
   exit 0
 fi
 

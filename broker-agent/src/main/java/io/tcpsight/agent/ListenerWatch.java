@@ -7,8 +7,8 @@ import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.ListenerFacts;
+import io.tcpsight.model.OptionalValues;
 import io.tcpsight.model.Role;
-import io.tcpsight.model.Unknown;
 import io.tcpsight.tcp.HostKernelCalls;
 import io.tcpsight.tcp.ListenQueue;
 import io.tcpsight.tcp.ProcessSocket;
@@ -115,8 +115,8 @@ final class ListenerWatch {
         long[] before = history.peekFirst();
         history.addLast(now);
         HostTcpFacts host = HostTcpFacts.current();
-        Long somaxconn = Unknown.orNull(host.somaxconn());
-        Long timestamps = Unknown.orNull(host.timestamps());
+        Long somaxconn = OptionalValues.orNull(host.somaxconn());
+        Long timestamps = OptionalValues.orNull(host.timestamps());
         List<Finding> findings = new ArrayList<>();
         List<Listener> listeners = listeners();
         if (deeperBacklog > 0 && deepen(listeners, somaxconn)) {

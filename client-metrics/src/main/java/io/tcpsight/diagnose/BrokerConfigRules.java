@@ -2,7 +2,7 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.tuning.FetchSizing;
+import io.tcpsight.tuning.BdpSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +73,7 @@ public final class BrokerConfigRules {
         if (!verdict.isPresent()) {
             return Optional.empty();
         }
-        long needed = FetchSizing.kernelBufferMax(rttMicros, config.targetBytesPerSecond());
+        long needed = BdpSettings.kernelBufferMax(rttMicros, config.targetBytesPerSecond());
         List<Setting> settings = List.of(
                 new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
         return Optional.of(new Finding(

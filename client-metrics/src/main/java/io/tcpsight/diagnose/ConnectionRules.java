@@ -16,9 +16,9 @@ import io.tcpsight.model.HostSignals;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelVersion;
+import io.tcpsight.model.OptionalValues;
 import io.tcpsight.model.Role;
-import io.tcpsight.model.Unknown;
-import io.tcpsight.tuning.FetchSizing;
+import io.tcpsight.tuning.BdpSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +63,7 @@ public final class ConnectionRules {
     /** The sysctl (min and default kept at Linux's) with a max of twice the BDP, unless the max already is. */
     private static Optional<Setting> kernelBufferFor(
             String sysctl, String minAndDefault, OptionalLong max, ConnectionFacts facts, TcpsightConfig config) {
-        long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+        long needed = BdpSettings.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
         if (max.orElse(0) >= needed) {
             return Optional.empty();
         }
@@ -302,7 +302,7 @@ public final class ConnectionRules {
         boolean peerRmem = facts.rttMicros() > 0;
         if (peerRmem) {
             // this end cannot read the peer's sysctl: an autotuned buffer stops at the peer host's tcp_rmem max
-            long needed = FetchSizing.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+            long needed = BdpSettings.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
             settings.add(Setting.sysctl("net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT + needed)
                     .withNote("on " + peer + "'s host, where its max is below " + needed));
         }
@@ -500,18 +500,18 @@ public final class ConnectionRules {
             return Optional.empty();
         }
         int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
-        long bdp = FetchSizing.bdpBytes(facts.rttMicros(), config.targetBytesPerSecond());
+        long bdp = BdpSettings.bdpBytes(facts.rttMicros(), config.targetBytesPerSecond());
         long perFetch = Math.min(
                 kafka.fetchMaxBytes().getAsLong(),
                 kafka.maxPartitionFetchBytes().getAsLong() * partitions);
         if (perFetch >= bdp) {
             return Optional.empty();
         }
-        FetchSizing.Recommendation recommended = FetchSizing.recommend(new FetchSizing.Input(
+        BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
                 facts.rttMicros(),
                 config.targetBytesPerSecond(),
                 partitions,
-                Unknown.orNull(facts.kernel().tcpRmemMax()),
+                OptionalValues.orNull(facts.kernel().tcpRmemMax()),
                 null,
                 config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
         List<Evidence> evidence = new ArrayList<>();

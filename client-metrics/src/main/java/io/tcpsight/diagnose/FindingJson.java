@@ -86,12 +86,12 @@ public final class FindingJson {
             }
             json.append("{\"scope\":");
             JsonText.string(json, setting.scope());
-            field(json, "library", setting.library());
-            field(json, "key", setting.key());
-            field(json, "lookFor", setting.lookFor());
+            field(json, "library", setting.library().orElse(null));
+            field(json, "key", setting.key().orElse(null));
+            field(json, "lookFor", setting.lookFor().orElse(null));
             json.append(",\"value\":");
             JsonText.string(json, setting.value());
-            field(json, "note", setting.note());
+            field(json, "note", setting.note().orElse(null));
             json.append('}');
         }
         json.append("],\"why\":");

@@ -1,5 +1,7 @@
 package io.tcpsight.diagnose;
 
+import java.util.Optional;
+
 /**
  * One change a remedy asks for: where it goes (scope), the key and the value. Scopes: client,
  * broker, connect-worker, connector, sysctl, kernel, tcpsight. A client setting also names the
@@ -50,28 +52,28 @@ public final class Setting {
         return scope;
     }
 
-    /** Null when the client library is unknown; then {@link #lookFor()} describes the setting. */
-    public String key() {
-        return key;
+    /** Empty when the client library is unknown; then {@link #lookFor()} describes the setting. */
+    public Optional<String> key() {
+        return Optional.ofNullable(key);
     }
 
     public String value() {
         return value;
     }
 
-    /** For client settings: the library the key belongs to ("java", "librdkafka", "unknown"); else null. */
-    public String library() {
-        return library;
+    /** For client settings: the library the key belongs to ("java", "librdkafka", "unknown"); else empty. */
+    public Optional<String> library() {
+        return Optional.ofNullable(library);
     }
 
-    /** The setting described in words, when its key is unknown; else null. */
-    public String lookFor() {
-        return lookFor;
+    /** The setting described in words, when its key is unknown; else empty. */
+    public Optional<String> lookFor() {
+        return Optional.ofNullable(lookFor);
     }
 
-    /** A remark, such as "librdkafka's default", or null. */
-    public String note() {
-        return note;
+    /** A remark, such as "librdkafka's default", if there is one. */
+    public Optional<String> note() {
+        return Optional.ofNullable(note);
     }
 
     /** "receive.buffer.bytes=-1 (client)", or "the client's ... -> value (client)" when the key is unknown. */

@@ -3,7 +3,7 @@ package io.tcpsight.host;
 import io.tcpsight.model.BufferLimits;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
-import io.tcpsight.model.Unknown;
+import io.tcpsight.model.OptionalValues;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -206,7 +206,7 @@ public final class HostTcpFacts {
                 kernel().orElse(null),
                 tcpRmem().map(BufferLimits::maxBytes).orElse(null),
                 tcpWmem().map(BufferLimits::maxBytes).orElse(null),
-                Unknown.orNull(timestamps()),
-                Unknown.orNull(windowScaling()));
+                OptionalValues.orNull(timestamps()),
+                OptionalValues.orNull(windowScaling()));
     }
 }

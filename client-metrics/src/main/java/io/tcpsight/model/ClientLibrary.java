@@ -20,7 +20,10 @@ public enum ClientLibrary {
     SARAMA("sarama"),
     /** KafkaJS (npm): announces nothing; its clientId defaults to "kafkajs". */
     KAFKAJS("kafkajs"),
-    /** segmentio/kafka-go: identified only by the software name it announces. */
+    /**
+     * segmentio/kafka-go: announces no name (measured with v0.4.51); its default client id is
+     * "PROGRAM@HOST (github.com/segmentio/kafka-go)" (conn.go DefaultClientID).
+     */
     KAFKA_GO("kafka-go"),
     UNKNOWN("unknown");
 
@@ -68,7 +71,8 @@ public enum ClientLibrary {
     /**
      * A guess from the client.id when the client announced nothing: the Java client's generated
      * ids ("consumer-GROUP-N", "producer-N", "adminclient-N", Connect's) and the defaults of the
-     * other libraries ("rdkafka", "kafka-python-VERSION", "kgo", "sarama", "kafkajs").
+     * other libraries ("rdkafka", "kafka-python-VERSION", "kgo", "sarama", "kafkajs", and kafka-go's
+     * "PROGRAM@HOST (github.com/segmentio/kafka-go)").
      */
     public static ClientLibrary fromClientId(String clientId) {
         if (ClientKind.fromClientId(clientId) != ClientKind.UNKNOWN) {
@@ -79,6 +83,9 @@ public enum ClientLibrary {
         }
         if (clientId.startsWith("kafka-python-")) {
             return KAFKA_PYTHON;
+        }
+        if (clientId.endsWith("(github.com/segmentio/kafka-go)")) {
+            return KAFKA_GO;
         }
         switch (clientId) {
             case "rdkafka":

@@ -80,16 +80,16 @@ public final class ConnectionFacts {
 
     /** The peer's advertised window. */
     public OptionalLong sndWindowBytes() {
-        return Unknown.orEmpty(sndWindowBytes);
+        return OptionalValues.orEmpty(sndWindowBytes);
     }
 
     /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
     public OptionalInt receiveBufferBytes() {
-        return Unknown.orEmpty(receiveBufferBytes);
+        return OptionalValues.orEmpty(receiveBufferBytes);
     }
 
     public OptionalInt windowClampBytes() {
-        return Unknown.orEmpty(windowClampBytes);
+        return OptionalValues.orEmpty(windowClampBytes);
     }
 
     public Optional<String> congestionControl() {
@@ -102,7 +102,7 @@ public final class ConnectionFacts {
     }
 
     public OptionalLong handshakeMillis() {
-        return Unknown.orEmpty(handshakeMillis);
+        return OptionalValues.orEmpty(handshakeMillis);
     }
 
     public KafkaSettings kafka() {
@@ -187,7 +187,7 @@ public final class ConnectionFacts {
         }
 
         public Builder handshakeMillis(OptionalLong value) {
-            handshakeMillis = Unknown.orNull(value);
+            handshakeMillis = OptionalValues.orNull(value);
             return this;
         }
 

@@ -35,7 +35,7 @@ public final class HostSignals {
 
     /** Packets the receive backlog dropped (net.core.netdev_max_backlog), all CPUs. */
     public OptionalLong softnetDropped() {
-        return Unknown.orEmpty(softnetDropped);
+        return OptionalValues.orEmpty(softnetDropped);
     }
 
     public Optional<Throttling> throttling() {

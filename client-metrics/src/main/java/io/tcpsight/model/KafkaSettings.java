@@ -108,23 +108,23 @@ public final class KafkaSettings {
 
     /** receive.buffer.bytes as configured: -1 is kernel autotuning. */
     public OptionalInt receiveBufferBytes() {
-        return Unknown.orEmpty(receiveBufferBytes);
+        return OptionalValues.orEmpty(receiveBufferBytes);
     }
 
     public OptionalInt sendBufferBytes() {
-        return Unknown.orEmpty(sendBufferBytes);
+        return OptionalValues.orEmpty(sendBufferBytes);
     }
 
     public OptionalLong fetchMaxBytes() {
-        return Unknown.orEmpty(fetchMaxBytes);
+        return OptionalValues.orEmpty(fetchMaxBytes);
     }
 
     public OptionalLong maxPartitionFetchBytes() {
-        return Unknown.orEmpty(maxPartitionFetchBytes);
+        return OptionalValues.orEmpty(maxPartitionFetchBytes);
     }
 
     /** Partitions this client fetches from the broker of the connection. */
     public OptionalInt partitionsPerBroker() {
-        return Unknown.orEmpty(partitionsPerBroker);
+        return OptionalValues.orEmpty(partitionsPerBroker);
     }
 }

@@ -44,16 +44,16 @@ public final class KernelFacts {
     }
 
     public OptionalLong tcpRmemMax() {
-        return Unknown.orEmpty(tcpRmemMax);
+        return OptionalValues.orEmpty(tcpRmemMax);
     }
 
     public OptionalLong tcpWmemMax() {
-        return Unknown.orEmpty(tcpWmemMax);
+        return OptionalValues.orEmpty(tcpWmemMax);
     }
 
     /** net.ipv4.tcp_timestamps of this host. */
     public OptionalLong timestamps() {
-        return Unknown.orEmpty(timestamps);
+        return OptionalValues.orEmpty(timestamps);
     }
 
     /** The same facts with what this host did to packets in the round's interval. */
@@ -68,6 +68,6 @@ public final class KernelFacts {
 
     /** net.ipv4.tcp_window_scaling of this host. */
     public OptionalLong windowScaling() {
-        return Unknown.orEmpty(windowScaling);
+        return OptionalValues.orEmpty(windowScaling);
     }
 }

@@ -51,28 +51,28 @@ public final class ListenerFacts {
 
     /** socket.listen.backlog.size where it can be told apart from somaxconn. */
     public OptionalInt configuredBacklog() {
-        return Unknown.orEmpty(configuredBacklog);
+        return OptionalValues.orEmpty(configuredBacklog);
     }
 
     public OptionalLong somaxconn() {
-        return Unknown.orEmpty(somaxconn);
+        return OptionalValues.orEmpty(somaxconn);
     }
 
     public OptionalLong listenOverflows() {
-        return Unknown.orEmpty(listenOverflows);
+        return OptionalValues.orEmpty(listenOverflows);
     }
 
     public OptionalLong listenDrops() {
-        return Unknown.orEmpty(listenDrops);
+        return OptionalValues.orEmpty(listenDrops);
     }
 
     public OptionalLong syncookiesSent() {
-        return Unknown.orEmpty(syncookiesSent);
+        return OptionalValues.orEmpty(syncookiesSent);
     }
 
     /** net.ipv4.tcp_timestamps of the broker's host. */
     public OptionalLong hostTimestamps() {
-        return Unknown.orEmpty(hostTimestamps);
+        return OptionalValues.orEmpty(hostTimestamps);
     }
 
     /** Builder; every fact after the queue is optional. */

@@ -1,7 +1,7 @@
 package io.tcpsight.sampling;
 
 import io.tcpsight.model.IntervalStats;
-import io.tcpsight.model.Unknown;
+import io.tcpsight.model.OptionalValues;
 import io.tcpsight.tcp.SocketBufferState;
 import io.tcpsight.tcp.TcpOptions;
 import io.tcpsight.tcp.TcpState;
@@ -94,7 +94,7 @@ public final class ConnectionSample {
 
     /** Empty when the kernel does not report it, or before the first RTT sample. */
     public OptionalLong minRttMicros() {
-        return Unknown.unlessNegative(minRttMicros);
+        return OptionalValues.unlessNegative(minRttMicros);
     }
 
     /**
@@ -129,16 +129,16 @@ public final class ConnectionSample {
 
     /** The peer's advertised window; empty when the kernel does not report it (before 5.4). */
     public OptionalLong sndWindowBytes() {
-        return Unknown.unlessNegative(sndWindowBytes);
+        return OptionalValues.unlessNegative(sndWindowBytes);
     }
 
     /** Our advertised window; empty before 6.2. */
     public OptionalLong rcvWindowBytes() {
-        return Unknown.unlessNegative(rcvWindowBytes);
+        return OptionalValues.unlessNegative(rcvWindowBytes);
     }
 
     public OptionalLong deliveryRateBytesPerSecond() {
-        return Unknown.unlessNegative(deliveryRateBytesPerSecond);
+        return OptionalValues.unlessNegative(deliveryRateBytesPerSecond);
     }
 
     public long totalRetrans() {
@@ -147,21 +147,21 @@ public final class ConnectionSample {
 
     /** Empty when the kernel does not report it. */
     public OptionalLong bytesAcked() {
-        return Unknown.unlessNegative(bytesAcked);
+        return OptionalValues.unlessNegative(bytesAcked);
     }
 
     public OptionalLong bytesReceived() {
-        return Unknown.unlessNegative(bytesReceived);
+        return OptionalValues.unlessNegative(bytesReceived);
     }
 
     /** Bytes received that the application has not read yet (SIOCINQ); empty when unknown. */
     public OptionalLong unreadBytes() {
-        return Unknown.unlessNegative(unreadBytes);
+        return OptionalValues.unlessNegative(unreadBytes);
     }
 
     /** Bytes written that the peer has not acknowledged yet (SIOCOUTQ); empty when unknown. */
     public OptionalLong unackedBytes() {
-        return Unknown.unlessNegative(unackedBytes);
+        return OptionalValues.unlessNegative(unackedBytes);
     }
 
     /** The last buffer state read (refreshed every few samples); empty until one was read. */

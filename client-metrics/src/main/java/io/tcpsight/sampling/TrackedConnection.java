@@ -1,7 +1,7 @@
 package io.tcpsight.sampling;
 
 import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.Unknown;
+import io.tcpsight.model.OptionalValues;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,7 +55,7 @@ public final class TrackedConnection {
 
     /** Connection setup time, when the owner measured it (client side). */
     public OptionalLong handshakeMillis() {
-        return Unknown.orEmpty(handshakeMillis);
+        return OptionalValues.orEmpty(handshakeMillis);
     }
 
     public void handshakeMillis(long millis) {

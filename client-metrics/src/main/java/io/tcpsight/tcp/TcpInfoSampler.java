@@ -3,6 +3,7 @@ package io.tcpsight.tcp;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -92,13 +93,14 @@ public final class TcpInfoSampler {
         return status < 0 ? -status : 0;
     }
 
-    /** Why an entry failed, or null when it succeeded. */
-    public String error(int index) {
+    /** Why an entry failed; empty when it succeeded. */
+    public Optional<String> error(int index) {
         int status = status(index);
         if (status >= TcpInfo.MINIMUM_LENGTH) {
-            return null;
+            return Optional.empty();
         }
-        return status < 0 ? Errno.describe(-status) : "kernel filled only " + status + " bytes of tcp_info";
+        return Optional.of(
+                status < 0 ? Errno.describe(-status) : "kernel filled only " + status + " bytes of tcp_info");
     }
 
     /** Bytes of tcp_info the kernel filled for an entry (0 when it failed). */

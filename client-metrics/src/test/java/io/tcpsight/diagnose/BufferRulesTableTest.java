@@ -55,11 +55,12 @@ class BufferRulesTableTest {
      */
     private static String settings(List<Setting> settings) {
         return settings.stream()
-                .map(setting -> setting.scope() + ":" + (setting.library() == null ? "" : setting.library() + ":")
-                        + (setting.key() == null ? "?" : setting.key()) + "=" + setting.value()
-                        + (setting.note() == null
+                .map(setting -> setting.scope() + ":"
+                        + setting.library().map(library -> library + ":").orElse("")
+                        + setting.key().orElse("?") + "=" + setting.value()
+                        + (setting.note().isEmpty()
                                 ? ""
-                                : setting.note().startsWith("on ") ? "[peer host]" : "[default]"))
+                                : setting.note().get().startsWith("on ") ? "[peer host]" : "[default]"))
                 .collect(Collectors.joining(" "));
     }
 
@@ -205,7 +206,7 @@ class BufferRulesTableTest {
         Setting words = KafkaKeys.client(
                         end("broker", "app", "TO_CLIENT", "rskafka/0.5.0"), "receive.buffer.bytes", "-1")
                 .get(0);
-        assertTrue(words.lookFor().contains("SO_RCVBUF"), words.lookFor());
+        assertTrue(words.lookFor().orElse("").contains("SO_RCVBUF"), words.toString());
         assertTrue(
                 FindingJson.of(new Finding(
                                 RuleId.RECEIVE_WINDOW_LIMITED,

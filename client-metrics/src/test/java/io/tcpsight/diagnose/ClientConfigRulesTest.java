@@ -47,7 +47,7 @@ class ClientConfigRulesTest {
         assertEquals(
                 List.of("consumer.receive.buffer.bytes=-1", "consumer.override.receive.buffer.bytes=-1"),
                 finding.remedy().settings().stream()
-                        .map(setting -> setting.key() + "=" + setting.value())
+                        .map(setting -> setting.key().orElse(null) + "=" + setting.value())
                         .collect(Collectors.toList()));
         assertTrue(
                 finding.remedy().why().contains("the 100.0 ms measured to node 1 (10.0.0.2:9092)"), finding.toString());
@@ -60,7 +60,8 @@ class ClientConfigRulesTest {
         assertEquals(1, producer.size(), producer.toString());
         assertEquals(RuleId.SMALL_SEND_BUFFER, producer.get(0).rule());
         assertEquals(
-                "send.buffer.bytes", producer.get(0).remedy().settings().get(0).key());
+                "send.buffer.bytes",
+                producer.get(0).remedy().settings().get(0).key().orElse(null));
         assertTrue(
                 ClientConfigRules.settingsOnMeasuredPath(
                                 onPath("adminclient-1"),

@@ -27,6 +27,8 @@ class ClientLibraryKeysTest {
         "kgo/v1.22.3, kgo, franz-go",
         "sarama/1.45.2, sarama, sarama",
         "kafka-go/0.4.48, orders, kafka-go",
+        // kafka-go announces no name (measured with v0.4.51): its default client.id is PROGRAM@HOST (module path)
+        "-, reader@host-1 (github.com/segmentio/kafka-go), kafka-go",
         "-, kafkajs, kafkajs",
         "-, kafka-python-2.0.2, kafka-python",
         "-, kgo, franz-go",
@@ -60,16 +62,18 @@ class ClientLibraryKeysTest {
                 "sarama/1.45.2 | receive.buffer.bytes | -1 | sarama:Config.Net=no socket buffer setting[kernel]",
                 "sarama/1.45.2 | max.poll.records | 500 | -",
                 // KafkaJS (announces nothing: known by its default clientId)
-                "- | fetch.max.bytes | 52428800 | kafkajs:maxBytes=52428800",
-                "- | max.partition.fetch.bytes | 1048576 | kafkajs:maxBytesPerPartition=1048576[default]",
-                "- | receive.buffer.bytes | -1 | kafkajs:socketFactory=no socket buffer setting[kernel]",
+                "- kafkajs | fetch.max.bytes | 52428800 | kafkajs:maxBytes=52428800",
+                "- kafkajs | max.partition.fetch.bytes | 1048576 | kafkajs:maxBytesPerPartition=1048576[default]",
+                "- kafkajs | receive.buffer.bytes | -1 | kafkajs:socketFactory=no socket buffer setting[kernel]",
                 // segmentio/kafka-go
-                "kafka-go/0.4.48 | max.partition.fetch.bytes | 11534336 | kafka-go:ReaderConfig.MaxBytes=11534336[note]",
-                "kafka-go/0.4.48 | receive.buffer.bytes | 65536 | kafka-go:ReaderConfig.Dialer=a net.Dialer whose Control sets SO_RCVBUF to 65536",
+                "- reader@host-1 (github.com/segmentio/kafka-go) | max.partition.fetch.bytes | 11534336 | kafka-go:ReaderConfig.MaxBytes=11534336[note]",
+                "- reader@host-1 (github.com/segmentio/kafka-go) | receive.buffer.bytes | 65536 | kafka-go:ReaderConfig.Dialer=a net.Dialer whose Control sets SO_RCVBUF to 65536",
             })
     void aRemedyIsWrittenInTheClientLibrarysOwnKeys(String software, String javaKey, String value, String expected) {
-        String clientId = software.equals(NONE) ? "kafkajs" : "orders";
-        List<Setting> settings = KafkaKeys.client(brokerEnd(software, clientId), javaKey, value);
+        // "- ID": a client that announced no name, known by its client.id
+        boolean announced = !software.startsWith(NONE);
+        String clientId = announced ? "orders" : software.substring(2);
+        List<Setting> settings = KafkaKeys.client(brokerEnd(announced ? software : NONE, clientId), javaKey, value);
         assertEquals(expected, describe(settings));
     }
 
@@ -79,12 +83,13 @@ class ClientLibraryKeysTest {
             return NONE;
         }
         return settings.stream()
-                .map(setting -> setting.library() + ":" + setting.key() + "=" + setting.value() + note(setting))
+                .map(setting -> setting.library().orElse(null) + ":"
+                        + setting.key().orElse(null) + "=" + setting.value() + note(setting))
                 .collect(Collectors.joining(", "));
     }
 
     private static String note(Setting setting) {
-        String note = setting.note();
+        String note = setting.note().orElse(null);
         if (note == null) {
             return "";
         }

@@ -1,5 +1,9 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.connect.provider.ClusterTuning;
+import io.tcpsight.connect.provider.TuningByCluster;
+import io.tcpsight.connect.settings.ConnectSettings;
+import io.tcpsight.connect.state.PluginState;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +15,7 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
 /**
  * {@code ${tcpsight:fetch:<key>}}: consumer fetch sizes and buffers from the bandwidth-delay
  * product to the cluster; {@code ${tcpsight:fetch/<alias>:<key>}} the same for another cluster,
- * declared in the params (see {@link ClusterAdvisors}). Connect resolves placeholders each time
+ * declared in the params (see {@link TuningByCluster}). Connect resolves placeholders each time
  * it builds a connector's tasks, so a task (re)start gets values for the RTT measured then.
  *
  * <pre>
@@ -27,31 +31,31 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
  * not change what running tasks use; the REST extension's opt-in re-adaptation restarts tasks.
  */
 public class TcpsightConfigProvider implements ConfigProvider {
-    static final String PATH = ClusterAdvisors.PATH;
+    static final String PATH = TuningByCluster.PATH;
 
-    private final ClusterAdvisors advisors;
+    private final TuningByCluster tunings;
 
     public TcpsightConfigProvider() {
-        this(FetchAdvisor.shared());
+        this(PluginState.worker().workerCluster());
     }
 
-    TcpsightConfigProvider(FetchAdvisor advisor) {
-        this.advisors = new ClusterAdvisors(advisor);
+    TcpsightConfigProvider(ClusterTuning tuning) {
+        this.tunings = new TuningByCluster(tuning);
     }
 
     @Override
     public void configure(Map<String, ?> configs) {
-        advisors.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
+        tunings.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
     }
 
     @Override
     public ConfigData get(String path) {
-        return new ConfigData(advisors.forPath(path).handOut().values());
+        return new ConfigData(tunings.forPath(path).handOut().values());
     }
 
     @Override
     public ConfigData get(String path, Set<String> keys) {
-        Map<String, String> values = advisors.forPath(path).handOut().values();
+        Map<String, String> values = tunings.forPath(path).handOut().values();
         Map<String, String> wanted = new LinkedHashMap<>();
         for (String key : keys) {
             String value = values.get(key);
@@ -66,6 +70,6 @@ public class TcpsightConfigProvider implements ConfigProvider {
 
     @Override
     public void close() {
-        // the advisor is shared by the other plugin types of this worker
+        // the tuning is the worker's, shared with the other plugin types (PluginState)
     }
 }

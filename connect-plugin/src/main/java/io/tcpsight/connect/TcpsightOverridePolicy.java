@@ -2,6 +2,12 @@ package io.tcpsight.connect;
 
 import io.tcpsight.config.SettingKey;
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connect.policy.BufferCheck;
+import io.tcpsight.connect.policy.StartupPacer;
+import io.tcpsight.connect.policy.WorkerTaskStart;
+import io.tcpsight.connect.settings.ConnectSettings;
+import io.tcpsight.connect.settings.PluginVersion;
+import io.tcpsight.connect.state.PluginState;
 import io.tcpsight.model.LogText;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,10 +54,11 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
         delegate = connectPolicy(name);
         delegate.configure(configs);
         if (settings.get(ConnectSettings.STARTUP_PACING)) {
-            pacer = StartupPacer.shared(
-                    settings.get(ConnectSettings.STARTUP_RATE),
-                    settings.get(ConnectSettings.STARTUP_BURST),
-                    settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS));
+            pacer = PluginState.worker()
+                    .pacer(
+                            settings.get(ConnectSettings.STARTUP_RATE),
+                            settings.get(ConnectSettings.STARTUP_BURST),
+                            settings.get(ConnectSettings.STARTUP_MAX_WAIT_MS));
         }
         LOG.info(
                 "tcpsight override policy: Connect's {} policy decides overrides; task client builds {}; small buffer overrides are {}",
@@ -93,9 +100,10 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
     }
 
     private void checkBuffers(ConnectorClientConfigRequest request, List<ConfigValue> values, boolean taskBuild) {
-        OptionalLong measured = FetchAdvisor.shared().lastRttMicros();
+        PluginState state = PluginState.worker();
+        OptionalLong measured = state.workerCluster().lastRttMicros();
         if (measured.isEmpty()) {
-            measured = WorkerPathRtt.lastMicros(); // what the REST extension measured to the worker's cluster
+            measured = state.workerPathRttMicros(); // what the REST extension measured to the worker's cluster
         }
         long rttMicros = measured.orElse(shared.ruleMinRttMicros());
         String prefix = request.clientType().name().toLowerCase() + ".override.";

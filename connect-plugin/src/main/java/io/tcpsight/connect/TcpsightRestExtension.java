@@ -1,6 +1,15 @@
 package io.tcpsight.connect;
 
 import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.connect.observation.WorkerObservation;
+import io.tcpsight.connect.policy.BufferCheck;
+import io.tcpsight.connect.rest.Readaptation;
+import io.tcpsight.connect.rest.TcpsightEndpoints;
+import io.tcpsight.connect.rest.TcpsightJavaxResource;
+import io.tcpsight.connect.rest.TcpsightResource;
+import io.tcpsight.connect.settings.ConnectSettings;
+import io.tcpsight.connect.settings.PluginVersion;
+import io.tcpsight.connect.state.PluginState;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.tcp.TcpSockets;
 import java.time.Duration;
@@ -34,7 +43,7 @@ public class TcpsightRestExtension implements ConnectRestExtension {
         configs.forEach((key, value) -> workerConfig.put(key, value == null ? null : String.valueOf(value)));
         String bootstrap = workerConfig.get("bootstrap.servers");
         if (bootstrap != null) {
-            FetchAdvisor.shared().workerBootstrapServers(bootstrap);
+            PluginState.worker().workerCluster().workerBootstrapServers(bootstrap);
         }
         TcpsightConfig shared = settings.shared();
         for (Finding finding : BufferCheck.worker(workerConfig, shared.ruleMinRttMicros(), false, shared)) {
@@ -60,7 +69,7 @@ public class TcpsightRestExtension implements ConnectRestExtension {
             registerResource(context, new TcpsightEndpoints(observation));
             if (settings.get(ConnectSettings.READAPT)) {
                 readaptation = new Readaptation(
-                                FetchAdvisor.shared(),
+                                PluginState.worker().workerCluster(),
                                 settings.get(ConnectSettings.READAPT_FACTOR),
                                 Readaptation.restUrl(workerConfig, settings.get(ConnectSettings.READAPT_REST_URL)),
                                 () -> clusterState)

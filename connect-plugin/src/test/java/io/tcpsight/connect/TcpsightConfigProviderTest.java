@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.tuning.FetchSizing;
+import io.tcpsight.connect.provider.ClusterTuning;
+import io.tcpsight.connect.provider.ProvidedSettings;
+import io.tcpsight.connect.provider.TuningByCluster;
+import io.tcpsight.connect.settings.ConnectSettings;
+import io.tcpsight.tuning.BdpSettings;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Instant;
@@ -18,8 +22,8 @@ class TcpsightConfigProviderTest {
     @Test
     void valuesComeFromAHandshakeMeasuredByTheKernel() throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            FetchAdvisor advisor = new FetchAdvisor();
-            TcpsightConfigProvider provider = new TcpsightConfigProvider(advisor);
+            ClusterTuning tuning = new ClusterTuning();
+            TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
             provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + listener.getLocalPort()));
             ConfigData data = provider.get(
                     "fetch", Set.of("fetch.max.bytes", "max.partition.fetch.bytes", "receive.buffer.bytes"));
@@ -35,9 +39,8 @@ class TcpsightConfigProviderTest {
                     data.data());
             assertEquals(null, data.ttl(), "no TTL: it would restart the connector, not its tasks (KAFKA-17627)");
             assertTrue(
-                    advisor.lastRttMicros().isPresent()
-                            && advisor.lastRttMicros().getAsLong() < 5_000,
-                    String.valueOf(advisor.lastRttMicros()));
+                    tuning.lastRttMicros().isPresent() && tuning.lastRttMicros().getAsLong() < 5_000,
+                    String.valueOf(tuning.lastRttMicros()));
         }
     }
 
@@ -49,18 +52,18 @@ class TcpsightConfigProviderTest {
             closedPort = probe.getLocalPort();
         }
         try (ServerSocket far = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            FetchAdvisor own = new FetchAdvisor();
-            ClusterAdvisors advisors = new ClusterAdvisors(own);
+            ClusterTuning own = new ClusterTuning();
+            TuningByCluster tunings = new TuningByCluster(own);
             Map<String, String> params = Map.of(
                     "tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort,
                     "tcpsight.rtt.probe.timeout.ms", "500",
                     "tcpsight.cluster.far.bootstrap.servers", "127.0.0.1:" + far.getLocalPort());
-            advisors.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), params);
-            FetchAdvisor farAdvisor = advisors.forPath("fetch/far");
-            assertTrue(!farAdvisor.handOut().isFallback(), "the far alias was measured at its listener");
-            assertTrue(farAdvisor.lastRttMicros().isPresent(), "a handshake RTT to the far listener");
-            assertTrue(own.handOut().isFallback(), "the worker's own cluster is closed: its advisor falls back");
-            assertTrue(advisors.forPath("fetch") == own);
+            tunings.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), params);
+            ClusterTuning farTuning = tunings.forPath("fetch/far");
+            assertTrue(!farTuning.handOut().isFallback(), "the far alias was measured at its listener");
+            assertTrue(farTuning.lastRttMicros().isPresent(), "a handshake RTT to the far listener");
+            assertTrue(own.handOut().isFallback(), "the worker's own cluster is closed: its tuning falls back");
+            assertTrue(tunings.forPath("fetch") == own);
         }
     }
 
@@ -70,20 +73,20 @@ class TcpsightConfigProviderTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = probe.getLocalPort();
         }
-        FetchAdvisor advisor = new FetchAdvisor();
-        TcpsightConfigProvider provider = new TcpsightConfigProvider(advisor);
+        ClusterTuning tuning = new ClusterTuning();
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
         provider.configure(Map.of(
                 "tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort, "tcpsight.rtt.probe.timeout.ms", "500"));
-        assertEquals(FetchAdvice.FALLBACK, provider.get("fetch").data());
-        assertTrue(advisor.handOut().isFallback());
+        assertEquals(ProvidedSettings.FALLBACK, provider.get("fetch").data());
+        assertTrue(tuning.handOut().isFallback());
     }
 
     @Test
     void aLongerPathGivesLargerFetches() {
-        FetchAdvice near = FetchAdvice.measured(
-                FetchSizing.recommend(new FetchSizing.Input(1_000, 25e6, 1, null, null, 1024)), 1_000, Instant.now());
-        FetchAdvice far = FetchAdvice.measured(
-                FetchSizing.recommend(new FetchSizing.Input(100_000, 25e6, 1, null, null, 1024)),
+        ProvidedSettings near = ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(1_000, 25e6, 1, null, null, 1024)), 1_000, Instant.now());
+        ProvidedSettings far = ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
                 100_000,
                 Instant.now());
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
@@ -97,7 +100,7 @@ class TcpsightConfigProviderTest {
 
     @Test
     void unknownPathsAndKeysAreClearErrors() {
-        TcpsightConfigProvider provider = new TcpsightConfigProvider(new FetchAdvisor());
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
         provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:1", "tcpsight.rtt.probe.timeout.ms", "100"));
         ConfigException path =
                 assertThrows(ConfigException.class, () -> provider.get("sizes", Set.of("fetch.max.bytes")));

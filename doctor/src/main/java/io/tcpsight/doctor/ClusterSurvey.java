@@ -88,7 +88,7 @@ final class ClusterSurvey {
                 // fetch-size-below-bdp then sizes for the same partitions per broker as the recommendation table
                 KafkaSettings judged =
                         probeTopic == null ? kafka : kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
-                survey.findings.addAll(ClientConnections.judge(nodeIds, clientId, judged, kernel, config));
+                survey.findings.addAll(ClientConnectionJudge.judge(nodeIds, clientId, judged, kernel, config));
             }
         }
         return survey;

@@ -12,8 +12,8 @@ import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
-import io.tcpsight.model.Unknown;
-import io.tcpsight.tuning.FetchSizing;
+import io.tcpsight.model.OptionalValues;
+import io.tcpsight.tuning.BdpSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -181,7 +181,7 @@ final class DoctorCommand implements Callable<Integer> {
         String clientId = client.getProperty("client.id");
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
         List<Finding> findings = judge(survey, slowest, clientId, kernel, config);
-        FetchSizing.Recommendation recommendation = slowest.map(
+        BdpSettings.Recommendation recommendation = slowest.map(
                         path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
         List<ThroughputProbe.Result> probe =
@@ -225,23 +225,23 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** Fetch sizing for the slowest broker's path, from each of the cluster's brokers. */
-    private static FetchSizing.Recommendation recommend(
+    private static BdpSettings.Recommendation recommend(
             BrokerPaths.BrokerPath slowest,
             int partitionsPerBroker,
             int brokers,
             KernelFacts kernel,
             TcpsightConfig config) {
-        return FetchSizing.recommend(new FetchSizing.Input(
+        return BdpSettings.recommend(new BdpSettings.Input(
                         slowest.rttMicros(),
                         config.targetBytesPerSecond(),
                         partitionsPerBroker,
-                        Unknown.orNull(kernel.tcpRmemMax()),
+                        OptionalValues.orNull(kernel.tcpRmemMax()),
                         null,
                         config.get(TcpsightConfig.FETCH_RECORD_BYTES))
                 .fetchingFrom(brokers));
     }
 
-    private List<ThroughputProbe.Result> probe(Properties client, FetchSizing.Recommendation recommendation) {
+    private List<ThroughputProbe.Result> probe(Properties client, BdpSettings.Recommendation recommendation) {
         err.println("tcpsight doctor: reading " + probeTopic + " for up to " + probeSeconds + " s per variant");
         return ThroughputProbe.run(
                 client,
@@ -263,7 +263,7 @@ final class DoctorCommand implements Callable<Integer> {
                 Long.toString(kafka.maxPartitionFetchBytes().getAsLong()));
         configured.put(
                 "max.poll.records",
-                client.getProperty("max.poll.records", Integer.toString(FetchSizing.MAX_POLL_RECORDS_DEFAULT)));
+                client.getProperty("max.poll.records", Integer.toString(BdpSettings.MAX_POLL_RECORDS_DEFAULT)));
         return configured;
     }
 

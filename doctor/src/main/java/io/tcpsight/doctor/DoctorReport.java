@@ -3,16 +3,17 @@ package io.tcpsight.doctor;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.tuning.FetchSizing;
+import io.tcpsight.tuning.BdpSettings;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything one doctor run found, for the human report and for --json.
  *
  * @param brokerConfigs node id -> the broker's socket settings, where DescribeConfigs was allowed
  * @param configured the client settings judged, as configured (or Kafka's consumer defaults), secrets masked
- * @param recommendation sizing for the slowest broker's RTT; null when no broker answered
+ * @param recommendation sizing for the slowest broker's RTT; empty when no broker answered
  */
 record DoctorReport(
         String target,
@@ -23,7 +24,7 @@ record DoctorReport(
         Map<String, String> configured,
         String configSource,
         double targetMbit,
-        FetchSizing.Recommendation recommendation,
+        Optional<BdpSettings.Recommendation> recommendation,
         String probeTopic,
         List<ThroughputProbe.Result> probe,
         List<Finding> findings) {
@@ -42,7 +43,7 @@ record DoctorReport(
         private Map<String, String> configured = Map.of();
         private String configSource = "";
         private double targetMbit;
-        private FetchSizing.Recommendation recommendation;
+        private BdpSettings.Recommendation recommendation;
         private String probeTopic;
         private List<ThroughputProbe.Result> probe = List.of();
         private List<Finding> findings = List.of();
@@ -73,7 +74,7 @@ record DoctorReport(
             return this;
         }
 
-        Builder sizing(double mbit, FetchSizing.Recommendation advice) {
+        Builder sizing(double mbit, BdpSettings.Recommendation advice) {
             this.targetMbit = mbit;
             this.recommendation = advice;
             return this;
@@ -100,7 +101,7 @@ record DoctorReport(
                     configured,
                     configSource,
                     targetMbit,
-                    recommendation,
+                    Optional.ofNullable(recommendation),
                     probeTopic,
                     probe,
                     findings);

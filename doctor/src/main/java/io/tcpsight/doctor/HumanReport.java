@@ -101,12 +101,12 @@ final class HumanReport {
 
     private static void clientConfig(DoctorReport report, PrintStream out) {
         out.println("== client config (" + report.configSource() + ")");
-        if (report.recommendation() == null) {
+        if (report.recommendation().isEmpty()) {
             out.println("  no broker answered, so nothing to size against");
             out.println();
             return;
         }
-        var recommendation = report.recommendation();
+        var recommendation = report.recommendation().get();
         out.printf("  %-30s %14s %14s%n", "key", "configured", "recommended");
         row(
                 out,

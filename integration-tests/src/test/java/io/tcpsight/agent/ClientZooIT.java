@@ -3,7 +3,6 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.Kcat;
@@ -21,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
@@ -97,10 +94,7 @@ class ClientZooIT {
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> javaClients = new ArrayList<>();
         List<LabProcess> processes = new ArrayList<>();
-        Map<String, Map<String, FindingView>> warnings = new TreeMap<>(); // client -> rule -> last seen
-        Map<String, Map<String, FindingView>> infos = new TreeMap<>();
-        Map<String, FindingView.Peer> seenAs = new TreeMap<>();
-        Map<String, Set<String>> flows = new TreeMap<>(); // client -> flow of each of its connections
+        ZooScore zoo = new ZooScore(EXPECTED, FindingView.Peer::clientId);
         try {
             javaClients.add(consumer(broker, "java-consumer-64k", "65536", stop));
             javaClients.add(consumer(broker, "java-consumer-auto", "-1", stop));
@@ -138,20 +132,11 @@ class ClientZooIT {
             long end = System.nanoTime() + OBSERVED.toNanos();
             while (System.nanoTime() < end) {
                 Thread.sleep(1000);
-                for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
-                    record(finding, warnings, infos);
-                }
-                for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=200"))) {
-                    if (connection.clientId() != null && EXPECTED.containsKey(connection.clientId())) {
-                        seenAs.put(connection.clientId(), connection.connection());
-                        flows.computeIfAbsent(connection.clientId(), any -> new TreeSet<>())
-                                .add(String.valueOf(connection.connection().flow()));
-                    }
-                }
+                zoo.observe(broker);
             }
             for (FindingView finding :
                     ReporterFindings.printedIn(processes.get(0).output())) {
-                record(finding, warnings, infos);
+                zoo.record(finding);
             }
         } finally {
             stop.set(true);
@@ -161,69 +146,25 @@ class ClientZooIT {
             processes.forEach(LabProcess::close);
         }
 
-        StringBuilder table = new StringBuilder(
-                "| client | library (KIP-511) | principal | expected warn/critical | got warn/critical | info |\n"
-                        + "|---|---|---|---|---|---|\n");
-        int truePositives = 0;
-        int falsePositives = 0;
-        int falseNegatives = 0;
-        List<String> wrong = new ArrayList<>();
-        for (Map.Entry<String, String[]> client : EXPECTED.entrySet()) {
-            String id = client.getKey();
-            String expected = client.getValue()[1];
-            Set<String> got = new TreeSet<>();
-            warnings.getOrDefault(id, Map.of()).values().forEach(finding -> got.add(brief(finding)));
-            Set<String> info = new TreeSet<>();
-            infos.getOrDefault(id, Map.of()).values().forEach(finding -> info.add(brief(finding)));
-            FindingView.Peer peer = seenAs.get(id);
-            table.append("| ")
-                    .append(id)
-                    .append(" (")
-                    .append(client.getValue()[0])
-                    .append(") | ")
-                    .append(peer == null ? "not seen" : peer.clientSoftware())
-                    .append(" | ")
-                    .append(peer == null ? "not seen" : peer.principal())
-                    .append(" | ")
-                    .append(expected)
-                    .append(" | ")
-                    .append(got.isEmpty() ? "-" : String.join("; ", got))
-                    .append(" | ")
-                    .append(info.isEmpty() ? "-" : String.join("; ", info))
-                    .append(" |\n");
-            List<String> right = List.of(client.getValue()).subList(1, client.getValue().length);
-            for (String finding : got) {
-                if (right.stream().anyMatch(pattern -> matches(pattern, finding))) {
-                    truePositives++;
-                } else {
-                    falsePositives++;
-                    wrong.add(id + " got " + finding);
-                }
-            }
-            if (!expected.equals("-") && got.stream().noneMatch(finding -> matches(expected, finding))) {
-                falseNegatives++;
-                wrong.add(id + " missed " + expected);
-            }
-        }
-        System.out.println("client zoo at 100 ms, one SASL broker with the agent, " + OBSERVED.toSeconds() + " s:\n"
-                + table + "precision " + truePositives + "/" + (truePositives + falsePositives) + ", recall "
-                + truePositives + "/" + (truePositives + falseNegatives));
-        assertTrue(wrong.isEmpty(), "wrong findings: " + wrong + "\n" + table);
+        String table =
+                zoo.score("client zoo at 100 ms, one SASL broker with the agent, " + OBSERVED.toSeconds() + " s");
+        assertTrue(zoo.wrong().isEmpty(), "wrong findings: " + zoo.wrong() + "\n" + table);
         for (String client : EXPECTED.keySet()) {
-            FindingView.Peer peer = seenAs.get(client);
+            FindingView.Peer peer = zoo.seenAs(client);
             assertTrue(peer != null, client + " never seen by the agent");
             assertEquals("User:" + user(client), peer.principal(), client + "'s principal");
         }
         // what the agent saw each client ask for on each connection, which decided the buffers judged (a consumer's
         // bootstrap and coordinator connections carry no fetches)
+        Map<String, Set<String>> flows = zoo.flows();
         System.out.println("flows by client as the agent saw them: " + flows);
         assertTrue(flows.get("kcat-64k").contains("to_client"), flows.toString());
         assertTrue(flows.get("java-consumer-64k").contains("to_client"), flows.toString());
         assertTrue(flows.get("java-producer").contains("to_broker"), flows.toString());
         assertEquals(Set.of("none"), flows.get("java-admin"), flows.toString());
-        assertEquals("librdkafka", seenAs.get("kcat-64k").clientLibrary());
-        assertTrue(seenAs.get("kcat-64k").clientSoftware().startsWith("librdkafka/"));
-        assertTrue(seenAs.get("java-consumer-64k").clientSoftware().startsWith("apache-kafka-java/"));
+        assertEquals("librdkafka", zoo.seenAs("kcat-64k").clientLibrary());
+        assertTrue(zoo.seenAs("kcat-64k").clientSoftware().startsWith("librdkafka/"));
+        assertTrue(zoo.seenAs("java-consumer-64k").clientSoftware().startsWith("apache-kafka-java/"));
     }
 
     /** The SASL user of a client: its id without dashes, so that every client authenticates as itself. */
@@ -231,36 +172,9 @@ class ClientZooIT {
         return client.replace("-", "");
     }
 
-    /** "rule scope/library:key=value" of a finding's first setting. */
-    private static String brief(FindingView finding) {
-        return finding.rule() + " "
-                + (finding.remedy().settings().isEmpty()
-                        ? "(no setting)"
-                        : finding.remedy().settings().get(0).brief());
-    }
-
-    private static void record(
-            FindingView finding,
-            Map<String, Map<String, FindingView>> warnings,
-            Map<String, Map<String, FindingView>> infos) {
-        String client = finding.connection().clientId();
-        if (client == null || !EXPECTED.containsKey(client)) {
-            return;
-        }
-        Map<String, Map<String, FindingView>> into = finding.severity().equals("info") ? infos : warnings;
-        into.computeIfAbsent(client, any -> new TreeMap<>()).put(finding.rule(), finding);
-    }
-
     /** A consumer of "zoo" from its start, polling until stopped. */
     private static Thread consumer(KafkaBroker broker, String clientId, String receiveBuffer, AtomicBoolean stop) {
         return consumer(broker, clientId, receiveBuffer, stop, Map.of());
-    }
-
-    /** A finding's brief against an expected one; a trailing "*" matches any value. */
-    private static boolean matches(String expected, String finding) {
-        return expected.endsWith("*")
-                ? finding.startsWith(expected.substring(0, expected.length() - 1))
-                : expected.equals(finding);
     }
 
     private static Thread consumer(

@@ -48,7 +48,7 @@ class ConnectClusterReadaptationIT {
     private static final int TASKS = 3;
     private static final int RECORDS = 3000;
     private static final Pattern RESTARTED = Pattern.compile("restarted this worker's tasks \\[([^]]*)]");
-    /** FetchSizing at 200 Mbit/s: 22 MiB a partition for 100 ms, Kafka's 1 MiB for 2 ms. */
+    /** BdpSettings at 200 Mbit/s: 22 MiB a partition for 100 ms, Kafka's 1 MiB for 2 ms. */
     private static final String FAR_FETCH_BYTES = "23068672";
 
     private static final String NEAR_FETCH_BYTES = "1048576";

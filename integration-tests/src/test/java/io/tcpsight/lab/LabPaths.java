@@ -21,6 +21,26 @@ public final class LabPaths {
         return home().resolve("bin").resolve("otelcol");
     }
 
+    /** The zoo's Go consumer in franz-go, sarama or segmentio/kafka-go (lab/zoo-go), built by the lab setup. */
+    public static Path zooGo() {
+        return home().resolve("bin").resolve("zoo-go");
+    }
+
+    /** The Python of the venv where the lab setup installed the zoo's kafka-python (lab/zoo-python). */
+    public static Path zooPython() {
+        return home().resolve("zoo-python").resolve("bin").resolve("python");
+    }
+
+    /** The node_modules where the lab setup installed the zoo's KafkaJS (lab/zoo-node). */
+    public static Path zooNodeModules() {
+        return home().resolve("zoo-node").resolve("node_modules");
+    }
+
+    /** A script of the zoo's, in the lab folder beside this module's sources. */
+    public static Path zooScript(String relative) {
+        return path("tcpsight.lab.scripts", "lab").resolve(relative).toAbsolutePath();
+    }
+
     static Path delayLine() {
         return path("tcpsight.lab.delayline", "target/lab-bin/delayline");
     }

@@ -80,6 +80,16 @@ public final class LabPrerequisites {
         requireSetupTool(LabPaths.otelCollector(), "OpenTelemetry Collector");
     }
 
+    /** The client zoo's libraries, which the lab setup installs from the Go module proxy, PyPI and npm. */
+    public static void requireClientZoo() {
+        requireSetupTool(LabPaths.zooGo(), "zoo-go (franz-go, sarama, segmentio/kafka-go)");
+        requireSetupTool(LabPaths.zooPython(), "kafka-python venv");
+        if (!Files.isDirectory(LabPaths.zooNodeModules().resolve("kafkajs"))) {
+            unavailable("no KafkaJS at " + LabPaths.zooNodeModules() + "; run integration-tests/lab/setup.sh as root");
+        }
+        requireCommand("node", "Node.js");
+    }
+
     /** A binary the lab setup builds into its home's bin/. */
     private static void requireSetupTool(Path tool, String what) {
         if (!Files.isExecutable(tool)) {

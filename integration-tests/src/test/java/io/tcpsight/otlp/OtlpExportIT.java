@@ -93,19 +93,21 @@ class OtlpExportIT {
                     new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
                 consumer.subscribe(List.of("otlp"));
                 Map<String, Map<String, JsonNode>> byService = LabAwait.await(
-                                "RTT histograms and findings gauges from both services at the collector")
+                                "RTT histograms, findings gauges and worst-connections tables from both services at the collector")
                         .atMost(Duration.ofSeconds(45))
                         .every(Duration.ZERO)
                         .explainedBy(() -> "collector output:\n" + collector.output())
                         .until(() -> {
                             consumer.poll(Duration.ofMillis(250));
                             Map<String, Map<String, JsonNode>> metrics = metricsByService(received);
+                            // a push can fall between a round's histograms and its table, so all three are awaited
                             boolean both = List.of("tcpsight-agent", "tcpsight-reporter").stream()
                                     .allMatch(service -> metrics.containsKey(service)
                                             && histogramPoints(
                                                             metrics.get(service).get("tcpsight.connection.rtt"))
                                                     > 0
-                                            && metrics.get(service).containsKey("tcpsight.findings"));
+                                            && metrics.get(service).containsKey("tcpsight.findings")
+                                            && metrics.get(service).containsKey("tcpsight.top.connection.rtt"));
                             return both ? metrics : null;
                         });
                 JsonNode agentRtt = byService.get("tcpsight-agent").get("tcpsight.connection.rtt");

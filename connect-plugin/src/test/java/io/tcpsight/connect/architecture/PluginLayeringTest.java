@@ -1,6 +1,7 @@
 package io.tcpsight.connect.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -8,6 +9,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
+ * The plugin's parts, top to bottom: the three types Connect loads by name (io.tcpsight.connect);
+ * the REST resources; the worker's observation; the state the types share; the override policy's
+ * pacing and checks and the config provider's tuning; the settings. Imports go down only.
  * What the Connect plugin's classes may reach: Micrometer only where the worker's observation is
  * assembled and its meters bound; the runtime and the exporters only there and in the REST
  * resources that serve them; never the client reporter (a worker's clients are observed by the
@@ -17,6 +21,39 @@ class PluginLayeringTest {
     private static final JavaClasses PLUGIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.tcpsight.connect");
+
+    @Test
+    void importsGoDownFromTheThreePluginTypes() {
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("plugin types")
+                .definedBy("io.tcpsight.connect")
+                .layer("rest")
+                .definedBy("io.tcpsight.connect.rest..")
+                .layer("observation")
+                .definedBy("io.tcpsight.connect.observation..")
+                .layer("state")
+                .definedBy("io.tcpsight.connect.state..")
+                .layer("policy")
+                .definedBy("io.tcpsight.connect.policy..")
+                .layer("provider")
+                .definedBy("io.tcpsight.connect.provider..")
+                .layer("settings")
+                .definedBy("io.tcpsight.connect.settings..")
+                .whereLayer("plugin types")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("rest")
+                .mayOnlyBeAccessedByLayers("plugin types")
+                .whereLayer("observation")
+                .mayOnlyBeAccessedByLayers("plugin types", "rest")
+                .whereLayer("state")
+                .mayOnlyBeAccessedByLayers("plugin types", "rest", "observation")
+                .whereLayer("policy")
+                .mayOnlyBeAccessedByLayers("plugin types", "state", "observation")
+                .whereLayer("provider")
+                .mayOnlyBeAccessedByLayers("plugin types", "rest", "state", "observation")
+                .check(PLUGIN);
+    }
 
     @Test
     void meterTypesStayInTheWorkersObservation() {

@@ -1,0 +1,73 @@
+package io.tcpsight.doctor;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.Finding;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.model.BulkFlow;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.KernelFacts;
+import io.tcpsight.model.OwnerKnownBy;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.CensusTracker;
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.ProcessSocket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Judges the connections a Kafka client with the user's config opened from this process: found
+ * by the process census, sampled once through TCP_INFO, and run through the same connection
+ * rules the agent and the plugin use, with the user's settings. One finding per rule and broker.
+ */
+final class ClientConnectionJudge {
+    private ClientConnectionJudge() {}
+
+    static List<Finding> judge(
+            Map<InetSocketAddress, String> nodeIds,
+            String clientId,
+            KafkaSettings settings,
+            KernelFacts kernel,
+            TcpsightConfig config)
+            throws IOException {
+        ConnectionRegistry registry = new ConnectionRegistry(1024);
+        FindingsBoard board = new FindingsBoard(Long.MAX_VALUE, finding -> {});
+        ConnectionMonitor monitor =
+                new ConnectionMonitor(registry, config, connection -> settings, () -> kernel, board);
+        Map<String, String> byAddress = new HashMap<>();
+        nodeIds.forEach((address, node) -> byAddress.put(ConnectionIdentity.address(address), node));
+        monitor.addNamer(sampled -> {
+            for (TrackedConnection connection : sampled) {
+                String node = byAddress.get(
+                        ConnectionIdentity.address(connection.identity().remote()));
+                if (node != null) {
+                    connection.updateIdentity(identity -> identity.withNodeId(node));
+                }
+            }
+        });
+        CensusTracker census = new CensusTracker(
+                registry,
+                (ProcessSocket socket) -> byAddress.containsKey(ConnectionIdentity.address(socket.remote())),
+                // the doctor's consumer fetches with the user's settings: fetch responses flow to it; it is the
+                // only Kafka client the doctor runs while it judges, so every socket to the brokers is its own
+                socket -> CensusTracker.clientIdentity(socket, clientId)
+                        .withFlow(BulkFlow.TO_CLIENT)
+                        .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
+        census.refresh();
+        monitor.round();
+        Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();
+        for (Finding finding : board.current()) {
+            onePerRuleAndBroker.putIfAbsent(
+                    finding.rule().id() + " "
+                            + ConnectionIdentity.address(finding.connection().remote()),
+                    finding);
+        }
+        return new ArrayList<>(onePerRuleAndBroker.values());
+    }
+}
