@@ -57,6 +57,19 @@ final class ZooScore {
         into.computeIfAbsent(client, any -> new TreeMap<>()).put(finding.rule(), finding);
     }
 
+    /** Whether every client that must get a warn/critical finding has got it. */
+    boolean allExpectedSeen() {
+        for (Map.Entry<String, String[]> client : expected.entrySet()) {
+            String wanted = client.getValue()[1];
+            if (!wanted.equals("-")
+                    && warnings.getOrDefault(client.getKey(), Map.of()).values().stream()
+                            .noneMatch(finding -> matches(wanted, brief(finding)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     FindingView.Peer seenAs(String client) {
         return seenAs.get(client);
     }

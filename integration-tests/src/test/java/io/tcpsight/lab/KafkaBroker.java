@@ -41,7 +41,7 @@ public final class KafkaBroker implements AutoCloseable {
     /**
      * The Kafka releases the lab runs: the newest of each line that resolves from Maven Central.
      * 4.3.1 is the main runtime (integration-tests/kafka-runtime), which the deep tests use; the
-     * others are the version matrix (integration-tests/kafka-runtimes/&lt;line&gt;).
+     * others are the version matrix (integration-tests/kafka-version-matrix/&lt;line&gt;).
      */
     public enum Version {
         V3_6("3.6.2"),

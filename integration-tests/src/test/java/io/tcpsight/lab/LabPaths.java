@@ -53,9 +53,9 @@ public final class LabPaths {
         return path("tcpsight.lab.doctor.jar", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
     }
 
-    /** The jars of one release of the version matrix: its line's module under kafka-runtimes/. */
+    /** The jars of one release of the version matrix: its line's module under kafka-version-matrix/. */
     static Path kafkaRuntime(String line) {
-        return path("tcpsight.lab.kafka.runtimes", "kafka-runtimes")
+        return path("tcpsight.lab.kafka.runtimes", "kafka-version-matrix")
                 .resolve(line)
                 .resolve("target/lib");
     }

@@ -41,7 +41,7 @@ public final class LabPrerequisites {
         requireKafkaRuntime(LabPaths.kafkaLib());
     }
 
-    /** A release's jars (the main runtime, or one of kafka-runtimes/), with the broker among them. */
+    /** A release's jars (the main runtime, or one of kafka-version-matrix/), with the broker among them. */
     static void requireKafkaRuntime(Path lib) {
         try (var jars = Files.list(lib)) {
             if (jars.noneMatch(jar -> jar.getFileName().toString().startsWith("kafka_2.13-"))) {
