@@ -77,16 +77,9 @@ class ClientZooIT {
     @Test
     void eachClientIsJudgedByTheBuffersItsBytesPassAndNamedInItsOwnLibrarysKeys() throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(100))));
-        Map<String, String> users = new HashMap<>();
-        for (String client : EXPECTED.keySet()) {
-            users.put(user(client), user(client) + "-secret");
-        }
-        KafkaBroker broker = KafkaBroker.inLab(lab)
-                .saslPlain("admin", "admin-secret", users)
-                // 50 Mbit/s: Kafka's default 1 MiB a partition per 100 ms round trip (84 Mbit/s) is enough
-                .agent("interval=2s,target.throughput.mbit=50")
-                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
-                .start();
+        List<String> users = new ArrayList<>();
+        EXPECTED.keySet().forEach(client -> users.add(user(client)));
+        KafkaBroker broker = ZooScore.broker(lab, users);
         LabTopics.create(broker, "zoo", 1);
         LabTopics.create(broker, "zoo-in", 1);
         LabTopics.fill(broker, "zoo", 6000, 10_000); // 60 MB: a 64 KiB window at 100 ms drains 0.6 MB/s

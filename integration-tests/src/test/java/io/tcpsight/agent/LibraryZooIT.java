@@ -91,17 +91,7 @@ class LibraryZooIT {
     void eachLibraryIsNamedAndItsLimitedClientsGetTheirRemedyInItsOwnKeys() throws Exception {
         LabPrerequisites.requireClientZoo();
         KernelLab lab = LAB.start(KernelLab.builder().link(Link.rtt(Duration.ofMillis(100))));
-        Map<String, String> users = new HashMap<>();
-        for (String user : EXPECTED.keySet()) {
-            users.put(user, user + "-secret");
-        }
-        KafkaBroker broker = KafkaBroker.inLab(lab)
-                .saslPlain("admin", "admin-secret", users)
-                // 50 Mbit/s: each library's default fetch sizes per 100 ms round trip are enough (kafka-go's
-                // 1 MB, 80 Mbit/s, the least)
-                .agent("interval=2s,target.throughput.mbit=50")
-                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
-                .start();
+        KafkaBroker broker = ZooScore.broker(lab, EXPECTED.keySet());
         LabTopics.create(broker, "zoo", 1);
         LabTopics.fill(broker, "zoo", 3000, 10_000); // 30 MB: a 64 KiB fetch per 100 ms reads 0.6 MB/s
 

@@ -3,7 +3,10 @@ package io.tcpsight.agent;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLab;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +30,22 @@ final class ZooScore {
     private final Map<String, FindingView.Peer> seenAs = new TreeMap<>();
     private final Map<String, Set<String>> flows = new TreeMap<>(); // client -> flow of each of its connections
     private final List<String> wrong = new ArrayList<>();
+
+    /**
+     * The broker a zoo runs against: SASL/PLAIN with each user (password USER-secret), the agent at a
+     * 50 Mbit/s target, under which Kafka's default 1 MiB a partition per 100 ms round trip (84 Mbit/s) and
+     * each other library's default (kafka-go's 1 MB, 80 Mbit/s, the least) are enough, and the broker's own
+     * buffers autotuned, so that each client's settings alone decide whether it is limited.
+     */
+    static KafkaBroker broker(KernelLab lab, Collection<String> users) throws Exception {
+        Map<String, String> passwords = new HashMap<>();
+        users.forEach(user -> passwords.put(user, user + "-secret"));
+        return KafkaBroker.inLab(lab)
+                .saslPlain("admin", "admin-secret", passwords)
+                .agent("interval=2s,target.throughput.mbit=50")
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
+                .start();
+    }
 
     ZooScore(Map<String, String[]> expected, Function<FindingView.Peer, String> key) {
         this.expected = expected;
