@@ -9,7 +9,11 @@
  * "-" as a namespace means the caller's own. Prints "ready" once both devices are open, and
  * its statistics on SIGTERM/SIGINT. On SIGHUP it reads a new one-way delay in microseconds from
  * the delay file, for packets that arrive from then on (a path whose RTT changes), and prints
- * "delay N us".
+ * "delay N us". On SIGUSR1 it prints "held N a->b=X b->a=Y wake=Z" (N counts the SIGUSR1s): the most
+ * each direction has held a packet beyond the one-way delay since it started (queueing behind the
+ * rate limit, and delivering late), and the latest it woke after a timeout, all in microseconds.
+ * These are what the line itself added to the nominal RTT, so a test can bound an RTT it reads
+ * from the kernel by what was measured instead of by the nominal delay alone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +38,8 @@
 #define READS_PER_WAKEUP 64
 
 struct packet {
+    int64_t received_ns;
+    int64_t delay_ns;             /* the one-way delay in force when it arrived */
     int64_t due_ns;
     uint32_t length;
     unsigned char data[SLOT_BYTES];
@@ -48,10 +54,14 @@ struct direction {
     uint32_t tail;                /* next free */
     int64_t link_free_ns;         /* when the simulated link finishes serialising */
     uint64_t forwarded, forwarded_bytes, lost, queue_drops, ring_drops, write_drops;
+    int64_t max_extra_hold_ns;    /* the most a delivered packet was held beyond delay_ns */
 };
 
 static volatile sig_atomic_t stopping = 0;
 static volatile sig_atomic_t delay_changed = 0;
+static volatile sig_atomic_t held_asked = 0;
+static long held_answers = 0;
+static int64_t max_wake_late_ns = 0;
 static const char *delay_file = NULL;
 static int64_t delay_ns;
 static double rate_bytes_per_ns;  /* 0: unlimited */
@@ -61,6 +71,7 @@ static uint64_t random_state = 88172645463325252ULL;
 
 static void on_signal(int signal_number) { (void) signal_number; stopping = 1; }
 static void on_hangup(int signal_number) { (void) signal_number; delay_changed = 1; }
+static void on_held(int signal_number) { (void) signal_number; held_asked = 1; }
 
 static void read_delay_file(void) {
     FILE *file = delay_file ? fopen(delay_file, "r") : NULL;
@@ -152,6 +163,8 @@ static void receive(struct direction *d, int64_t now) {
             d->link_free_ns = start + (int64_t) (n / rate_bytes_per_ns);
             start = d->link_free_ns;
         }
+        slot->received_ns = now;
+        slot->delay_ns = delay_ns;
         slot->due_ns = start + delay_ns;
         slot->length = (uint32_t) n;
         d->tail++;
@@ -170,6 +183,10 @@ static int64_t deliver(struct direction *d, int64_t now) {
         } else {
             d->forwarded++;
             d->forwarded_bytes += slot->length;
+            int64_t extra = now_ns() - slot->received_ns - slot->delay_ns;
+            if (extra > d->max_extra_hold_ns) {
+                d->max_extra_hold_ns = extra;
+            }
         }
         d->head++;
     }
@@ -237,6 +254,7 @@ int main(int argc, char **argv) {
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     signal(SIGHUP, on_hangup);
+    signal(SIGUSR1, on_held);
     printf("ready\n");
     fflush(stdout);
 
@@ -246,12 +264,21 @@ int main(int argc, char **argv) {
             delay_changed = 0;
             read_delay_file();
         }
+        if (held_asked) {
+            held_asked = 0;
+            printf("held %ld a->b=%lld b->a=%lld wake=%lld\n", ++held_answers,
+                   (long long) (ab.max_extra_hold_ns / 1000), (long long) (ba.max_extra_hold_ns / 1000),
+                   (long long) (max_wake_late_ns / 1000));
+            fflush(stdout);
+        }
         int64_t now = now_ns();
         int64_t next_ab = deliver(&ab, now);
         int64_t next_ba = deliver(&ba, now);
         int64_t next = next_ab < 0 ? next_ba : (next_ba < 0 || next_ab < next_ba ? next_ab : next_ba);
         struct timespec timeout = {.tv_sec = 1, .tv_nsec = 0};
+        int64_t wake_at = -1;
         if (next >= 0) {
+            wake_at = next;
             int64_t wait = next - now_ns();
             if (wait < 0) {
                 wait = 0;
@@ -265,6 +292,9 @@ int main(int argc, char **argv) {
             break;
         }
         now = now_ns();
+        if (ready == 0 && wake_at >= 0 && now - wake_at > max_wake_late_ns) {
+            max_wake_late_ns = now - wake_at;
+        }
         if (ready > 0 && (fds[0].revents & POLLIN)) {
             receive(&ab, now);
         }

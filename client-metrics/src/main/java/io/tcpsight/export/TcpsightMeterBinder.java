@@ -17,6 +17,7 @@ import io.tcpsight.model.IntervalStats;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,12 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
 
     static final String OTHER = "other";
 
+    /** A round's duration, from an idle client (under a millisecond) to a round longer than any interval. */
+    private static final Duration[] ROUND_BUCKETS = {
+        Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(25), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10)
+    };
+
     private final ConnectionMonitor monitor;
     private final int topConnections;
     private final boolean peerLabels;
@@ -49,6 +56,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
     private volatile GaugeRows findingsByTagSet;
+    private volatile Timer roundDuration;
 
     private final HostSignalMeters hostMeters;
 
@@ -82,6 +90,11 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                 .description("Current warn and critical findings by rule and severity on the connections of a tag set"
                         + " (role, listener, node.id); a row only where there is one, for alerts to route by")
                 .register(meterRegistry));
+        this.roundDuration = Timer.builder("tcpsight.round.duration")
+                .description("How long each round took to sample every tracked connection and judge it: what"
+                        + " tcpsight costs its host; a round longer than tcpsight.interval.ms delays the next")
+                .serviceLevelObjectives(ROUND_BUCKETS)
+                .register(meterRegistry);
         this.worst = new WorstConnectionsTable(meterRegistry, topConnections, peerLabels);
         this.registry = meterRegistry;
     }
@@ -107,6 +120,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         if (meters == null) {
             return;
         }
+        monitor.lastRoundNanos().ifPresent(nanos -> roundDuration.record(nanos, TimeUnit.NANOSECONDS));
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
             AggregateMeters aggregate = aggregate(meters, tags(connection.identity()));

@@ -18,6 +18,7 @@ import io.tcpsight.tcp.TcpState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -45,6 +46,7 @@ public final class ConnectionMonitor {
     private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
+    private volatile long lastRoundNanos = -1;
 
     public ConnectionMonitor(
             ConnectionRegistry registry,
@@ -114,7 +116,17 @@ public final class ConnectionMonitor {
         return ConnectionRanking.worst(registry.connections(), board.current(), limit);
     }
 
+    /**
+     * How long the latest round took from sampling to its published findings (what the round
+     * costs the host JVM; listeners that export it are not counted); empty before the first.
+     */
+    public OptionalLong lastRoundNanos() {
+        long nanos = lastRoundNanos;
+        return nanos < 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
+    }
+
     public void round() {
+        long started = System.nanoTime();
         List<TrackedConnection> sampled = sampler.sample();
         for (Consumer<List<TrackedConnection>> namer : namers) {
             namer.accept(sampled);
@@ -149,6 +161,7 @@ public final class ConnectionMonitor {
             findings.addAll(source.get());
         }
         board.publish(findings, System.currentTimeMillis());
+        lastRoundNanos = System.nanoTime() - started;
         for (RoundListener listener : listeners) {
             listener.onRound(sampled, findings);
         }

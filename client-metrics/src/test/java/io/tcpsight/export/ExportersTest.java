@@ -107,6 +107,32 @@ class ExportersTest {
         }
     }
 
+    @Test
+    void everyRoundIsTimedOnceWhatItCostsTheHost() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new TcpsightMeterBinder(monitor).bindTo(meters);
+        assertTrue(monitor.lastRoundNanos().isEmpty(), "no round yet");
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
+            for (SocketChannel client : loopback.clients) {
+                track(registry, client, "consumer-g-" + client.hashCode());
+            }
+            long before = System.nanoTime();
+            monitor.round();
+            monitor.round();
+            monitor.round();
+            long wall = System.nanoTime() - before;
+            Timer rounds = meters.find("tcpsight.round.duration").timer();
+            assertEquals(3, rounds.count());
+            double recorded = rounds.totalTime(TimeUnit.NANOSECONDS);
+            assertTrue(recorded > 0 && recorded <= wall, "recorded " + recorded + " ns of " + wall + " ns");
+            assertTrue(
+                    rounds.max(TimeUnit.NANOSECONDS) >= monitor.lastRoundNanos().getAsLong(),
+                    "the latest is among them");
+        }
+    }
+
     private static double churn(SimpleMeterRegistry meters, String which) {
         return meters.find("tcpsight.connection." + which)
                 .tags("role", "client", "node.id", "1")

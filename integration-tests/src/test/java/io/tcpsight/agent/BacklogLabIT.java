@@ -10,6 +10,7 @@ import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.Link;
 import java.time.Duration;
 import java.util.List;
@@ -109,7 +110,7 @@ class BacklogLabIT {
                             .atMost(Duration.ofSeconds(10))
                             .until(() -> backlogFinding(broker)));
         }
-        Thread.sleep(3000); // three of the agent's rounds
+        LabRounds.awaitMore("the agent", () -> broker.agentGet("/metrics"), 3);
         return new Burst(sinceResume, sinceStart, backlogFinding(broker));
     }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
 
 /**
  * Two hosts joined by a real TCP path with a chosen RTT, rate and loss: a server network
@@ -42,6 +43,7 @@ public final class KernelLab implements AutoCloseable {
     private final List<LabProcess> processes = Collections.synchronizedList(new ArrayList<>());
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
+    private int holdQuestions;
     private boolean closed;
     /** The host's allowed congestion controls before this lab added one, to restore on close; null if untouched. */
     private String allowedCongestionControlBefore;
@@ -409,6 +411,24 @@ public final class KernelLab implements AutoCloseable {
 
     private Path delayFile() {
         return LabPaths.work().resolve(serverNamespace + "-delay-us");
+    }
+
+    /**
+     * What the delay line has added to the nominal delay since it started, as it measured it: the
+     * most each direction held a packet beyond the one-way delay (queueing behind the rate limit,
+     * delivering late), and the latest it woke after a timeout. Asked with SIGUSR1; each answer
+     * carries the number of the question, so an earlier answer is never taken for this one.
+     */
+    public synchronized LineHold lineHold() throws IOException, InterruptedException {
+        int question = ++holdQuestions;
+        run("kill", "-USR1", Long.toString(delayLine.pid()));
+        Matcher answer = delayLine.awaitLine(
+                "^held " + question + " a->b=(\\d+) b->a=(\\d+) wake=(\\d+)$", Duration.ofSeconds(10));
+        return new LineHold(
+                link.roundTrip(),
+                Duration.ofNanos(Long.parseLong(answer.group(1)) * 1000),
+                Duration.ofNanos(Long.parseLong(answer.group(2)) * 1000),
+                Duration.ofNanos(Long.parseLong(answer.group(3)) * 1000));
     }
 
     public String delayLineStatistics() {

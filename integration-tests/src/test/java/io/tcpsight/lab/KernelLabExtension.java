@@ -40,6 +40,15 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
         return KafkaBroker.start(start(KernelLab.builder().link(link)), Map.of());
     }
 
+    /** The lab this test started last, for what its line measured ({@link KernelLab#lineHold()}). */
+    public synchronized KernelLab latest() {
+        List<KernelLab> mine = open.getOrDefault(Thread.currentThread(), List.of());
+        if (mine.isEmpty()) {
+            throw new IllegalStateException("this test has started no lab");
+        }
+        return mine.get(mine.size() - 1);
+    }
+
     @Override
     public void afterEach(ExtensionContext context) {
         closeAll();

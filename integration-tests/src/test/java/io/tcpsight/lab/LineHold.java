@@ -1,0 +1,74 @@
+package io.tcpsight.lab;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+
+/**
+ * What a lab's line measured of itself: its nominal round trip, and the most it added to either
+ * direction (queueing behind its rate limit, late deliveries) and to its own wake-ups, since it
+ * started.
+ *
+ * <p>The kernel's min_rtt of a connection across the line is at most its handshake's round trip
+ * (client: SYN to SYN-ACK; server: SYN-ACK to ACK; both answered at once by the peer's kernel),
+ * so it lies between the nominal round trip less the line's batch window each way (it delivers
+ * up to 0.25 ms early) and the nominal round trip plus what the line measured it added, plus the
+ * kernels' own time for a packet through two TUN devices. A test that checks a finding quotes the
+ * path's RTT compares it with these bounds, not with the nominal figure.
+ */
+public final class LineHold {
+    /** The delay line delivers packets due within this window together, so up to this much early each way. */
+    private static final Duration BATCH_WINDOW = Duration.ofNanos(250_000);
+    /**
+     * The kernels' part of a round trip that the line cannot see: a packet's way into and out of the
+     * TUN devices on both sides and the peer's immediate answer. KernelLabIT measures the whole of
+     * it on an idle line: under 0.3 ms (lab.md).
+     */
+    static final Duration KERNEL_ALLOWANCE = Duration.ofMillis(1);
+
+    private final Duration nominal;
+    private final Duration aToB;
+    private final Duration bToA;
+    private final Duration wakeLate;
+
+    LineHold(Duration nominal, Duration aToB, Duration bToA, Duration wakeLate) {
+        this.nominal = nominal;
+        this.aToB = aToB;
+        this.bToA = bToA;
+        this.wakeLate = wakeLate;
+    }
+
+    public double lowestRttMillis() {
+        return millis(nominal.minus(BATCH_WINDOW.multipliedBy(2)));
+    }
+
+    public double highestRttMillis() {
+        return millis(
+                nominal.plus(aToB).plus(bToA).plus(wakeLate.multipliedBy(2)).plus(KERNEL_ALLOWANCE));
+    }
+
+    /** Asserts that an RTT a finding or report quotes is one the line can have given it. */
+    public void assertQuoted(double rttMillis, String what) {
+        assertTrue(
+                rttMillis >= lowestRttMillis() && rttMillis <= highestRttMillis(),
+                what + " quotes an RTT of " + rttMillis + " ms; the line allows " + this);
+    }
+
+    private static double millis(Duration duration) {
+        return duration.toNanos() / 1e6;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(
+                "%.3f..%.3f ms (nominal %.1f ms; held beyond it at most %.3f ms a->b and %.3f ms b->a;"
+                        + " woke at most %.3f ms late; kernel allowance %.1f ms)",
+                lowestRttMillis(),
+                highestRttMillis(),
+                millis(nominal),
+                millis(aToB),
+                millis(bToA),
+                millis(wakeLate),
+                millis(KERNEL_ALLOWANCE));
+    }
+}
