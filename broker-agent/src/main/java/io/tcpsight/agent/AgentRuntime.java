@@ -9,6 +9,7 @@ import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.OwnerKnownBy;
+import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.model.Role;
 import io.tcpsight.runtime.ObservationRuntime;
 import io.tcpsight.sampling.ConnectionRegistry;
@@ -317,10 +318,15 @@ final class AgentRuntime implements Hooks.Receiver {
     @Override
     public void parsedRequest(Object requestAndSize, String connectionId) {
         BrokerConnection broker = brokerIds.find(connectionId);
-        if (broker == null
-                || broker.bodiesRead
-                || requestAndSize == null
-                || broker.tracked.identity().knownFlow() != BulkFlow.TO_CLIENT) {
+        if (broker == null || requestAndSize == null) {
+            return;
+        }
+        BulkFlow flow = broker.tracked.identity().knownFlow();
+        if (flow == BulkFlow.TO_BROKER) {
+            countProduce(broker, requestAndSize);
+            return;
+        }
+        if (broker.bodiesRead || flow != BulkFlow.TO_CLIENT) {
             return;
         }
         broker.bodiesRead = true;
@@ -332,17 +338,39 @@ final class AgentRuntime implements Hooks.Receiver {
         }
     }
 
-    /** The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for. */
+    /**
+     * A producer's connection: each Produce request's size (one field read) and, now and then, the
+     * partitions it names, for produce-pipeline-below-bdp. Other requests on it cost a class check.
+     */
+    private void countProduce(BrokerConnection broker, Object requestAndSize) {
+        try {
+            Object produce = ProduceRequests.produceRequest(requestAndSize);
+            if (produce != null) {
+                int partitions = broker.readsPartitionsOfNextProduce() ? ProduceRequests.partitions(produce) : -1;
+                broker.produced(ProduceRequests.size(requestAndSize), partitions);
+            }
+        } catch (ReflectiveOperationException | RuntimeException unreadable) {
+            failed("reading a Produce request's size", unreadable);
+        }
+    }
+
+    /**
+     * The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for,
+     * and what its Produce requests carried since the previous round. Called once a round per
+     * connection, by the monitor.
+     */
     private KafkaSettings requestedSettings(TrackedConnection connection) {
-        FetchRequestSizes.Sizes sizes = connection
+        BrokerConnection broker = connection
                 .ownerKey()
                 .map(brokerIds::known)
-                .filter(broker -> broker.tracked == connection)
-                .map(broker -> broker.fetchSizes)
+                .filter(known -> known.tracked == connection)
                 .orElse(null);
-        return sizes == null
+        FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
+        KafkaSettings settings = sizes == null
                 ? KafkaSettings.unknown()
                 : new KafkaSettings(null, null, sizes.maxBytes, sizes.partitionMaxBytes, sizes.partitions);
+        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(System.nanoTime());
+        return traffic == null ? settings : settings.withProduceTraffic(traffic);
     }
 
     /**

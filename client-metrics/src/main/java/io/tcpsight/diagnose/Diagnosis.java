@@ -24,6 +24,7 @@ public final class Diagnosis {
         add(findings, ConnectionRules.retransmissions(facts, config));
         add(findings, ConnectionRules.slowHandshake(facts, config));
         add(findings, ConnectionRules.fetchSizeBelowBdp(facts, config));
+        add(findings, ProduceRules.producePipelineBelowBdp(facts, config));
         return findings;
     }
 

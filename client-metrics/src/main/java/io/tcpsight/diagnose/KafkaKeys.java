@@ -19,20 +19,43 @@ final class KafkaKeys {
 
     static final String AUTOTUNE = "-1";
 
-    /** The Java client's defaults (ConsumerConfig, ProducerConfig): a value equal to one needs no setting. */
+    /**
+     * The Java client's defaults (ConsumerConfig, ProducerConfig; linger.ms 5 since Kafka 4.0): a value
+     * equal to one needs no setting.
+     */
     private static final Map<String, String> JAVA_DEFAULTS = Map.of(
             "send.buffer.bytes", "131072",
             "fetch.max.bytes", "52428800",
             "max.partition.fetch.bytes", "1048576",
-            "max.poll.records", "500");
+            "max.poll.records", "500",
+            "batch.size", "16384",
+            "linger.ms", "5",
+            "max.request.size", "1048576",
+            "buffer.memory", "33554432",
+            "max.in.flight.requests.per.connection", "5");
 
     /** What to look for in a library this tool does not know. */
     private static final Map<String, String> IN_WORDS = Map.of(
-            "receive.buffer.bytes", "the client library's socket receive buffer size (SO_RCVBUF)",
-            "send.buffer.bytes", "the client library's socket send buffer size (SO_SNDBUF)",
-            "fetch.max.bytes", "the client library's limit on the bytes of one fetch response",
-            "max.partition.fetch.bytes", "the client library's limit on the bytes one fetch takes per partition",
-            "max.poll.records", "the client library's limit on the records one poll returns");
+            "receive.buffer.bytes",
+            "the client library's socket receive buffer size (SO_RCVBUF)",
+            "send.buffer.bytes",
+            "the client library's socket send buffer size (SO_SNDBUF)",
+            "fetch.max.bytes",
+            "the client library's limit on the bytes of one fetch response",
+            "max.partition.fetch.bytes",
+            "the client library's limit on the bytes one fetch takes per partition",
+            "max.poll.records",
+            "the client library's limit on the records one poll returns",
+            "batch.size",
+            "the client library's largest batch of records for one partition, in bytes",
+            "linger.ms",
+            "how long the client library lets a batch wait for more records",
+            "max.request.size",
+            "the client library's limit on the bytes of one Produce request",
+            "buffer.memory",
+            "the client library's memory for records not yet acknowledged",
+            "max.in.flight.requests.per.connection",
+            "the client library's limit on unanswered requests per connection");
 
     /** The receive buffer of this end of the connection. */
     static List<Setting> ownReceiveBuffer(ConnectionIdentity identity, String value) {

@@ -17,16 +17,33 @@ final class LibraryKeys {
             "receive.buffer.bytes", "socket.receive.buffer.bytes",
             "send.buffer.bytes", "socket.send.buffer.bytes",
             "fetch.max.bytes", "fetch.max.bytes",
-            "max.partition.fetch.bytes", "max.partition.fetch.bytes");
+            "max.partition.fetch.bytes", "max.partition.fetch.bytes",
+            "batch.size", "batch.size",
+            "linger.ms", "linger.ms",
+            "max.request.size", "message.max.bytes");
 
     private static final Map<String, String> LIBRDKAFKA_DEFAULTS = Map.of(
             "socket.receive.buffer.bytes", "0",
             "socket.send.buffer.bytes", "0",
             "fetch.max.bytes", "52428800",
-            "max.partition.fetch.bytes", "1048576");
+            "max.partition.fetch.bytes", "1048576",
+            "batch.size", "1000000",
+            "linger.ms", "5",
+            "message.max.bytes", "1000000");
 
     /** librdkafka (CONFIGURATION.md); it has no max.poll.records: it hands out records one at a time from its prefetch queue. */
     private static List<Setting> librdkafka(String javaKey, String value) {
+        if (javaKey.equals("buffer.memory")) {
+            // queue.buffering.max.kbytes counts KiB (default 1048576, 1 GiB): far above any buffer.memory given
+            return List.of();
+        }
+        if (javaKey.equals("batch.size") && Long.parseLong(value) <= 1_000_000) {
+            return List
+                    .of(); // each librdkafka request carries one partition's MessageSet of up to 1000000 bytes already
+        }
+        if (javaKey.equals("max.in.flight.requests.per.connection")) {
+            return List.of(); // 1000000 by default; idempotence caps it at 5 itself
+        }
         String key = LIBRDKAFKA_KEYS.get(javaKey);
         if (key == null) {
             return List.of();
@@ -98,6 +115,17 @@ final class LibraryKeys {
                 return List.of(defaulted(library, "max_partition_fetch_bytes", value, "1048576", "kafka-python's"));
             case "max.poll.records":
                 return List.of(defaulted(library, "max_poll_records", value, "500", "kafka-python's"));
+            case "batch.size":
+                return List.of(defaulted(library, "batch_size", value, "16384", "kafka-python's"));
+            case "linger.ms":
+                return List.of(defaulted(library, "linger_ms", value, "0", "kafka-python's"));
+            case "max.request.size":
+                return List.of(defaulted(library, "max_request_size", value, "1048576", "kafka-python's"));
+            case "buffer.memory":
+                return List.of(defaulted(library, "buffer_memory", value, "33554432", "kafka-python's"));
+            case "max.in.flight.requests.per.connection":
+                return List.of(
+                        defaulted(library, "max_in_flight_requests_per_connection", value, "5", "kafka-python's"));
             default:
                 return List.of();
         }
@@ -121,6 +149,17 @@ final class LibraryKeys {
             case "max.poll.records":
                 return List.of(Setting.client(library, "client.PollRecords(ctx, n)", value)
                         .withNote("the n of each PollRecords call; PollFetches takes all that is buffered"));
+            case "batch.size":
+                return Long.parseLong(value) <= 1_000_012
+                        ? List.of() // kgo's ProducerBatchMaxBytes default is 1000012 already
+                        : List.of(Setting.client(library, "kgo.ProducerBatchMaxBytes", value));
+            case "linger.ms":
+                return List.of(Setting.client(library, "kgo.ProducerLinger", value + " * time.Millisecond")
+                        .withNote("kgo's default is 10 ms since v1.20.0, 0 before"));
+            case "buffer.memory":
+                return List.of(Setting.client(library, "kgo.MaxBufferedBytes", value)
+                        .withNote("kgo buffers at most MaxBufferedRecords (10000) records by default: raise it too"
+                                + " where records are small"));
             default:
                 return List.of();
         }
@@ -142,6 +181,17 @@ final class LibraryKeys {
                         .withNote("sarama's default 0 sets no limit"));
             case "max.partition.fetch.bytes":
                 return List.of(defaulted(library, "Config.Consumer.Fetch.Default", value, "1048576", "sarama's"));
+            case "batch.size":
+                return List.of(Setting.client(library, "Config.Producer.Flush.Bytes", value)
+                        .withNote("sarama's default 0 sends whatever has gathered as soon as a request may go"));
+            case "linger.ms":
+                return List.of(
+                        Setting.client(library, "Config.Producer.Flush.Frequency", value + " * time.Millisecond"));
+            case "max.request.size":
+                return List.of(defaulted(library, "Config.Producer.MaxMessageBytes", value, "1000000", "sarama's"));
+            case "max.in.flight.requests.per.connection":
+                return List.of(defaulted(library, "Config.Net.MaxOpenRequests", value, "5", "sarama's")
+                        .withNote("with Config.Producer.Idempotent sarama requires 1"));
             default:
                 return List.of(); // messages arrive on a channel: no records-per-poll limit
         }
@@ -162,8 +212,16 @@ final class LibraryKeys {
                 return List.of(defaulted(library, "maxBytes", value, "10485760", "KafkaJS's"));
             case "max.partition.fetch.bytes":
                 return List.of(defaulted(library, "maxBytesPerPartition", value, "1048576", "KafkaJS's"));
+            case "batch.size":
+                return List.of(Setting.client(
+                                library,
+                                "producer.sendBatch()",
+                                "records of about " + value
+                                        + " bytes per partition in each call, several calls awaited together")
+                        .withNote("KafkaJS has no batching of its own: each send() or sendBatch() is one request per"
+                                + " leader"));
             default:
-                return List.of(); // eachMessage/eachBatch: no records-per-poll limit
+                return List.of(); // eachMessage/eachBatch: no records-per-poll limit; maxInFlightRequests is unlimited
         }
     }
 
@@ -181,6 +239,13 @@ final class LibraryKeys {
             case "max.partition.fetch.bytes":
                 return List.of(Setting.client(library, "ReaderConfig.MaxBytes", value)
                         .withNote("kafka-go's default is 1000000; one Reader fetches one partition"));
+            case "batch.size":
+                return List.of(Setting.client(library, "Writer.BatchBytes", value)
+                        .withNote("and Writer.BatchSize (messages, default 100) at least this over the record size; a"
+                                + " Writer has one request per partition in flight"));
+            case "linger.ms":
+                return List.of(Setting.client(library, "Writer.BatchTimeout", value + " * time.Millisecond")
+                        .withNote("kafka-go's default is 1 s"));
             default:
                 return List.of();
         }

@@ -13,6 +13,8 @@ public enum RuleId {
     LISTEN_BACKLOG_OVERFLOW("listen-backlog-overflow"),
     SYN_COOKIES("syn-cookies"),
     FETCH_SIZE_BELOW_BDP("fetch-size-below-bdp"),
+    /** A producer's full batches carry far less per round trip than the path's bandwidth-delay product. */
+    PRODUCE_PIPELINE_BELOW_BDP("produce-pipeline-below-bdp"),
     WINDOW_SCALING_DISABLED("window-scaling-disabled"),
     TIMESTAMPS_DISABLED("timestamps-disabled"),
     BROKER_UNREACHABLE("broker-unreachable"),

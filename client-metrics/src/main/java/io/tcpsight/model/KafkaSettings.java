@@ -21,6 +21,8 @@ public final class KafkaSettings {
     private final Long maxPartitionFetchBytes;
     private final Integer partitionsPerBroker;
     private final String securityProtocol;
+    /** What its Produce requests carried in the latest interval (the broker's side); null when not seen. */
+    private ProduceTraffic produceTraffic;
 
     public KafkaSettings(
             Integer receiveBufferBytes,
@@ -84,13 +86,33 @@ public final class KafkaSettings {
     }
 
     public KafkaSettings withPartitionsPerBroker(Integer partitions) {
-        return new KafkaSettings(
+        KafkaSettings copy = new KafkaSettings(
                 receiveBufferBytes,
                 sendBufferBytes,
                 fetchMaxBytes,
                 maxPartitionFetchBytes,
                 partitions,
                 securityProtocol);
+        copy.produceTraffic = produceTraffic;
+        return copy;
+    }
+
+    /** The same settings with what the client's Produce requests carried in the latest interval. */
+    public KafkaSettings withProduceTraffic(ProduceTraffic traffic) {
+        KafkaSettings copy = new KafkaSettings(
+                receiveBufferBytes,
+                sendBufferBytes,
+                fetchMaxBytes,
+                maxPartitionFetchBytes,
+                partitionsPerBroker,
+                securityProtocol);
+        copy.produceTraffic = traffic;
+        return copy;
+    }
+
+    /** What the client's Produce requests carried in the latest interval, as the broker read them. */
+    public Optional<ProduceTraffic> produceTraffic() {
+        return Optional.ofNullable(produceTraffic);
     }
 
     /** security.protocol as configured (PLAINTEXT when a known config leaves it out); empty when the config is unknown. */

@@ -49,6 +49,7 @@ public final class LineHold {
 
     /** Asserts that an RTT a finding or report quotes is one the line can have given it. */
     public void assertQuoted(double rttMillis, String what) {
+        System.out.println("[line] " + what + " quotes an RTT of " + rttMillis + " ms; the line allows " + this);
         assertTrue(
                 rttMillis >= lowestRttMillis() && rttMillis <= highestRttMillis(),
                 what + " quotes an RTT of " + rttMillis + " ms; the line allows " + this);

@@ -1,0 +1,78 @@
+package io.tcpsight.agent;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.Collection;
+
+/**
+ * A Produce request as Kafka parsed it ({@code RequestAndSize}: its {@code request}, a
+ * {@code ProduceRequest}, and its {@code size}, the bytes read off the socket), read by
+ * reflection so nothing here links to Kafka. The size costs one field read; the partitions a
+ * request names cost a walk of its topics, so the caller reads them only now and then.
+ */
+final class ProduceRequests {
+    /** RequestAndSize's two public fields, looked up once per class. */
+    private static final class Fields {
+        final Class<?> type;
+        final Field request;
+        final Field size;
+
+        Fields(Class<?> type) throws ReflectiveOperationException {
+            this.type = type;
+            this.request = type.getField("request");
+            this.size = type.getField("size");
+        }
+    }
+
+    private static volatile Fields fields;
+    /** The ProduceRequest class, once one was seen: later requests are compared by identity, not by name. */
+    private static volatile Class<?> produceClass;
+
+    private ProduceRequests() {}
+
+    private static Fields fields(Object requestAndSize) throws ReflectiveOperationException {
+        Fields known = fields;
+        if (known == null || known.type != requestAndSize.getClass()) {
+            known = new Fields(requestAndSize.getClass());
+            fields = known;
+        }
+        return known;
+    }
+
+    /** The Produce request in this parsed body, or null when it is another request. */
+    static Object produceRequest(Object requestAndSize) throws ReflectiveOperationException {
+        Object body = fields(requestAndSize).request.get(requestAndSize);
+        if (body == null) {
+            return null;
+        }
+        Class<?> type = body.getClass();
+        if (type == produceClass) {
+            return body;
+        }
+        if (produceClass == null && type.getSimpleName().equals("ProduceRequest")) {
+            produceClass = type;
+            return body;
+        }
+        return null;
+    }
+
+    /** The bytes of the request as the broker read it off the socket. */
+    static int size(Object requestAndSize) throws ReflectiveOperationException {
+        return fields(requestAndSize).size.getInt(requestAndSize);
+    }
+
+    /** The partitions the request writes to: ProduceRequestData's topicData, each topic's partitionData. */
+    static int partitions(Object produceRequest) throws ReflectiveOperationException {
+        Object data = call(produceRequest, "data");
+        int partitions = 0;
+        for (Object topic : (Collection<?>) call(data, "topicData")) {
+            partitions += ((Collection<?>) call(topic, "partitionData")).size();
+        }
+        return partitions;
+    }
+
+    private static Object call(Object target, String name) throws ReflectiveOperationException {
+        Method method = target.getClass().getMethod(name);
+        return method.invoke(target);
+    }
+}

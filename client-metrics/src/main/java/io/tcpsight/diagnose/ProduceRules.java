@@ -1,0 +1,139 @@
+package io.tcpsight.diagnose;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.model.ConnectionFacts;
+import io.tcpsight.model.ProduceTraffic;
+import io.tcpsight.model.Role;
+import io.tcpsight.tuning.BdpSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * produce-pipeline-below-bdp: a producer whose requests carry far less per round trip than the
+ * path's bandwidth-delay product (under half the target rate; critical under a quarter) while its
+ * batches fill, judged on the broker's side from the
+ * Produce requests the agent read (their count, sizes and partitions). The broker processes one
+ * request of a connection at a time, and a client keeps at most a few in flight (five for the
+ * Java client with idempotence), so what a round trip can carry is requests in flight times
+ * their size: the batch size per partition, the partitions each request names, and the client's
+ * send buffer, which must hold every unacknowledged byte.
+ */
+final class ProduceRules {
+    private ProduceRules() {}
+
+    /** max.in.flight.requests.per.connection at most while idempotence holds (Java, kafka-python, librdkafka). */
+    static final int IN_FLIGHT_WITH_IDEMPOTENCE = 5;
+    /** The Java client's (and kafka-python's) batch.size default. */
+    static final long DEFAULT_BATCH_BYTES = 16_384;
+    /**
+     * A request whose batches average at least this share of the default batch.size filled them
+     * before linger.ms ran out: the client had more to send than it sent. Smaller batches leave at
+     * linger.ms, and then the application sends no more than that.
+     */
+    static final double FULL_BATCH_SHARE = 0.75;
+    /**
+     * A rate this share of the target or more is no finding: a producer's rate is measured, not a
+     * ceiling, and one at the line never reaches a target set at the line's rate.
+     */
+    static final double FAR_BELOW = 0.5;
+    /** The largest batch.size a remedy gives: one batch must stay within the broker's message.max.bytes (1048588). */
+    static final long MAX_BATCH_BYTES = 1_048_576;
+
+    static final long DEFAULT_MAX_REQUEST_BYTES = 1_048_576;
+    static final long DEFAULT_BUFFER_MEMORY = 33_554_432;
+    /** Twice the BDP in flight: the broker answers a request only once it has written (acks=1) or replicated it. */
+    static final int IN_FLIGHT_HEADROOM = 2;
+    /** A batch waits this long for more records while the pipeline has room (the notes' 20-50 ms). */
+    static final String LINGER_MS = "20";
+
+    static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
+        Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
+        if (seen.isEmpty()
+                || facts.identity().role() != Role.BROKER
+                || !facts.established()
+                || !ConnectionRules.longPath(facts.rttMicros(), config)) {
+            return Optional.empty();
+        }
+        ProduceTraffic traffic = seen.get();
+        long rtt = facts.rttMicros();
+        double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
+        int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
+        double batchBytes = (double) traffic.bytesPerRequest() / partitions;
+        if (perRoundTrip < 1 || batchBytes < FULL_BATCH_SHARE * DEFAULT_BATCH_BYTES) {
+            return Optional
+                    .empty(); // idle part of each round trip, or batches that leave unfilled: the application's pace
+        }
+        double rate = traffic.bytesPerSecond();
+        // Judged by what the producer achieved: within FAR_BELOW of the target it is fast, whatever its settings.
+        Optional<Severity> severity = WindowModel.judge(rate / FAR_BELOW, config.targetBytesPerSecond())
+                .map(below -> rate * 4 < config.targetBytesPerSecond() ? Severity.CRITICAL : Severity.WARN);
+        if (severity.isEmpty()) {
+            return Optional.empty();
+        }
+        long bdp = BdpSettings.bdpBytes(rtt, config.targetBytesPerSecond());
+        long inFlight = IN_FLIGHT_HEADROOM * bdp;
+        long batch = Math.min(
+                MAX_BATCH_BYTES,
+                Math.max(
+                        DEFAULT_BATCH_BYTES,
+                        powerOfTwoAtLeast(inFlight / ((long) IN_FLIGHT_WITH_IDEMPOTENCE * partitions))));
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(WindowModel.rtt(rtt));
+        evidence.add(new Evidence("bdp", bdp, "bytes"));
+        evidence.add(new Evidence("produceRate", WindowModel.mbit(rate), "Mbit/s"));
+        evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
+        evidence.add(new Evidence("bytesPerRoundTrip", Math.round(rate * rtt / 1e6), "bytes"));
+        evidence.add(new Evidence("requestsPerRoundTrip", Math.round(perRoundTrip * 10) / 10.0, "count"));
+        evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
+        evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
+        List<Setting> settings = new ArrayList<>();
+        settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(batch)));
+        if (batch * partitions > DEFAULT_MAX_REQUEST_BYTES) {
+            settings.addAll(KafkaKeys.client(
+                    facts.identity(), "max.request.size", Long.toString(powerOfTwoAtLeast(batch * partitions))));
+        }
+        settings.addAll(KafkaKeys.client(facts.identity(), "linger.ms", LINGER_MS));
+        settings.addAll(KafkaKeys.client(
+                facts.identity(),
+                "max.in.flight.requests.per.connection",
+                Integer.toString(IN_FLIGHT_WITH_IDEMPOTENCE)));
+        if (2 * inFlight > DEFAULT_BUFFER_MEMORY) {
+            settings.addAll(KafkaKeys.client(
+                    facts.identity(), "buffer.memory", Long.toString(powerOfTwoAtLeast(2 * inFlight))));
+        }
+        settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", KafkaKeys.AUTOTUNE));
+        long wmem = BdpSettings.kernelBufferMax(rtt, config.targetBytesPerSecond());
+        settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + wmem)
+                .withNote("on the producer's host, where its max is below " + wmem
+                        + ": the send buffer must hold every unacknowledged byte"));
+        return Optional.of(new Finding(
+                RuleId.PRODUCE_PIPELINE_BELOW_BDP,
+                severity.get(),
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        settings,
+                        String.format(
+                                "this producer's requests carry about %d bytes per %.1f ms round trip (%.1f requests of %d"
+                                        + " bytes, %d partition(s) each, batches full), %.1f Mbit/s where the path's"
+                                        + " bandwidth-delay product is %d bytes; what a round trip carries is the requests in"
+                                        + " flight (at most %d with idempotence) times the batches in each, and the client's"
+                                        + " send buffer must hold all of it: larger batches and an autotuned send buffer"
+                                        + " carry %d bytes per round trip",
+                                Math.round(rate * rtt / 1e6),
+                                facts.rttMillis(),
+                                perRoundTrip,
+                                traffic.bytesPerRequest(),
+                                partitions,
+                                WindowModel.mbit(rate),
+                                bdp,
+                                IN_FLIGHT_WITH_IDEMPOTENCE,
+                                IN_FLIGHT_WITH_IDEMPOTENCE * batch * partitions))));
+    }
+
+    /** The least power of two at or above the value (at least 1). */
+    static long powerOfTwoAtLeast(long value) {
+        return value <= 1 ? 1 : Long.highestOneBit(value - 1) << 1;
+    }
+}
