@@ -153,10 +153,11 @@ final class AgentRuntime implements Hooks.Receiver {
      * none: connect pacing, the host's listen-queue counters, the endpoint and JMX.
      */
     void start(AgentLog log) {
+        TcpSockets.availability().advice().ifPresent(log::warn); // refused: the line below names the option
         if (!nativeAvailable) {
             log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason()
-                    + "; connections and listen queues are not tracked, connect pacing and the host's listen"
-                    + " overflow counters go on");
+                    + "; connections, listen queues and the host's qdisc and driver drops are not read, connect"
+                    + " pacing, the endpoint and the host's listen overflow counters go on");
         }
         observation.start();
     }

@@ -123,10 +123,13 @@ final class AgentSettings {
             for (String pair : arguments.split(",")) {
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
+                    // jcmd's JVMTI.agent_load splits an unquoted option at '=' and passes the key alone
                     throw new InvalidSettingException(
                             "agent argument",
                             pair,
-                            "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1");
+                            "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1; from jcmd, quote"
+                                    + " them so that jcmd passes them whole: jcmd <pid> JVMTI.agent_load <agent.jar>"
+                                    + " '\"port=9464,interval=10s\"'");
                 }
                 values.put(
                         pair.substring(0, equals).trim(),

@@ -15,6 +15,13 @@ import java.util.function.BiConsumer;
  * always starts.
  */
 final class AgentStartup {
+    /**
+     * A system property the agent sets once it has started ("started " and its endpoint, or "started
+     * without an endpoint") or was disabled ("disabled: " and why), so that {@code tcpsight attach}
+     * can tell what a load did, through the Attach API's view of the JVM's properties.
+     */
+    static final String STATE_PROPERTY = "tcpsight.agent.state";
+
     private static volatile AgentRuntime runtime;
 
     private AgentStartup() {}
@@ -28,6 +35,7 @@ final class AgentStartup {
             log.warn("tcpsight agent: already running in this JVM; ignoring the second start");
             return;
         }
+        clearState(); // a load after a disabled one: its own outcome, not the last
         try {
             AgentSettings settings = AgentSettings.parse(arguments);
             AgentRuntime started = new AgentRuntime(settings, log);
@@ -63,9 +71,14 @@ final class AgentStartup {
                                     + (adopted > 0
                                             ? ", " + adopted + " open connections adopted from the census"
                                             : ""));
+                            state(
+                                    started.httpEndpoint() != null
+                                            ? "started " + started.httpEndpoint()
+                                            : "started without an endpoint");
                         } catch (Throwable failure) {
                             Hooks.install(null);
                             log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
+                            state("disabled: " + failure);
                         }
                     },
                     "tcpsight-agent-start");
@@ -74,9 +87,27 @@ final class AgentStartup {
         } catch (InvalidSettingException invalid) {
             Hooks.install(null);
             log.warn("tcpsight agent disabled, the JVM continues without it: " + invalid.getMessage());
+            state("disabled: " + invalid.getMessage());
         } catch (Throwable failure) {
             Hooks.install(null);
             log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
+            state("disabled: " + failure);
+        }
+    }
+
+    private static void clearState() {
+        try {
+            System.clearProperty(STATE_PROPERTY);
+        } catch (RuntimeException refused) {
+            // as below
+        }
+    }
+
+    private static void state(String state) {
+        try {
+            System.setProperty(STATE_PROPERTY, state);
+        } catch (RuntimeException refused) {
+            // a security manager that refuses: attach then cannot tell, and says so
         }
     }
 

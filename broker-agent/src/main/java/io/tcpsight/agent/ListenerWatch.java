@@ -89,6 +89,9 @@ final class ListenerWatch {
 
     List<Listener> listeners() throws IOException {
         List<Listener> listeners = new ArrayList<>();
+        if (!TcpSockets.availability().isAvailable()) {
+            return listeners; // the agent's start line said so: listen queues need TCP_INFO
+        }
         for (ProcessSocket socket : ProcessSocketCensus.listening()) {
             int port = socket.local().getPort();
             if (port == ownHttpPort) {

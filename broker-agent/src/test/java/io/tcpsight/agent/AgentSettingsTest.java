@@ -104,7 +104,9 @@ class AgentSettingsTest {
                 AgentSettings.parse("tcpsight.http.redact=true").access.redacted(),
                 "the access keys take the prefix too");
         assertEquals(
-                "agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1",
+                "agent argument=port is not valid: key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1;"
+                        + " from jcmd, quote them so that jcmd passes them whole: jcmd <pid> JVMTI.agent_load"
+                        + " <agent.jar> '\"port=9464,interval=10s\"'",
                 assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("port"))
                         .getMessage());
         assertEquals(

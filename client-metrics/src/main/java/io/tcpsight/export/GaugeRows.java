@@ -13,7 +13,8 @@ import java.util.Map;
  * whose only row is removed loses its Prometheus collector and gets a new one when the row is
  * added back; a scrape that passes both in that moment fails whole, with a
  * DuplicateLabelsException. Here only rows that come or go are added or removed; a row that stays
- * is the same meter, reading a value this class updates.
+ * is the same meter, reading a value this class updates. Rows that go leave before rows that come
+ * arrive, so a table never shows more rows than its size.
  */
 public final class GaugeRows {
     private final MultiGauge gauge;
@@ -27,15 +28,26 @@ public final class GaugeRows {
     public synchronized void show(Map<Tags, ? extends Number> values) {
         Map<Tags, Value> next = new HashMap<>();
         List<MultiGauge.Row<?>> rows = new ArrayList<>(values.size());
+        List<MultiGauge.Row<?>> staying = new ArrayList<>(values.size());
         values.forEach((tags, number) -> {
             Value value = shown.get(tags);
+            boolean stays = value != null;
             if (value == null) {
                 value = new Value();
             }
             value.current = number.doubleValue();
             next.put(tags, value);
-            rows.add(MultiGauge.Row.of(tags, value, Value::current));
+            MultiGauge.Row<?> row = MultiGauge.Row.of(tags, value, Value::current);
+            rows.add(row);
+            if (stays) {
+                staying.add(row);
+            }
         });
+        // Rows that go are removed before rows that come are added (Micrometer adds first, then
+        // removes): a scrape meanwhile sees fewer rows than the table's size, never more.
+        if (staying.size() < shown.size()) {
+            gauge.register(staying, false);
+        }
         gauge.register(rows, false);
         shown = next;
     }

@@ -133,6 +133,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                     + TcpSockets.availability().reason());
             return;
         }
+        TcpSockets.nativeAccessAdviceOnce().ifPresent(warn);
         metrics.forEach(ownSockets::metric);
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
                 .serviceName("tcpsight-reporter")

@@ -22,20 +22,27 @@ public final class ConnectionSampler {
     static final int BUFFER_READ_EVERY = 6;
 
     private final ConnectionRegistry registry;
-    private final TcpInfoSampler batch;
+    /** Made at the first connection to sample: without the native library nothing is tracked, and nothing sampled. */
+    private TcpInfoSampler batch;
+
     private int[] fds = new int[64];
     private TrackedConnection[] order = new TrackedConnection[64];
     private long reusedDescriptors;
 
     public ConnectionSampler(ConnectionRegistry registry) {
         this.registry = registry;
-        this.batch = new TcpInfoSampler(64);
     }
 
     /** Samples now; returns the connections that were sampled successfully. */
     public List<TrackedConnection> sample() {
         List<TrackedConnection> tracked = registry.connections();
         int n = tracked.size();
+        if (n == 0) {
+            return new ArrayList<>();
+        }
+        if (batch == null) {
+            batch = new TcpInfoSampler(64);
+        }
         if (fds.length < n) {
             fds = new int[Math.max(n, fds.length * 2)];
             order = new TrackedConnection[fds.length];

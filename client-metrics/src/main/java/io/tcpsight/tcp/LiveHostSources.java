@@ -47,11 +47,17 @@ public final class LiveHostSources implements HostSources {
 
     @Override
     public List<QdiscStats.Qdisc> qdiscs() {
+        if (!NativeTcp.availability().isAvailable()) {
+            return List.of(); // rtnetlink needs the native library; the component's start line said it is missing
+        }
         return QdiscStats.decode(HostKernelCalls.qdiscDump(scratch));
     }
 
     @Override
     public Map<String, Long> driverStatistics(String device) {
+        if (!NativeTcp.availability().isAvailable()) {
+            return Map.of(); // the ethtool ioctl likewise
+        }
         return HostKernelCalls.ethtoolStats(device, scratch);
     }
 

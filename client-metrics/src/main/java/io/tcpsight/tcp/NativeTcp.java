@@ -80,6 +80,8 @@ final class NativeTcp {
                         platform, "the native library " + resource + " does not load: it " + unloadable.get());
             }
             Path extracted = PrivateExtraction.write(directory, "libtcpsight-", ".so", image);
+            // asked before the load: in JEP 472's warn mode the JVM enables access once it has warned
+            Optional<String> advice = nativeAccessAdvice(Runtime.version().feature(), NativeTcp.class.getModule());
             try {
                 System.load(extracted.toAbsolutePath().toString());
             } catch (UnsatisfiedLinkError refused) {
@@ -97,12 +99,46 @@ final class NativeTcp {
                         "native library layout " + recordStride() + "/" + infoCapacity()
                                 + " does not match the Java layout " + RECORD_STRIDE + "/" + INFO_CAPACITY);
             }
-            return NativeAvailability.available(platform);
+            NativeAvailability loaded = NativeAvailability.available(platform);
+            return advice.map(loaded::withAdvice).orElse(loaded);
         } catch (ExtractionFailedException failed) {
             return NativeAvailability.unavailable(
                     platform, "the native library could not be extracted: " + failed.getMessage());
+        } catch (IllegalCallerException refused) {
+            return NativeAvailability.unavailable(platform, refusedAccess(refused));
         } catch (Throwable failure) {
             return NativeAvailability.unavailable(platform, "loading the native library failed: " + failure);
+        }
+    }
+
+    /** The option that lets tcpsight's native library load on Java 24 and later (JEP 472). */
+    static final String NATIVE_ACCESS_OPTION = "--enable-native-access=ALL-UNNAMED";
+
+    static String refusedAccess(IllegalCallerException refused) {
+        return "this JVM refuses native access to tcpsight's library (" + refused.getMessage() + "): start it with "
+                + NATIVE_ACCESS_OPTION;
+    }
+
+    /**
+     * On Java 24 and later, a library loaded from a module without native access enabled made the
+     * JVM print JEP 472's warning (and a later Java will refuse it): the line that names the option.
+     * Empty on earlier Javas, and where access is enabled. Module.isNativeAccessEnabled is Java 22's,
+     * looked up by reflection: this jar runs on Java 11.
+     */
+    static Optional<String> nativeAccessAdvice(int javaFeature, Module module) {
+        if (javaFeature < 24) {
+            return Optional.empty();
+        }
+        try {
+            boolean enabled =
+                    (Boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(module);
+            return enabled
+                    ? Optional.empty()
+                    : Optional.of("tcpsight: Java " + javaFeature + " warned when tcpsight loaded its native library"
+                            + " (JEP 472) and a later Java will refuse it: start this JVM with "
+                            + NATIVE_ACCESS_OPTION);
+        } catch (ReflectiveOperationException | RuntimeException unknown) {
+            return Optional.empty();
         }
     }
 

@@ -6,7 +6,9 @@ import java.nio.channels.NetworkChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads kernel TCP state of NIO channels and raw descriptors. Nothing here writes to a socket,
@@ -15,9 +17,23 @@ import java.util.OptionalLong;
 public final class TcpSockets {
     private TcpSockets() {}
 
+    private static final AtomicBoolean ADVISED = new AtomicBoolean();
+
     /** Whether the JNI library is usable; every other call here needs it. */
     public static NativeAvailability availability() {
         return NativeTcp.availability();
+    }
+
+    /**
+     * The line that names --enable-native-access where the JVM warned about the library or refused
+     * it, to the first component that asks: a JVM with several reporters logs it once.
+     */
+    public static Optional<String> nativeAccessAdviceOnce() {
+        NativeAvailability availability = availability();
+        Optional<String> line = availability.advice().isPresent()
+                ? availability.advice()
+                : Optional.of(availability.reason()).filter(reason -> reason.contains(NativeTcp.NATIVE_ACCESS_OPTION));
+        return line.filter(text -> ADVISED.compareAndSet(false, true));
     }
 
     /** The file descriptor behind a SocketChannel or ServerSocketChannel, read without --add-opens. */

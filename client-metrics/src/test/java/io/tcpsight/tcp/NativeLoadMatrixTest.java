@@ -46,6 +46,29 @@ class NativeLoadMatrixTest {
     }
 
     @Test
+    void aRefusalOfNativeAccessNamesTheOptionThatAllowsIt() {
+        String reason = NativeTcp.refusedAccess(
+                new IllegalCallerException("Illegal native access from an unnamed module (file:/opt/agent.jar)"));
+        assertEquals(
+                "this JVM refuses native access to tcpsight's library (Illegal native access from an unnamed module"
+                        + " (file:/opt/agent.jar)): start it with --enable-native-access=ALL-UNNAMED",
+                reason);
+    }
+
+    @Test
+    void beforeJava24TheJvmDoesNotWarnAboutTheLoadSoThereIsNothingToAdvise() {
+        assertTrue(NativeTcp.nativeAccessAdvice(17, NativeLoadMatrixTest.class.getModule())
+                .isEmpty());
+        assertTrue(NativeTcp.nativeAccessAdvice(23, NativeLoadMatrixTest.class.getModule())
+                .isEmpty());
+        // Java 24's warn mode itself is proven on Temurin 25 (JavaRuntimesLabIT): this JVM has no
+        // Module.isNativeAccessEnabled, and a JVM that cannot say gets no advice rather than a guess
+        assumeTrue(Runtime.version().feature() < 22, "this JVM has Module.isNativeAccessEnabled");
+        assertTrue(NativeTcp.nativeAccessAdvice(25, NativeLoadMatrixTest.class.getModule())
+                .isEmpty());
+    }
+
+    @Test
     void theExtractedFileIsPrivateAndComplete() throws IOException {
         byte[] content = library();
         Path file = PrivateExtraction.write(scratch, "libtcpsight-", ".so", content);

@@ -59,6 +59,8 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                 LOG.warn(
                         "tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
                         TcpSockets.availability().reason());
+            } else {
+                TcpSockets.nativeAccessAdviceOnce().ifPresent(LOG::warn);
             }
             observation = new WorkerObservation(
                             workerConfig,

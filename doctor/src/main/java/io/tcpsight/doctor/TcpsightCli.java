@@ -23,6 +23,7 @@ public final class TcpsightCli {
     static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new TcpsightCli());
         cli.addSubcommand("doctor", new DoctorCommand(out, err));
+        cli.addSubcommand("attach", new AttachCommand(out, err));
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         cli.setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
@@ -30,7 +31,7 @@ public final class TcpsightCli {
                 commandLine.getErr().println(exception.getMessage());
                 return ExitCodes.USAGE;
             }
-            commandLine.getErr().println("tcpsight doctor failed: " + exception);
+            commandLine.getErr().println("tcpsight " + commandLine.getCommandName() + " failed: " + exception);
             return ExitCodes.FAILED;
         });
         return cli.execute(args);

@@ -12,6 +12,7 @@ import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabDoctor;
 import io.tcpsight.lab.LabHeap;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
@@ -176,6 +177,56 @@ class BrokerAgentIT {
                             return seen.contains("broker late-admin") && seen.contains("broker early-admin");
                         });
             }
+        }
+    }
+
+    /**
+     * Attach as an operator does: {@code tcpsight attach PID key=value,...} loads the agent with its
+     * arguments whole and prints its endpoint; a second attach is refused and changes nothing; and
+     * jcmd's form, with the arguments quoted as docs/broker-agent.md says, survives jcmd's parser.
+     */
+    @Test
+    void tcpsightAttachAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().start();
+                KafkaBroker second = KafkaBroker.onLoopback().start()) {
+            int port = KafkaBroker.freePort();
+            String pid = Long.toString(broker.process().pid());
+            String agentJar = System.getProperty("tcpsight.lab.agent.jar");
+            LabDoctor.Run attached = LabDoctor.command(
+                    Duration.ofSeconds(60), "attach", pid, "--agent-jar", agentJar, "port=" + port + ",interval=1s");
+            System.out.println("tcpsight attach: " + attached);
+            assertEquals(0, attached.exit(), attached.toString());
+            assertTrue(
+                    attached.out()
+                            .contains("tcpsight agent started http://127.0.0.1:" + port + "/metrics in pid " + pid),
+                    attached.toString());
+            assertTrue(
+                    KafkaBroker.httpGet("http://127.0.0.1:" + port + "/metrics").contains("tcpsight_connections"));
+            LabDoctor.Run again = LabDoctor.command(
+                    Duration.ofSeconds(60), "attach", pid, "--agent-jar", agentJar, "port=" + (port + 1));
+            System.out.println("tcpsight attach, again: " + again);
+            assertEquals(3, again.exit(), again.toString());
+            assertTrue(again.err().contains("the agent already runs in pid " + pid), again.toString());
+            assertTrue(again.err().contains("nothing was changed"), again.toString());
+
+            int jcmdPort = KafkaBroker.freePort();
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process loading = new ProcessBuilder(
+                            jcmd.toString(),
+                            Long.toString(second.process().pid()),
+                            "JVMTI.agent_load",
+                            agentJar,
+                            "\"port=" + jcmdPort + ",interval=1s\"")
+                    .redirectErrorStream(true)
+                    .start();
+            String jcmdOutput = new String(loading.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(loading.waitFor(60, TimeUnit.SECONDS), jcmdOutput);
+            assertEquals(0, loading.exitValue(), jcmdOutput);
+            String metrics = LabAwait.await("the endpoint of the agent jcmd loaded")
+                    .atMost(Duration.ofSeconds(20))
+                    .explainedBy(() -> second.process().output())
+                    .until(() -> KafkaBroker.httpGet("http://127.0.0.1:" + jcmdPort + "/metrics"));
+            assertTrue(metrics.contains("tcpsight_connections"), metrics);
         }
     }
 

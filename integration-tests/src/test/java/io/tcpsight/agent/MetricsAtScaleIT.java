@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -97,7 +98,12 @@ class MetricsAtScaleIT {
                                 + " table), %d bytes%n",
                         clientIds.size(), KCAT_CONSUMERS, series, perClient, scrape.length());
                 assertTrue(series < SERIES_GOAL, series + " series");
-                assertTrue(perClient <= 10 * 5, perClient + " per-client series: at most 10 rows of 5 gauges");
+                assertTrue(
+                        perClient <= 10 * 5,
+                        perClient + " per-client series: at most 10 rows of 5 gauges:\n"
+                                + scrape.lines()
+                                        .filter(line -> line.contains("client_id="))
+                                        .collect(Collectors.joining("\n")));
                 assertEquals("", PrometheusServer.lint(scrape), "promtool check metrics");
 
                 try (PrometheusServer prometheus =

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs `tcpsight doctor` from its built jar, as an operator would, and keeps what it printed. */
+/** Runs `tcpsight doctor` (or another of its commands) from its built jar, as an operator would, and keeps what it printed. */
 public final class LabDoctor {
     /** One run: exit code, stdout, stderr. */
     public record Run(int exit, String out, String err) {
@@ -22,6 +22,13 @@ public final class LabDoctor {
     private LabDoctor() {}
 
     public static Run run(Duration timeout, String... args) throws IOException, InterruptedException {
+        List<String> doctor = new ArrayList<>(List.of("doctor"));
+        doctor.addAll(List.of(args));
+        return command(timeout, doctor.toArray(new String[0]));
+    }
+
+    /** `tcpsight COMMAND ARGS...`, e.g. {@code attach PID port=9464}. */
+    public static Run command(Duration timeout, String... args) throws IOException, InterruptedException {
         LabPrerequisites.requireDoctor();
         Files.createDirectories(LabPaths.work());
         Path out = Files.createTempFile(LabPaths.work(), "doctor-", ".out");
@@ -29,8 +36,7 @@ public final class LabDoctor {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
-                LabPaths.doctorJar().toString(),
-                "doctor"));
+                LabPaths.doctorJar().toString()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())
@@ -38,8 +44,8 @@ public final class LabDoctor {
                 .start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(
-                    "tcpsight doctor " + args + " did not finish within " + timeout + "\n" + Files.readString(err));
+            throw new AssertionError("tcpsight " + String.join(" ", args) + " did not finish within " + timeout + "\n"
+                    + Files.readString(err));
         }
         return new Run(
                 process.exitValue(),

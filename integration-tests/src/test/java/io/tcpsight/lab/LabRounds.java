@@ -18,17 +18,18 @@ public final class LabRounds {
 
     /** Returns once {@code rounds} rounds have ended after this call began, read from a scrape of {@code metrics}. */
     public static void awaitMore(String whose, Callable<String> metrics, int rounds) throws Exception {
-        double from = count(metrics.call());
+        int from = count(metrics.call());
         LabAwait.await(rounds + " more rounds of " + whose)
                 .atMost(Duration.ofSeconds(60))
                 .untilTrue(() -> count(metrics.call()) >= from + rounds);
     }
 
-    static double count(String scrape) {
+    /** The rounds a scrape of tcpsight's metrics counts so far. */
+    public static int count(String scrape) {
         Matcher matcher = COUNT.matcher(scrape);
         if (!matcher.find()) {
             throw new AssertionError("no tcpsight_round_duration_seconds_count in the scrape:\n" + scrape);
         }
-        return Double.parseDouble(matcher.group(1));
+        return (int) Double.parseDouble(matcher.group(1));
     }
 }

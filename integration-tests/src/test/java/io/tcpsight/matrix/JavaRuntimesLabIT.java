@@ -14,13 +14,16 @@ import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.RemoteProducer;
 import io.tcpsight.lab.ReporterFindings;
 import io.tcpsight.lab.ReportingConsumer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,13 +31,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The client side on the oldest and the newest Java runtime it claims (the modules are built with
  * release 11; the lab itself runs on 17): a 64 KiB consumer 100 ms from the broker, with the
  * reporter and the agent, on Java 11 and on Java 25 at once. On each, both name it with
- * {@code small-receive-buffer}.
+ * {@code small-receive-buffer}. Java 25 runs with {@code --enable-native-access=ALL-UNNAMED}, as the
+ * docs say, and prints none of JEP 472's warnings; beside it a Java 25 JVM with
+ * {@code --illegal-native-access=deny} refuses the library, and its agent runs on without it (its
+ * endpoint answers) with one line that names the option, where it once disabled itself.
  */
 class JavaRuntimesLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
 
     private static final List<Integer> RUNTIMES = List.of(11, 25);
+    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
     @Test
     void theReporterAndTheAgentJudgeAConsumerOnJava11AndJava25() throws Exception {
@@ -50,9 +57,12 @@ class JavaRuntimesLabIT {
         for (Map.Entry<Integer, Path> runtime : homes.entrySet()) {
             int port = KafkaBroker.freePort();
             agentPorts.put(runtime.getKey(), port);
-            LabJvm jvm = LabJvm.ofThisJvm()
-                    .onRuntime(runtime.getValue())
-                    .withOptions(List.of("-javaagent:" + LabPaths.agentJar() + "=port=" + port + ",interval=1s"));
+            List<String> options = new ArrayList<>();
+            if (runtime.getKey() >= 17) {
+                options.add(NATIVE_ACCESS); // as the docs say for Java 24 and later; Java 11 refuses to start with it
+            }
+            options.add("-javaagent:" + LabPaths.agentJar() + "=port=" + port + ",interval=1s");
+            LabJvm jvm = LabJvm.ofThisJvm().onRuntime(runtime.getValue()).withOptions(options);
             consumers.put(
                     runtime.getKey(),
                     lab.javaInClient(
@@ -68,6 +78,26 @@ class JavaRuntimesLabIT {
                             "max.partition.fetch.bytes=1048576",
                             "fetch.max.bytes=52428800"));
         }
+        // And Java 25 as a later Java will run by default: it refuses the library, and the agent runs on without it
+        // (the reporter is then off, so this JVM is a producer with the agent alone).
+        int deniedPort = KafkaBroker.freePort();
+        LabProcess denied = lab.javaInClient(
+                "java25-denied",
+                LabJvm.ofThisJvm()
+                        .onRuntime(homes.get(25))
+                        .withOptions(List.of(
+                                "--illegal-native-access=deny",
+                                "-javaagent:" + LabPaths.agentJar() + "=port=" + deniedPort + ",interval=1s")),
+                RemoteProducer.class,
+                broker.bootstrapServers(),
+                "runtimes-denied",
+                "denied-producer",
+                "10");
+        String deniedMetrics = LabAwait.await("the endpoint of the agent whose JVM refused its library")
+                .atMost(Duration.ofSeconds(10))
+                .every(Duration.ofMillis(250))
+                .explainedBy(denied::output)
+                .until(() -> KafkaBroker.httpGet("http://127.0.0.1:" + deniedPort + "/metrics"));
         // Both run at once: each agent is asked every round, while its consumer is still alive.
         Map<Integer, FindingView> fromAgents = new LinkedHashMap<>();
         LabAwait.await("the agents' findings on Java " + RUNTIMES)
@@ -106,6 +136,23 @@ class JavaRuntimesLabIT {
             assertTrue(runtime.startsWith("runtime " + feature + "."), runtime);
             assertEquals("client", fromAgent.connection().role());
         }
+        String java25 = consumers.get(25).output();
+        assertTrue(
+                !java25.contains("WARNING: A restricted method") && !java25.contains("System::load"),
+                "no JEP 472 warning on Java 25 with " + NATIVE_ACCESS + ":\n" + java25);
+        assertTrue(!java25.contains("tcpsight: Java 25 warned"), java25);
+        assertEquals(0, denied.awaitExit(Duration.ofSeconds(60)), denied.output());
+        List<String> refusal = linesNaming(denied.output(), "this JVM refuses native access");
+        System.out.println("Java 25 with --illegal-native-access=deny: /metrics answered " + deniedMetrics.length()
+                + " bytes; " + String.join("\n", refusal));
+        assertTrue(deniedMetrics.contains("tcpsight_connections"), deniedMetrics);
+        assertTrue(!denied.output().contains("tcpsight agent disabled"), denied.output());
+        assertEquals(1, refusal.size(), denied.output());
+        assertTrue(refusal.get(0).contains(NATIVE_ACCESS), refusal.get(0));
+    }
+
+    private static List<String> linesNaming(String output, String text) {
+        return output.lines().filter(line -> line.contains(text)).collect(Collectors.toList());
     }
 
     private static String brief(FindingView finding) {

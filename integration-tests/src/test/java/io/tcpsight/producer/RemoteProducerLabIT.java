@@ -44,7 +44,7 @@ class RemoteProducerLabIT {
     private static final double LINE_BYTES_PER_SECOND = 200e6 / 8;
     private static final String CLIENT_ID = "edge-producer";
     private static final String TOPIC = "edge-records";
-    private static final int SECONDS = 12;
+    private static final int SECONDS = 10;
     private static final int MOST_ROUNDS_OF_REMEDIES = 2;
 
     @ParameterizedTest(name = "acks={0}")
