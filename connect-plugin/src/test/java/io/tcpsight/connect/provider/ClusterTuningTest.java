@@ -62,11 +62,21 @@ class ClusterTuningTest {
         }
     }
 
+    /**
+     * The remeasurement against the blackhole takes its probes' timeouts (3 x 5 s here); the stale
+     * call must return without them. A first measurement on a busy host can miss even a generous
+     * timeout (400 ms once, with a CPU-bound process beside the build), so the test takes the first
+     * good one it gets: that is its precondition, not its claim.
+     */
     @Test
     void onceMeasuredCallersGetTheLastGoodAdviceWhileTheServerIsBlackholed() throws Exception {
         try (Blackhole server = new Blackhole(true)) {
-            ClusterTuning tuning = configured(server.address());
+            ClusterTuning tuning = configured(server.address(), STALE_PROBE_TIMEOUT_MS);
             ProvidedSettings good = tuning.handOut();
+            long measuring = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (good.isFallback() && System.nanoTime() < measuring) {
+                good = tuning.handOut();
+            }
             assertFalse(good.isFallback(), good.reason());
 
             server.stopAccepting();
@@ -76,18 +86,27 @@ class ClusterTuningTest {
             long millis = (System.nanoTime() - start) / 1_000_000;
 
             assertEquals(good.values(), stale.values(), "the last good advice, not the fallback");
-            assertTrue(millis < 100, "returned at once, the remeasurement runs behind: " + millis + " ms");
+            assertTrue(
+                    millis < STALE_PROBE_TIMEOUT_MS,
+                    "returned without waiting for the remeasurement's probes: " + millis + " ms");
         }
     }
 
+    /** Longer than any scheduling delay, so a call that waited for a probe is told from one that did not. */
+    private static final int STALE_PROBE_TIMEOUT_MS = 5000;
+
     private static ClusterTuning configured(InetSocketAddress server) {
+        return configured(server, PROBE_TIMEOUT_MS);
+    }
+
+    private static ClusterTuning configured(InetSocketAddress server, int probeTimeoutMs) {
         ClusterTuning tuning = new ClusterTuning();
         tuning.configure(ConnectSettings.from(
                 Map.of(
                         "tcpsight.bootstrap.servers",
                         "127.0.0.1:" + server.getPort(),
                         "tcpsight.rtt.probe.timeout.ms",
-                        Integer.toString(PROBE_TIMEOUT_MS),
+                        Integer.toString(probeTimeoutMs),
                         "tcpsight.rtt.refresh.ms",
                         "1000"),
                 ConnectSettings.PROVIDER_KEYS));
