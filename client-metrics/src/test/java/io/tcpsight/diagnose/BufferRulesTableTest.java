@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,24 +48,9 @@ class BufferRulesTableTest {
         return new InetSocketAddress(host, port);
     }
 
-    /**
-     * "scope:library:key=value[note]" of every setting, in order; "?" for a key in words; the note as
-     * [default] (the library's default already) or [peer host] (a sysctl on the other end's host).
-     */
-    private static String settings(List<Setting> settings) {
-        return settings.stream()
-                .map(setting -> setting.scope() + ":"
-                        + setting.library().map(library -> library + ":").orElse("")
-                        + setting.key().orElse("?") + "=" + setting.value()
-                        + (setting.note().isEmpty()
-                                ? ""
-                                : setting.note().get().startsWith("on ") ? "[peer host]" : "[default]"))
-                .collect(Collectors.joining(" "));
-    }
-
+    /** The severity and remedy, a library's default noted as [default]. */
     private static String describe(Optional<Finding> finding) {
-        return finding.map(f -> f.severity().label() + " " + settings(f.remedy().settings()))
-                .orElse("none");
+        return RemedyText.describe(finding, "[default]");
     }
 
     @ParameterizedTest(name = "{0} end, {1} {2} {3}: {4}")
@@ -186,10 +170,12 @@ class BufferRulesTableTest {
         ConnectionIdentity broker = end("broker", "app", "TO_CLIENT", software);
         assertEquals(
                 expected,
-                settings(concat(
-                        KafkaKeys.client(broker, "fetch.max.bytes", "52428800"),
-                        KafkaKeys.client(broker, "max.partition.fetch.bytes", "23068672"),
-                        KafkaKeys.client(broker, "max.poll.records", "22528"))));
+                RemedyText.settings(
+                        concat(
+                                KafkaKeys.client(broker, "fetch.max.bytes", "52428800"),
+                                KafkaKeys.client(broker, "max.partition.fetch.bytes", "23068672"),
+                                KafkaKeys.client(broker, "max.poll.records", "22528")),
+                        "[default]"));
     }
 
     @SafeVarargs

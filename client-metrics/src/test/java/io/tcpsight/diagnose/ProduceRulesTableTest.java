@@ -13,9 +13,7 @@ import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,20 +40,8 @@ class ProduceRulesTableTest {
         return software.equals(NONE) ? identity : identity.withClientSoftware(software);
     }
 
-    private static String settings(List<Setting> settings) {
-        return settings.stream()
-                .map(setting -> setting.scope() + ":"
-                        + setting.library().map(library -> library + ":").orElse("")
-                        + setting.key().orElse("?") + "=" + setting.value()
-                        + (setting.note().isEmpty()
-                                ? ""
-                                : setting.note().get().startsWith("on ") ? "[peer host]" : "[note]"))
-                .collect(Collectors.joining(" "));
-    }
-
     private static String describe(Optional<Finding> finding) {
-        return finding.map(f -> f.severity().label() + " " + settings(f.remedy().settings()))
-                .orElse("none");
+        return RemedyText.describe(finding, "[note]");
     }
 
     private static ConnectionFacts facts(ConnectionIdentity identity, ProduceTraffic traffic) {
