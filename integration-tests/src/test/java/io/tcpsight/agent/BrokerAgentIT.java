@@ -14,6 +14,7 @@ import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabDoctor;
 import io.tcpsight.lab.LabHeap;
+import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTls;
@@ -187,8 +188,20 @@ class BrokerAgentIT {
      */
     @Test
     void tcpsightAttachAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
+        // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
+        LabProcess jcmdTarget = LabProcess.start(
+                "jcmd-target",
+                List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LabPeer.class.getName(),
+                        "echo",
+                        "127.0.0.1",
+                        Integer.toString(KafkaBroker.freePort())));
         try (KafkaBroker broker = KafkaBroker.onLoopback().start();
-                KafkaBroker second = KafkaBroker.onLoopback().start()) {
+                LabProcess second = jcmdTarget) {
+            second.awaitLine("^listening$", Duration.ofSeconds(20));
             int port = KafkaBroker.freePort();
             String pid = Long.toString(broker.process().pid());
             String agentJar = System.getProperty("tcpsight.lab.agent.jar");
@@ -213,7 +226,7 @@ class BrokerAgentIT {
             Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
             Process loading = new ProcessBuilder(
                             jcmd.toString(),
-                            Long.toString(second.process().pid()),
+                            Long.toString(second.pid()),
                             "JVMTI.agent_load",
                             agentJar,
                             "\"port=" + jcmdPort + ",interval=1s\"")
@@ -224,7 +237,7 @@ class BrokerAgentIT {
             assertEquals(0, loading.exitValue(), jcmdOutput);
             String metrics = LabAwait.await("the endpoint of the agent jcmd loaded")
                     .atMost(Duration.ofSeconds(20))
-                    .explainedBy(() -> second.process().output())
+                    .explainedBy(second::output)
                     .until(() -> KafkaBroker.httpGet("http://127.0.0.1:" + jcmdPort + "/metrics"));
             assertTrue(metrics.contains("tcpsight_connections"), metrics);
         }

@@ -18,17 +18,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.ResourceLock;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A remote Java producer with every default, 100 ms from a broker with every default and the
- * agent, on a 200 Mbit/s line: the agent's warn and critical findings for it are applied as
- * written, round after round (broker keys to the broker, the producer's keys to the producer,
+ * Remote Java producers with every default (acks=1 and acks=all), 100 ms from a broker with every
+ * default and the agent, on a 200 Mbit/s line: the agent's warn and critical findings for each are
+ * applied as written, round after round (broker keys to the broker, the producer's keys to the producer,
  * sysctls to the host each names), until it has nothing left to say; then the producer writes at
- * 80% of the line or more, by its own metrics, after at most two rounds of remedies.
+ * 80% of the line or more, by its own metrics, after at most two rounds of remedies. Producers whose
+ * remedies so far give the same broker and hosts share a round's broker, one after the other.
  *
  * <p>The line queues 4,000 packets (2.4 bandwidth-delay products), as a router in front of a
  * 200 Mbit/s link does; with the delay line's default 1,000 (0.6 BDP) the remedied producer's
@@ -47,89 +47,96 @@ class RemoteProducerLabIT {
     private static final int SECONDS = 10;
     private static final int MOST_ROUNDS_OF_REMEDIES = 2;
 
-    @ParameterizedTest(name = "acks={0}")
-    @ValueSource(strings = {"1", "all"})
-    void aRemoteProducerWithEveryDefaultReachesTheLineOnceItsFindingsAreAppliedAsWritten(String acks) throws Exception {
-        Map<String, String> broker = new LinkedHashMap<>();
-        Map<String, String> producer = new LinkedHashMap<>(Map.of("acks", acks));
-        Map<String, String> serverSysctls = new LinkedHashMap<>();
-        Map<String, String> clientSysctls = new LinkedHashMap<>();
-        List<String> story = new ArrayList<>();
-        double rate = 0;
-        int remedied = 0;
-        for (int round = 0; ; round++) {
-            Run run = run(round, broker, producer, serverSysctls, clientSysctls);
-            rate = run.rate;
-            story.add(String.format(
-                    "round %d: %.2f MB/s (%.0f%% of the line) with broker %s, producer %s, sysctls %s %s; findings %s",
-                    round,
-                    rate / 1e6,
-                    100 * rate / LINE_BYTES_PER_SECOND,
-                    broker,
-                    producer,
-                    serverSysctls,
-                    clientSysctls,
-                    run.briefs()));
-            if (run.findings.isEmpty() || round == MOST_ROUNDS_OF_REMEDIES) {
-                break;
+    @Test
+    void remoteProducersWithEveryDefaultReachTheLineOnceTheirFindingsAreAppliedAsWritten() throws Exception {
+        List<Producer> producers = List.of(new Producer("1"), new Producer("all"));
+        for (int round = 0; round <= MOST_ROUNDS_OF_REMEDIES; round++) {
+            // producers whose settings give the same broker and hosts share a lab and a broker, one after the other
+            Map<String, List<Producer>> sharing = new LinkedHashMap<>();
+            for (Producer producer : producers) {
+                if (!producer.done) {
+                    sharing.computeIfAbsent(producer.where(), where -> new ArrayList<>())
+                            .add(producer);
+                }
             }
-            for (FindingView finding : run.findings) {
-                apply(finding, broker, producer, serverSysctls, clientSysctls);
+            for (List<Producer> group : sharing.values()) {
+                run(round, group);
             }
-            remedied++;
+            for (Producer producer : producers) {
+                if (producer.done) {
+                    continue;
+                }
+                if (producer.findings.isEmpty() || round == MOST_ROUNDS_OF_REMEDIES) {
+                    producer.done = true;
+                } else {
+                    producer.findings.forEach(producer::apply);
+                    producer.remedied++;
+                }
+            }
         }
-        System.out.println("remote producer, acks=" + acks + ":\n" + String.join("\n", story));
-        assertTrue(remedied <= MOST_ROUNDS_OF_REMEDIES, String.join("\n", story));
-        assertTrue(
-                rate >= 0.8 * LINE_BYTES_PER_SECOND,
-                "the remedied producer reaches 80% of the line:\n" + String.join("\n", story));
-        assertTrue(
-                story.get(story.size() - 1).endsWith("findings []"),
-                "nothing left to say:\n" + String.join("\n", story));
+        for (Producer producer : producers) {
+            String story = String.join("\n", producer.story);
+            System.out.println("remote producer, acks=" + producer.acks + ":\n" + story);
+            assertTrue(producer.remedied <= MOST_ROUNDS_OF_REMEDIES, story);
+            assertTrue(
+                    producer.rate >= 0.8 * LINE_BYTES_PER_SECOND,
+                    "the remedied producer reaches 80% of the line:\n" + story);
+            assertTrue(producer.findings.isEmpty(), "nothing left to say:\n" + story);
+        }
     }
 
-    /** One round: a fresh lab and broker with the settings so far, the producer for SECONDS, the agent's findings for it. */
-    private static Run run(
-            int round,
-            Map<String, String> brokerSettings,
-            Map<String, String> producerSettings,
-            Map<String, String> serverSysctls,
-            Map<String, String> clientSysctls)
-            throws Exception {
+    /**
+     * One round for producers that share a broker: a fresh lab and broker with their settings so far,
+     * each producer for SECONDS in turn, and the agent's warn and critical findings for it.
+     */
+    private static void run(int round, List<Producer> producers) throws Exception {
+        Producer first = producers.get(0);
         LAB.closeAll();
         KernelLab.Builder builder = KernelLab.builder().link(LINE).clientInNamespace();
-        serverSysctls.forEach(builder::serverSysctl);
-        clientSysctls.forEach(builder::clientSysctl);
+        first.serverSysctls.forEach(builder::serverSysctl);
+        first.clientSysctls.forEach(builder::clientSysctl);
         KernelLab lab = LAB.start(builder);
         try (KafkaBroker broker = KafkaBroker.inLab(lab)
                 .agent("interval=2s,target.throughput.mbit=200")
-                .overrides(brokerSettings)
+                .overrides(first.broker)
                 .start()) {
             LabTopics.create(broker, TOPIC, 4);
-            List<String> args =
-                    new ArrayList<>(List.of(broker.bootstrapServers(), TOPIC, CLIENT_ID, Integer.toString(SECONDS)));
-            producerSettings.forEach((key, value) -> args.add(key + "=" + value));
-            LabProcess producer =
-                    lab.javaInClient("producer-" + round, RemoteProducer.class, args.toArray(new String[0]));
-            Map<String, FindingView> findings = new LinkedHashMap<>();
-            long end = System.nanoTime() + Duration.ofSeconds(SECONDS + 30).toNanos();
-            while (!producer.output().contains("\ndone") && System.nanoTime() < end) {
-                if (producer.output().contains("rate ")) {
-                    Thread.sleep(200); // the run is over: its findings were read during it
-                    continue;
-                }
-                for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
-                    if (CLIENT_ID.equals(finding.connection().clientId())
-                            && !finding.severity().equals("info")) {
-                        findings.putIfAbsent(finding.rule(), finding);
+            for (Producer producer : producers) {
+                List<String> args = new ArrayList<>(
+                        List.of(broker.bootstrapServers(), TOPIC, producer.clientId(), Integer.toString(SECONDS)));
+                producer.settings.forEach((key, value) -> args.add(key + "=" + value));
+                LabProcess process = lab.javaInClient(
+                        "producer-" + round + "-acks-" + producer.acks,
+                        RemoteProducer.class,
+                        args.toArray(new String[0]));
+                Map<String, FindingView> findings = new LinkedHashMap<>();
+                long end = System.nanoTime() + Duration.ofSeconds(SECONDS + 30).toNanos();
+                while (!process.output().contains("rate ") && System.nanoTime() < end) {
+                    for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+                        if (producer.clientId().equals(finding.connection().clientId())
+                                && !finding.severity().equals("info")) {
+                            findings.putIfAbsent(finding.rule(), finding);
+                        }
                     }
+                    Thread.sleep(1000);
                 }
-                Thread.sleep(1000);
+                assertEquals(0, process.awaitExit(Duration.ofSeconds(30)), process.output());
+                Matcher rate = process.awaitLine("^rate (\\d+)$", Duration.ZERO);
+                assertTrue(process.output().contains("failed 0"), process.output());
+                producer.rate = Double.parseDouble(rate.group(1));
+                producer.findings = new ArrayList<>(findings.values());
+                producer.story.add(String.format(
+                        "round %d: %.2f MB/s (%.0f%% of the line) with broker %s, producer %s, sysctls %s %s;"
+                                + " findings %s",
+                        round,
+                        producer.rate / 1e6,
+                        100 * producer.rate / LINE_BYTES_PER_SECOND,
+                        producer.broker,
+                        producer.settings,
+                        producer.serverSysctls,
+                        producer.clientSysctls,
+                        producer.briefs()));
             }
-            assertEquals(0, producer.awaitExit(Duration.ofSeconds(30)), producer.output());
-            Matcher rate = producer.awaitLine("^rate (\\d+)$", Duration.ZERO);
-            assertTrue(producer.output().contains("failed 0"), producer.output());
-            return new Run(Double.parseDouble(rate.group(1)), new ArrayList<>(findings.values()));
         }
     }
 
@@ -160,13 +167,35 @@ class RemoteProducerLabIT {
         }
     }
 
-    private static final class Run {
-        final double rate;
-        final List<FindingView> findings;
+    /** A producer of one acks setting, and what the findings for it have changed so far. */
+    private static final class Producer {
+        final String acks;
+        final Map<String, String> broker = new LinkedHashMap<>();
+        final Map<String, String> settings = new LinkedHashMap<>();
+        final Map<String, String> serverSysctls = new LinkedHashMap<>();
+        final Map<String, String> clientSysctls = new LinkedHashMap<>();
+        final List<String> story = new ArrayList<>();
+        List<FindingView> findings = List.of();
+        double rate;
+        int remedied;
+        boolean done;
 
-        Run(double rate, List<FindingView> findings) {
-            this.rate = rate;
-            this.findings = findings;
+        Producer(String acks) {
+            this.acks = acks;
+            settings.put("acks", acks);
+        }
+
+        String clientId() {
+            return CLIENT_ID + "-acks-" + acks;
+        }
+
+        /** What the broker and the hosts are given: producers alike in it share a broker. */
+        String where() {
+            return broker + " " + serverSysctls + " " + clientSysctls;
+        }
+
+        void apply(FindingView finding) {
+            RemoteProducerLabIT.apply(finding, broker, settings, serverSysctls, clientSysctls);
         }
 
         List<String> briefs() {
