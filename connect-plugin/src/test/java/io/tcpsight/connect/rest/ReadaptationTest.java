@@ -103,6 +103,54 @@ class ReadaptationTest {
         }
     }
 
+    /**
+     * A drift seen while no task of ours has its client here (a task between two builds, built
+     * meanwhile with the old values) stays standing: the check after the task's client is back
+     * restarts it, where marking the drift dealt with would leave it on the old values for good.
+     */
+    @Test
+    void aDriftSeenWhileNoTaskIsHereIsActedOnOnceTheTaskIsBack() throws Exception {
+        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        List<String> posted = new ArrayList<>();
+        rest.createContext("/connectors", exchange -> {
+            posted.add(
+                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        rest.start();
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            acceptForever(cluster);
+            ClusterTuning tuning = new ClusterTuning();
+            tuning.configure(ConnectSettings.from(
+                    Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort()),
+                    ConnectSettings.PROVIDER_KEYS));
+            tuning.handedOut(ProvidedSettings.measured(
+                    BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
+                    100_000,
+                    Instant.now()));
+            Readaptation readaptation = new Readaptation(
+                    tuning,
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "drift",
+                            Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
+
+            List<String> whileAway = readaptation.check();
+            List<String> back;
+            try (KafkaConsumer<byte[], byte[]> task = consumer("connector-consumer-drift-1")) {
+                back = readaptation.check();
+            }
+
+            assertEquals(List.of(), whileAway, "no task of ours here");
+            assertEquals(List.of("drift/1"), back, "the drift still stood");
+            assertEquals(List.of("POST /connectors/drift/tasks/1/restart"), posted);
+        } finally {
+            rest.stop(0);
+        }
+    }
+
     /** A Connect task's consumer as the worker builds it; its metrics are in JMX at once, no broker needed. */
     private static KafkaConsumer<byte[], byte[]> consumer(String clientId) {
         Properties config = new Properties();
