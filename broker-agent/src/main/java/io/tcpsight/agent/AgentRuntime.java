@@ -345,10 +345,10 @@ final class AgentRuntime implements Hooks.Receiver {
      */
     private void countProduce(BrokerConnection broker, Object requestAndSize) {
         try {
-            Object produce = ProduceRequests.produceRequest(requestAndSize);
+            Object produce = ParsedRequests.produceRequest(requestAndSize);
             if (produce != null) {
-                int partitions = broker.readsPartitionsOfNextProduce() ? ProduceRequests.partitions(produce) : -1;
-                broker.produced(ProduceRequests.size(requestAndSize), partitions);
+                int partitions = broker.readsPartitionsOfNextProduce() ? ParsedRequests.partitions(produce) : -1;
+                broker.produced(ParsedRequests.size(requestAndSize), partitions);
             }
         } catch (ReflectiveOperationException | RuntimeException unreadable) {
             failed("reading a Produce request's size", unreadable);

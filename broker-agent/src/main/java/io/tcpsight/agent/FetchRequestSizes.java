@@ -1,6 +1,5 @@
 package io.tcpsight.agent;
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.List;
 
@@ -24,18 +23,11 @@ final class FetchRequestSizes {
         }
     }
 
-    private static volatile Field request;
-
     private FetchRequestSizes() {}
 
     /** Whether this parsed body is a Fetch (its class's simple name), without reading anything else. */
     static Object fetchRequest(Object requestAndSize) throws ReflectiveOperationException {
-        Field field = request;
-        if (field == null || field.getDeclaringClass() != requestAndSize.getClass()) {
-            field = requestAndSize.getClass().getField("request");
-            request = field;
-        }
-        Object body = field.get(requestAndSize);
+        Object body = ParsedRequests.body(requestAndSize);
         return body != null && body.getClass().getSimpleName().equals("FetchRequest") ? body : null;
     }
 

@@ -22,7 +22,7 @@ public final class KafkaSettings {
     private final Integer partitionsPerBroker;
     private final String securityProtocol;
     /** What its Produce requests carried in the latest interval (the broker's side); null when not seen. */
-    private ProduceTraffic produceTraffic;
+    private final ProduceTraffic produceTraffic;
 
     public KafkaSettings(
             Integer receiveBufferBytes,
@@ -30,7 +30,14 @@ public final class KafkaSettings {
             Long fetchMaxBytes,
             Long maxPartitionFetchBytes,
             Integer partitionsPerBroker) {
-        this(receiveBufferBytes, sendBufferBytes, fetchMaxBytes, maxPartitionFetchBytes, partitionsPerBroker, null);
+        this(
+                receiveBufferBytes,
+                sendBufferBytes,
+                fetchMaxBytes,
+                maxPartitionFetchBytes,
+                partitionsPerBroker,
+                null,
+                null);
     }
 
     private KafkaSettings(
@@ -39,8 +46,10 @@ public final class KafkaSettings {
             Long fetchMaxBytes,
             Long maxPartitionFetchBytes,
             Integer partitionsPerBroker,
-            String securityProtocol) {
+            String securityProtocol,
+            ProduceTraffic produceTraffic) {
         this.securityProtocol = securityProtocol;
+        this.produceTraffic = produceTraffic;
         this.receiveBufferBytes = receiveBufferBytes;
         this.sendBufferBytes = sendBufferBytes;
         this.fetchMaxBytes = fetchMaxBytes;
@@ -66,7 +75,8 @@ public final class KafkaSettings {
                         ? (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES)
                         : null,
                 null,
-                protocol(config.get("security.protocol")));
+                protocol(config.get("security.protocol")),
+                null);
     }
 
     private static String protocol(Object value) {
@@ -86,28 +96,26 @@ public final class KafkaSettings {
     }
 
     public KafkaSettings withPartitionsPerBroker(Integer partitions) {
-        KafkaSettings copy = new KafkaSettings(
+        return new KafkaSettings(
                 receiveBufferBytes,
                 sendBufferBytes,
                 fetchMaxBytes,
                 maxPartitionFetchBytes,
                 partitions,
-                securityProtocol);
-        copy.produceTraffic = produceTraffic;
-        return copy;
+                securityProtocol,
+                produceTraffic);
     }
 
     /** The same settings with what the client's Produce requests carried in the latest interval. */
     public KafkaSettings withProduceTraffic(ProduceTraffic traffic) {
-        KafkaSettings copy = new KafkaSettings(
+        return new KafkaSettings(
                 receiveBufferBytes,
                 sendBufferBytes,
                 fetchMaxBytes,
                 maxPartitionFetchBytes,
                 partitionsPerBroker,
-                securityProtocol);
-        copy.produceTraffic = traffic;
-        return copy;
+                securityProtocol,
+                traffic);
     }
 
     /** What the client's Produce requests carried in the latest interval, as the broker read them. */

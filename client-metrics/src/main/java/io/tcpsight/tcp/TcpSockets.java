@@ -25,15 +25,12 @@ public final class TcpSockets {
     }
 
     /**
-     * The line that names --enable-native-access where the JVM warned about the library or refused
-     * it, to the first component that asks: a JVM with several reporters logs it once.
+     * The line that names --enable-native-access where the JVM warned about the library, to the
+     * first component that asks: a JVM with several reporters logs it once. (A refusal is in
+     * {@link NativeAvailability#reason()}, which each component already logs.)
      */
     public static Optional<String> nativeAccessAdviceOnce() {
-        NativeAvailability availability = availability();
-        Optional<String> line = availability.advice().isPresent()
-                ? availability.advice()
-                : Optional.of(availability.reason()).filter(reason -> reason.contains(NativeTcp.NATIVE_ACCESS_OPTION));
-        return line.filter(text -> ADVISED.compareAndSet(false, true));
+        return availability().advice().filter(line -> ADVISED.compareAndSet(false, true));
     }
 
     /** The file descriptor behind a SocketChannel or ServerSocketChannel, read without --add-opens. */

@@ -10,6 +10,7 @@ import java.net.URISyntaxException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -165,10 +166,8 @@ final class AttachCommand implements Callable<Integer> {
         }
         Path directory = Files.isDirectory(self) ? self : self.getParent();
         try (DirectoryStream<Path> jars = Files.newDirectoryStream(directory, "tcpsight-broker-agent*.jar")) {
-            for (Path candidate : jars) {
-                return Optional.of(candidate);
-            }
+            Iterator<Path> found = jars.iterator();
+            return found.hasNext() ? Optional.of(found.next()) : Optional.empty();
         }
-        return Optional.empty();
     }
 }

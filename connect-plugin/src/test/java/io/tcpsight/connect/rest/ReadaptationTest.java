@@ -51,14 +51,7 @@ class ReadaptationTest {
     @Test
     void aDriftRestartsThisWorkersTasksOfTcpsightConnectorsOnce() throws Exception {
         List<String> posted = Collections.synchronizedList(new ArrayList<>());
-        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        rest.createContext("/connectors/", exchange -> {
-            posted.add(
-                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        rest.start();
+        HttpServer rest = connectRest(posted);
         List<KafkaConsumer<byte[], byte[]>> clients = new ArrayList<>();
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
@@ -67,15 +60,8 @@ class ReadaptationTest {
                     "connector-consumer-orders-0", "connector-consumer-orders-2", "connector-consumer-plain-1")) {
                 clients.add(consumer(clientId));
             }
-            ClusterTuning tuning = new ClusterTuning();
-            tuning.configure(ConnectSettings.from(
-                    Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort()),
-                    ConnectSettings.PROVIDER_KEYS));
             // The tasks were built for a 100 ms path; the cluster is now on loopback.
-            tuning.handedOut(ProvidedSettings.measured(
-                    BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
-                    100_000,
-                    Instant.now()));
+            ClusterTuning tuning = builtFor100Ms(cluster);
             Readaptation readaptation = new Readaptation(
                     tuning,
                     2,
@@ -110,25 +96,11 @@ class ReadaptationTest {
      */
     @Test
     void aDriftSeenWhileNoTaskIsHereIsActedOnOnceTheTaskIsBack() throws Exception {
-        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        List<String> posted = new ArrayList<>();
-        rest.createContext("/connectors", exchange -> {
-            posted.add(
-                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        rest.start();
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = connectRest(posted);
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
-            ClusterTuning tuning = new ClusterTuning();
-            tuning.configure(ConnectSettings.from(
-                    Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort()),
-                    ConnectSettings.PROVIDER_KEYS));
-            tuning.handedOut(ProvidedSettings.measured(
-                    BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
-                    100_000,
-                    Instant.now()));
+            ClusterTuning tuning = builtFor100Ms(cluster);
             Readaptation readaptation = new Readaptation(
                     tuning,
                     2,
@@ -149,6 +121,32 @@ class ReadaptationTest {
         } finally {
             rest.stop(0);
         }
+    }
+
+    /** Connect's REST API as re-adaptation uses it: every call is recorded and answered 204. */
+    private static HttpServer connectRest(List<String> posted) throws IOException {
+        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        rest.createContext("/connectors/", exchange -> {
+            posted.add(
+                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        rest.start();
+        return rest;
+    }
+
+    /** The provider of a worker whose tasks were built with the values for a 100 ms path to this cluster. */
+    private static ClusterTuning builtFor100Ms(ServerSocket cluster) {
+        ClusterTuning tuning = new ClusterTuning();
+        tuning.configure(ConnectSettings.from(
+                Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort()),
+                ConnectSettings.PROVIDER_KEYS));
+        tuning.handedOut(ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
+                100_000,
+                Instant.now()));
+        return tuning;
     }
 
     /** A Connect task's consumer as the worker builds it; its metrics are in JMX at once, no broker needed. */

@@ -5,12 +5,12 @@ import java.lang.reflect.Method;
 import java.util.Collection;
 
 /**
- * A Produce request as Kafka parsed it ({@code RequestAndSize}: its {@code request}, a
- * {@code ProduceRequest}, and its {@code size}, the bytes read off the socket), read by
- * reflection so nothing here links to Kafka. The size costs one field read; the partitions a
+ * A request body as Kafka parsed it ({@code RequestAndSize}: its {@code request}, and its
+ * {@code size}, the bytes read off the socket), and what a Produce request says, read by
+ * reflection so nothing here links to Kafka ({@link FetchRequestSizes} reads a Fetch's sizes). The size costs one field read; the partitions a
  * request names cost a walk of its topics, so the caller reads them only now and then.
  */
-final class ProduceRequests {
+final class ParsedRequests {
     /** RequestAndSize's two public fields, looked up once per class. */
     private static final class Fields {
         final Class<?> type;
@@ -28,7 +28,7 @@ final class ProduceRequests {
     /** The ProduceRequest class, once one was seen: later requests are compared by identity, not by name. */
     private static volatile Class<?> produceClass;
 
-    private ProduceRequests() {}
+    private ParsedRequests() {}
 
     private static Fields fields(Object requestAndSize) throws ReflectiveOperationException {
         Fields known = fields;
@@ -39,9 +39,14 @@ final class ProduceRequests {
         return known;
     }
 
+    /** The request body Kafka parsed (a FetchRequest, a ProduceRequest, ...), or null. */
+    static Object body(Object requestAndSize) throws ReflectiveOperationException {
+        return fields(requestAndSize).request.get(requestAndSize);
+    }
+
     /** The Produce request in this parsed body, or null when it is another request. */
     static Object produceRequest(Object requestAndSize) throws ReflectiveOperationException {
-        Object body = fields(requestAndSize).request.get(requestAndSize);
+        Object body = body(requestAndSize);
         if (body == null) {
             return null;
         }
