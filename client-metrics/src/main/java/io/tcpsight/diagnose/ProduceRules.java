@@ -3,8 +3,8 @@ package io.tcpsight.diagnose;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ProduceTraffic;
-import io.tcpsight.model.Role;
 import io.tcpsight.tuning.BdpSettings;
+import io.tcpsight.tuning.ProducerSizing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,8 +12,9 @@ import java.util.Optional;
 /**
  * produce-pipeline-below-bdp: a producer whose requests carry far less per round trip than the
  * path's bandwidth-delay product (under half the target rate; critical under a quarter) while its
- * batches fill, judged on the broker's side from the
- * Produce requests the agent read (their count, sizes and partitions). The broker processes one
+ * batches fill, judged from the Produce requests: on the broker's side from those the agent
+ * read (their count, sizes and partitions), on the producer's side from the client's own
+ * per-broker request and byte counts (the reporter). The broker processes one
  * request of a connection at a time, and a client keeps at most a few in flight (five for the
  * Java client with idempotence), so what a round trip can carry is requests in flight times
  * their size: the batch size per partition, the partitions each request names, and the client's
@@ -22,10 +23,6 @@ import java.util.Optional;
 final class ProduceRules {
     private ProduceRules() {}
 
-    /** max.in.flight.requests.per.connection at most while idempotence holds (Java, kafka-python, librdkafka). */
-    static final int IN_FLIGHT_WITH_IDEMPOTENCE = 5;
-    /** The Java client's (and kafka-python's) batch.size default. */
-    static final long DEFAULT_BATCH_BYTES = 16_384;
     /**
      * A request whose batches average at least this share of the default batch.size filled them
      * before linger.ms ran out: the client had more to send than it sent. Smaller batches leave at
@@ -37,22 +34,10 @@ final class ProduceRules {
      * ceiling, and one at the line never reaches a target set at the line's rate.
      */
     static final double FAR_BELOW = 0.5;
-    /** The largest batch.size a remedy gives: one batch must stay within the broker's message.max.bytes (1048588). */
-    static final long MAX_BATCH_BYTES = 1_048_576;
-
-    static final long DEFAULT_MAX_REQUEST_BYTES = 1_048_576;
-    static final long DEFAULT_BUFFER_MEMORY = 33_554_432;
-    /** Twice the BDP in flight: the broker answers a request only once it has written (acks=1) or replicated it. */
-    static final int IN_FLIGHT_HEADROOM = 2;
-    /** A batch waits this long for more records while the pipeline has room (the notes' 20-50 ms). */
-    static final String LINGER_MS = "20";
 
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
-        if (seen.isEmpty()
-                || facts.identity().role() != Role.BROKER
-                || !facts.established()
-                || !ConnectionRules.longPath(facts.rttMicros(), config)) {
+        if (seen.isEmpty() || !facts.established() || !ConnectionRules.longPath(facts.rttMicros(), config)) {
             return Optional.empty();
         }
         ProduceTraffic traffic = seen.get();
@@ -60,7 +45,7 @@ final class ProduceRules {
         double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
         int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
         double batchBytes = (double) traffic.bytesPerRequest() / partitions;
-        if (perRoundTrip < 1 || batchBytes < FULL_BATCH_SHARE * DEFAULT_BATCH_BYTES) {
+        if (perRoundTrip < 1 || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
             return Optional
                     .empty(); // idle part of each round trip, or batches that leave unfilled: the application's pace
         }
@@ -72,12 +57,7 @@ final class ProduceRules {
             return Optional.empty();
         }
         long bdp = BdpSettings.bdpBytes(rtt, config.targetBytesPerSecond());
-        long inFlight = IN_FLIGHT_HEADROOM * bdp;
-        long batch = Math.min(
-                MAX_BATCH_BYTES,
-                Math.max(
-                        DEFAULT_BATCH_BYTES,
-                        powerOfTwoAtLeast(inFlight / ((long) IN_FLIGHT_WITH_IDEMPOTENCE * partitions))));
+        ProducerSizing sizing = ProducerSizing.forPath(rtt, config.targetBytesPerSecond(), partitions);
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(WindowModel.rtt(rtt));
         evidence.add(new Evidence("bdp", bdp, "bytes"));
@@ -88,19 +68,19 @@ final class ProduceRules {
         evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
         evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
         List<Setting> settings = new ArrayList<>();
-        settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(batch)));
-        if (batch * partitions > DEFAULT_MAX_REQUEST_BYTES) {
-            settings.addAll(KafkaKeys.client(
-                    facts.identity(), "max.request.size", Long.toString(powerOfTwoAtLeast(batch * partitions))));
+        settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(sizing.batchBytes())));
+        if (sizing.raisesMaxRequest()) {
+            settings.addAll(
+                    KafkaKeys.client(facts.identity(), "max.request.size", Long.toString(sizing.maxRequestBytes())));
         }
-        settings.addAll(KafkaKeys.client(facts.identity(), "linger.ms", LINGER_MS));
+        settings.addAll(KafkaKeys.client(facts.identity(), "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
         settings.addAll(KafkaKeys.client(
                 facts.identity(),
                 "max.in.flight.requests.per.connection",
-                Integer.toString(IN_FLIGHT_WITH_IDEMPOTENCE)));
-        if (2 * inFlight > DEFAULT_BUFFER_MEMORY) {
-            settings.addAll(KafkaKeys.client(
-                    facts.identity(), "buffer.memory", Long.toString(powerOfTwoAtLeast(2 * inFlight))));
+                Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE)));
+        if (sizing.raisesBufferMemory()) {
+            settings.addAll(
+                    KafkaKeys.client(facts.identity(), "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
         settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", KafkaKeys.AUTOTUNE));
         long wmem = BdpSettings.kernelBufferMax(rtt, config.targetBytesPerSecond());
@@ -128,12 +108,7 @@ final class ProduceRules {
                                 partitions,
                                 WindowModel.mbit(rate),
                                 bdp,
-                                IN_FLIGHT_WITH_IDEMPOTENCE,
-                                IN_FLIGHT_WITH_IDEMPOTENCE * batch * partitions))));
-    }
-
-    /** The least power of two at or above the value (at least 1). */
-    static long powerOfTwoAtLeast(long value) {
-        return value <= 1 ? 1 : Long.highestOneBit(value - 1) << 1;
+                                ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
+                                sizing.bytesPerRoundTrip(partitions)))));
     }
 }

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * runs, it samples this process's connections to the client's brokers (found by the process
  * census to the bootstrap servers' ports, each named only when certain: {@link ClientSocketOwnership}) on
  * its own daemon thread and raises
- * findings (small-receive-buffer, fetch-size-below-bdp, and the TCP rules it can see) to the
+ * findings (small-receive-buffer, fetch-size-below-bdp, a producer's produce-pipeline-below-bdp
+ * from its own request counts, and the TCP rules it can see) to the
  * log and to JMX as {@code io.tcpsight:type=ClientMetrics,name=<client.id>}. It never logs a
  * secret and never writes to a socket.
  */
@@ -64,6 +65,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
     private Set<Integer> brokerPorts = Collections.emptySet();
     private ObservationRuntime runtime;
     private ClientSocketOwnership ownSockets;
+    private final ProducerRequestCounts produced = new ProducerRequestCounts();
 
     public TcpsightMetricsReporter() {
         this(LOG::info, LOG::warn);
@@ -135,13 +137,16 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         }
         TcpSockets.nativeAccessAdviceOnce().ifPresent(warn);
         metrics.forEach(ownSockets::metric);
+        metrics.forEach(produced::metric);
         runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
                 .serviceName("tcpsight-reporter")
                 .log(info, warn)
                 // only a socket known to be its client's runs with its client's settings
-                .settings(
-                        connection -> connection.identity().ownerKnownBy().known() ? settings : KafkaSettings.unknown())
-                .beforeRound(ownSockets::beforeRound)
+                .settings(this::settingsOf)
+                .beforeRound(() -> {
+                    produced.round(System.nanoTime());
+                    ownSockets.beforeRound();
+                })
                 .census(this::mayBeOwnBrokerConnection, TcpsightMetricsReporter::unplaced)
                 .namer(sampled -> ownSockets.claim(sampled, runtime.registry()))
                 .roundFindingSource(this::settingsOnPath)
@@ -150,6 +155,20 @@ public class TcpsightMetricsReporter implements MetricsReporter {
                 .build();
         ownSockets.live();
         runtime.start();
+    }
+
+    /** The client's settings on a socket known to be its own, with what a producer sent that broker. */
+    private KafkaSettings settingsOf(TrackedConnection connection) {
+        ConnectionIdentity identity = connection.identity();
+        if (!identity.ownerKnownBy().known()) {
+            return KafkaSettings.unknown();
+        }
+        return kind == ClientKind.PRODUCER
+                ? identity.nodeId()
+                        .flatMap(produced::toNode)
+                        .map(settings::withProduceTraffic)
+                        .orElse(settings)
+                : settings;
     }
 
     /** A socket found by the census: whose it is, is not known yet. */
@@ -190,6 +209,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         if (ownSockets != null) {
             ownSockets.metric(metric); // only the per-connection byte totals, to tell this client's sockets
         }
+        produced.metric(metric); // only a producer's request counts
     }
 
     @Override
@@ -197,6 +217,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         if (ownSockets != null) {
             ownSockets.removed(metric);
         }
+        produced.removed(metric);
     }
 
     @Override

@@ -89,6 +89,7 @@ public final class BdpSettings {
         private final long maxPartitionFetchBytes;
         private final int maxPollRecords;
         private final int producerSendBufferBytes;
+        private final ProducerSizing producer;
         private final long requiredTcpRmemMax;
         private final boolean tcpRmemMaxTooLow;
         private final List<String> reasoning;
@@ -100,6 +101,7 @@ public final class BdpSettings {
                 long maxPartitionFetchBytes,
                 int maxPollRecords,
                 int producerSendBufferBytes,
+                ProducerSizing producer,
                 long requiredTcpRmemMax,
                 boolean tcpRmemMaxTooLow,
                 List<String> reasoning) {
@@ -109,6 +111,7 @@ public final class BdpSettings {
             this.maxPartitionFetchBytes = maxPartitionFetchBytes;
             this.maxPollRecords = maxPollRecords;
             this.producerSendBufferBytes = producerSendBufferBytes;
+            this.producer = producer;
             this.requiredTcpRmemMax = requiredTcpRmemMax;
             this.tcpRmemMaxTooLow = tcpRmemMaxTooLow;
             this.reasoning = Collections.unmodifiableList(reasoning);
@@ -146,6 +149,14 @@ public final class BdpSettings {
         /** Producer send.buffer.bytes: -1 for the same reason. */
         public int producerSendBufferBytes() {
             return producerSendBufferBytes;
+        }
+
+        /**
+         * A producer's batch.size, max.request.size and buffer.memory for the path, with as many
+         * partitions per request as the consumer has per broker.
+         */
+        public ProducerSizing producer() {
+            return producer;
         }
 
         /** The third value of net.ipv4.tcp_rmem that autotuning needs to reach the target. */
@@ -208,7 +219,15 @@ public final class BdpSettings {
                     + " that waits for the records to be processed waits briefly");
         }
         why.add("producer send.buffer.bytes=-1: the producer's window of unacknowledged bytes must hold a BDP too");
-        return new Recommendation(bdp, -1, fetchMax, maxPartition, maxPollRecords, -1, requiredRmem, rmemTooLow, why);
+        ProducerSizing producer =
+                ProducerSizing.forPath(input.rttMicros, input.targetBytesPerSecond, input.partitionsPerBroker);
+        why.add("producer batch.size=" + producer.batchBytes() + ", linger.ms=" + ProducerSizing.LINGER_MS
+                + ", max.request.size=" + producer.maxRequestBytes() + ", buffer.memory=" + producer.bufferMemoryBytes()
+                + ": a connection carries at most " + ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE
+                + " requests per round trip (idempotence), so " + input.partitionsPerBroker
+                + " partition(s) of batches in each must hold two BDPs (" + producer.inFlightBytes() + " bytes)");
+        return new Recommendation(
+                bdp, -1, fetchMax, maxPartition, maxPollRecords, -1, producer, requiredRmem, rmemTooLow, why);
     }
 
     /**

@@ -112,8 +112,13 @@ class ProduceRulesTableTest {
                         + " critical client:unknown:?=131072 client:unknown:?=20 client:unknown:?=5"
                         + " client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes "
                         + WMEM,
-                // the client's end never has the broker's counts
-                "client; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 65600; 4; none",
+                // the producer's own end (the reporter counts its requests): the same judgement, in its own keys
+                "client; producer-1; TO_BROKER; -; 30; 65600; 4;"
+                        + " critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                // the producer's end, batches that leave unfilled: the application's pace
+                "client; producer-1; TO_BROKER; -; 30; 8000; 4; none",
             })
     void producePipelineBelowBdpJudgesFullBatchesAndSpeaksTheClientsKeys(
             String role,

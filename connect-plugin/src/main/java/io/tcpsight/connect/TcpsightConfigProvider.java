@@ -14,8 +14,9 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
 
 /**
  * {@code ${tcpsight:fetch:<key>}}: consumer fetch sizes and buffers from the bandwidth-delay
- * product to the cluster; {@code ${tcpsight:fetch/<alias>:<key>}} the same for another cluster,
- * declared in the params (see {@link TuningByCluster}). Connect resolves placeholders each time
+ * product to the cluster; {@code ${tcpsight:produce:<key>}}: producer batch sizes and buffers
+ * for the same path; {@code ${tcpsight:fetch/<alias>:<key>}} and {@code produce/<alias>} the same
+ * for another cluster, declared in the params (see {@link TuningByCluster}). Connect resolves placeholders each time
  * it builds a connector's tasks, so a task (re)start gets values for the RTT measured then.
  *
  * <pre>
@@ -25,14 +26,13 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
  * consumer.override.fetch.max.bytes=${tcpsight:fetch:fetch.max.bytes}
  * config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers=far-1:9092
  * source.consumer.max.partition.fetch.bytes=${tcpsight:fetch/far:max.partition.fetch.bytes}  (an MM2 connector)
+ * producer.override.batch.size=${tcpsight:produce:batch.size}  (a source connector)
  * </pre>
  *
  * No TTL is returned: a TTL restarts only the connector, not its tasks (KAFKA-17627), and would
  * not change what running tasks use; the REST extension's opt-in re-adaptation restarts tasks.
  */
 public class TcpsightConfigProvider implements ConfigProvider {
-    static final String PATH = TuningByCluster.PATH;
-
     private final TuningByCluster tunings;
 
     public TcpsightConfigProvider() {
@@ -50,12 +50,12 @@ public class TcpsightConfigProvider implements ConfigProvider {
 
     @Override
     public ConfigData get(String path) {
-        return new ConfigData(tunings.forPath(path).handOut().values());
+        return new ConfigData(values(path));
     }
 
     @Override
     public ConfigData get(String path, Set<String> keys) {
-        Map<String, String> values = tunings.forPath(path).handOut().values();
+        Map<String, String> values = values(path);
         Map<String, String> wanted = new LinkedHashMap<>();
         for (String key : keys) {
             String value = values.get(key);
@@ -66,6 +66,10 @@ public class TcpsightConfigProvider implements ConfigProvider {
             wanted.put(key, value);
         }
         return new ConfigData(Collections.unmodifiableMap(wanted));
+    }
+
+    private Map<String, String> values(String path) {
+        return tunings.forPath(path).handOut().valuesFor(tunings.useOf(path));
     }
 
     @Override

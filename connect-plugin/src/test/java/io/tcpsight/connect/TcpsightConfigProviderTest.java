@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.connect.provider.ClusterTuning;
 import io.tcpsight.connect.provider.ProvidedSettings;
+import io.tcpsight.connect.provider.SettingsUse;
 import io.tcpsight.connect.provider.TuningByCluster;
 import io.tcpsight.connect.settings.ConnectSettings;
 import io.tcpsight.tuning.BdpSettings;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigData;
@@ -77,7 +79,24 @@ class TcpsightConfigProviderTest {
         TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
         provider.configure(Map.of(
                 "tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort, "tcpsight.rtt.probe.timeout.ms", "500"));
-        assertEquals(ProvidedSettings.FALLBACK, provider.get("fetch").data());
+        assertEquals(
+                Map.of(
+                        "fetch.max.bytes", "52428800",
+                        "max.partition.fetch.bytes", "1048576",
+                        "max.poll.records", "500",
+                        "receive.buffer.bytes", "-1",
+                        "send.buffer.bytes", "-1"),
+                provider.get("fetch").data(),
+                "Kafka's consumer defaults, with autotuned buffers");
+        assertEquals(
+                Map.of(
+                        "batch.size", "16384",
+                        "linger.ms", "5",
+                        "max.request.size", "1048576",
+                        "buffer.memory", "33554432",
+                        "send.buffer.bytes", "-1"),
+                provider.get("produce").data(),
+                "Kafka's producer defaults (linger.ms as in 4.0), with an autotuned send buffer");
         assertTrue(tuning.handOut().isFallback());
     }
 
@@ -98,13 +117,69 @@ class TcpsightConfigProviderTest {
         assertEquals(102.4, far.driftFrom(near), 1e-9);
     }
 
+    /** A producer's batches for the same paths: five requests in flight must carry two BDPs. */
+    @Test
+    void aLongerPathGivesLargerBatches() {
+        ProvidedSettings near = ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(1_000, 25e6, 1, null, null, 1024)), 1_000, Instant.now());
+        ProvidedSettings far = ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
+                100_000,
+                Instant.now());
+        assertEquals(
+                Map.of(
+                        "batch.size", "16384",
+                        "linger.ms", "20",
+                        "max.request.size", "1048576",
+                        "buffer.memory", "33554432",
+                        "send.buffer.bytes", "-1"),
+                near.valuesFor(SettingsUse.PRODUCE),
+                "a short path keeps Kafka's sizes");
+        assertEquals(
+                Map.of(
+                        "batch.size",
+                                "1048576", // 2 x 2.5 MB in flight over 5 requests of one partition, capped at 1 MiB
+                        "linger.ms", "20",
+                        "max.request.size", "1048576",
+                        "buffer.memory", "33554432",
+                        "send.buffer.bytes", "-1"),
+                far.valuesFor(SettingsUse.PRODUCE));
+        assertEquals(
+                SettingsUse.FETCH.keys(),
+                List.copyOf(far.valuesFor(SettingsUse.FETCH).keySet()),
+                "the fetch path hands out no producer key");
+    }
+
+    @Test
+    void theProducePathMeasuresTheSameClusters() throws Exception {
+        try (ServerSocket far = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
+            provider.configure(Map.of(
+                    "tcpsight.bootstrap.servers",
+                    "127.0.0.1:" + far.getLocalPort(),
+                    "tcpsight.cluster.far.bootstrap.servers",
+                    "127.0.0.1:" + far.getLocalPort()));
+            assertEquals(
+                    Map.of("batch.size", "16384", "linger.ms", "20"),
+                    provider.get("produce/far", Set.of("batch.size", "linger.ms"))
+                            .data(),
+                    "loopback: a measured path whose BDP fits Kafka's batches");
+            assertEquals("16384", provider.get("produce").data().get("batch.size"));
+            ConfigException fetchKey =
+                    assertThrows(ConfigException.class, () -> provider.get("produce", Set.of("fetch.max.bytes")));
+            assertTrue(fetchKey.getMessage().contains("batch.size"), fetchKey.getMessage());
+        }
+    }
+
     @Test
     void unknownPathsAndKeysAreClearErrors() {
         TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
         provider.configure(Map.of("tcpsight.bootstrap.servers", "127.0.0.1:1", "tcpsight.rtt.probe.timeout.ms", "100"));
         ConfigException path =
                 assertThrows(ConfigException.class, () -> provider.get("sizes", Set.of("fetch.max.bytes")));
-        assertTrue(path.getMessage().contains("'fetch' (the worker's cluster) or 'fetch/<alias>'"), path.getMessage());
+        assertTrue(
+                path.getMessage().contains("'fetch' or 'produce' (the worker's cluster), or 'fetch/<alias>'"),
+                path.getMessage());
         ConfigException alias =
                 assertThrows(ConfigException.class, () -> provider.get("fetch/far", Set.of("fetch.max.bytes")));
         assertTrue(alias.getMessage().contains("tcpsight.cluster.<alias>.bootstrap.servers"), alias.getMessage());

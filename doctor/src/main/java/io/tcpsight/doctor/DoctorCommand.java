@@ -74,8 +74,16 @@ final class DoctorCommand implements Callable<Integer> {
             paramLabel = "TOPIC",
             description =
                     "Also measure consume throughput of this topic with receive.buffer.bytes=65536, -1 and tcpsight's recommendation, "
-                            + "side by side. Read-only on a named cluster; on the embedded broker the topic is created and filled.")
+                            + "side by side, then produce throughput to it as configured and as recommended. Read-only on a named "
+                            + "cluster unless --probe-write is given; on the embedded broker the topic is created, filled and written.")
     private String probeTopic;
+
+    @Option(
+            names = "--probe-write",
+            description =
+                    "With --probe-topic on a named cluster: also write 1000-byte probe records to that topic for --probe-seconds "
+                            + "per variant, to measure produce throughput. The records stay in the topic.")
+    private boolean probeWrite;
 
     @Option(
             names = "--probe-seconds",
@@ -111,6 +119,10 @@ final class DoctorCommand implements Callable<Integer> {
             hidden = true,
             description = "The embedded broker's jars (default: broker-lib next to the doctor's jar).")
     private Path embeddedKafkaLib;
+
+    /** The producer settings the report sizes, as a client config would set them (null: Kafka's default). */
+    static final List<String> PRODUCER_KEYS =
+            List.of("batch.size", "linger.ms", "max.request.size", "buffer.memory", "send.buffer.bytes");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -152,7 +164,7 @@ final class DoctorCommand implements Callable<Integer> {
             if (embedded != null && probeTopic != null) {
                 ProbeTopic.fillIfMissing(bootstrap, probeTopic, err);
             }
-            DoctorReport report = diagnose(bootstrap, note, client, config);
+            DoctorReport report = diagnose(bootstrap, note, client, config, embedded != null || probeWrite);
             if (json) {
                 out.println(FindingJson.array(report.findings()));
             } else {
@@ -171,7 +183,8 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** Gather, judge, recommend, then the report: each step its own method or class. */
-    private DoctorReport diagnose(String bootstrap, String note, Properties client, TcpsightConfig config)
+    private DoctorReport diagnose(
+            String bootstrap, String note, Properties client, TcpsightConfig config, boolean writeAllowed)
             throws InterruptedException, IOException {
         HostTcpFacts host = HostTcpFacts.current();
         KernelFacts kernel = host.kernelFacts();
@@ -184,8 +197,9 @@ final class DoctorCommand implements Callable<Integer> {
         BdpSettings.Recommendation recommendation = slowest.map(
                         path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
-        List<ThroughputProbe.Result> probe =
-                recommendation != null && probeTopic != null ? probe(client, recommendation) : List.of();
+        boolean probing = recommendation != null && probeTopic != null;
+        List<ThroughputProbe.Result> probe = probing ? probe(client, recommendation) : List.of();
+        List<ThroughputProbe.Result> writes = probing && writeAllowed ? write(client, recommendation) : List.of();
         return DoctorReport.builder(bootstrap)
                 .targetNote(note)
                 .host(host)
@@ -193,10 +207,16 @@ final class DoctorCommand implements Callable<Integer> {
                 .client(
                         configured(kafka, client),
                         commandConfig == null
-                                ? "Kafka's consumer defaults; give yours with --command-config"
-                                : commandConfig + ", as a consumer; keys it does not set are Kafka's defaults")
+                                ? "Kafka's client defaults; give yours with --command-config"
+                                : commandConfig
+                                        + ", as a consumer, and its producer keys as a producer; keys it does not set are Kafka's defaults")
                 .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
                 .probe(probeTopic, probe)
+                .writeProbe(
+                        writes,
+                        probing && !writeAllowed
+                                ? "not measured: on a named cluster the probe writes only with --probe-write"
+                                : "")
                 .findings(findings)
                 .build();
     }
@@ -251,6 +271,16 @@ final class DoctorCommand implements Callable<Integer> {
                 err);
     }
 
+    private List<ThroughputProbe.Result> write(Properties client, BdpSettings.Recommendation recommendation) {
+        err.println("tcpsight doctor: writing to " + probeTopic + " for " + probeSeconds + " s per variant");
+        return WriteProbe.run(
+                client,
+                probeTopic,
+                WriteProbe.variants(recommendation.producer()),
+                Duration.ofSeconds(probeSeconds),
+                err);
+    }
+
     /** The client settings the report shows as judged. */
     private static Map<String, String> configured(KafkaSettings kafka, Properties client) {
         Map<String, String> configured = new LinkedHashMap<>();
@@ -264,6 +294,9 @@ final class DoctorCommand implements Callable<Integer> {
         configured.put(
                 "max.poll.records",
                 client.getProperty("max.poll.records", Integer.toString(BdpSettings.MAX_POLL_RECORDS_DEFAULT)));
+        for (String producerKey : PRODUCER_KEYS) {
+            configured.put(producerKey, client.getProperty(producerKey));
+        }
         return configured;
     }
 

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param brokerConfigs node id -> the broker's socket settings, where DescribeConfigs was allowed
  * @param configured the client settings judged, as configured (or Kafka's consumer defaults), secrets masked
  * @param recommendation sizing for the slowest broker's RTT; empty when no broker answered
+ * @param writeProbeNote why produce throughput was not measured, or empty
  */
 record DoctorReport(
         String target,
@@ -27,6 +28,8 @@ record DoctorReport(
         Optional<BdpSettings.Recommendation> recommendation,
         String probeTopic,
         List<ThroughputProbe.Result> probe,
+        List<ThroughputProbe.Result> writeProbe,
+        String writeProbeNote,
         List<Finding> findings) {
 
     static Builder builder(String target) {
@@ -46,6 +49,8 @@ record DoctorReport(
         private BdpSettings.Recommendation recommendation;
         private String probeTopic;
         private List<ThroughputProbe.Result> probe = List.of();
+        private List<ThroughputProbe.Result> writeProbe = List.of();
+        private String writeProbeNote = "";
         private List<Finding> findings = List.of();
 
         private Builder(String target) {
@@ -86,6 +91,12 @@ record DoctorReport(
             return this;
         }
 
+        Builder writeProbe(List<ThroughputProbe.Result> results, String note) {
+            this.writeProbe = results;
+            this.writeProbeNote = note;
+            return this;
+        }
+
         Builder findings(List<Finding> all) {
             this.findings = all;
             return this;
@@ -104,6 +115,8 @@ record DoctorReport(
                     Optional.ofNullable(recommendation),
                     probeTopic,
                     probe,
+                    writeProbe,
+                    writeProbeNote,
                     findings);
         }
     }

@@ -18,6 +18,7 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
+import io.tcpsight.tuning.BdpSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -25,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -90,6 +92,34 @@ class HumanReportTest {
         assertTrue(hostSection(proc, "6.18.44").contains("6.18.44 (outside the 6.6 window-clamp regression range)"));
         String unreadable = hostSection(proc, "");
         assertTrue(unreadable.contains("kernel                               unknown (version unknown)"), unreadable);
+    }
+
+    /** A producer sized for the same path as the consumer: five requests of 4 partitions carry two BDPs. */
+    @Test
+    void theClientSectionSizesTheProducerToo(@TempDir Path proc) throws Exception {
+        Map<String, String> configured = new LinkedHashMap<>();
+        configured.put("receive.buffer.bytes", "65536");
+        configured.put("batch.size", null);
+        configured.put("linger.ms", "0");
+        DoctorReport report = DoctorReport.builder("x:1")
+                .host(HostTcpFacts.read(proc))
+                .client(configured, "test")
+                .sizing(200, BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 4, null, null, 1024)))
+                .probe("orders", List.of())
+                .writeProbe(List.of(), "not measured: on a named cluster the probe writes only with --probe-write")
+                .findings(List.of())
+                .build();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.print(report, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.matches("(?s).*\\n  batch\\.size +default +262144\\n.*"), text);
+        assertTrue(text.matches("(?s).*\\n  linger\\.ms +0 +20\\n.*"), text);
+        assertTrue(text.matches("(?s).*\\n  send\\.buffer\\.bytes +default +-1\\n.*"), text);
+        assertTrue(
+                text.contains(
+                        "== produce throughput to topic orders, one run per variant, in this order (1000-byte records)\n"
+                                + "  not measured: on a named cluster the probe writes only with --probe-write"),
+                text);
     }
 
     /** The host section for a /proc whose only file is the kernel release. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -52,8 +53,6 @@ class ConnectClusterReadaptationIT {
     private static final String FAR_FETCH_BYTES = "23068672";
 
     private static final String NEAR_FETCH_BYTES = "1048576";
-    private static final Pattern CONSUMER_CONFIG =
-            Pattern.compile("^\\[([^]]+)] INFO ConsumerConfig values:[ ]*$((?:\\n\\t.*$)+)", Pattern.MULTILINE);
 
     @Test
     void anRttChangeRestartsEveryTaskOnceAcrossTheClusterAndLosesNoRecord() throws Exception {
@@ -182,13 +181,12 @@ class ConnectClusterReadaptationIT {
         TreeMap<String, String[]> byTime = new TreeMap<>();
         int sequence = 0;
         for (LabConnectWorker worker : workers) {
-            Matcher dump = CONSUMER_CONFIG.matcher(worker.process().output());
-            while (dump.find()) {
-                String clientId = setting(dump.group(2), "client.id");
+            for (ClientConfigDump dump : ClientConfigDump.all(worker.process().output(), "Consumer")) {
+                String clientId = dump.get("client.id");
                 if (clientId != null && clientId.startsWith("connector-consumer-drift-sink-")) {
                     byTime.put(
-                            dump.group(1) + "#" + sequence++,
-                            new String[] {clientId, setting(dump.group(2), "max.partition.fetch.bytes")});
+                            dump.loggedAt() + "#" + sequence++,
+                            new String[] {clientId, dump.get("max.partition.fetch.bytes")});
                 }
             }
         }
@@ -197,12 +195,6 @@ class ConnectClusterReadaptationIT {
             builds.computeIfAbsent(build[0], ignored -> new ArrayList<>()).add(build[1]);
         }
         return builds;
-    }
-
-    private static String setting(String dump, String key) {
-        Matcher line = Pattern.compile("^\\t" + Pattern.quote(key) + " = (.*)$", Pattern.MULTILINE)
-                .matcher(dump);
-        return line.find() ? line.group(1).trim() : null;
     }
 
     private static Map<String, List<Integer>> workersOfTasks(JsonNode status) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
@@ -293,7 +294,40 @@ class ConnectPluginLabIT {
                     fast.medianMbit >= 10 * slow.medianMbit,
                     "adapted " + fast.medianMbit + " vs default " + slow.medianMbit);
             assertEquals(records, fast.linesAtSink, "the adapted connector delivered every record");
+            assertSourceProducerGetsBatchesForThePath(worker);
         }
+    }
+
+    /**
+     * A source connector's producer writes across the same 100 ms to the worker's cluster: the
+     * provider's produce values reach the producer Kafka builds (its own config dump in the log).
+     * Two BDPs at 200 Mbit/s over five requests of one partition is 1 MB, a 1 MiB batch.
+     */
+    private static void assertSourceProducerGetsBatchesForThePath(LabConnectWorker worker) throws Exception {
+        Path lines = worker.directory().resolve("source.txt");
+        Files.writeString(lines, "one\ntwo\nthree\n");
+        Map<String, String> source = new HashMap<>(Map.of(
+                "connector.class",
+                "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                "tasks.max",
+                "1",
+                "file",
+                lines.toString(),
+                "topic",
+                "bulk"));
+        source.put("producer.override.batch.size", "${tcpsight:produce:batch.size}");
+        source.put("producer.override.linger.ms", "${tcpsight:produce:linger.ms}");
+        source.put("producer.override.send.buffer.bytes", "${tcpsight:produce:send.buffer.bytes}");
+        worker.put("/connectors/far-source/config", source);
+        awaitRunning(worker, "far-source", 1);
+        ClientConfigDump producer = LabAwait.await("the source task's producer config in the worker log")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> ClientConfigDump.latest(
+                                worker.process().output(), "Producer", "connector-producer-far-source-0")
+                        .orElse(null));
+        Map<String, String> built = producer.values("batch.size", "linger.ms", "send.buffer.bytes");
+        System.out.println("the source task's producer, built with the provider's produce values: " + built);
+        assertEquals(Map.of("batch.size", "1048576", "linger.ms", "20", "send.buffer.bytes", "-1"), built);
     }
 
     /** Connects per second the worker's agent allows in the paced storm. */

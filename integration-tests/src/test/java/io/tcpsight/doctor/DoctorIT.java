@@ -32,9 +32,14 @@ class DoctorIT {
         System.out.println(run);
         assertTrue(run.exit() == 0 || run.exit() == 1, "0 healthy or 1 findings on this host: " + run);
         assertTrue(run.err().contains("starting an embedded single-node KRaft broker"), run.err());
-        for (String section :
-                new String[] {"== this host", "== brokers", "== client config", "== consume throughput", "== findings"
-                }) {
+        for (String section : new String[] {
+            "== this host",
+            "== brokers",
+            "== client config",
+            "== consume throughput",
+            "== produce throughput",
+            "== findings"
+        }) {
             assertTrue(run.out().contains(section), section + " missing:\n" + run.out());
         }
         Matcher broker = Pattern.compile("^  1\\s+127\\.0\\.0\\.1:(\\d+)\\s+([0-9.]+) ms", Pattern.MULTILINE)
@@ -44,6 +49,10 @@ class DoctorIT {
         Map<String, Double> rates = ProbeTopics.probeRates(run.out());
         assertEquals(3, rates.size(), rates.toString());
         rates.values().forEach(rate -> assertTrue(rate > 0, rates.toString()));
+        Map<String, Double> writes = ProbeTopics.writeRates(run.out());
+        assertEquals(
+                2, writes.size(), "the embedded broker's topic is written as configured and as recommended: " + writes);
+        writes.values().forEach(rate -> assertTrue(rate > 0, writes.toString()));
         int port = Integer.parseInt(broker.group(1));
         assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close(), "the embedded broker was stopped");
     }

@@ -76,6 +76,7 @@ class DoctorLabIT {
                 "tcpsight.target.throughput.mbit=200",
                 "--probe-topic",
                 "doctor-probe",
+                "--probe-write",
                 "--probe-seconds",
                 "8");
         System.out.println(human);
@@ -99,6 +100,18 @@ class DoctorLabIT {
         assertTrue(small < 10, "64 KiB over 100 ms moves about 4 Mbit/s: " + rates);
         assertTrue(autotuned > 5 * small, "autotuning lifts the window limit: " + rates);
         assertTrue(recommended > autotuned, "fetches sized to the BDP beat Kafka's 1 MiB per partition: " + rates);
+        Map<String, Double> writes = ProbeTopics.writeRates(human.out());
+        double configured = ProbeTopics.rate(writes, "producer as configured");
+        double batched = ProbeTopics.rate(writes, "tcpsight recommendation (batch.size 1024 KiB");
+        System.out.printf(
+                "write probe at 100 ms, 200 Mbit/s, one partition: Kafka's defaults %.1f, recommendation %.1f Mbit/s (%.1fx)%n",
+                configured, batched, batched / configured);
+        // five requests of one 16 KiB batch per round trip: 5 x 16384 B / 100 ms is 6.6 Mbit/s at most
+        assertTrue(configured < 7, "Kafka's batches over 100 ms: " + writes);
+        assertTrue(batched > 5 * configured, "batches sized to the BDP: " + writes);
+        assertTrue(
+                human.out().matches("(?s).*\\n  batch\\.size +default +1048576\\n.*"),
+                "the table recommends the batch the probe used:\n" + human.out());
     }
 
     @Test

@@ -20,13 +20,22 @@ final class ProbeTopics {
         LabTopics.fill(broker, topic, megabytes * 16, 64 * 1024);
     }
 
-    /** The probe section's lines: variant label -> Mbit/s, in the order they ran. */
+    /** The consume probe's lines: variant label -> Mbit/s, in the order they ran. */
     static Map<String, Double> probeRates(String report) {
-        int section = report.indexOf("== consume throughput");
+        return rates(report, "== consume throughput", "== produce throughput");
+    }
+
+    /** The produce probe's lines: variant label -> Mbit/s, in the order they ran. */
+    static Map<String, Double> writeRates(String report) {
+        return rates(report, "== produce throughput", "== findings");
+    }
+
+    private static Map<String, Double> rates(String report, String heading, String next) {
+        int section = report.indexOf(heading);
         if (section < 0) {
-            throw new AssertionError("no probe section in:\n" + report);
+            throw new AssertionError("no section '" + heading + "' in:\n" + report);
         }
-        String lines = report.substring(section, report.indexOf("== findings", section));
+        String lines = report.substring(section, report.indexOf(next, section));
         Map<String, Double> rates = new LinkedHashMap<>();
         Matcher matcher = PROBE_LINE.matcher(lines);
         while (matcher.find()) {

@@ -18,7 +18,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * tests as a child process: {@code BOOTSTRAP TOPIC CLIENT_ID SECONDS [key=value ...]}. Prints
  * {@code rate BYTES_PER_SECOND} from its own metric {@code outgoing-byte-total} over the run after
  * its first {@value #WARM_UP_SECONDS} s (the window's growth), and {@code failed N} for records that
- * failed meanwhile; what is still buffered at the end is dropped.
+ * failed meanwhile; what is still buffered at the end is dropped. Given {@code metric.reporters}
+ * (the tcpsight reporter), it prints the reporter's findings once a second, as
+ * {@link ReportingProducer} does.
  */
 public final class RemoteProducer {
     static final int WARM_UP_SECONDS = 4;
@@ -42,6 +44,8 @@ public final class RemoteProducer {
         long end = start + seconds * 1_000_000_000L;
         double bytesAtWarmUp = -1;
         long warmUpNanos = 0;
+        boolean reporting = config.containsKey(ProducerConfig.METRIC_REPORTER_CLASSES_CONFIG);
+        long nextReport = start + 1_000_000_000L;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             while (System.nanoTime() < end) {
@@ -53,6 +57,12 @@ public final class RemoteProducer {
                 if (bytesAtWarmUp < 0 && System.nanoTime() >= warmedUp) {
                     bytesAtWarmUp = outgoingBytes(producer);
                     warmUpNanos = System.nanoTime();
+                }
+                if (reporting && System.nanoTime() >= nextReport) {
+                    nextReport += 1_000_000_000L;
+                    for (String finding : ReporterJmx.findings(args[2])) {
+                        System.out.println(ReporterJmx.LINE_PREFIX + finding);
+                    }
                 }
             }
             double sent = outgoingBytes(producer) - bytesAtWarmUp;

@@ -3,6 +3,7 @@ package io.tcpsight.mirror;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
@@ -317,24 +318,21 @@ class MirrorMakerLabIT {
 
     /** What the replication consumer of the given flow was built with, as its ConsumerConfig dump says. */
     static String consumerSettings(String workerOutput, String flow) {
-        List<String> lines = workerOutput.lines().collect(Collectors.toList());
-        Map<String, String> given = new LinkedHashMap<>();
-        boolean inDump = false;
-        for (String line : lines) {
-            if (line.contains("Config values")) {
-                inDump = false;
-            }
-            if (line.contains("client.id = " + flow)) {
-                inDump = line.contains("replication-consumer");
-            }
-            for (String key : List.of(
-                    "max.partition.fetch.bytes", "fetch.max.bytes", "receive.buffer.bytes", "max.poll.records")) {
-                if (inDump && line.trim().startsWith(key + " = ")) {
-                    given.put(key, line.trim().substring(key.length() + 3));
-                }
+        ClientConfigDump latest = null;
+        for (ClientConfigDump dump : ClientConfigDump.all(workerOutput, "Consumer")) {
+            String clientId = String.valueOf(dump.get("client.id"));
+            if (clientId.contains(flow) && clientId.contains("replication-consumer")) {
+                latest = dump;
             }
         }
-        return given.toString();
+        return latest == null
+                ? "{}"
+                : latest.values(
+                                "fetch.max.bytes",
+                                "max.partition.fetch.bytes",
+                                "max.poll.records",
+                                "receive.buffer.bytes")
+                        .toString();
     }
 
     /** A MirrorSourceConnector from far to near for the topic orders, with Kafka's defaults unless given. */

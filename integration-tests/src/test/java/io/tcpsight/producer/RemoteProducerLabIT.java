@@ -12,6 +12,7 @@ import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.RemoteProducer;
+import io.tcpsight.lab.ReporterFindings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,6 +30,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * sysctls to the host each names), until it has nothing left to say; then the producer writes at
  * 80% of the line or more, by its own metrics, after at most two rounds of remedies. Producers whose
  * remedies so far give the same broker and hosts share a round's broker, one after the other.
+ *
+ * <p>In the first round each producer also runs the tcpsight reporter, which judges the same
+ * pipeline from the producer's own request counts: its finding must give the producer the same
+ * keys and values as the agent's, the ground truth.
  *
  * <p>The line queues 4,000 packets (2.4 bandwidth-delay products), as a router in front of a
  * 200 Mbit/s link does; with the delay line's default 1,000 (0.6 BDP) the remedied producer's
@@ -105,6 +110,12 @@ class RemoteProducerLabIT {
                 List<String> args = new ArrayList<>(
                         List.of(broker.bootstrapServers(), TOPIC, producer.clientId(), Integer.toString(SECONDS)));
                 producer.settings.forEach((key, value) -> args.add(key + "=" + value));
+                if (round == 0) {
+                    args.addAll(List.of(
+                            "metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter",
+                            "tcpsight.sample.interval.ms=1000",
+                            "tcpsight.target.throughput.mbit=200"));
+                }
                 LabProcess process = lab.javaInClient(
                         "producer-" + round + "-acks-" + producer.acks,
                         RemoteProducer.class,
@@ -125,6 +136,9 @@ class RemoteProducerLabIT {
                 assertTrue(process.output().contains("failed 0"), process.output());
                 producer.rate = Double.parseDouble(rate.group(1));
                 producer.findings = new ArrayList<>(findings.values());
+                if (round == 0) {
+                    assertTheProducersOwnEndAgrees(producer, findings, process.output());
+                }
                 producer.story.add(String.format(
                         "round %d: %.2f MB/s (%.0f%% of the line) with broker %s, producer %s, sysctls %s %s;"
                                 + " findings %s",
@@ -138,6 +152,37 @@ class RemoteProducerLabIT {
                         producer.briefs()));
             }
         }
+    }
+
+    /**
+     * The reporter in the producer's JVM names the same pipeline limit, with the same keys and
+     * values for the producer, as the agent on the broker does.
+     */
+    private static void assertTheProducersOwnEndAgrees(Producer producer, Map<String, FindingView> agent, String output)
+            throws Exception {
+        FindingView broker = agent.get("produce-pipeline-below-bdp");
+        assertTrue(broker != null, "the agent judged the default pipeline: " + agent.keySet());
+        FindingView own = null;
+        for (FindingView finding : ReporterFindings.printedIn(output)) {
+            if (finding.rule().equals("produce-pipeline-below-bdp")
+                    && producer.clientId().equals(finding.connection().clientId())) {
+                own = finding;
+            }
+        }
+        assertTrue(own != null, "the reporter judged its own pipeline:\n" + output);
+        assertEquals("client", own.connection().role(), own.brief());
+        assertEquals(clientSettings(broker), clientSettings(own), "the reporter's remedy against the agent's");
+        producer.story.add("round 0, the producer's own reporter: " + own.brief());
+    }
+
+    private static List<String> clientSettings(FindingView finding) {
+        List<String> settings = new ArrayList<>();
+        for (FindingView.Setting setting : finding.remedy().settings()) {
+            if (setting.scope().equals("client")) {
+                settings.add(setting.key() + "=" + setting.value());
+            }
+        }
+        return settings;
     }
 
     /** Applies a finding's remedy as written: each setting where its scope and note put it. */

@@ -1,6 +1,7 @@
 package io.tcpsight.connect.provider;
 
 import io.tcpsight.tuning.BdpSettings;
+import io.tcpsight.tuning.ProducerSizing;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,7 +10,10 @@ import java.util.OptionalLong;
 
 /** The client values the config provider hands out, with where they came from. */
 public final class ProvidedSettings {
-    /** Kafka's own defaults for the fetch sizes and kernel autotuning for the buffers: safe on any path. */
+    /**
+     * Kafka's own defaults for the fetch and batch sizes (linger.ms as Kafka 4.0 and later have
+     * it) and kernel autotuning for the buffers: safe on any path.
+     */
     public static final Map<String, String> FALLBACK;
 
     static {
@@ -19,6 +23,10 @@ public final class ProvidedSettings {
         fallback.put("max.poll.records", Integer.toString(BdpSettings.MAX_POLL_RECORDS_DEFAULT));
         fallback.put("receive.buffer.bytes", "-1");
         fallback.put("send.buffer.bytes", "-1");
+        fallback.put("batch.size", Long.toString(ProducerSizing.DEFAULT_BATCH_BYTES));
+        fallback.put("linger.ms", "5");
+        fallback.put("max.request.size", Long.toString(ProducerSizing.DEFAULT_MAX_REQUEST_BYTES));
+        fallback.put("buffer.memory", Long.toString(ProducerSizing.DEFAULT_BUFFER_MEMORY));
         FALLBACK = Collections.unmodifiableMap(fallback);
     }
 
@@ -41,6 +49,11 @@ public final class ProvidedSettings {
         values.put("max.poll.records", Integer.toString(recommendation.maxPollRecords()));
         values.put("receive.buffer.bytes", Integer.toString(recommendation.receiveBufferBytes()));
         values.put("send.buffer.bytes", Integer.toString(recommendation.producerSendBufferBytes()));
+        ProducerSizing producer = recommendation.producer();
+        values.put("batch.size", Long.toString(producer.batchBytes()));
+        values.put("linger.ms", Integer.toString(ProducerSizing.LINGER_MS));
+        values.put("max.request.size", Long.toString(producer.maxRequestBytes()));
+        values.put("buffer.memory", Long.toString(producer.bufferMemoryBytes()));
         return new ProvidedSettings(
                 values, OptionalLong.of(rttMicros), at, String.join("; ", recommendation.reasoning()));
     }
@@ -49,8 +62,18 @@ public final class ProvidedSettings {
         return new ProvidedSettings(FALLBACK, OptionalLong.empty(), at, why);
     }
 
+    /** Every value, of both uses. */
     public Map<String, String> values() {
         return values;
+    }
+
+    /** The values one use hands out, in its order. */
+    public Map<String, String> valuesFor(SettingsUse use) {
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (String key : use.keys()) {
+            wanted.put(key, values.get(key));
+        }
+        return Collections.unmodifiableMap(wanted);
     }
 
     /** Empty for fallback advice. */

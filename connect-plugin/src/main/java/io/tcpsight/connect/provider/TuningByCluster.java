@@ -8,13 +8,13 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * One {@link ClusterTuning} per cluster a placeholder names, so that one worker adapts connectors
- * to several clusters: {@code ${tcpsight:fetch:KEY}} measures the worker's own cluster (or
- * {@code tcpsight.bootstrap.servers}), {@code ${tcpsight:fetch/ALIAS:KEY}} the cluster declared
- * in the provider's params as {@code tcpsight.cluster.ALIAS.bootstrap.servers}; the alias of a
- * MirrorMaker 2 source cluster is the natural one. Each tuning measures and caches on its own.
+ * to several clusters: {@code ${tcpsight:fetch:KEY}} (or {@code produce}) measures the worker's
+ * own cluster (or {@code tcpsight.bootstrap.servers}), {@code ${tcpsight:fetch/ALIAS:KEY}} the
+ * cluster declared in the provider's params as {@code tcpsight.cluster.ALIAS.bootstrap.servers};
+ * the alias of a MirrorMaker 2 source cluster is the natural one. Each tuning measures and caches
+ * on its own, for both uses.
  */
 public final class TuningByCluster {
-    public static final String PATH = "fetch";
     static final String CLUSTER_PARAM_PREFIX = "tcpsight.cluster.";
     static final String CLUSTER_PARAM_SUFFIX = ".bootstrap.servers";
 
@@ -58,25 +58,43 @@ public final class TuningByCluster {
     }
 
     /**
-     * The tuning for a placeholder's path: {@code fetch} or {@code fetch/ALIAS}.
+     * The tuning for a placeholder's path: {@code fetch}, {@code produce}, or either with
+     * {@code /ALIAS}.
      *
      * @throws ConfigException naming the path and what is allowed
      */
     public ClusterTuning forPath(String path) {
-        if (PATH.equals(path)) {
+        SettingsUse use = useOf(path);
+        if (use.path().equals(path)) {
             return own;
         }
-        if (path != null && path.startsWith(PATH + "/")) {
-            ClusterTuning tuning = byAlias.get(path.substring(PATH.length() + 1));
-            if (tuning != null) {
-                return tuning;
+        ClusterTuning tuning = byAlias.get(path.substring(use.path().length() + 1));
+        if (tuning == null) {
+            throw unknownPath(path);
+        }
+        return tuning;
+    }
+
+    /**
+     * What a placeholder's path asks for.
+     *
+     * @throws ConfigException naming the path and what is allowed
+     */
+    public SettingsUse useOf(String path) {
+        for (SettingsUse use : SettingsUse.values()) {
+            if (use.path().equals(path) || (path != null && path.startsWith(use.path() + "/"))) {
+                return use;
             }
         }
-        throw new ConfigException(
+        throw unknownPath(path);
+    }
+
+    private ConfigException unknownPath(String path) {
+        return new ConfigException(
                 "${tcpsight:<path>:<key>}",
                 path,
-                "'" + PATH + "' (the worker's cluster) or '" + PATH + "/<alias>' for a cluster declared as "
-                        + "config.providers.<name>.param." + CLUSTER_PARAM_PREFIX + "<alias>" + CLUSTER_PARAM_SUFFIX
-                        + "; declared here: " + new TreeMap<>(byAlias).keySet());
+                "'fetch' or 'produce' (the worker's cluster), or 'fetch/<alias>' or 'produce/<alias>' for a cluster"
+                        + " declared as config.providers.<name>.param." + CLUSTER_PARAM_PREFIX + "<alias>"
+                        + CLUSTER_PARAM_SUFFIX + "; declared here: " + new TreeMap<>(byAlias).keySet());
     }
 }

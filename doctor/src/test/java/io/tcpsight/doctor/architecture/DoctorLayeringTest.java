@@ -22,7 +22,7 @@ class DoctorLayeringTest {
         noClasses()
                 .that()
                 .haveNameNotMatching(
-                        ".*\\.(ClusterSurvey|ThroughputProbe|ProbeTopic|EmbeddedBroker|DoctorCommand)(\\$.*)?")
+                        ".*\\.(ClusterSurvey|ThroughputProbe|WriteProbe|ProbeTopic|EmbeddedBroker|DoctorCommand)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("org.apache.kafka..")
