@@ -88,6 +88,10 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketState(JNIEnv *env, j
     return rc;
 }
 
+JNIEXPORT jlong JNICALL Java_io_tcpsight_tcp_NativeTcp_socketDrops(JNIEnv *env, jclass cls, jint fd) {
+    return (jlong) tcpsight_socket_drops(fd);
+}
+
 JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_congestion(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
     char name[CONGESTION_NAME_CAPACITY + 1];
     if ((*env)->GetArrayLength(env, out) < CONGESTION_NAME_CAPACITY) {

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
+#include <linux/sock_diag.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -47,6 +48,24 @@ int64_t tcpsight_socket_inode(int fd) {
         return -ENOTSOCK;
     }
     return (int64_t) status.st_ino;
+}
+
+int64_t tcpsight_socket_drops(int fd) {
+#ifdef SO_MEMINFO
+    uint32_t meminfo[SK_MEMINFO_VARS];
+    memset(meminfo, 0, sizeof meminfo);
+    socklen_t len = sizeof meminfo;
+    if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, meminfo, &len) != 0) {
+        return -errno;
+    }
+    if (len < (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t)) {
+        return -ENODATA;
+    }
+    return (int64_t) meminfo[SK_MEMINFO_DROPS];
+#else
+    (void) fd;
+    return -ENOPROTOOPT;
+#endif
 }
 
 static int int_option(int fd, int level, int name, int32_t *out) {

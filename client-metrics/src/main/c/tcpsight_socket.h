@@ -56,6 +56,12 @@ int64_t tcpsight_socket_inode(int fd);
 /* Fills out[TCPSIGHT_ADDRESSES_BYTES]. Returns 0 or -errno (EAFNOSUPPORT for non-IP sockets). */
 int tcpsight_socket_addresses(int fd, unsigned char *out);
 
+/* The socket's own drop count (SO_MEMINFO's SK_MEMINFO_DROPS, sk_drops): on a listening socket,
+ * the SYNs and handshake ACKs dropped because its accept queue was full (tcp_listendrop), which
+ * the namespace's ListenOverflows counts for all listeners together. Returns the count (>= 0) or
+ * -errno: ENOPROTOOPT without SO_MEMINFO, ENODATA when the kernel's meminfo has no drops word. */
+int64_t tcpsight_socket_drops(int fd);
+
 /* Sets the congestion control by name. Returns 0 or -errno (ENOENT: unknown algorithm,
  * EPERM: not allowed for this process). */
 int tcpsight_set_congestion(int fd, const char *name, int length);

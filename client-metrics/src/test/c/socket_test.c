@@ -115,6 +115,31 @@ int main(void) {
           queues[1]);
     free(queued);
     close(server);
+    /* a listener's own drops: a full accept queue on one listener counts there, not on another */
+    struct sockaddr_in full_address, calm_address;
+    int full = loopback_listener(&full_address);
+    int calm = loopback_listener(&calm_address);
+    CHECK(listen(full, 0) == 0, "backlog 0");
+    CHECK(tcpsight_socket_drops(full) == 0, "a new listener has dropped nothing: %lld",
+          (long long) tcpsight_socket_drops(full));
+    int burst[6];
+    for (int i = 0; i < 6; i++) {
+        burst[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        int connected = connect(burst[i], (struct sockaddr *) &full_address, sizeof full_address);
+        CHECK(connected == 0 || errno == EINPROGRESS, "burst connect %d: %d", i, errno);
+    }
+    usleep(50000);
+    int64_t dropped = tcpsight_socket_drops(full);
+    CHECK(dropped > 0, "a burst of 6 on a queue of 1 dropped on that listener: %lld", (long long) dropped);
+    CHECK(tcpsight_socket_drops(calm) == 0, "the other listener dropped nothing: %lld",
+          (long long) tcpsight_socket_drops(calm));
+    CHECK(tcpsight_socket_drops(pipe_fds[0]) == -ENOTSOCK, "drops of a pipe: %lld",
+          (long long) tcpsight_socket_drops(pipe_fds[0]));
+    for (int i = 0; i < 6; i++) {
+        close(burst[i]);
+    }
+    close(full);
+    close(calm);
     CHECK(tcpsight_socket_inode(client) == (int64_t) client_stat.st_ino, "single-fd inode");
     CHECK(tcpsight_socket_inode(pipe_fds[0]) == -ENOTSOCK, "inode of a pipe");
     CHECK(tcpsight_socket_inode(-1) == -EBADF, "inode of fd -1");

@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +32,11 @@ import java.util.function.Consumer;
 
 /**
  * The broker's listening sockets: accept-queue length against the effective backlog, and how
- * much the namespace's listen-overflow and SYN-cookie counters rose over the last
- * {@link #WINDOW_NANOS}. A window rather than the last interval: a connect storm lasts a second,
- * and a finding that vanished one interval later would be missed by anyone who looks later.
+ * much each listener's own drops (SO_MEMINFO) and the namespace's listen-overflow and SYN-cookie
+ * counters rose over the last {@link #WINDOW_NANOS}. A window rather than the last interval: a
+ * connect storm lasts a second, and a finding that vanished one interval later would be missed by
+ * anyone who looks later. A listener is named for an overflow only by its own drops; what only
+ * the namespace's counters show is judged once, for the namespace, without a listener name.
  */
 final class ListenerWatch {
     static final long WINDOW_NANOS = TimeUnit.MINUTES.toNanos(5);
@@ -49,6 +52,8 @@ final class ListenerWatch {
 
     private final Consumer<String> info;
     private final BiConsumer<String, Throwable> failed;
+    /** Per listening address: (nanoTime, its own drops) within the window, oldest first. */
+    private final Map<String, Deque<long[]>> dropHistory = new HashMap<>();
     /** Ports given the deeper backlog, so each is said once. */
     private final Set<Integer> deepened = new HashSet<>();
 
@@ -130,21 +135,78 @@ final class ListenerWatch {
             states.add(new ListenerState(listener.identity.listener().orElse("unknown"), listener.queue));
         }
         meters.update(states, Arrays.copyOfRange(now, 1, now.length));
+        Long overflows = rise(now, before, 1);
+        Long drops = rise(now, before, 2);
+        Long cookies = rise(now, before, 3);
+        boolean everyListenerCounts = !listeners.isEmpty();
+        boolean anyListenerDropped = false;
+        Set<String> listening = new HashSet<>();
+        Listener smallest = null;
         for (Listener listener : listeners) {
-            // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
-            Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn
-                    ? (int) listener.queue.effectiveBacklog()
-                    : null;
-            ListenerFacts facts = ListenerFacts.builder(
-                            listener.identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog())
-                    .configuredBacklog(configured)
-                    .somaxconn(somaxconn)
-                    .rises(rise(now, before, 1), rise(now, before, 2), rise(now, before, 3))
-                    .hostTimestamps(timestamps)
+            String address = ConnectionIdentity.address(listener.identity.local());
+            listening.add(address);
+            ListenerFacts.Builder facts =
+                    facts(listener, listener.identity, somaxconn, timestamps).rises(overflows, drops, cookies);
+            OptionalLong ownDrops = ownDrops(listener.fd);
+            if (ownDrops.isPresent()) {
+                Long ownRise = ownRise(address, now[0], ownDrops.getAsLong());
+                facts.ownDrops(ownRise);
+                anyListenerDropped |= ownRise != null && ownRise > 0;
+            } else {
+                everyListenerCounts = false;
+            }
+            findings.addAll(Diagnosis.listener(facts.build(), config));
+            if (smallest == null || listener.queue.effectiveBacklog() < smallest.queue.effectiveBacklog()) {
+                smallest = listener;
+            }
+        }
+        dropHistory.keySet().retainAll(listening);
+        if (smallest != null && !anyListenerDropped) {
+            // What no listener's own count explains: the namespace's, named by no listener. Where every
+            // listener counts its drops and none dropped, an overflow was another process's; cookies stay.
+            ConnectionIdentity namespace = ConnectionIdentity.of(Role.BROKER, null, null, Instant.now());
+            ListenerFacts facts = facts(smallest, namespace, somaxconn, timestamps)
+                    .rises(everyListenerCounts ? null : overflows, everyListenerCounts ? null : drops, cookies)
                     .build();
             findings.addAll(Diagnosis.listener(facts, config));
         }
         return findings;
+    }
+
+    /** A listener's queue and limits, under the identity given (the listener's, or the namespace's). */
+    private static ListenerFacts.Builder facts(
+            Listener listener, ConnectionIdentity identity, Long somaxconn, Long timestamps) {
+        // An effective backlog below somaxconn is the configured one; at somaxconn it may be larger.
+        Integer configured = somaxconn != null && listener.queue.effectiveBacklog() < somaxconn
+                ? (int) listener.queue.effectiveBacklog()
+                : null;
+        return ListenerFacts.builder(identity, listener.queue.acceptQueueLength(), listener.queue.effectiveBacklog())
+                .configuredBacklog(configured)
+                .somaxconn(somaxconn)
+                .hostTimestamps(timestamps);
+    }
+
+    private static OptionalLong ownDrops(int fd) {
+        try {
+            return TcpSockets.socketDrops(fd);
+        } catch (RuntimeException closedMeanwhile) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** How much a listener dropped over the window; null at its first reading or after it was replaced. */
+    private Long ownRise(String address, long nanoTime, long drops) {
+        Deque<long[]> readings = dropHistory.computeIfAbsent(address, unused -> new ArrayDeque<>());
+        while (!readings.isEmpty() && nanoTime - readings.peekFirst()[0] > WINDOW_NANOS) {
+            readings.removeFirst();
+        }
+        long[] oldest = readings.peekFirst();
+        if (oldest != null && drops < oldest[1]) {
+            readings.clear(); // a new socket on the port counts from zero
+            oldest = null;
+        }
+        readings.addLast(new long[] {nanoTime, drops});
+        return oldest == null ? null : drops - oldest[1];
     }
 
     /**
@@ -189,7 +251,7 @@ final class ListenerWatch {
         return values;
     }
 
-    /** Counters are per network namespace, so every listener of this broker shares them. */
+    /** Counters are per network namespace: every listener of this broker shares them. */
     private static Long rise(long[] now, long[] before, int index) {
         if (before == null || now[index] < 0 || before[index] < 0) {
             return null;

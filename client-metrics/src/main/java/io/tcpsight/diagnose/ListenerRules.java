@@ -8,7 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Rules for a broker's listening sockets and its namespace's SYN and listen counters. Pure functions. */
+/**
+ * Rules for a broker's listening sockets and its namespace's SYN and listen counters. Pure
+ * functions. A listener is named only for what is its own: its queue, and its own drops where
+ * the kernel counts them; what only the namespace's counters show is a finding without a
+ * listener name.
+ */
 public final class ListenerRules {
     private ListenerRules() {}
 
@@ -34,7 +39,9 @@ public final class ListenerRules {
     }
 
     private static void queueEvidence(List<Evidence> evidence, ListenerFacts facts) {
-        evidence.add(new Evidence("acceptQueue", facts.acceptQueueLength(), "connections"));
+        if (facts.isOneListener()) {
+            evidence.add(new Evidence("acceptQueue", facts.acceptQueueLength(), "connections"));
+        }
         evidence.add(new Evidence("effectiveBacklog", facts.effectiveBacklog(), "connections"));
         facts.configuredBacklog()
                 .ifPresent(backlog -> evidence.add(new Evidence("socket.listen.backlog.size", backlog, "connections")));
@@ -42,16 +49,28 @@ public final class ListenerRules {
                 .ifPresent(somaxconn -> evidence.add(new Evidence("net.core.somaxconn", somaxconn, "connections")));
     }
 
+    /**
+     * Connects were dropped: a listener by its own count alone (the namespace's counters cannot
+     * tell listeners apart), the namespace by its counters.
+     */
+    private static boolean overflowed(ListenerFacts facts) {
+        if (facts.isOneListener()) {
+            return facts.countsOwnDrops() && facts.ownDrops().orElse(0) > 0;
+        }
+        return facts.listenOverflows().orElse(0) > 0 || facts.listenDrops().orElse(0) > 0;
+    }
+
     public static Optional<Finding> listenBacklogOverflow(ListenerFacts facts, TcpsightConfig config) {
-        boolean overflowed =
-                facts.listenOverflows().orElse(0) > 0 || facts.listenDrops().orElse(0) > 0;
-        boolean nearlyFull = facts.effectiveBacklog() > 0
+        boolean overflowed = overflowed(facts);
+        boolean nearlyFull = facts.isOneListener()
+                && facts.effectiveBacklog() > 0
                 && (double) facts.acceptQueueLength() / facts.effectiveBacklog() >= config.get(RULE_ACCEPT_QUEUE_RATIO);
         if (!overflowed && !nearlyFull) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
         queueEvidence(evidence, facts);
+        facts.ownDrops().ifPresent(rise -> evidence.add(new Evidence("listenerDrops", rise, "in the last 5 min")));
         facts.listenOverflows()
                 .ifPresent(rise -> evidence.add(new Evidence("ListenOverflows", rise, "in the last 5 min")));
         facts.listenDrops().ifPresent(rise -> evidence.add(new Evidence("ListenDrops", rise, "in the last 5 min")));
@@ -79,13 +98,18 @@ public final class ListenerRules {
                 + somaxconn + ") = " + facts.effectiveBacklog() + " connections";
     }
 
+    /**
+     * The namespace sent SYN cookies. The counter is the namespace's: a listener is named only when
+     * its own queue overflowed in the same window (its own drops), else the finding names none.
+     */
     public static Optional<Finding> synCookies(ListenerFacts facts, TcpsightConfig config) {
-        if (facts.syncookiesSent().orElse(0) <= 0) {
+        if (facts.syncookiesSent().orElse(0) <= 0 || (facts.isOneListener() && !overflowed(facts))) {
             return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("SyncookiesSent", facts.syncookiesSent().getAsLong(), "in the last 5 min"));
         queueEvidence(evidence, facts);
+        facts.ownDrops().ifPresent(rise -> evidence.add(new Evidence("listenerDrops", rise, "in the last 5 min")));
         List<Setting> settings = backlogSettings(facts);
         settings.add(Setting.sysctl("net.ipv4.tcp_timestamps", 1));
         Severity severity = facts.hostTimestamps().orElse(1) == 0 ? Severity.CRITICAL : Severity.WARN;

@@ -4,9 +4,12 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * A listening socket and how much its namespace's counters rose recently (the agent uses the
- * last 5 minutes, so a short connect storm stays visible). A rise is empty when not known
- * (first sample, or /proc/net/netstat unreadable).
+ * A listening socket, or the namespace's listeners together, and how much the counters rose
+ * recently (the agent uses the last 5 minutes, so a short connect storm stays visible): the
+ * listener's own drops where the kernel counts them per socket, and the namespace's counters,
+ * which every listener of the namespace shares. A rise is empty when not known (first sample,
+ * or /proc/net/netstat unreadable). Facts whose identity names no listener are the namespace's:
+ * what its counters say when no listener can be told as the one that overflowed.
  */
 public final class ListenerFacts {
     private final ConnectionIdentity identity;
@@ -18,6 +21,8 @@ public final class ListenerFacts {
     private final Long listenDrops;
     private final Long syncookiesSent;
     private final Long hostTimestamps;
+    private final boolean countsOwnDrops;
+    private final Long ownDrops;
 
     private ListenerFacts(Builder builder) {
         identity = builder.identity;
@@ -29,6 +34,8 @@ public final class ListenerFacts {
         listenDrops = builder.listenDrops;
         syncookiesSent = builder.syncookiesSent;
         hostTimestamps = builder.hostTimestamps;
+        countsOwnDrops = builder.countsOwnDrops;
+        ownDrops = builder.ownDrops;
     }
 
     /** The listener and its accept queue as the kernel reports it now. */
@@ -70,6 +77,24 @@ public final class ListenerFacts {
         return OptionalValues.orEmpty(syncookiesSent);
     }
 
+    /** Whether these facts are one listener's; otherwise they are the namespace's. */
+    public boolean isOneListener() {
+        return identity.listener().isPresent();
+    }
+
+    /**
+     * Whether the kernel counts this listener's own drops (SO_MEMINFO): then its overflow is
+     * judged by them alone, and the namespace's counters are context.
+     */
+    public boolean countsOwnDrops() {
+        return countsOwnDrops;
+    }
+
+    /** The rise of this listener's own drops over the window; empty when not counted or not known yet. */
+    public OptionalLong ownDrops() {
+        return OptionalValues.orEmpty(ownDrops);
+    }
+
     /** net.ipv4.tcp_timestamps of the broker's host. */
     public OptionalLong hostTimestamps() {
         return OptionalValues.orEmpty(hostTimestamps);
@@ -86,6 +111,8 @@ public final class ListenerFacts {
         private Long listenDrops;
         private Long syncookiesSent;
         private Long hostTimestamps;
+        private boolean countsOwnDrops;
+        private Long ownDrops;
 
         private Builder(ConnectionIdentity identity, long acceptQueueLength, long effectiveBacklog) {
             this.identity = identity;
@@ -108,6 +135,16 @@ public final class ListenerFacts {
             listenOverflows = overflows;
             listenDrops = drops;
             syncookiesSent = syncookies;
+            return this;
+        }
+
+        /**
+         * The kernel counts this listener's own drops; their rise over the window, null until two
+         * readings exist.
+         */
+        public Builder ownDrops(Long rise) {
+            countsOwnDrops = true;
+            ownDrops = rise;
             return this;
         }
 

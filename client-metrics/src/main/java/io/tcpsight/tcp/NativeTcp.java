@@ -158,6 +158,9 @@ final class NativeTcp {
     /** Fills out with SO_RCVBUF, SO_SNDBUF, TCP_WINDOW_CLAMP, TCP_MAXSEG, TCP_NODELAY; returns 0 or -errno. */
     static native int socketState(int fd, int[] out);
 
+    /** The socket's own drop count (SO_MEMINFO's SK_MEMINFO_DROPS), or -errno. */
+    static native long socketDrops(int fd);
+
     /** Writes the TCP_CONGESTION name into out; returns its length or -errno. */
     static native int congestion(int fd, byte[] out);
 

@@ -50,6 +50,17 @@ public final class TcpSockets {
         return fd;
     }
 
+    /**
+     * What this socket alone dropped, from SO_MEMINFO: on a listening socket, the SYNs and handshake
+     * ACKs its full accept queue turned away, which the namespace's ListenOverflows counts for every
+     * listener together. Empty where the kernel does not count them per socket, or fd is gone.
+     */
+    public static OptionalLong socketDrops(int fd) {
+        NativeTcp.requireAvailable();
+        long drops = NativeTcp.socketDrops(fd);
+        return drops >= 0 ? OptionalLong.of(drops) : OptionalLong.empty();
+    }
+
     /** The inode of the socket on fd: what tells it from a later socket on the same descriptor; empty when fd holds none. */
     public static OptionalLong socketInode(int fd) {
         try {

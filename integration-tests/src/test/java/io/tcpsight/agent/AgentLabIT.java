@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -160,12 +161,27 @@ class AgentLabIT {
         FindingView unscaled = pollFindings(broker, null, Duration.ofSeconds(20), f -> f.is("no-window-scaling"));
         // A finding that lived for one round only would be gone after three more.
         LabRounds.awaitMore("the agent", () -> broker.agentGet("/metrics"), 3);
-        // The counters are per network namespace, so each of the broker's listeners carries the finding.
+        // The cookie counter is the namespace's; the listener is named by its own drops (SO_MEMINFO), and the
+        // broker's other listener (CONTROLLER), which took no burst, by none.
         FindingView cookies = pollFindings(
                 broker,
                 null,
                 Duration.ofSeconds(20),
                 f -> f.is("syn-cookies") && "PLAINTEXT".equals(f.connection().listener()));
+        List<FindingView> listenerFindings = FindingView.list(broker.agentGet("/findings")).stream()
+                .filter(f -> f.is("syn-cookies") || f.is("listen-backlog-overflow"))
+                .collect(Collectors.toList());
+        System.out.println("listener findings: " + listenerFindings);
+        assertTrue(
+                listenerFindings.stream()
+                        .anyMatch(f -> f.is("listen-backlog-overflow")
+                                && "PLAINTEXT".equals(f.connection().listener())
+                                && f.number("listenerDrops") > 0),
+                "the burst's listener overflowed, by its own count: " + listenerFindings);
+        assertTrue(
+                listenerFindings.stream()
+                        .allMatch(f -> "PLAINTEXT".equals(f.connection().listener())),
+                "only the listener that took the burst is named: " + listenerFindings);
         System.out.println("agent findings: " + unscaled + "\n" + cookies);
         assertEquals("broker", unscaled.connection().role());
         assertTrue(unscaled.connection().remote().startsWith(lab.clientAddress() + ":"));

@@ -116,7 +116,7 @@ class BacklogLabIT {
 
     private static FindingView backlogFinding(KafkaBroker broker) throws Exception {
         List<FindingView> findings = FindingView.list(broker.agentGet("/findings"));
-        // the counters are the namespace's, so every listener carries the finding: the client listener's
+        // the client listener, named by its own drops
         return findings.stream()
                 .filter(f -> f.is("listen-backlog-overflow")
                         && "PLAINTEXT".equals(f.connection().listener()))
