@@ -248,11 +248,13 @@ final class AgentRuntime implements Hooks.Receiver {
         if (!nativeAvailable || !channel.isOpen()) {
             return;
         }
-        TrackedConnection connection =
-                registry.get(TcpSockets.fileDescriptor(channel)).orElse(null);
+        int fd = TcpSockets.fileDescriptor(channel);
+        TrackedConnection connection = registry.get(fd).orElse(null);
         if (connection != null) {
             registry.release(connection);
             brokerIds.closed(connection);
+        } else {
+            registry.release(fd); // one the full registry refused: no longer unwatched
         }
     }
 

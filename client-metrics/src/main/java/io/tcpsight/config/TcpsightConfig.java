@@ -30,11 +30,11 @@ public final class TcpsightConfig {
             "Each interval is randomly longer or shorter by up to this share, so that many JVMs do not sample in lockstep.");
     public static final SettingKey<Long> MAX_TRACKED_CONNECTIONS = SettingKey.wholeNumber(
             "tcpsight.max.tracked.connections",
-            10_000,
+            100_000,
             1,
             1_000_000,
             "connections",
-            "Connections tracked at most; further ones are counted and not tracked.");
+            "Connections tracked at most; further ones are counted, not tracked, and named in an untracked-connections finding.");
     public static final SettingKey<Double> TARGET_THROUGHPUT_MBIT = SettingKey.decimal(
             "tcpsight.target.throughput.mbit",
             100,

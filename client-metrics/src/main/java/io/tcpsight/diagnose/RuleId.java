@@ -24,6 +24,8 @@ public enum RuleId {
     CPU_THROTTLED("cpu-throttled"),
     /** One transmit queue of a multi-queue device carries nearly everything. */
     TX_QUEUE_SKEW("tx-queue-skew"),
+    /** Connections not watched because tcpsight.max.tracked.connections was reached. */
+    UNTRACKED_CONNECTIONS("untracked-connections"),
     /** Info only: sockets whose owner is not known, summed per broker path, with what their own findings would be. */
     UNPLACED_SOCKETS("unplaced-sockets");
 

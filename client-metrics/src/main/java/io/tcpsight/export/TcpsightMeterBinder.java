@@ -56,6 +56,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
     private volatile GaugeRows findingsByTagSet;
+    private volatile GaugeRows untrackedByListener;
     private volatile Timer roundDuration;
 
     private final HostSignalMeters hostMeters;
@@ -78,6 +79,10 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         Gauge.builder("tcpsight.connections.refused", monitor.registry(), r -> r.refused())
                 .description("Connections not tracked because tcpsight.max.tracked.connections was reached")
                 .register(meterRegistry);
+        this.untrackedByListener = new GaugeRows(MultiGauge.builder("tcpsight.connections.untracked")
+                .description("Connections open but not tracked because tcpsight.max.tracked.connections was reached,"
+                        + " by the listener they came in on; a row only where there are some")
+                .register(meterRegistry));
         for (RuleId rule : RuleId.values()) {
             for (Severity severity : Severity.values()) {
                 Gauge.builder("tcpsight.findings", monitor.board(), board -> board.count(rule, severity))
@@ -157,6 +162,12 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     Integer::sum);
         }
         findingsByTagSet.show(counts);
+        Map<Tags, Long> untracked = new HashMap<>();
+        monitor.registry()
+                .untracked()
+                .forEach((listener, count) ->
+                        untracked.put(Tags.of("listener", listener.isEmpty() ? UNKNOWN : listener), count));
+        untrackedByListener.show(untracked);
     }
 
     /**

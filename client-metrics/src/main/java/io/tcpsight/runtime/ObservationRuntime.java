@@ -4,6 +4,7 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.diagnose.HostSignalRules;
+import io.tcpsight.diagnose.TrackingRules;
 import io.tcpsight.export.OtlpExport;
 import io.tcpsight.export.OtlpSettings;
 import io.tcpsight.export.TcpsightJmx;
@@ -90,6 +91,8 @@ public final class ObservationRuntime implements AutoCloseable {
                         sending(connections),
                         ConnectionIdentity.of(builder.hostRole.get(), null, null, Instant.now())))
                 .orElse(List.of()));
+        monitor.addRoundFindingSource(connections -> TrackingRules.untrackedConnections(
+                registry.untracked(), registry.size(), registry.capacity(), builder.hostRole.get()));
         builder.namers.forEach(monitor::addNamer);
         builder.findingSources.forEach(monitor::addFindingSource);
         builder.roundFindingSources.forEach(monitor::addRoundFindingSource);

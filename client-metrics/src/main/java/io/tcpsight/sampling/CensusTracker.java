@@ -58,5 +58,6 @@ public final class CensusTracker {
                 registry.track(socket.fd(), socket.inode(), identify.apply(socket));
             }
         }
+        registry.untrackedStillOpen(present.keySet());
     }
 }

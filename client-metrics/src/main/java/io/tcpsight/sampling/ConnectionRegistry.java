@@ -3,7 +3,9 @@ package io.tcpsight.sampling;
 import io.tcpsight.model.ConnectionIdentity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * The connections being observed, by file descriptor. Bounded: beyond its capacity a new
- * connection is refused and counted, so a connection storm cannot grow the heap. Owners
+ * connection is refused and counted, so a connection storm cannot grow the heap; the refused ones
+ * still open are counted by listener ({@link #untracked()}), so that what is not watched is said. Owners
  * release connections when they close (or a sample finds the descriptor gone), and listeners
  * hear of each such end; a connection found not to be this component's is forgotten silently.
  */
@@ -19,6 +22,7 @@ public final class ConnectionRegistry {
     private final int capacity;
     private final ConcurrentHashMap<Integer, TrackedConnection> connections = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
+    private final UntrackedConnections untracked = new UntrackedConnections();
     private final List<Consumer<TrackedConnection>> closeListeners = new CopyOnWriteArrayList<>();
 
     public ConnectionRegistry(int capacity) {
@@ -36,8 +40,10 @@ public final class ConnectionRegistry {
         TrackedConnection connection = new TrackedConnection(fd, inode, identity);
         if (connections.size() >= capacity && !connections.containsKey(fd)) {
             refused.incrementAndGet();
+            untracked.refused(fd, identity.listener().orElse(""));
             return Optional.empty();
         }
+        untracked.closed(fd);
         TrackedConnection replaced = connections.put(fd, connection);
         if (replaced != null) {
             closed(replaced);
@@ -50,10 +56,13 @@ public final class ConnectionRegistry {
         closeListeners.add(listener);
     }
 
+    /** The connection on fd closed, tracked or not. */
     public void release(int fd) {
         TrackedConnection removed = connections.remove(fd);
         if (removed != null) {
             closed(removed);
+        } else {
+            untracked.closed(fd);
         }
     }
 
@@ -91,8 +100,21 @@ public final class ConnectionRegistry {
         return capacity;
     }
 
-    /** Connections not tracked because the registry was full. */
+    /** Connections not tracked because the registry was full, since the start. */
     public long refused() {
         return refused.get();
+    }
+
+    /** For an owner that finds sockets by census: the refused ones not among these have closed. */
+    public void untrackedStillOpen(Set<Integer> fds) {
+        untracked.retainOnly(fds);
+    }
+
+    /**
+     * Connections refused while the registry was full and still open, by listener ("" for a
+     * component's own client connections); only groups with some.
+     */
+    public Map<String, Long> untracked() {
+        return untracked.byGroup();
     }
 }

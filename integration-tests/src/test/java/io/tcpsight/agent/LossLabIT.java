@@ -76,7 +76,7 @@ class LossLabIT {
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start()) {
             LabTopics.create(broker, "lossy", 1);
-            LabTopics.fill(broker, "lossy", RECORDS, 10_000);
+            LabTopics.fillBesideBroker(lab, broker, "lossy", RECORDS, 10_000);
             Properties config = new Properties();
             config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);

@@ -213,7 +213,7 @@ class ConnectPluginLabIT {
         int records = Integer.getInteger("adaptation.records", 120_000);
         int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
-        LabTopics.fill(broker, "bulk", records, recordBytes);
+        LabTopics.fillBesideBroker(lab, broker, "bulk", records, recordBytes);
         try (LabConnectWorker worker = LabConnectWorker.start(
                 lab,
                 broker,

@@ -65,7 +65,7 @@ class DoctorLabIT {
         assertEquals("receive.buffer.bytes", setting.path("key").asText());
         assertEquals("-1", setting.path("value").asText());
 
-        ProbeTopics.fill(broker, "doctor-probe", 200);
+        ProbeTopics.fill(lab, broker, "doctor-probe", 200);
         LabDoctor.Run human = LabDoctor.run(
                 Duration.ofMinutes(3),
                 "--bootstrap-server",

@@ -1,6 +1,7 @@
 package io.tcpsight.doctor;
 
 import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.LabTopics;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,6 +19,12 @@ final class ProbeTopics {
     static void fill(KafkaBroker broker, String topic, int megabytes) throws Exception {
         LabTopics.create(broker, topic, 1);
         LabTopics.fill(broker, topic, megabytes * 16, 64 * 1024);
+    }
+
+    /** The same topic, written beside the broker (its namespace), not across the line. */
+    static void fill(KernelLab lab, KafkaBroker broker, String topic, int megabytes) throws Exception {
+        LabTopics.create(broker, topic, 1);
+        LabTopics.fillBesideBroker(lab, broker, topic, megabytes * 16, 64 * 1024);
     }
 
     /** The consume probe's lines: variant label -> Mbit/s, in the order they ran. */

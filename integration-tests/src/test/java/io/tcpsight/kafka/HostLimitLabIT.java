@@ -72,7 +72,8 @@ class HostLimitLabIT {
         KafkaBroker broker =
                 KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         LabTopics.create(broker, "far", 1);
-        LabTopics.fill(broker, "far", 40_000, 10_000); // 400 MB: more than 200 Mbit/s moves in the measured 12 s
+        LabTopics.fillBesideBroker(
+                lab, broker, "far", 40_000, 10_000); // 400 MB: more than 200 Mbit/s moves in the measured 12 s
         LabProcess consumer = lab.javaInClient(
                 clientId, ReportingConsumer.class, broker.bootstrapServers(), "far", clientId, "12", TARGET_MBIT);
         assertEquals(0, consumer.awaitExit(Duration.ofSeconds(90)), consumer.output());

@@ -175,7 +175,7 @@ class MirrorMakerLabIT {
                 lab, FAR_BROKERS, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
         LabTopics.create(far.node(1), "orders", PARTITIONS);
-        LabTopics.fill(far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
+        LabTopics.fillBesideBroker(lab, far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
         // what crosses the line: the record batches as the log holds them, a fetch response's bulk
         long logBytes = LabTopics.logBytes(far.node(1), "orders");
         try (LabConnectWorker worker = LabConnectWorker.start(
