@@ -195,6 +195,7 @@ static JNINativeMethod METHODS[] = {
     {"qdiscDump", "([B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_qdiscDump},
     {"ethtoolStats", "([B[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_ethtoolStats},
     {"listen", "(II)I", (void *) Java_io_tcpsight_tcp_NativeTcp_listen},
+    {"socketDrops", "(I)J", (void *) Java_io_tcpsight_tcp_NativeTcp_socketDrops},
 };
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {

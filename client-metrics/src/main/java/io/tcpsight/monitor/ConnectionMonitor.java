@@ -154,16 +154,33 @@ public final class ConnectionMonitor {
             }
         }
         findings.addAll(unplaced.summaries());
+        // A source that fails loses its own findings only; the round publishes the rest and then
+        // reports the first failure, which the loop logs once.
+        Throwable failed = null;
         for (Function<List<TrackedConnection>, List<Finding>> source : roundFindings) {
-            findings.addAll(source.apply(sampled));
+            try {
+                findings.addAll(source.apply(sampled));
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
         }
         for (Supplier<List<Finding>> source : extraFindings) {
-            findings.addAll(source.get());
+            try {
+                findings.addAll(source.get());
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
         }
         board.publish(findings, System.currentTimeMillis());
         lastRoundNanos = System.nanoTime() - started;
         for (RoundListener listener : listeners) {
             listener.onRound(sampled, findings);
+        }
+        if (failed instanceof RuntimeException) {
+            throw (RuntimeException) failed;
+        }
+        if (failed != null) {
+            throw (LinkageError) failed;
         }
     }
 

@@ -2,11 +2,13 @@ package io.tcpsight.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.diagnose.Remedy;
 import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
@@ -122,6 +124,31 @@ class ConnectionMonitorTest {
                 summary.evidence("wouldRaise").get().value().toString().contains("receive-window-limited"),
                 summary.toString());
         assertEquals(1, summary.evidence("receive-window-limited").get().value(), "sockets that would raise it");
+    }
+
+    /** A finding source that fails (a library without one of its calls) costs its own findings, not the round's. */
+    @Test
+    void aFailingFindingSourceLosesOnlyItsOwnFindings() {
+        FindingsBoard board = new FindingsBoard(0, finding -> {});
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                new ConnectionRegistry(10),
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                board);
+        Finding kept = new Finding(
+                RuleId.SYN_COOKIES,
+                Severity.WARN,
+                ConnectionIdentity.of(Role.BROKER, null, null, Instant.EPOCH),
+                List.of(),
+                new Remedy(List.of(), "kept"));
+        monitor.addFindingSource(() -> {
+            throw new UnsatisfiedLinkError("socketDrops");
+        });
+        monitor.addFindingSource(() -> List.of(kept));
+        UnsatisfiedLinkError reported = assertThrows(UnsatisfiedLinkError.class, monitor::round);
+        assertEquals("socketDrops", reported.getMessage());
+        assertEquals(List.of(kept), board.current(), "the other source's finding was published");
     }
 
     /**

@@ -21,6 +21,7 @@ import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.PrometheusText;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -410,6 +411,57 @@ class BrokerAgentIT {
                     assertEquals(host, connection.socket().congestionControl(), "nothing written without the option");
                 }
             }
+        }
+    }
+
+    /**
+     * A registry smaller than what the broker holds: the connections past it are counted on the
+     * listener they came in on, named in a finding with the limit that covers them, and shown as a
+     * meter row; once they close, both go.
+     */
+    @Test
+    void connectionsPastTheTrackingLimitAreSaidByListenerUntilTheyClose() throws Exception {
+        int held = 40;
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .agent("interval=1s,max.tracked.connections=10")
+                .start()) {
+            String[] hostPort = broker.bootstrapServers().split(":");
+            List<SocketChannel> idle = new ArrayList<>();
+            try {
+                for (int i = 0; i < held; i++) {
+                    idle.add(SocketChannel.open(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]))));
+                }
+                FindingView finding = LabAwait.await("untracked-connections on PLAINTEXT")
+                        .atMost(Duration.ofSeconds(20))
+                        .until(() -> FindingView.list(broker.agentGet("/findings")).stream()
+                                .filter(f -> f.is("untracked-connections")
+                                        && "PLAINTEXT".equals(f.connection().listener())
+                                        && f.number("untracked") >= held - 10)
+                                .findFirst()
+                                .orElse(null));
+                System.out.println("past the tracking limit: " + finding);
+                assertEquals("warn", finding.severity());
+                assertEquals(10, finding.number("tcpsight.max.tracked.connections"));
+                assertEquals(10, finding.number("tracked"), finding.toString());
+                long expected = (long) (finding.number("tracked") + finding.number("untrackedInAll"));
+                assertTrue(expected >= held, finding.toString());
+                assertTrue(
+                        finding.setting("tcpsight", "tcpsight.max.tracked.connections")
+                                .isPresent(),
+                        finding.toString());
+                double row = PrometheusText.sum(
+                        broker.agentGet("/metrics"), "tcpsight_connections_untracked", Map.of("listener", "PLAINTEXT"));
+                assertTrue(row >= held - 10, "the meter row by listener: " + row);
+            } finally {
+                for (SocketChannel channel : idle) {
+                    channel.close();
+                }
+            }
+            LabAwait.await("no untracked connection left once they closed")
+                    .atMost(Duration.ofSeconds(20))
+                    .untilTrue(() -> FindingView.list(broker.agentGet("/findings")).stream()
+                                    .noneMatch(f -> f.is("untracked-connections"))
+                            && !broker.agentGet("/metrics").contains("tcpsight_connections_untracked{"));
         }
     }
 
