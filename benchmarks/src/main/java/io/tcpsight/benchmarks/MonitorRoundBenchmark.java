@@ -1,19 +1,8 @@
 package io.tcpsight.benchmarks;
 
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.sampling.ConnectionRegistry;
 import io.tcpsight.tcp.LoopbackConnections;
-import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,29 +39,7 @@ public class MonitorRoundBenchmark {
     @Setup(Level.Trial)
     public void open() throws IOException {
         loopback = LoopbackConnections.ipv4().pairs(connections / 2);
-        ConnectionRegistry registry = new ConnectionRegistry(connections);
-        for (SocketChannel[] side : new SocketChannel[][] {
-            loopback.clients.toArray(new SocketChannel[0]), loopback.accepted.toArray(new SocketChannel[0])
-        }) {
-            for (SocketChannel channel : side) {
-                registry.track(
-                        TcpSockets.fileDescriptor(channel),
-                        0,
-                        ConnectionIdentity.of(
-                                        Role.BROKER,
-                                        (InetSocketAddress) channel.getLocalAddress(),
-                                        (InetSocketAddress) channel.getRemoteAddress(),
-                                        Instant.now())
-                                .withClientId("consumer-" + (channel.hashCode() % 50))
-                                .withListener("PLAINTEXT"));
-            }
-        }
-        monitor = new ConnectionMonitor(
-                registry,
-                TcpsightConfig.defaults(),
-                connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(),
-                new FindingsBoard(600_000, finding -> {}));
+        monitor = BrokerSideLoopback.monitor(BrokerSideLoopback.tracked(loopback, pair -> "consumer-" + pair % 50));
     }
 
     @TearDown(Level.Trial)

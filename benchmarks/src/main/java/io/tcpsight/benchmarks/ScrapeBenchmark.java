@@ -2,22 +2,11 @@ package io.tcpsight.benchmarks;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.diagnose.FindingsBoard;
 import io.tcpsight.export.TcpsightMeterBinder;
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.sampling.ConnectionRegistry;
 import io.tcpsight.tcp.LoopbackConnections;
-import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,28 +43,8 @@ public class ScrapeBenchmark {
     @Setup(Level.Trial)
     public void open() throws IOException {
         loopback = LoopbackConnections.ipv4().pairs(connections / 2);
-        ConnectionRegistry registry = new ConnectionRegistry(connections);
-        for (int pair = 0; pair < loopback.clients.size(); pair++) {
-            for (SocketChannel channel :
-                    new SocketChannel[] {loopback.clients.get(pair), loopback.accepted.get(pair)}) {
-                registry.track(
-                        TcpSockets.fileDescriptor(channel),
-                        0,
-                        ConnectionIdentity.of(
-                                        Role.BROKER,
-                                        (InetSocketAddress) channel.getLocalAddress(),
-                                        (InetSocketAddress) channel.getRemoteAddress(),
-                                        Instant.now())
-                                .withClientId("client-" + pair)
-                                .withListener("PLAINTEXT"));
-            }
-        }
-        ConnectionMonitor monitor = new ConnectionMonitor(
-                registry,
-                TcpsightConfig.defaults(),
-                connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(),
-                new FindingsBoard(600_000, finding -> {}));
+        ConnectionMonitor monitor =
+                BrokerSideLoopback.monitor(BrokerSideLoopback.tracked(loopback, pair -> "client-" + pair));
         prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TcpsightMeterBinder(monitor).bindTo(prometheus);
         monitor.round();

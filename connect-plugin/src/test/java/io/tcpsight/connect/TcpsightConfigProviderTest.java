@@ -102,12 +102,8 @@ class TcpsightConfigProviderTest {
 
     @Test
     void aLongerPathGivesLargerFetches() {
-        ProvidedSettings near = ProvidedSettings.measured(
-                BdpSettings.recommend(new BdpSettings.Input(1_000, 25e6, 1, null, null, 1024)), 1_000, Instant.now());
-        ProvidedSettings far = ProvidedSettings.measured(
-                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
-                100_000,
-                Instant.now());
+        ProvidedSettings near = measuredAt(1_000);
+        ProvidedSettings far = measuredAt(100_000);
         assertEquals("1048576", near.values().get("max.partition.fetch.bytes"));
         assertEquals(
                 Long.toString(22L << 20), far.values().get("max.partition.fetch.bytes")); // 9 x 2.5 MB BDP, whole MiB
@@ -117,15 +113,19 @@ class TcpsightConfigProviderTest {
         assertEquals(102.4, far.driftFrom(near), 1e-9);
     }
 
+    /** What the provider hands out for a path of this RTT at 200 Mbit/s, one partition, 1 KiB records. */
+    private static ProvidedSettings measuredAt(long rttMicros) {
+        return ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(rttMicros, 25e6, 1, null, null, 1024)),
+                rttMicros,
+                Instant.now());
+    }
+
     /** A producer's batches for the same paths: five requests in flight must carry two BDPs. */
     @Test
     void aLongerPathGivesLargerBatches() {
-        ProvidedSettings near = ProvidedSettings.measured(
-                BdpSettings.recommend(new BdpSettings.Input(1_000, 25e6, 1, null, null, 1024)), 1_000, Instant.now());
-        ProvidedSettings far = ProvidedSettings.measured(
-                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
-                100_000,
-                Instant.now());
+        ProvidedSettings near = measuredAt(1_000);
+        ProvidedSettings far = measuredAt(100_000);
         assertEquals(
                 Map.of(
                         "batch.size", "16384",

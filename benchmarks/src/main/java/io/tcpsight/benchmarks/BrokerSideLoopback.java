@@ -1,0 +1,59 @@
+package io.tcpsight.benchmarks;
+
+import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.diagnose.FindingsBoard;
+import io.tcpsight.host.HostTcpFacts;
+import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.Role;
+import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.sampling.ConnectionRegistry;
+import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.tcp.TcpSockets;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.time.Instant;
+import java.util.function.IntFunction;
+
+/**
+ * Loopback connection pairs watched as a broker's agent watches its clients, for the benchmarks:
+ * both ends of each pair tracked on the PLAINTEXT listener under the pair's client.id, and the
+ * monitor that samples and judges them.
+ */
+final class BrokerSideLoopback {
+    private BrokerSideLoopback() {}
+
+    /** A registry of every end of {@code loopback}'s pairs, each pair named by {@code clientIdOfPair}. */
+    static ConnectionRegistry tracked(LoopbackConnections loopback, IntFunction<String> clientIdOfPair)
+            throws IOException {
+        ConnectionRegistry registry = new ConnectionRegistry(2 * loopback.clients.size());
+        for (int pair = 0; pair < loopback.clients.size(); pair++) {
+            for (SocketChannel channel :
+                    new SocketChannel[] {loopback.clients.get(pair), loopback.accepted.get(pair)}) {
+                int fd = TcpSockets.fileDescriptor(channel);
+                registry.track(
+                        fd,
+                        TcpSockets.socketInode(fd).orElse(0),
+                        ConnectionIdentity.of(
+                                        Role.BROKER,
+                                        (InetSocketAddress) channel.getLocalAddress(),
+                                        (InetSocketAddress) channel.getRemoteAddress(),
+                                        Instant.now())
+                                .withClientId(clientIdOfPair.apply(pair))
+                                .withListener("PLAINTEXT"));
+            }
+        }
+        return registry;
+    }
+
+    /** The agent's monitor over the registry: Kafka settings unknown, this host's kernel, a quiet board. */
+    static ConnectionMonitor monitor(ConnectionRegistry registry) {
+        return new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                new FindingsBoard(600_000, finding -> {}));
+    }
+}
