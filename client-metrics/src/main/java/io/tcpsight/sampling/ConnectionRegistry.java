@@ -38,13 +38,18 @@ public final class ConnectionRegistry {
      */
     public Optional<TrackedConnection> track(int fd, long inode, ConnectionIdentity identity) {
         TrackedConnection connection = new TrackedConnection(fd, inode, identity);
-        if (connections.size() >= capacity && !connections.containsKey(fd)) {
-            refused.incrementAndGet();
-            untracked.refused(fd, identity.listener().orElse(""));
-            return Optional.empty();
+        TrackedConnection replaced;
+        // Kafka's processor threads register connections at once: the capacity check and the put are
+        // one step, or each thread passes the check and the registry grows past its bound.
+        synchronized (this) {
+            if (connections.size() >= capacity && !connections.containsKey(fd)) {
+                refused.incrementAndGet();
+                untracked.refused(fd, identity.listener().orElse(""));
+                return Optional.empty();
+            }
+            untracked.closed(fd);
+            replaced = connections.put(fd, connection);
         }
-        untracked.closed(fd);
-        TrackedConnection replaced = connections.put(fd, connection);
         if (replaced != null) {
             closed(replaced);
         }
@@ -58,23 +63,31 @@ public final class ConnectionRegistry {
 
     /** The connection on fd closed, tracked or not. */
     public void release(int fd) {
-        TrackedConnection removed = connections.remove(fd);
+        TrackedConnection removed;
+        synchronized (this) {
+            removed = connections.remove(fd);
+            if (removed == null) {
+                untracked.closed(fd);
+            }
+        }
         if (removed != null) {
             closed(removed);
-        } else {
-            untracked.closed(fd);
         }
     }
 
     /** Releases the connection only if it is still this one (not a newer one on a reused fd). */
     public void release(TrackedConnection connection) {
-        if (connections.remove(connection.fd(), connection)) {
+        boolean removed;
+        synchronized (this) {
+            removed = connections.remove(connection.fd(), connection);
+        }
+        if (removed) {
             closed(connection);
         }
     }
 
     /** Stops tracking a connection that is not this component's (another client's): it did not end. */
-    public void forget(TrackedConnection connection) {
+    public synchronized void forget(TrackedConnection connection) {
         connections.remove(connection.fd(), connection);
     }
 

@@ -7,8 +7,12 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** What a full registry refuses stays counted, by listener, until it closes or is tracked. */
@@ -56,6 +60,44 @@ class UntrackedConnectionsTest {
         assertEquals(Map.of("", 1000L), registry.untracked());
         registry.untrackedStillOpen(Set.of(3, 500, 1003));
         assertEquals(Map.of("", 2L), registry.untracked());
+    }
+
+    /**
+     * Kafka's processor threads register connections at once: the registry never holds more than
+     * its capacity, and every connection is either tracked or counted as refused.
+     */
+    @Test
+    void threadsRegisteringAtOnceNeverPassTheCapacity() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(100);
+        int threads = 8;
+        int each = 2_000;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        AtomicInteger most = new AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int first = t * each;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (Exception interrupted) {
+                    return;
+                }
+                for (int fd = first; fd < first + each; fd++) {
+                    registry.track(fd, fd + 1, on("PLAINTEXT"));
+                    most.accumulateAndGet(registry.size(), Math::max);
+                    if (fd % 3 == 0) {
+                        registry.release(fd); // room comes and goes, as connections close
+                    }
+                }
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        assertTrue(most.get() <= 100, "the registry held " + most.get() + " connections with room for 100");
+        assertEquals(registry.size(), 100, "full at the end");
     }
 
     @Test
