@@ -59,6 +59,33 @@ class DocumentedArtifactsTest {
         assertEquals(List.of(), wrong, "names the build does not make; built: " + built + ", installed: " + INSTALLED);
     }
 
+    /** The recipes run the Kafka release the build compiles and tests against, and only that one. */
+    @Test
+    void everyRecipeRunsTheKafkaTheBuildUses() throws IOException {
+        String kafka = firstMatch(Files.readString(Path.of("../pom.xml")), "<kafka.version>([^<]+)</kafka.version>");
+        Pattern version = Pattern.compile(
+                "apache/kafka:([0-9][0-9.]*)|-kafka-([0-9][0-9.]*[0-9])|^\\s+version: ([0-9][0-9.]*)\\s*$",
+                Pattern.MULTILINE);
+        List<String> others = new ArrayList<>();
+        int seen = 0;
+        try (Stream<Path> recipes = Files.walk(Path.of("../docs/kubernetes"))) {
+            for (Path recipe : (Iterable<Path>) recipes.filter(Files::isRegularFile)::iterator) {
+                Matcher found = version.matcher(Files.readString(recipe));
+                while (found.find()) {
+                    String named = found.group(1) != null
+                            ? found.group(1)
+                            : found.group(2) != null ? found.group(2) : found.group(3);
+                    seen++;
+                    if (!named.equals(kafka)) {
+                        others.add(recipe + ": " + found.group().strip());
+                    }
+                }
+            }
+        }
+        assertTrue(seen >= 4, "Kafka versions found in the recipes: " + seen);
+        assertEquals(List.of(), others, "recipes on another Kafka than " + kafka);
+    }
+
     private static String firstMatch(String text, String regex) {
         Matcher matcher = Pattern.compile(regex).matcher(text);
         assertTrue(matcher.find(), regex);
