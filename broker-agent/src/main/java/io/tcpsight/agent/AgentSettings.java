@@ -152,7 +152,7 @@ final class AgentSettings {
                         entry.getValue(),
                         "not a tcpsight agent setting; allowed: " + String.join(", ", allowed));
             }
-            if (TcpsightConfig.key("tcpsight." + key) != null) {
+            if (TcpsightConfig.key("tcpsight." + key).isPresent()) {
                 shared.put("tcpsight." + key, entry.getValue());
             }
         }

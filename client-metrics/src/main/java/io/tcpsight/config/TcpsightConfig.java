@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -233,12 +234,13 @@ public final class TcpsightConfig {
         return get(TARGET_THROUGHPUT_MBIT) * 1e6 / 8;
     }
 
-    public static SettingKey<?> key(String name) {
+    /** The shared key of this name; empty when there is none. */
+    public static Optional<SettingKey<?>> key(String name) {
         for (SettingKey<?> key : KEYS) {
             if (key.name().equals(name)) {
-                return key;
+                return Optional.of(key);
             }
         }
-        return null;
+        return Optional.empty();
     }
 }

@@ -1,7 +1,6 @@
 package io.tcpsight.diagnose;
 
 import static io.tcpsight.config.TcpsightConfig.RULE_MIN_BUSY_RATIO;
-import static io.tcpsight.config.TcpsightConfig.RULE_MIN_RTT_MS;
 import static io.tcpsight.config.TcpsightConfig.RULE_MIN_SEGMENTS;
 import static io.tcpsight.config.TcpsightConfig.RULE_RETRANSMIT_RATIO;
 import static io.tcpsight.config.TcpsightConfig.RULE_SLOW_HANDSHAKE_MS;
@@ -38,7 +37,7 @@ public final class ConnectionRules {
 
     /** Long enough for window and fetch-size rules to speak (tcpsight.rule.min.rtt.ms). */
     static boolean longPath(long rttMicros, TcpsightConfig config) {
-        return rttMicros > 0 && rttMicros / 1000.0 >= config.get(RULE_MIN_RTT_MS);
+        return rttMicros > 0 && rttMicros >= config.ruleMinRttMicros();
     }
 
     private static Evidence rtt(ConnectionFacts facts) {

@@ -2,6 +2,7 @@ package io.tcpsight.export;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -58,6 +59,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private volatile GaugeRows findingsByTagSet;
     private volatile GaugeRows untrackedByListener;
     private volatile Timer roundDuration;
+    private volatile Timer preparationDuration;
 
     private final HostSignalMeters hostMeters;
 
@@ -97,9 +99,31 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                 .register(meterRegistry));
         this.roundDuration = Timer.builder("tcpsight.round.duration")
                 .description("How long each round took to sample every tracked connection and judge it: what"
-                        + " tcpsight costs its host; a round longer than tcpsight.interval.ms delays the next")
+                        + " tcpsight costs its host; a round longer than tcpsight.sample.interval.ms delays the next")
                 .serviceLevelObjectives(ROUND_BUCKETS)
                 .register(meterRegistry);
+        this.preparationDuration = Timer.builder("tcpsight.round.preparation.duration")
+                .description("How long the steps before each round took: the process census where a component"
+                        + " finds its sockets by it (the reporter, the Connect plugin); in the agent, its bookkeeping of"
+                        + " connection ids")
+                .serviceLevelObjectives(ROUND_BUCKETS)
+                .register(meterRegistry);
+        Gauge.builder(
+                        "tcpsight.round.interval",
+                        monitor.config(),
+                        config -> config.get(TcpsightConfig.SAMPLE_INTERVAL_MS) / 1000.0)
+                .description(
+                        "The interval between rounds (tcpsight.sample.interval.ms): a round that takes longer delays the next")
+                .baseUnit("seconds")
+                .register(meterRegistry);
+        for (String reason : new String[] {"gone", "reused", "failed"}) {
+            FunctionCounter.builder("tcpsight.sample.errors", monitor, m -> m.sampleErrors(reason))
+                    .tag("reason", reason)
+                    .description("Samples of tracked connections that failed, since the start: gone (the descriptor"
+                            + " closed unreported; released), reused (it holds another socket now; released), failed"
+                            + " (any other error; sampled again)")
+                    .register(meterRegistry);
+        }
         this.worst = new WorstConnectionsTable(meterRegistry, topConnections, peerLabels);
         this.registry = meterRegistry;
     }
@@ -126,6 +150,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
             return;
         }
         monitor.lastRoundNanos().ifPresent(nanos -> roundDuration.record(nanos, TimeUnit.NANOSECONDS));
+        monitor.lastPreparationNanos().ifPresent(nanos -> preparationDuration.record(nanos, TimeUnit.NANOSECONDS));
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = connection.latest().get();
             AggregateMeters aggregate = aggregate(meters, tags(connection.identity()));

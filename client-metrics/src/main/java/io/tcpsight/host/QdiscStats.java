@@ -129,37 +129,52 @@ public final class QdiscStats {
         int deviceIndex = dump.getInt(start + 4);
         int handle = dump.getInt(start + 8);
         int parent = dump.getInt(start + 12);
-        String kind = "";
+        String[] kind = {""};
         long[] counters = new long[4]; // packets, drops, overlimits, requeues
-        boolean fromStats2 = false;
-        int attribute = start + TCMSG;
-        while (attribute + 4 <= end) {
-            int length = Short.toUnsignedInt(dump.getShort(attribute));
-            int type = Short.toUnsignedInt(dump.getShort(attribute + 2)) & 0x3FFF;
-            if (length < 4 || attribute + length > end) {
-                break;
-            }
-            int data = attribute + 4;
-            int dataLength = length - 4;
+        boolean[] fromStats2 = {false};
+        forEachAttribute(dump, start + TCMSG, end, (type, data, dataLength) -> {
             if (type == TCA_KIND) {
-                kind = string(dump, data, dataLength);
+                kind[0] = string(dump, data, dataLength);
             } else if (type == TCA_STATS2) {
-                fromStats2 = stats2(dump, data, data + dataLength, counters);
-            } else if (type == TCA_STATS && !fromStats2 && dataLength >= 20) {
+                fromStats2[0] = stats2(dump, data, data + dataLength, counters);
+            } else if (type == TCA_STATS && !fromStats2[0] && dataLength >= 20) {
                 // struct tc_stats: bytes u64, packets u32, drops u32, overlimits u32, ...
                 counters[0] = Integer.toUnsignedLong(dump.getInt(data + 8));
                 counters[1] = Integer.toUnsignedLong(dump.getInt(data + 12));
                 counters[2] = Integer.toUnsignedLong(dump.getInt(data + 16));
             }
-            attribute += align(length);
-        }
-        return new Qdisc(deviceIndex, handle, parent, kind, counters[0], counters[1], counters[2], counters[3]);
+        });
+        return new Qdisc(deviceIndex, handle, parent, kind[0], counters[0], counters[1], counters[2], counters[3]);
     }
 
     /** TCA_STATS2's nested basic and queue counters; true when the queue counters were there. */
     private static boolean stats2(ByteBuffer dump, int start, int end, long[] counters) {
-        boolean queue = false;
-        boolean packets64 = false;
+        boolean[] queue = {false};
+        boolean[] packets64 = {false};
+        forEachAttribute(dump, start, end, (type, data, dataLength) -> {
+            if (type == TCA_STATS_BASIC && dataLength >= 12 && !packets64[0]) {
+                counters[0] = Integer.toUnsignedLong(dump.getInt(data + 8)); // bytes u64, packets u32
+            } else if (type == TCA_STATS_PKT64 && dataLength >= 8) {
+                counters[0] = dump.getLong(data);
+                packets64[0] = true;
+            } else if (type == TCA_STATS_QUEUE && dataLength >= 20) {
+                // struct gnet_stats_queue: qlen, backlog, drops, requeues, overlimits
+                counters[1] = Integer.toUnsignedLong(dump.getInt(data + 8));
+                counters[3] = Integer.toUnsignedLong(dump.getInt(data + 12));
+                counters[2] = Integer.toUnsignedLong(dump.getInt(data + 16));
+                queue[0] = true;
+            }
+        });
+        return queue[0];
+    }
+
+    /** What a walk over netlink attributes does with each one: its type (flags cleared), where its data starts, how long. */
+    private interface AttributeVisitor {
+        void visit(int type, int data, int dataLength);
+    }
+
+    /** Every well-formed attribute between start and end, in order; a malformed one ends the walk. */
+    private static void forEachAttribute(ByteBuffer dump, int start, int end, AttributeVisitor visitor) {
         int attribute = start;
         while (attribute + 4 <= end) {
             int length = Short.toUnsignedInt(dump.getShort(attribute));
@@ -167,22 +182,9 @@ public final class QdiscStats {
             if (length < 4 || attribute + length > end) {
                 break;
             }
-            int data = attribute + 4;
-            if (type == TCA_STATS_BASIC && length - 4 >= 12 && !packets64) {
-                counters[0] = Integer.toUnsignedLong(dump.getInt(data + 8)); // bytes u64, packets u32
-            } else if (type == TCA_STATS_PKT64 && length - 4 >= 8) {
-                counters[0] = dump.getLong(data);
-                packets64 = true;
-            } else if (type == TCA_STATS_QUEUE && length - 4 >= 20) {
-                // struct gnet_stats_queue: qlen, backlog, drops, requeues, overlimits
-                counters[1] = Integer.toUnsignedLong(dump.getInt(data + 8));
-                counters[3] = Integer.toUnsignedLong(dump.getInt(data + 12));
-                counters[2] = Integer.toUnsignedLong(dump.getInt(data + 16));
-                queue = true;
-            }
+            visitor.visit(type, attribute + 4, length - 4);
             attribute += align(length);
         }
-        return queue;
     }
 
     private static String string(ByteBuffer dump, int start, int length) {

@@ -1,6 +1,7 @@
 package io.tcpsight.kafka;
 
 import io.tcpsight.model.ProduceTraffic;
+import io.tcpsight.model.ProduceTrafficCounter;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +28,7 @@ final class ProducerRequestCounts {
     /** "NODE/request-total", "NODE/outgoing-byte-total", "request-size-avg", "batch-size-avg" -> metric. */
     private final Map<String, KafkaMetric> metrics = new ConcurrentHashMap<>();
     // The sampler thread only:
-    private final Map<String, long[]> previous = new HashMap<>();
-    private long previousNanos;
+    private final ProduceTrafficCounter counter = new ProduceTrafficCounter();
     private volatile Map<String, ProduceTraffic> lastRound = Map.of();
 
     void metric(KafkaMetric metric) {
@@ -72,18 +72,7 @@ final class ProducerRequestCounts {
             }
         });
         Integer partitions = partitionsPerRequest();
-        Map<String, ProduceTraffic> traffic = new HashMap<>();
-        double seconds = (nowNanos - previousNanos) / 1e9;
-        totals.forEach((node, now) -> {
-            long[] before = previous.get(node);
-            if (before != null && now[0] >= before[0] && now[1] >= before[1] && seconds > 0) {
-                traffic.put(node, new ProduceTraffic(now[0] - before[0], now[1] - before[1], seconds, partitions));
-            }
-        });
-        totals.values().removeIf(counts -> counts[0] < 0 || counts[1] < 0);
-        previous.clear();
-        previous.putAll(totals);
-        previousNanos = nowNanos;
+        Map<String, ProduceTraffic> traffic = counter.next(totals, node -> partitions, nowNanos);
         lastRound = Map.copyOf(traffic);
     }
 
@@ -94,12 +83,8 @@ final class ProducerRequestCounts {
 
     /** A request carries a batch for each partition it names; null until the client has sent one. */
     private Integer partitionsPerRequest() {
-        double request = value(metrics.get(REQUEST_SIZE));
-        double batch = value(metrics.get(BATCH_SIZE));
-        if (!(request > 0) || !(batch > 0)) {
-            return null;
-        }
-        return (int) Math.max(1, Math.round(request / batch));
+        return ProduceTrafficCounter.partitionsPerRequest(
+                value(metrics.get(REQUEST_SIZE)), value(metrics.get(BATCH_SIZE)));
     }
 
     /** The metric's value, or -1 when it has none (NaN before the first sample). */

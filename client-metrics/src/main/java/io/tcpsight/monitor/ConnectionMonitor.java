@@ -47,6 +47,7 @@ public final class ConnectionMonitor {
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
     private volatile long lastRoundNanos = -1;
+    private volatile long lastPreparationNanos = -1;
 
     public ConnectionMonitor(
             ConnectionRegistry registry,
@@ -123,6 +124,32 @@ public final class ConnectionMonitor {
     public OptionalLong lastRoundNanos() {
         long nanos = lastRoundNanos;
         return nanos < 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
+    }
+
+    /**
+     * How long the steps before the latest round took (the process census, for a component that
+     * finds its sockets by it); empty before the first, or where no step runs.
+     */
+    public OptionalLong lastPreparationNanos() {
+        long nanos = lastPreparationNanos;
+        return nanos < 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
+    }
+
+    /** The steps before the next round took this long (the runtime that runs them says so). */
+    public void preparedIn(long nanos) {
+        lastPreparationNanos = nanos;
+    }
+
+    /** Samples that failed since the start, by reason: gone (descriptor closed), reused, failed (anything else). */
+    public long sampleErrors(String reason) {
+        switch (reason) {
+            case "gone":
+                return sampler.goneDescriptors();
+            case "reused":
+                return sampler.reusedDescriptors();
+            default:
+                return sampler.failedSamples();
+        }
     }
 
     public void round() {

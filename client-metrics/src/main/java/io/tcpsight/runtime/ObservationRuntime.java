@@ -158,12 +158,16 @@ public final class ObservationRuntime implements AutoCloseable {
 
     /** One round now, on the caller's thread: what the loop does each interval. */
     public void round() {
+        long started = System.nanoTime();
         for (RoundStep step : beforeRound) {
             try {
                 step.run();
             } catch (IOException unreadable) {
                 throw new IllegalStateException(unreadable.getMessage(), unreadable);
             }
+        }
+        if (!beforeRound.isEmpty()) {
+            monitor.preparedIn(System.nanoTime() - started);
         }
         monitor.round();
     }

@@ -28,6 +28,8 @@ public final class ConnectionSampler {
     private int[] fds = new int[64];
     private TrackedConnection[] order = new TrackedConnection[64];
     private long reusedDescriptors;
+    private long goneDescriptors;
+    private long failedSamples;
 
     public ConnectionSampler(ConnectionRegistry registry) {
         this.registry = registry;
@@ -61,6 +63,9 @@ public final class ConnectionSampler {
                 int errno = batch.errno(i);
                 if (errno == Errno.EBADF || errno == Errno.ENOTSOCK || Errno.isNotTcp(errno)) {
                     registry.release(connection);
+                    goneDescriptors++;
+                } else {
+                    failedSamples++;
                 }
                 continue;
             }
@@ -80,6 +85,16 @@ public final class ConnectionSampler {
     /** Tracked connections released because their descriptor had been reused by another socket, since start. */
     public long reusedDescriptors() {
         return reusedDescriptors;
+    }
+
+    /** Tracked connections released because their descriptor was closed or held no TCP socket any more, since start. */
+    public long goneDescriptors() {
+        return goneDescriptors;
+    }
+
+    /** Samples that failed for another reason (the connection stays and is sampled again), since start. */
+    public long failedSamples() {
+        return failedSamples;
     }
 
     private static boolean reused(TrackedConnection connection, long sampledInode) {

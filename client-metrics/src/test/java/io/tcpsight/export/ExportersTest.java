@@ -130,6 +130,32 @@ class ExportersTest {
             assertTrue(
                     rounds.max(TimeUnit.NANOSECONDS) >= monitor.lastRoundNanos().getAsLong(),
                     "the latest is among them");
+            assertEquals(
+                    0,
+                    meters.find("tcpsight.round.preparation.duration").timer().count(),
+                    "no step before the rounds: nothing to time");
+            monitor.preparedIn(1_500_000);
+            monitor.round();
+            assertEquals(
+                    1.5,
+                    meters.find("tcpsight.round.preparation.duration").timer().totalTime(TimeUnit.MILLISECONDS),
+                    1e-9);
+            assertEquals(10.0, meters.find("tcpsight.round.interval").gauge().value(), "the default 10 s");
+            loopback.clients.get(0).close();
+            monitor.round();
+            assertEquals(
+                    1.0,
+                    meters.find("tcpsight.sample.errors")
+                            .tags("reason", "gone")
+                            .functionCounter()
+                            .count(),
+                    "a closed descriptor is a sample that failed, gone");
+            assertEquals(
+                    0.0,
+                    meters.find("tcpsight.sample.errors")
+                            .tags("reason", "failed")
+                            .functionCounter()
+                            .count());
         }
     }
 

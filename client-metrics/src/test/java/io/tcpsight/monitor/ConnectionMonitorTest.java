@@ -96,6 +96,9 @@ class ConnectionMonitorTest {
             sampler.sample();
             assertFalse(registry.get(closedFd).isPresent(), "EBADF released the connection");
             assertEquals(1, registry.size());
+            assertEquals(1, sampler.goneDescriptors(), "counted as gone");
+            assertEquals(0, sampler.failedSamples());
+            assertEquals(0, sampler.reusedDescriptors());
         }
     }
 

@@ -68,7 +68,7 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                             () -> clusterState,
                             workerConfig.getOrDefault("group.id", "connect"))
                     .start();
-            registerResource(context, new TcpsightEndpoints(observation));
+            registerResource(context, new TcpsightEndpoints(observation, settings.get(ConnectSettings.REST_REDACT)));
             if (settings.get(ConnectSettings.READAPT)) {
                 readaptation = new Readaptation(
                                 PluginState.worker().workerCluster(),

@@ -323,7 +323,7 @@ final class DoctorCommand implements Callable<Integer> {
                 .filter(key -> key.startsWith("tcpsight."))
                 .forEach(key -> values.put(key, client.getProperty(key)));
         for (Map.Entry<String, String> setting : settings.entrySet()) {
-            if (TcpsightConfig.key(setting.getKey()) == null) {
+            if (TcpsightConfig.key(setting.getKey()).isEmpty()) {
                 throw usage("--set: unknown key '" + setting.getKey() + "'; known keys: "
                         + TcpsightConfig.KEYS.stream().map(SettingKey::name).collect(Collectors.joining(", ")));
             }

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.health.ConnectClusterState;
@@ -60,6 +61,7 @@ public final class WorkerObservation implements AutoCloseable {
     private Set<String> clientIdsNow = Set.of();
 
     private final ClientSettingsOnPaths settingsOnPaths;
+    private final ProducerTrafficFromJmx producerTraffic = new ProducerTrafficFromJmx();
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** Held here: Micrometer keeps a function meter's state object only weakly. */
@@ -82,6 +84,7 @@ public final class WorkerObservation implements AutoCloseable {
                 .log(LOG::info, LOG::warn)
                 .samplerThread("tcpsight-connect-sampler")
                 .settings(this::settingsFor)
+                .beforeRound(() -> producerTraffic.round(System.nanoTime()))
                 .beforeRound(brokers::refreshIfStale)
                 .beforeRound(otherClusters::refreshIfStale)
                 .census(this::isBrokerConnection, this::identify)
@@ -195,8 +198,20 @@ public final class WorkerObservation implements AutoCloseable {
     }
 
     /** The client settings a connection's owner runs with, as far as the worker and connector configs tell. */
+    /** A task client's settings; a producer's named connection also carries what it sent that broker. */
     KafkaSettings settingsFor(TrackedConnection connection) {
-        return clientSettings.forClient(connection.identity().clientId().orElse(null));
+        String clientId = connection.identity().clientId().orElse(null);
+        KafkaSettings settings = clientSettings.forClient(clientId);
+        Optional<String> node = connection.identity().nodeId();
+        if (clientId == null
+                || node.isEmpty()
+                || !connection.identity().ownerKnownBy().known()) {
+            return settings;
+        }
+        return producerTraffic
+                .of(clientId, node.get())
+                .map(settings::withProduceTraffic)
+                .orElse(settings);
     }
 
     @Override

@@ -16,13 +16,16 @@ public final class TcpsightEndpoints {
     static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final WorkerObservation observation;
+    /** tcpsight.rest.redact: no principal or address in the JSON answers. */
+    private final boolean redacted;
 
-    public TcpsightEndpoints(WorkerObservation observation) {
+    public TcpsightEndpoints(WorkerObservation observation, boolean redacted) {
         this.observation = observation;
+        this.redacted = redacted;
     }
 
     String findings() {
-        return FindingJson.array(observation.monitor().board().current());
+        return FindingJson.array(observation.monitor().board().current(), redacted);
     }
 
     /** The worst connections as JSON, or null when {@code top} is not an allowed count ({@link ConnectionJson#TOP_NOT_ALLOWED}). */
@@ -31,7 +34,9 @@ public final class TcpsightEndpoints {
         if (limit < 0) {
             return null;
         }
-        return ConnectionJson.array(observation.monitor().worstConnections(limit));
+        return "["
+                + String.join(",", ConnectionJson.objects(observation.monitor().worstConnections(limit), redacted))
+                + "]";
     }
 
     /** Written as the registry walks its meters: at 10,000 connections the body is never one String. */

@@ -97,12 +97,19 @@ public final class ConnectSettings {
             "an http(s) URL",
             "This worker's REST URL for restarts; empty means derived from listeners.");
 
+    public static final SettingKey<Boolean> REST_REDACT = SettingKey.flag(
+            "tcpsight.rest.redact",
+            false,
+            "Leave principals and addresses out of /tcpsight/findings and /tcpsight/connections (client.ids,"
+                    + " listeners and figures stay), as the agent's http.redact does; who may read /tcpsight/* at all"
+                    + " is the worker REST server's own security.");
+
     public static final List<SettingKey<?>> POLICY_KEYS = Collections.unmodifiableList(Arrays.asList(
             OVERRIDE_POLICY, STARTUP_PACING, STARTUP_RATE, STARTUP_BURST, STARTUP_MAX_WAIT_MS, REJECT_SMALL_BUFFERS));
     public static final List<SettingKey<?>> PROVIDER_KEYS =
             Collections.unmodifiableList(Arrays.asList(RTT_REFRESH_MS, RTT_PROBE_TIMEOUT_MS, BOOTSTRAP_SERVERS));
-    public static final List<SettingKey<?>> EXTENSION_KEYS =
-            Collections.unmodifiableList(Arrays.asList(READAPT, READAPT_FACTOR, READAPT_INTERVAL_MS, READAPT_REST_URL));
+    public static final List<SettingKey<?>> EXTENSION_KEYS = Collections.unmodifiableList(
+            Arrays.asList(READAPT, READAPT_FACTOR, READAPT_INTERVAL_MS, READAPT_REST_URL, REST_REDACT));
     /** Every key of the plugin (for documentation). */
     public static final List<SettingKey<?>> ALL =
             Collections.unmodifiableList(Stream.of(POLICY_KEYS, PROVIDER_KEYS, EXTENSION_KEYS)
