@@ -13,9 +13,7 @@ import io.tcpsight.tcp.HostKernelCalls;
 import io.tcpsight.tcp.ListenQueue;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
-import io.tcpsight.tcp.TcpInfo;
 import io.tcpsight.tcp.TcpSockets;
-import io.tcpsight.tcp.TcpState;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -54,13 +52,6 @@ final class ListenerWatch {
 
     private final Consumer<String> info;
     private final BiConsumer<String, Throwable> failed;
-    /** Rounds between two censuses of the descriptors for listening sockets (5 minutes at the default 10 s). */
-    static final int CENSUS_EVERY_ROUNDS = 30;
-    /** The listening sockets the last census found; null before the first. */
-    private List<ProcessSocket> listening;
-
-    private int roundsSinceCensus;
-    private long censuses;
     /** Per listening address: (nanoTime, its own drops) within the window, oldest first. */
     private final Map<String, Deque<long[]>> dropHistory = new HashMap<>();
     /** Ports given the deeper backlog, so each is said once. */
@@ -101,66 +92,27 @@ final class ListenerWatch {
         return meters;
     }
 
-    /**
-     * The broker's listeners and their queues now. Finding the listening sockets takes a census of
-     * every descriptor (a broker of 15,000 connections: 15,000 links read and sockets asked), so it
-     * is taken again only every {@link #CENSUS_EVERY_ROUNDS} rounds, or at once when a socket it
-     * found is gone, no longer listens, or its descriptor holds another socket; between censuses
-     * only the listeners are read. A listener opened meanwhile is seen at the next census.
-     */
     List<Listener> listeners() throws IOException {
+        List<Listener> listeners = new ArrayList<>();
         if (!TcpSockets.availability().isAvailable()) {
-            return new ArrayList<>(); // the agent's start line said so: listen queues need TCP_INFO
+            return listeners; // the agent's start line said so: listen queues need TCP_INFO
         }
-        if (listening == null || ++roundsSinceCensus >= CENSUS_EVERY_ROUNDS) {
-            takeCensus();
-        }
-        List<Listener> listeners = read(listening);
-        if (listeners == null) {
-            takeCensus();
-            listeners = read(listening);
-        }
-        return listeners == null ? new ArrayList<>() : listeners;
-    }
-
-    private void takeCensus() throws IOException {
-        List<ProcessSocket> found = new ArrayList<>();
         for (ProcessSocket socket : ProcessSocketCensus.listening()) {
-            if (socket.local().getPort() != ownHttpPort) {
-                found.add(socket);
+            int port = socket.local().getPort();
+            if (port == ownHttpPort) {
+                continue;
             }
-        }
-        listening = found;
-        roundsSinceCensus = 0;
-        censuses++;
-    }
-
-    /** Each socket's queue now; null when one of them is not the listening socket the census found. */
-    private List<Listener> read(List<ProcessSocket> sockets) {
-        List<Listener> listeners = new ArrayList<>(sockets.size());
-        for (ProcessSocket socket : sockets) {
             ListenQueue queue;
             try {
-                TcpInfo info = TcpSockets.tcpInfo(socket.fd());
-                if (info.state() != TcpState.LISTEN
-                        || TcpSockets.socketInode(socket.fd()).orElse(-1) != socket.inode()) {
-                    return null;
-                }
-                queue = info.listenQueue();
+                queue = TcpSockets.tcpInfo(socket.fd()).listenQueue();
             } catch (RuntimeException closedMeanwhile) {
-                return null;
+                continue;
             }
-            int port = socket.local().getPort();
             ConnectionIdentity identity = ConnectionIdentity.of(Role.BROKER, socket.local(), null, Instant.now())
                     .withListener(listenerByPort.getOrDefault(port, "port-" + port));
             listeners.add(new Listener(identity, queue, socket.fd()));
         }
         return listeners;
-    }
-
-    /** Censuses of the process's descriptors taken to find the listeners, since the start. */
-    long censuses() {
-        return censuses;
     }
 
     List<Finding> evaluate(TcpsightConfig config) throws IOException {

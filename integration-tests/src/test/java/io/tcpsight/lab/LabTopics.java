@@ -48,7 +48,7 @@ public final class LabTopics {
      * admin user where the broker has SASL.
      */
     public static void fill(KafkaBroker broker, String topic, int records, int recordBytes) {
-        fill(adminClient(broker), topic, records, recordBytes);
+        fill(adminClient(broker), topic, records, recordBytes, 256L << 20);
     }
 
     /**
@@ -68,8 +68,8 @@ public final class LabTopics {
         }
     }
 
-    /** The fill's producer, given the client config to write with. */
-    static void fill(Map<String, Object> clientConfig, String topic, int records, int recordBytes) {
+    /** The fill's producer, given the client config to write with and the records it may buffer. */
+    static void fill(Map<String, Object> clientConfig, String topic, int records, int recordBytes, long bufferMemory) {
         String payload = "x".repeat(recordBytes - 12);
         Map<String, Object> config = new HashMap<>(clientConfig);
         config.putAll(Map.of(
@@ -86,7 +86,7 @@ public final class LabTopics {
                 "send.buffer.bytes",
                 "-1",
                 "buffer.memory",
-                Long.toString(256L << 20)));
+                Long.toString(bufferMemory)));
         try (KafkaProducer<String, String> producer =
                 new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             int partitions = producer.partitionsFor(topic).size();
@@ -106,7 +106,9 @@ public final class LabTopics {
                 String[] setting = args[i].split("=", 2);
                 config.put(setting[0], setting[1]);
             }
-            fill(config, args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            // the lab's small JVMs have 256 MiB of heap: a buffer of that size, full while the broker
+            // writes its log, ran out of it once
+            fill(config, args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), 64L << 20);
             System.out.println("filled " + args[0]);
         }
     }
