@@ -34,7 +34,12 @@ public final class ConnectionJson {
     }
 
     public static String array(List<TrackedConnection> connections) {
-        return "[" + String.join(",", objects(connections)) + "]";
+        return array(connections, false);
+    }
+
+    /** The same; without principals and addresses when {@code redacted}. */
+    public static String array(List<TrackedConnection> connections, boolean redacted) {
+        return "[" + String.join(",", objects(connections, redacted)) + "]";
     }
 
     /** One JSON object per sampled connection, in order; the elements of {@link #array}. */

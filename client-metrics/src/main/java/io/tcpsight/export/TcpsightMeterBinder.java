@@ -162,6 +162,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         }
         worst.update(sampled, findings);
         showFindingsByTagSet(findings);
+        showUntracked();
     }
 
     /**
@@ -187,6 +188,10 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     Integer::sum);
         }
         findingsByTagSet.show(counts);
+    }
+
+    /** The connections refused past the limit and still open, a row per listener that has some. */
+    private void showUntracked() {
         Map<Tags, Long> untracked = new HashMap<>();
         monitor.registry()
                 .untracked()

@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.KafkaMetric;
 
 /**
@@ -38,12 +37,18 @@ final class ClientSocketOwnership {
     /** At most this many foreign sockets remembered; past it the set starts again (they are matched again). */
     private static final int MAX_FOREIGN = 4096;
 
+    private static final String READ = "incoming-byte-total";
+    private static final String WRITTEN = "outgoing-byte-total";
+
     private final String clientId;
     private final BulkFlow clientFlow;
     /** Whether this client's node byte totals can equal the kernel's (plaintext). */
     private final boolean countsComparable;
-    /** This client's node metrics: "node/incoming-byte-total" or "node/outgoing-byte-total" -> metric. */
-    private final Map<String, KafkaMetric> nodeMetrics = new ConcurrentHashMap<>();
+    /** This client's per-node byte totals. */
+    private final ClientMetricTable nodeMetrics =
+            new ClientMetricTable(name -> name.group().endsWith("-node-metrics")
+                    && (name.name().equals(READ) || name.name().equals(WRITTEN))
+                    && name.tags().containsKey("node-id"));
 
     private final Set<Long> foreignInodes = ConcurrentHashMap.newKeySet();
     private final ByteCountAttribution attribution = new ByteCountAttribution();
@@ -65,26 +70,11 @@ final class ClientSocketOwnership {
 
     /** Keeps the node byte totals among the client's metrics (init and metricChange). */
     void metric(KafkaMetric metric) {
-        String key = key(metric.metricName());
-        if (key != null) {
-            nodeMetrics.put(key, metric);
-        }
+        nodeMetrics.metric(metric);
     }
 
     void removed(KafkaMetric metric) {
-        String key = key(metric.metricName());
-        if (key != null) {
-            nodeMetrics.remove(key, metric);
-        }
-    }
-
-    private static String key(MetricName name) {
-        String node = name.tags().get("node-id");
-        boolean bytes = name.name().equals("incoming-byte-total") || name.name().equals("outgoing-byte-total");
-        if (!bytes || node == null || !node.startsWith("node-") || !name.group().endsWith("-node-metrics")) {
-            return null;
-        }
-        return node.substring("node-".length()) + "/" + name.name();
+        nodeMetrics.removed(metric);
     }
 
     /** Not a socket already found to be another client's. */
@@ -188,15 +178,7 @@ final class ClientSocketOwnership {
 
     /** This client's connections as its node metrics count them. */
     List<ClientConnection> ownConnections() {
-        Map<String, long[]> byNode = new HashMap<>();
-        nodeMetrics.forEach((key, metric) -> {
-            int slash = key.indexOf('/');
-            long[] totals = byNode.computeIfAbsent(key.substring(0, slash), node -> new long[] {-1, -1});
-            Object value = metric.metricValue();
-            if (value instanceof Number) {
-                totals[key.endsWith("incoming-byte-total") ? 0 : 1] = ((Number) value).longValue();
-            }
-        });
+        Map<String, long[]> byNode = nodeMetrics.byNode(READ, WRITTEN);
         List<ClientConnection> connections = new ArrayList<>();
         byNode.forEach((node, totals) -> {
             if (totals[0] >= 0 && totals[1] >= 0) {

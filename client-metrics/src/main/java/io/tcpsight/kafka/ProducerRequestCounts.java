@@ -2,11 +2,8 @@ package io.tcpsight.kafka;
 
 import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.model.ProduceTrafficCounter;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.KafkaMetric;
 
 /**
@@ -25,76 +22,32 @@ final class ProducerRequestCounts {
     private static final String REQUEST_SIZE = "request-size-avg";
     private static final String BATCH_SIZE = "batch-size-avg";
 
-    /** "NODE/request-total", "NODE/outgoing-byte-total", "request-size-avg", "batch-size-avg" -> metric. */
-    private final Map<String, KafkaMetric> metrics = new ConcurrentHashMap<>();
+    private final ClientMetricTable metrics =
+            new ClientMetricTable(name -> name.group().equals(NODE_GROUP)
+                            && (name.name().equals(REQUESTS) || name.name().equals(BYTES))
+                    || name.group().equals(CLIENT_GROUP)
+                            && (name.name().equals(REQUEST_SIZE) || name.name().equals(BATCH_SIZE)));
     // The sampler thread only:
     private final ProduceTrafficCounter counter = new ProduceTrafficCounter();
     private volatile Map<String, ProduceTraffic> lastRound = Map.of();
 
     void metric(KafkaMetric metric) {
-        String key = key(metric.metricName());
-        if (key != null) {
-            metrics.put(key, metric);
-        }
+        metrics.metric(metric);
     }
 
     void removed(KafkaMetric metric) {
-        String key = key(metric.metricName());
-        if (key != null) {
-            metrics.remove(key, metric);
-        }
-    }
-
-    private static String key(MetricName name) {
-        if (name.group().equals(CLIENT_GROUP)
-                && (name.name().equals(REQUEST_SIZE) || name.name().equals(BATCH_SIZE))) {
-            return name.name();
-        }
-        String node = name.tags().get("node-id");
-        if (!name.group().equals(NODE_GROUP)
-                || node == null
-                || !node.startsWith("node-")
-                || !(name.name().equals(REQUESTS) || name.name().equals(BYTES))) {
-            return null;
-        }
-        return node.substring("node-".length()) + "/" + name.name();
+        metrics.removed(metric);
     }
 
     /** Takes the counts at the start of a round: each broker's traffic since the last one. */
     void round(long nowNanos) {
-        Map<String, long[]> totals = new HashMap<>();
-        metrics.forEach((key, metric) -> {
-            int slash = key.indexOf('/');
-            double value = value(metric);
-            if (slash > 0 && value >= 0) {
-                long[] counts = totals.computeIfAbsent(key.substring(0, slash), node -> new long[] {-1, -1});
-                counts[key.endsWith(REQUESTS) ? 0 : 1] = (long) value;
-            }
-        });
-        Integer partitions = partitionsPerRequest();
-        Map<String, ProduceTraffic> traffic = counter.next(totals, node -> partitions, nowNanos);
-        lastRound = Map.copyOf(traffic);
+        Integer partitions = ProduceTrafficCounter.partitionsPerRequest(
+                metrics.clientWide(REQUEST_SIZE), metrics.clientWide(BATCH_SIZE));
+        lastRound = Map.copyOf(counter.next(metrics.byNode(REQUESTS, BYTES), node -> partitions, nowNanos));
     }
 
     /** The broker's traffic in the interval before this round; empty before two rounds or for another node. */
     Optional<ProduceTraffic> toNode(String node) {
         return Optional.ofNullable(lastRound.get(node));
-    }
-
-    /** A request carries a batch for each partition it names; null until the client has sent one. */
-    private Integer partitionsPerRequest() {
-        return ProduceTrafficCounter.partitionsPerRequest(
-                value(metrics.get(REQUEST_SIZE)), value(metrics.get(BATCH_SIZE)));
-    }
-
-    /** The metric's value, or -1 when it has none (NaN before the first sample). */
-    private static double value(KafkaMetric metric) {
-        if (metric == null) {
-            return -1;
-        }
-        Object value = metric.metricValue();
-        return value instanceof Number && !Double.isNaN(((Number) value).doubleValue())
-                ? ((Number) value).doubleValue()
-                : -1;
     }
 }

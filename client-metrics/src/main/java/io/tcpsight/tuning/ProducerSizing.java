@@ -1,5 +1,9 @@
 package io.tcpsight.tuning;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * Producer settings from the bandwidth-delay product. A producer's connection to one broker
  * carries at most its requests in flight times what each request holds (a batch per partition,
@@ -89,6 +93,24 @@ public final class ProducerSizing {
     /** What a round trip carries with these settings on one connection: requests in flight times their size. */
     public long bytesPerRoundTrip(int partitionsPerRequest) {
         return IN_FLIGHT_WITH_IDEMPOTENCE * batchBytes * partitionsPerRequest;
+    }
+
+    /** The producer keys the sizing gives, in the order a report shows them. */
+    public static final List<String> KEYS =
+            List.of("batch.size", "linger.ms", "max.request.size", "buffer.memory", "send.buffer.bytes");
+
+    /**
+     * The sizing as client settings in the Java client's keys ({@link #KEYS}), whether or not they
+     * rise above Kafka's defaults: what a config provider hands out and a probe runs with.
+     */
+    public Map<String, String> clientSettings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("batch.size", Long.toString(batchBytes));
+        settings.put("linger.ms", Integer.toString(LINGER_MS));
+        settings.put("max.request.size", Long.toString(maxRequestBytes));
+        settings.put("buffer.memory", Long.toString(bufferMemoryBytes));
+        settings.put("send.buffer.bytes", "-1"); // autotuned: the window of unacknowledged bytes grows to the path
+        return settings;
     }
 
     /** The least power of two at or above the value (at least 1). */

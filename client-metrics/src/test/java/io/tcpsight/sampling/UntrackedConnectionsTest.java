@@ -97,7 +97,7 @@ class UntrackedConnectionsTest {
             worker.join();
         }
         assertTrue(most.get() <= 100, "the registry held " + most.get() + " connections with room for 100");
-        assertEquals(registry.size(), 100, "full at the end");
+        assertEquals(100, registry.size(), "full at the end");
     }
 
     @Test

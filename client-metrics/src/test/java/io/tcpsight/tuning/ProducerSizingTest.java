@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -39,6 +41,23 @@ class ProducerSizingTest {
         assertTrue(
                 sizing.bytesPerRoundTrip(partitions) >= Math.min(sizing.inFlightBytes(), 5L * 1_048_576 * partitions),
                 "five requests carry the two BDPs, unless the batch cap binds");
+    }
+
+    @Test
+    void theSizingAsClientSettingsInTheOrderAReportShowsThem() {
+        assertEquals(
+                Map.of(
+                        "batch.size", "262144",
+                        "linger.ms", "20",
+                        "max.request.size", "1048576",
+                        "buffer.memory", "33554432",
+                        "send.buffer.bytes", "-1"),
+                ProducerSizing.forPath(100_000, 200 * MBIT, 4).clientSettings());
+        assertEquals(
+                ProducerSizing.KEYS,
+                List.copyOf(ProducerSizing.forPath(100_000, 200 * MBIT, 4)
+                        .clientSettings()
+                        .keySet()));
     }
 
     @Test

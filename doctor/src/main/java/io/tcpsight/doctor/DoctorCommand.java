@@ -14,6 +14,7 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.OptionalValues;
 import io.tcpsight.tuning.BdpSettings;
+import io.tcpsight.tuning.ProducerSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -119,10 +120,6 @@ final class DoctorCommand implements Callable<Integer> {
             hidden = true,
             description = "The embedded broker's jars (default: broker-lib next to the doctor's jar).")
     private Path embeddedKafkaLib;
-
-    /** The producer settings the report sizes, as a client config would set them (null: Kafka's default). */
-    static final List<String> PRODUCER_KEYS =
-            List.of("batch.size", "linger.ms", "max.request.size", "buffer.memory", "send.buffer.bytes");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -294,7 +291,7 @@ final class DoctorCommand implements Callable<Integer> {
         configured.put(
                 "max.poll.records",
                 client.getProperty("max.poll.records", Integer.toString(BdpSettings.MAX_POLL_RECORDS_DEFAULT)));
-        for (String producerKey : PRODUCER_KEYS) {
+        for (String producerKey : ProducerSizing.KEYS) {
             configured.put(producerKey, client.getProperty(producerKey));
         }
         return configured;

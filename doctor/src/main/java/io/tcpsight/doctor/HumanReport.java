@@ -7,7 +7,6 @@ import io.tcpsight.diagnose.Setting;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.KernelVersion;
-import io.tcpsight.tuning.ProducerSizing;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -138,24 +137,10 @@ final class HumanReport {
                 "max.poll.records",
                 report.configured().get("max.poll.records"),
                 Integer.toString(recommendation.maxPollRecords()));
-        var producer = recommendation.producer();
-        row(out, "batch.size", report.configured().get("batch.size"), Long.toString(producer.batchBytes()));
-        row(out, "linger.ms", report.configured().get("linger.ms"), Integer.toString(ProducerSizing.LINGER_MS));
-        row(
-                out,
-                "max.request.size",
-                report.configured().get("max.request.size"),
-                Long.toString(producer.maxRequestBytes()));
-        row(
-                out,
-                "buffer.memory",
-                report.configured().get("buffer.memory"),
-                Long.toString(producer.bufferMemoryBytes()));
-        row(
-                out,
-                "send.buffer.bytes",
-                report.configured().get("send.buffer.bytes"),
-                Integer.toString(recommendation.producerSendBufferBytes()));
+        recommendation
+                .producer()
+                .clientSettings()
+                .forEach((key, recommended) -> row(out, key, report.configured().get(key), recommended));
         row(
                 out,
                 "net.ipv4.tcp_rmem (max)",

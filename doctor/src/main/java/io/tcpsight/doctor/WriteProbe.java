@@ -4,7 +4,6 @@ import io.tcpsight.tuning.ProducerSizing;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,18 +30,12 @@ final class WriteProbe {
     private WriteProbe() {}
 
     static List<ThroughputProbe.Variant> variants(ProducerSizing sizing) {
-        Map<String, String> recommended = new LinkedHashMap<>();
-        recommended.put("batch.size", Long.toString(sizing.batchBytes()));
-        recommended.put("linger.ms", Integer.toString(ProducerSizing.LINGER_MS));
-        recommended.put("max.request.size", Long.toString(sizing.maxRequestBytes()));
-        recommended.put("buffer.memory", Long.toString(sizing.bufferMemoryBytes()));
-        recommended.put("send.buffer.bytes", "-1");
         return List.of(
                 new ThroughputProbe.Variant("producer as configured (Kafka's defaults where unset)", Map.of()),
                 new ThroughputProbe.Variant(
                         "tcpsight recommendation (batch.size " + sizing.batchBytes() / 1024 + " KiB, linger.ms "
                                 + ProducerSizing.LINGER_MS + ", send.buffer.bytes -1)",
-                        recommended));
+                        sizing.clientSettings()));
     }
 
     static List<ThroughputProbe.Result> run(

@@ -49,11 +49,7 @@ public final class ProvidedSettings {
         values.put("max.poll.records", Integer.toString(recommendation.maxPollRecords()));
         values.put("receive.buffer.bytes", Integer.toString(recommendation.receiveBufferBytes()));
         values.put("send.buffer.bytes", Integer.toString(recommendation.producerSendBufferBytes()));
-        ProducerSizing producer = recommendation.producer();
-        values.put("batch.size", Long.toString(producer.batchBytes()));
-        values.put("linger.ms", Integer.toString(ProducerSizing.LINGER_MS));
-        values.put("max.request.size", Long.toString(producer.maxRequestBytes()));
-        values.put("buffer.memory", Long.toString(producer.bufferMemoryBytes()));
+        values.putAll(recommendation.producer().clientSettings());
         return new ProvidedSettings(
                 values, OptionalLong.of(rttMicros), at, String.join("; ", recommendation.reasoning()));
     }

@@ -1,5 +1,6 @@
 package io.tcpsight.connect.provider;
 
+import io.tcpsight.tuning.ProducerSizing;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -18,7 +19,7 @@ public enum SettingsUse {
             "max.poll.records",
             "receive.buffer.bytes",
             "send.buffer.bytes"),
-    PRODUCE("produce", "batch.size", "linger.ms", "max.request.size", "buffer.memory", "send.buffer.bytes");
+    PRODUCE("produce", ProducerSizing.KEYS.toArray(new String[0]));
 
     private final String path;
     private final List<String> keys;

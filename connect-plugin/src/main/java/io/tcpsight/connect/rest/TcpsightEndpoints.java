@@ -34,9 +34,7 @@ public final class TcpsightEndpoints {
         if (limit < 0) {
             return null;
         }
-        return "["
-                + String.join(",", ConnectionJson.objects(observation.monitor().worstConnections(limit), redacted))
-                + "]";
+        return ConnectionJson.array(observation.monitor().worstConnections(limit), redacted);
     }
 
     /** Written as the registry walks its meters: at 10,000 connections the body is never one String. */
