@@ -3,11 +3,13 @@ package io.tcpsight.matrix;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabPrerequisites;
@@ -149,6 +151,72 @@ class JavaRuntimesLabIT {
         assertTrue(!denied.output().contains("tcpsight agent disabled"), denied.output());
         assertEquals(1, refusal.size(), denied.output());
         assertTrue(refusal.get(0).contains(NATIVE_ACCESS), refusal.get(0));
+    }
+
+    /**
+     * The broker with the agent and a Connect worker with the plugin, each on Temurin 25 with the
+     * documented option, 100 ms apart: both print none of JEP 472's warnings, the agent names the
+     * sink's consumer from its requests, and the plugin judges its 64 KiB receive buffer.
+     */
+    @Test
+    void aBrokerWithTheAgentAndAWorkerWithThePluginRunOnJava25WithoutWarnings() throws Exception {
+        Path java25 = LabPrerequisites.requireJavaRuntime(25);
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
+                .clientInNamespace());
+        try (KafkaBroker broker = KafkaBroker.inLab(lab)
+                .onRuntime(java25)
+                .jvmOption(NATIVE_ACCESS)
+                .agent("interval=1s")
+                .start()) {
+            LabTopics.create(broker, "java25", 1);
+            LabTopics.fill(broker, "java25", 2_000, 1_000);
+            try (LabConnectWorker worker = LabConnectWorker.start(
+                    lab,
+                    broker,
+                    Map.of(
+                            "rest.extension.classes",
+                            "io.tcpsight.connect.TcpsightRestExtension",
+                            "tcpsight.sample.interval.ms",
+                            "1000"),
+                    null,
+                    KafkaBroker.Version.V4_3,
+                    LabJvm.ofThisJvm().onRuntime(java25).withOptions(List.of(NATIVE_ACCESS)))) {
+                worker.put(
+                        "/connectors/java25-sink/config",
+                        Map.of(
+                                "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                                "tasks.max", "1",
+                                "topics", "java25",
+                                "file", worker.directory().resolve("java25.txt").toString(),
+                                "consumer.override.receive.buffer.bytes", "65536"));
+                String consumer = "connector-consumer-java25-sink-0";
+                FindingView fromPlugin = LabAwait.await("the plugin's finding on Java 25")
+                        .atMost(Duration.ofSeconds(60))
+                        .explainedBy(() -> worker.process().output())
+                        .until(() -> FindingView.list(worker.getText("/tcpsight/findings")).stream()
+                                .filter(f -> f.is("small-receive-buffer")
+                                        && consumer.equals(f.connection().clientId()))
+                                .findFirst()
+                                .orElse(null));
+                ConnectionView fromAgent = LabAwait.await("the agent on Java 25 names the sink's consumer")
+                        .atMost(Duration.ofSeconds(30))
+                        .until(() -> ConnectionView.list(broker.agentGet("/connections?top=1000")).stream()
+                                .filter(c -> consumer.equals(c.clientId()))
+                                .findFirst()
+                                .orElse(null));
+                System.out.println(
+                        "Java 25: the plugin " + fromPlugin.brief() + "; the agent names " + fromAgent.clientId());
+                for (LabProcess process : List.of(broker.process(), worker.process())) {
+                    String command = process.process().info().command().orElse("");
+                    assertTrue(command.startsWith(java25.toString()), "runs on Java 25: " + command);
+                    String output = process.output();
+                    assertTrue(
+                            !output.contains("WARNING: A restricted method") && !output.contains("System::load"),
+                            "no JEP 472 warning with " + NATIVE_ACCESS + ":\n" + output);
+                }
+            }
+        }
     }
 
     private static List<String> linesNaming(String output, String text) {
