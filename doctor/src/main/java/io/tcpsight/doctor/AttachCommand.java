@@ -134,6 +134,11 @@ final class AttachCommand implements Callable<Integer> {
         if (message.contains("well-known file") || message.contains("Permission denied")) {
             return message + " (run tcpsight attach as the JVM's user)";
         }
+        if (message.contains("does not support the attach mechanism")) {
+            return message
+                    + " (the JVM runs with -XX:+DisableAttachMechanism, which refuses every attach: start it with"
+                    + " the agent in -javaagent instead)";
+        }
         if (message.contains("Unable to open socket file") || message.contains("not responding")) {
             return message + " (run it as the JVM's user, and in a container from inside it: the attach socket is"
                     + " in the JVM's /tmp; a JVM started with -XX:+DisableAttachMechanism refuses every attach)";

@@ -144,7 +144,7 @@ class AgentOverheadBenchmark {
     }
 
     /** utime + stime of the threads named tcpsight-* (the agent's sampler, HTTP server and starter). */
-    private static long agentThreadTicks(long pid) throws Exception {
+    static long agentThreadTicks(long pid) throws Exception {
         long total = 0;
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {

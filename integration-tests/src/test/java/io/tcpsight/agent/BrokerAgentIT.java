@@ -245,6 +245,53 @@ class BrokerAgentIT {
     }
 
     /**
+     * An attach that cannot happen says why, in the cases operators meet: no such process, a JVM
+     * that refuses every attach (-XX:+DisableAttachMechanism), and one that refuses agents loaded
+     * at run time (JEP 451's -XX:-EnableDynamicAgentLoading, Java 21 and later: Temurin 25 here).
+     */
+    @Test
+    void anAttachThatCannotHappenSaysWhy() throws Exception {
+        String agentJar = System.getProperty("tcpsight.lab.agent.jar");
+        LabDoctor.Run gone = LabDoctor.command(Duration.ofSeconds(60), "attach", "999999999", "--agent-jar", agentJar);
+        System.out.println("attach to no process: " + gone);
+        assertEquals(3, gone.exit(), gone.toString());
+        assertTrue(gone.err().contains("could not attach to pid 999999999"), gone.toString());
+        Path java25 = LabPrerequisites.requireJavaRuntime(25);
+        try (LabProcess closed = peerJvm(
+                        "attach-disabled", Path.of(System.getProperty("java.home")), "-XX:+DisableAttachMechanism");
+                LabProcess static25 = peerJvm("dynamic-agents-off", java25, "-XX:-EnableDynamicAgentLoading")) {
+            closed.awaitLine("^listening$", Duration.ofSeconds(20));
+            static25.awaitLine("^listening$", Duration.ofSeconds(20));
+            LabDoctor.Run refused = LabDoctor.command(
+                    Duration.ofSeconds(60), "attach", Long.toString(closed.pid()), "--agent-jar", agentJar);
+            System.out.println("attach to a JVM with -XX:+DisableAttachMechanism: " + refused);
+            assertEquals(3, refused.exit(), refused.toString());
+            assertTrue(refused.err().contains("DisableAttachMechanism"), refused.toString());
+            LabDoctor.Run dynamicOff = LabDoctor.command(
+                    Duration.ofSeconds(60), "attach", Long.toString(static25.pid()), "--agent-jar", agentJar);
+            System.out.println("attach to a Java 25 JVM with -XX:-EnableDynamicAgentLoading: " + dynamicOff);
+            assertEquals(3, dynamicOff.exit(), dynamicOff.toString());
+            assertTrue(dynamicOff.err().contains("JEP 451"), dynamicOff.toString());
+            assertTrue(!static25.output().contains("tcpsight agent started"), static25.output());
+        }
+    }
+
+    /** A small JVM that only listens (LabPeer's echo), on this runtime with this option. */
+    private static LabProcess peerJvm(String name, Path javaHome, String option) throws Exception {
+        return LabProcess.start(
+                name,
+                List.of(
+                        javaHome.resolve("bin").resolve("java").toString(),
+                        option,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LabPeer.class.getName(),
+                        "echo",
+                        "127.0.0.1",
+                        Integer.toString(KafkaBroker.freePort())));
+    }
+
+    /**
      * SASL/PLAIN: the principal is the authenticated one, not the ANONYMOUS of the requests before
      * authentication; the client software is what each client announced (KIP-511), for Kafka's
      * Java client and for librdkafka (kcat).

@@ -147,6 +147,9 @@ public final class KafkaBroker implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private String agentArguments;
         private final List<String> jvmOptions = new ArrayList<>();
+        /** The JVM the broker runs on: the lab's own unless {@link #onRuntime} says otherwise. */
+        private Path javaHome = Path.of(System.getProperty("java.home"));
+
         private final Map<String, String> clientSecurity = new LinkedHashMap<>();
         /** A node of a loopback cluster ({@link KafkaCluster}); a single node by default. */
         private int nodeId = 1;
@@ -265,6 +268,12 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** Runs the broker on the Java runtime at this home (LabPrerequisites.requireJavaRuntime). */
+        public Builder onRuntime(Path home) {
+            javaHome = home;
+            return this;
+        }
+
         public KafkaBroker start() throws IOException, InterruptedException {
             KafkaBroker started = launch();
             try {
@@ -294,7 +303,7 @@ public final class KafkaBroker implements AutoCloseable {
             Path directory = Files.createDirectories(LabPaths.work().resolve(name));
             Path config = writeConfig(directory, host, port, controllerPort);
             List<String> java = new ArrayList<>(Arrays.asList(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    javaHome.resolve("bin").resolve("java").toString(),
                     "-Xms256m",
                     "-Xmx1g",
                     "-Dlog4j2.configurationFile=" + writeLog4j2(directory),

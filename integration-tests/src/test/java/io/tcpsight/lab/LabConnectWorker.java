@@ -60,6 +60,21 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             String agentArguments,
             KafkaBroker.Version version)
             throws IOException, InterruptedException {
+        return start(lab, broker, workerConfig, agentArguments, version, LabJvm.ofThisJvm());
+    }
+
+    /**
+     * The same, on this JVM's runtime and options (the worker's KAFKA_OPTS: Java 24 and later take
+     * --enable-native-access=ALL-UNNAMED for the plugin); the class path is always Kafka's.
+     */
+    public static LabConnectWorker start(
+            KernelLab lab,
+            KafkaBroker broker,
+            Map<String, String> workerConfig,
+            String agentArguments,
+            KafkaBroker.Version version,
+            LabJvm jvm)
+            throws IOException, InterruptedException {
         if (!version.hasConnect()) {
             throw new IllegalArgumentException("the lab has no Connect runtime of Kafka " + version.release());
         }
@@ -94,6 +109,8 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             properties.store(out, "tcpsight lab Connect worker");
         }
         List<String> command = kafkaJvm(directory);
+        command.set(0, jvm.java().toString());
+        command.addAll(jvm.options());
         ConnectRest agent = null;
         if (agentArguments != null) {
             agent = agentEndpoint(lab, agentArguments);

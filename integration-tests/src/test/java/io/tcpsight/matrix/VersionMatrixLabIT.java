@@ -12,6 +12,9 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
+import io.tcpsight.lab.LabJvm;
+import io.tcpsight.lab.LabPrerequisites;
+import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import java.nio.file.Files;
@@ -36,7 +39,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * through a {@code ${tcpsight:...}} fetch size, and each piece must start, attribute and judge it:
  * the broker agent names it with the release's client software, and the plugin and the agent in
  * the worker each raise {@code small-receive-buffer} for it. The plugin serves /tcpsight/*, its
- * placeholder resolves to a fetch size of its own, and every record reaches the sink once.
+ * placeholder resolves to a fetch size of its own, and every record reaches the sink once. Kafka
+ * 4.3.1's broker and worker run on Temurin 25 with {@code --enable-native-access=ALL-UNNAMED}, as
+ * the docs say, and neither prints a JEP 472 warning.
  */
 // The class runs in the lab lane; its releases run two at once (junit-platform.properties), each in
 // its own lab, on the pool's two threads (one, while a loopback class holds the other). CONCURRENT on
@@ -50,6 +55,10 @@ class VersionMatrixLabIT {
     private static final String CONNECTOR = "matrix-sink";
     private static final String TASK_CONSUMER = "connector-consumer-matrix-sink-0";
     private static final int RECORDS = 1_000;
+    /** Kafka's newest release with a Connect runtime in the lab; it runs on Java 25. */
+    private static final Version JAVA_25_RELEASE = Version.V4_3;
+    /** What docs/broker-agent.md and docs/connect-plugin.md give for Java 24 and later. */
+    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
     @ParameterizedTest(name = "Kafka {0}")
     @EnumSource(Version.class)
@@ -58,8 +67,20 @@ class VersionMatrixLabIT {
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .clientInNamespace());
-        KafkaBroker broker =
-                KafkaBroker.inLab(lab).version(release).agent("interval=1s").start();
+        // The newest release the lab's Connect runs on goes on Temurin 25 with the documented option, the
+        // broker and the worker alike; the others on the lab's Java 17.
+        boolean onJava25 = release == JAVA_25_RELEASE;
+        LabJvm jvm = onJava25
+                ? LabJvm.ofThisJvm()
+                        .onRuntime(LabPrerequisites.requireJavaRuntime(25))
+                        .withOptions(List.of(NATIVE_ACCESS))
+                : LabJvm.ofThisJvm();
+        KafkaBroker.Builder brokerBuilder = KafkaBroker.inLab(lab)
+                .version(release)
+                .onRuntime(jvm.javaHome())
+                .agent("interval=1s");
+        jvm.options().forEach(brokerBuilder::jvmOption);
+        KafkaBroker broker = brokerBuilder.start();
         LabTopics.create(broker, TOPIC, 1);
         // 1 MB: the findings judge the socket and its RTT, not the bytes; 3 MB cost each release 3 s more
         LabTopics.fill(broker, TOPIC, RECORDS, 1_000);
@@ -75,7 +96,8 @@ class VersionMatrixLabIT {
                         "config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider",
                         "connector.client.config.override.policy", "All"),
                 "interval=1s",
-                connect)) {
+                connect,
+                jvm)) {
             Path sink = worker.directory().resolve("matrix.txt");
             worker.put(
                     "/connectors/" + CONNECTOR + "/config",
@@ -115,10 +137,11 @@ class VersionMatrixLabIT {
                     .anyMatch(c -> TASK_CONSUMER.equals(c.clientId()));
             String scrape = worker.getText("/tcpsight/metrics");
             System.out.printf(
-                    "Kafka %s (Connect %s): plugin %s %s; worker agent %s; broker agent sees %s (%s, flow %s);"
+                    "Kafka %s (Connect %s) on %s: plugin %s %s; worker agent %s; broker agent sees %s (%s, flow %s);"
                             + " %d of %d records delivered, the task consumer given %s%n",
                     release.release(),
                     connect.release(),
+                    onJava25 ? "Java 25" : "the lab's Java",
                     fromPlugin.rule(),
                     fromPlugin.severity(),
                     fromWorkerAgent.rule(),
@@ -148,6 +171,15 @@ class VersionMatrixLabIT {
             assertFalse(
                     workerLog.contains("tcpsight agent: could not instrument"),
                     "a hook refused in the worker:\n" + workerLog);
+            String runtime = jvm.javaHome().toRealPath().toString(); // as /proc/<pid>/exe gives it
+            for (LabProcess process : List.of(broker.process(), worker.process())) {
+                String command = process.process().info().command().orElse("");
+                assertTrue(command.startsWith(runtime), "runs on " + runtime + ": " + command);
+                String output = process.output();
+                assertFalse(
+                        output.contains("WARNING: A restricted method") || output.contains("System::load"),
+                        "a JEP 472 warning" + (onJava25 ? " with " + NATIVE_ACCESS : "") + ":\n" + output);
+            }
         }
     }
 

@@ -1,0 +1,108 @@
+package io.tcpsight.agent;
+
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KafkaHello;
+import io.tcpsight.lab.LabAwait;
+import io.tcpsight.lab.LabPrerequisites;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one round of the agent costs a broker that holds many idle connections: the CPU of the
+ * agent's own threads over a run of rounds, per round and per connection, beside the round's
+ * duration as the agent reports it. Optionally records a JFR profile of the run
+ * ({@code -Djfr=/path/file.jfr}) to see where a round goes. Not part of mvn verify (its name is
+ * not *IT); run it with:
+ * mvn -B verify -pl integration-tests -am -Dit.test=RoundCostBenchmark -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
+ * (-Dconnections=15000 -Dclients=3000 -Drounds=20 are the defaults).
+ */
+class RoundCostBenchmark {
+    private static final int CONNECTIONS = Integer.getInteger("connections", 15_000);
+    private static final int CLIENT_IDS = Integer.getInteger("clients", 3_000);
+    private static final int ROUNDS = Integer.getInteger("rounds", 20);
+    private static final int INTERVAL_SECONDS = 2;
+    private static final double TICKS_PER_SECOND = 100;
+
+    @Test
+    void oneRoundAtManyIdleConnections() throws Exception {
+        LabPrerequisites.requireKafkaRuntime();
+        List<KafkaHello> hellos = new ArrayList<>();
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .agent("interval=" + INTERVAL_SECONDS + "s")
+                .start()) {
+            long opening = System.nanoTime();
+            for (int i = 0; i < CONNECTIONS; i++) {
+                hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % CLIENT_IDS)));
+            }
+            System.out.printf("%d connections opened in %.1f s%n", CONNECTIONS, (System.nanoTime() - opening) / 1e9);
+            LabAwait.await("the agent tracking every connection")
+                    .atMost(Duration.ofSeconds(120))
+                    .untilTrue(() -> value(broker.agentGet("/metrics"), "tcpsight_connections") >= CONNECTIONS);
+            Thread.sleep(3L * INTERVAL_SECONDS * 1000); // the first rounds of the new connections
+            long pid = broker.process().pid();
+            String jfr = System.getProperty("jfr");
+            if (jfr != null) {
+                jcmd(
+                        pid,
+                        "JFR.start",
+                        "name=round",
+                        "settings=profile",
+                        "filename=" + Path.of(jfr).toAbsolutePath());
+            }
+            String before = broker.agentGet("/metrics");
+            long ticksBefore = AgentOverheadBenchmark.agentThreadTicks(pid);
+            Thread.sleep((long) ROUNDS * INTERVAL_SECONDS * 1000);
+            long ticksAfter = AgentOverheadBenchmark.agentThreadTicks(pid);
+            String after = broker.agentGet("/metrics");
+            if (jfr != null) {
+                jcmd(pid, "JFR.stop", "name=round");
+            }
+            double rounds = value(after, "tcpsight_round_duration_seconds_count")
+                    - value(before, "tcpsight_round_duration_seconds_count");
+            double roundSeconds = (value(after, "tcpsight_round_duration_seconds_sum")
+                            - value(before, "tcpsight_round_duration_seconds_sum"))
+                    / rounds;
+            double cpuPerRound = (ticksAfter - ticksBefore) / TICKS_PER_SECOND / rounds;
+            double tracked = value(after, "tcpsight_connections");
+            System.out.printf(
+                    "round cost at %.0f tracked connections (%d client.ids), %.0f rounds: agent threads' CPU %.1f ms a"
+                            + " round, %.2f µs a connection, %.3f %% of a core at the default 10 s interval; the"
+                            + " round's own duration %.1f ms (tcpsight_round_duration_seconds)%n",
+                    tracked,
+                    CLIENT_IDS,
+                    rounds,
+                    cpuPerRound * 1e3,
+                    cpuPerRound * 1e6 / tracked,
+                    cpuPerRound / 10 * 100,
+                    roundSeconds * 1e3);
+        } finally {
+            for (KafkaHello hello : hellos) {
+                hello.close();
+            }
+        }
+    }
+
+    /** The sum of every sample of {@code name}, labelled or not. */
+    private static double value(String scrape, String name) {
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? ([0-9.eE+-]+)$")
+                .matcher(scrape);
+        double sum = 0;
+        while (matcher.find()) {
+            sum += Double.parseDouble(matcher.group(2));
+        }
+        return sum;
+    }
+
+    private static void jcmd(long pid, String... command) throws Exception {
+        List<String> line = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid)));
+        line.addAll(List.of(command));
+        Process process = new ProcessBuilder(line).inheritIO().start();
+        process.waitFor();
+    }
+}
