@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -28,6 +29,10 @@ import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The new consumer group protocol (KIP-848, {@code group.protocol=consumer}: the async consumer
@@ -36,6 +41,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * agent each name it by its client.id, as they do a classic consumer; and so does the Connect
  * plugin a worker's task consumers on it.
  */
+// Its claims are names and keys, and its time goes to round trips across its own lab's line (a worker's
+// start-up): it may run beside another lab class, each in its own lab, as VersionMatrixLabIT's releases do.
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class NewConsumerProtocolLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -21,6 +22,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A dedicated MirrorMaker 2 ({@code connect-mirror-maker.sh}) beside its near cluster, the far
@@ -29,6 +34,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * aliases: {@code far} with Kafka's defaults, {@code fast} with {@code ${tcpsight:fetch/fast:...}}
  * values in {@code fast.consumer.*}.
  */
+// Its claims are names and keys, and its time goes to round trips across its own lab's line (a worker's
+// start-up): it may run beside another lab class, each in its own lab, as VersionMatrixLabIT's releases do.
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class DedicatedMirrorMakerLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
