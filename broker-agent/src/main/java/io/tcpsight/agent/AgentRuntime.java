@@ -66,9 +66,9 @@ final class AgentRuntime implements Hooks.Receiver {
                 .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
                 .settings(this::requestedSettings)
                 .beforeRound(() -> brokerIds.retainTracked(registry()))
-                .findingSource(() -> {
+                .roundFindingSource(connections -> {
                     try {
-                        return listeners.evaluate(settings.config);
+                        return listeners.evaluate(settings.config, ListenerWatch.acceptedPorts(connections));
                     } catch (IOException | RuntimeException unreadable) {
                         failed("listener watch", unreadable);
                         return Collections.emptyList();

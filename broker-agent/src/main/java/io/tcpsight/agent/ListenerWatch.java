@@ -9,11 +9,13 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.ListenerFacts;
 import io.tcpsight.model.OptionalValues;
 import io.tcpsight.model.Role;
+import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.HostKernelCalls;
 import io.tcpsight.tcp.ListenQueue;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.tcp.TcpState;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -57,6 +59,9 @@ final class ListenerWatch {
     /** Ports given the deeper backlog, so each is said once. */
     private final Set<Integer> deepened = new HashSet<>();
 
+    private final ListenerCensus census =
+            new ListenerCensus(ProcessSocketCensus::listening, TcpSockets::socketInode, ListenerWatch::stillListening);
+
     ListenerWatch(Map<Integer, String> listenerByPort, int ownHttpPort) {
         this(listenerByPort, ownHttpPort, 0, line -> {}, (what, failure) -> {});
     }
@@ -79,11 +84,14 @@ final class ListenerWatch {
         final ConnectionIdentity identity;
         final ListenQueue queue;
         final int fd;
+        /** Found by a census after the agent's first: its socket counted nothing before the agent watched. */
+        final boolean openedWhileWatched;
 
-        Listener(ConnectionIdentity identity, ListenQueue queue, int fd) {
+        Listener(ConnectionIdentity identity, ListenQueue queue, int fd, boolean openedWhileWatched) {
             this.identity = identity;
             this.queue = queue;
             this.fd = fd;
+            this.openedWhileWatched = openedWhileWatched;
         }
     }
 
@@ -92,12 +100,19 @@ final class ListenerWatch {
         return meters;
     }
 
-    List<Listener> listeners() throws IOException {
+    /**
+     * The listeners now. A connection accepted on any of {@code acceptedPorts} tells of one, and so
+     * does a port Kafka's requests named a listener for (a connection that came and went between
+     * two rounds still told its listener).
+     */
+    List<Listener> listeners(Set<Integer> acceptedPorts) throws IOException {
         List<Listener> listeners = new ArrayList<>();
         if (!TcpSockets.availability().isAvailable()) {
             return listeners; // the agent's start line said so: listen queues need TCP_INFO
         }
-        for (ProcessSocket socket : ProcessSocketCensus.listening()) {
+        Set<Integer> toldOf = new HashSet<>(acceptedPorts);
+        toldOf.addAll(listenerByPort.keySet());
+        for (ProcessSocket socket : census.current(toldOf, System.nanoTime())) {
             int port = socket.local().getPort();
             if (port == ownHttpPort) {
                 continue;
@@ -110,12 +125,53 @@ final class ListenerWatch {
             }
             ConnectionIdentity identity = ConnectionIdentity.of(Role.BROKER, socket.local(), null, Instant.now())
                     .withListener(listenerByPort.getOrDefault(port, "port-" + port));
-            listeners.add(new Listener(identity, queue, socket.fd()));
+            listeners.add(new Listener(identity, queue, socket.fd(), census.foundAfterFirstCensus(socket)));
         }
         return listeners;
     }
 
-    List<Finding> evaluate(TcpsightConfig config) throws IOException {
+    /** The censuses of the process's descriptors taken so far (one at the start, then only when a listener may be new). */
+    long censuses() {
+        return census.censuses();
+    }
+
+    private static Boolean stillListening(int fd) {
+        try {
+            return TcpSockets.tcpInfo(fd).state() == TcpState.LISTEN;
+        } catch (RuntimeException gone) {
+            return false;
+        }
+    }
+
+    /** The local ports of the connections this broker accepted among these: the ports of its listeners, a few. */
+    static Set<Integer> acceptedPorts(List<TrackedConnection> connections) {
+        int[] ports = new int[4];
+        int count = 0;
+        next:
+        for (TrackedConnection connection : connections) {
+            ConnectionIdentity identity = connection.identity();
+            if (identity.role() != Role.BROKER || identity.local() == null) {
+                continue;
+            }
+            int port = identity.local().getPort();
+            for (int i = 0; i < count; i++) {
+                if (ports[i] == port) {
+                    continue next;
+                }
+            }
+            if (count == ports.length) {
+                ports = Arrays.copyOf(ports, count * 2);
+            }
+            ports[count++] = port;
+        }
+        Set<Integer> accepted = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            accepted.add(ports[i]);
+        }
+        return accepted;
+    }
+
+    List<Finding> evaluate(TcpsightConfig config, Set<Integer> acceptedPorts) throws IOException {
         long[] now = snapshot(NetstatCounters.read(), System.nanoTime());
         while (!history.isEmpty() && now[0] - history.peekFirst()[0] > WINDOW_NANOS) {
             history.removeFirst();
@@ -126,9 +182,9 @@ final class ListenerWatch {
         Long somaxconn = OptionalValues.orNull(host.somaxconn());
         Long timestamps = OptionalValues.orNull(host.timestamps());
         List<Finding> findings = new ArrayList<>();
-        List<Listener> listeners = listeners();
+        List<Listener> listeners = listeners(acceptedPorts);
         if (deeperBacklog > 0 && deepen(listeners, somaxconn)) {
-            listeners = listeners(); // as the kernel now has them
+            listeners = listeners(acceptedPorts); // as the kernel now has them
         }
         List<ListenerState> states = new ArrayList<>(listeners.size());
         for (Listener listener : listeners) {
@@ -149,7 +205,7 @@ final class ListenerWatch {
                     facts(listener, listener.identity, somaxconn, timestamps).rises(overflows, drops, cookies);
             OptionalLong ownDrops = ownDrops(listener.fd);
             if (ownDrops.isPresent()) {
-                Long ownRise = ownRise(address, now[0], ownDrops.getAsLong());
+                Long ownRise = ownRise(address, now[0], ownDrops.getAsLong(), listener.openedWhileWatched);
                 facts.ownDrops(ownRise);
                 anyListenerDropped |= ownRise != null && ownRise > 0;
             } else {
@@ -194,9 +250,15 @@ final class ListenerWatch {
         }
     }
 
-    /** How much a listener dropped over the window; null at its first reading or after it was replaced. */
-    private Long ownRise(String address, long nanoTime, long drops) {
+    /**
+     * How much a listener dropped over the window; null at its first reading or after it was replaced,
+     * unless it was opened while the agent watched: then all it counted is the rise.
+     */
+    private Long ownRise(String address, long nanoTime, long drops, boolean openedWhileWatched) {
         Deque<long[]> readings = dropHistory.computeIfAbsent(address, unused -> new ArrayDeque<>());
+        if (readings.isEmpty() && openedWhileWatched) {
+            readings.addLast(new long[] {nanoTime, 0});
+        }
         while (!readings.isEmpty() && nanoTime - readings.peekFirst()[0] > WINDOW_NANOS) {
             readings.removeFirst();
         }

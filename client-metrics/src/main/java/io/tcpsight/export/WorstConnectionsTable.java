@@ -81,15 +81,25 @@ final class WorstConnectionsTable {
      * address labels their rows would be one series, so the worse is shown and the next fills the table.
      */
     static List<Row> rank(List<TrackedConnection> sampled, List<Finding> findings, int limit, boolean peerLabels) {
+        // Twice the rows leaves room for the rare pair that shares tags; when it does not, every connection is ranked.
+        List<ConnectionRanking.Ranked> candidates = ConnectionRanking.rank(sampled, findings, 2 * limit);
+        Map<Tags, Row> rows = rows(candidates, limit, peerLabels);
+        if (rows.size() < limit && candidates.size() == 2 * limit) {
+            rows = rows(ConnectionRanking.rank(sampled, findings, Integer.MAX_VALUE), limit, peerLabels);
+        }
+        return new ArrayList<>(rows.values());
+    }
+
+    private static Map<Tags, Row> rows(List<ConnectionRanking.Ranked> ranked, int limit, boolean peerLabels) {
         Map<Tags, Row> rows = new LinkedHashMap<>();
-        for (ConnectionRanking.Ranked ranked : ConnectionRanking.rank(sampled, findings, Integer.MAX_VALUE)) {
+        for (ConnectionRanking.Ranked candidate : ranked) {
             if (rows.size() == limit) {
                 break;
             }
-            Row row = new Row(ranked, peerLabels);
+            Row row = new Row(candidate, peerLabels);
             rows.putIfAbsent(row.tags, row);
         }
-        return new ArrayList<>(rows.values());
+        return rows;
     }
 
     /** One connection of the table, as numbers taken in the round it was ranked. */

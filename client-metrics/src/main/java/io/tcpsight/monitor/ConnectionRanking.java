@@ -4,11 +4,14 @@ import io.tcpsight.diagnose.Finding;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
 
 /**
  * The one order of "the worst connections", for every output that lists some (the metrics' table,
@@ -30,42 +33,67 @@ public final class ConnectionRanking {
         public final int worstSeverity;
 
         final double limited;
+        final int order;
 
-        Ranked(TrackedConnection connection, ConnectionSample sample, int findings, int worstSeverity) {
+        Ranked(TrackedConnection connection, ConnectionSample sample, int findings, int worstSeverity, int order) {
             this.connection = connection;
             this.sample = sample;
             this.findings = findings;
             this.worstSeverity = worstSeverity;
+            this.order = order;
             this.limited = sample.interval()
                     .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
                     .orElse(0.0);
         }
     }
 
-    /** The {@code limit} worst of these connections that have a sample, worst first. */
+    /** Worst first: findings (worst severity, then how many), then the most limited, then the highest RTT. */
+    private static final Comparator<Ranked> WORST_FIRST = Comparator.comparingInt((Ranked r) -> r.worstSeverity)
+            .thenComparingInt(r -> r.findings)
+            .thenComparingDouble(r -> r.limited)
+            .thenComparingLong(r -> r.sample.rttMicros())
+            .reversed()
+            .thenComparingInt(r -> r.order); // among equals, the order they came in: the same list every time
+
+    /**
+     * The {@code limit} worst of these connections that have a sample, worst first. A bounded heap
+     * keeps the worst {@code limit} as the connections go by, so a round at 15,000 connections sorts 50.
+     */
     public static List<Ranked> rank(List<TrackedConnection> connections, List<Finding> findings, int limit) {
-        Map<String, int[]> byConnection = new HashMap<>(); // key -> {count, worst severity ordinal}
+        Map<Ends, int[]> byConnection = new HashMap<>(); // ends -> {count, worst severity ordinal}
         for (Finding finding : findings) {
             ConnectionIdentity connection = finding.connection();
             if (connection != null && connection.remote() != null) {
-                int[] counts = byConnection.computeIfAbsent(key(connection), k -> new int[] {0, -1});
+                int[] counts = byConnection.computeIfAbsent(new Ends(connection), k -> new int[] {0, -1});
                 counts[0]++;
                 counts[1] = Math.max(counts[1], finding.severity().ordinal());
             }
         }
-        List<Ranked> ranked = new ArrayList<>(connections.size());
-        for (TrackedConnection connection : connections) {
-            connection.latest().ifPresent(sample -> {
-                int[] counts = byConnection.getOrDefault(key(connection.identity()), new int[] {0, -1});
-                ranked.add(new Ranked(connection, sample, counts[0], counts[1]));
-            });
+        if (limit <= 0) {
+            return new ArrayList<>();
         }
-        ranked.sort(Comparator.comparingInt((Ranked r) -> r.worstSeverity)
-                .thenComparingInt(r -> r.findings)
-                .thenComparingDouble(r -> r.limited)
-                .thenComparingLong(r -> r.sample.rttMicros())
-                .reversed());
-        return ranked.size() > limit ? new ArrayList<>(ranked.subList(0, limit)) : ranked;
+        // the head is the least bad of those kept: a newcomer enters only when worse than it
+        PriorityQueue<Ranked> worst = new PriorityQueue<>(Math.min(limit, 1024) + 1, WORST_FIRST.reversed());
+        int order = 0;
+        int[] none = {0, -1};
+        for (TrackedConnection connection : connections) {
+            ConnectionSample sample = connection.latest().orElse(null);
+            if (sample == null) {
+                continue;
+            }
+            int[] counts =
+                    byConnection.isEmpty() ? none : byConnection.getOrDefault(new Ends(connection.identity()), none);
+            Ranked ranked = new Ranked(connection, sample, counts[0], counts[1], order++);
+            if (worst.size() < limit) {
+                worst.add(ranked);
+            } else if (WORST_FIRST.compare(ranked, worst.peek()) < 0) {
+                worst.poll();
+                worst.add(ranked);
+            }
+        }
+        List<Ranked> ranked = new ArrayList<>(worst);
+        ranked.sort(WORST_FIRST);
+        return ranked;
     }
 
     /** The connections alone, in the same order. */
@@ -78,7 +106,26 @@ public final class ConnectionRanking {
         return worst;
     }
 
-    private static String key(ConnectionIdentity identity) {
-        return ConnectionIdentity.address(identity.local()) + ">" + ConnectionIdentity.address(identity.remote());
+    /** A connection's two ends: what ties a finding to the connection it was raised for, whatever the names. */
+    private static final class Ends {
+        private final InetSocketAddress local;
+        private final InetSocketAddress remote;
+
+        Ends(ConnectionIdentity identity) {
+            this.local = identity.local();
+            this.remote = identity.remote();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Ends
+                    && Objects.equals(local, ((Ends) other).local)
+                    && Objects.equals(remote, ((Ends) other).remote);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hashCode(local) + Objects.hashCode(remote);
+        }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
+import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
@@ -13,7 +14,9 @@ import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabHeap;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
+import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.PrometheusServer;
+import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.RttBuckets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -188,6 +191,68 @@ class MetricsAtScaleIT {
                     lastSeries[1] <= earlySeries[1] * 1.1,
                     "scrape size flat: " + earlySeries[1] + " -> " + lastSeries[1]);
             assertTrue(lastObjects <= earlyObjects + 2, "heap flat: " + earlyObjects + " -> " + lastObjects);
+        }
+    }
+
+    /**
+     * A big broker: 15,000 idle connections from 3,000 client.ids, every one tracked, the round's
+     * duration reported, the series bounded, and its one listener watched and not called overflowing
+     * (the connects came one after another). Kafka opens its listener after the agent's first look,
+     * so the listener is found by what it accepts (ListenerCensus). What a round costs here is
+     * RoundCostBenchmark's figure, not a bound of this test.
+     */
+    @Test
+    void fifteenThousandIdleConnectionsAreEveryOneTrackedWithBoundedSeriesAndTheListenerWatched() throws Exception {
+        int connections = 15_000;
+        List<KafkaHello> hellos = new ArrayList<>();
+        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
+            try {
+                for (int i = 0; i < connections; i++) {
+                    hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + i % 3_000));
+                }
+                String scrape = LabAwait.await("every connection tracked and a round over them all")
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> {
+                            String now = broker.agentGet("/metrics");
+                            return PrometheusText.sample(now, "tcpsight_connections") >= connections
+                                            && PrometheusText.sum(
+                                                            now,
+                                                            "tcpsight_listener_backlog_connections",
+                                                            Map.of("listener", "PLAINTEXT"))
+                                                    > 0
+                                    ? now
+                                    : null;
+                        });
+                LabRounds.awaitMore("the agent", () -> broker.agentGet("/metrics"), 2);
+                scrape = broker.agentGet("/metrics");
+                int series = series(scrape);
+                double rounds = PrometheusText.sample(scrape, "tcpsight_round_duration_seconds_count");
+                double roundSeconds = PrometheusText.sample(scrape, "tcpsight_round_duration_seconds_max");
+                List<FindingView> overflows = FindingView.list(broker.agentGet("/findings")).stream()
+                        .filter(finding -> finding.is("listen-backlog-overflow"))
+                        .collect(Collectors.toList());
+                System.out.printf(
+                        "%d connections: tracked %.0f, refused %.0f, %d series, %.0f rounds (the longest %.1f ms),"
+                                + " PLAINTEXT backlog %.0f, overflow findings %s%n",
+                        connections,
+                        PrometheusText.sample(scrape, "tcpsight_connections"),
+                        PrometheusText.sample(scrape, "tcpsight_connections_refused"),
+                        series,
+                        rounds,
+                        roundSeconds * 1e3,
+                        PrometheusText.sum(
+                                scrape, "tcpsight_listener_backlog_connections", Map.of("listener", "PLAINTEXT")),
+                        overflows);
+                assertTrue(PrometheusText.sample(scrape, "tcpsight_connections") >= connections, "every one tracked");
+                assertEquals(0, PrometheusText.sample(scrape, "tcpsight_connections_refused"), "none refused");
+                assertTrue(rounds > 0 && roundSeconds > 0, "the round's duration reported");
+                assertTrue(series < SERIES_GOAL, series + " series for " + connections + " connections");
+                assertTrue(overflows.isEmpty(), "no listener overflowed: " + overflows);
+            } finally {
+                for (KafkaHello hello : hellos) {
+                    hello.close();
+                }
+            }
         }
     }
 

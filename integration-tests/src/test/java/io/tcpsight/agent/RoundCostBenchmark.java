@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * ({@code -Djfr=/path/file.jfr}) to see where a round goes. Not part of mvn verify (its name is
  * not *IT); run it with:
  * mvn -B verify -pl integration-tests -am -Dit.test=RoundCostBenchmark -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
- * (-Dconnections=15000 -Dclients=3000 -Drounds=20 are the defaults).
+ * (-Dconnections=15000 -Dclients=3000 -Drounds=20 are the defaults). Two builds side by side:
+ * -Dagents=old.jar,new.jar -Drepeats=2 runs them alternately, a fresh broker each time.
  */
 class RoundCostBenchmark {
     private static final int CONNECTIONS = Integer.getInteger("connections", 15_000);
@@ -28,12 +29,37 @@ class RoundCostBenchmark {
     private static final int INTERVAL_SECONDS = 2;
     private static final double TICKS_PER_SECOND = 100;
 
+    /** Agent jars to compare, alternately ({@code -Dagents=old.jar,new.jar}); by default this build's. */
+    private static final String AGENTS = System.getProperty("agents", "");
+
+    private static final int REPEATS = Integer.getInteger("repeats", 1);
+
     @Test
     void oneRoundAtManyIdleConnections() throws Exception {
         LabPrerequisites.requireKafkaRuntime();
+        List<Path> jars = new ArrayList<>();
+        for (String jar : AGENTS.split(",")) {
+            if (!jar.isBlank()) {
+                jars.add(Path.of(jar.trim()));
+            }
+        }
+        if (jars.isEmpty()) {
+            jars.add(null);
+        }
+        List<String> results = new ArrayList<>();
+        for (int repeat = 0; repeat < REPEATS; repeat++) {
+            for (Path jar : jars) {
+                results.add((jar == null ? "this build" : jar.toString()) + ": " + run(jar));
+            }
+        }
+        System.out.println("round cost, side by side:\n" + String.join("\n", results));
+    }
+
+    private static String run(Path agentJar) throws Exception {
         List<KafkaHello> hellos = new ArrayList<>();
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                 .agent("interval=" + INTERVAL_SECONDS + "s")
+                .agentJar(agentJar)
                 .start()) {
             long opening = System.nanoTime();
             for (int i = 0; i < CONNECTIONS; i++) {
@@ -69,10 +95,10 @@ class RoundCostBenchmark {
                     / rounds;
             double cpuPerRound = (ticksAfter - ticksBefore) / TICKS_PER_SECOND / rounds;
             double tracked = value(after, "tcpsight_connections");
-            System.out.printf(
+            return String.format(
                     "round cost at %.0f tracked connections (%d client.ids), %.0f rounds: agent threads' CPU %.1f ms a"
                             + " round, %.2f µs a connection, %.3f %% of a core at the default 10 s interval; the"
-                            + " round's own duration %.1f ms (tcpsight_round_duration_seconds)%n",
+                            + " round's own duration %.1f ms (tcpsight_round_duration_seconds)",
                     tracked,
                     CLIENT_IDS,
                     rounds,

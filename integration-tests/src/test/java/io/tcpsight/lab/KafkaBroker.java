@@ -149,6 +149,8 @@ public final class KafkaBroker implements AutoCloseable {
         private final List<String> jvmOptions = new ArrayList<>();
         /** The JVM the broker runs on: the lab's own unless {@link #onRuntime} says otherwise. */
         private Path javaHome = Path.of(System.getProperty("java.home"));
+        /** null: the agent this build made. */
+        private Path agentJar;
 
         private final Map<String, String> clientSecurity = new LinkedHashMap<>();
         /** A node of a loopback cluster ({@link KafkaCluster}); a single node by default. */
@@ -268,6 +270,12 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** The agent from this jar instead of the one this build made (a benchmark's side-by-side runs). */
+        public Builder agentJar(Path jar) {
+            agentJar = jar;
+            return this;
+        }
+
         /** Runs the broker on the Java runtime at this home (LabPrerequisites.requireJavaRuntime). */
         public Builder onRuntime(Path home) {
             javaHome = home;
@@ -319,7 +327,7 @@ public final class KafkaBroker implements AutoCloseable {
                 if (!arguments.contains("host=") && lab != null) {
                     arguments = arguments + ",host=" + host; // so the test JVM can reach it across the line
                 }
-                java.add("-javaagent:" + LabPaths.agentJar() + "=" + arguments);
+                java.add("-javaagent:" + (agentJar != null ? agentJar : LabPaths.agentJar()) + "=" + arguments);
             }
             java.addAll(Arrays.asList("-cp", version.lib() + "/*"));
             List<String> format = new ArrayList<>(java.subList(0, 5));
