@@ -65,7 +65,7 @@ final class AgentRuntime implements Hooks.Receiver {
                 .samplerThread("tcpsight-agent-sampler")
                 .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
                 .settings(this::requestedSettings)
-                .beforeRound(() -> brokerIds.retainTracked(registry()))
+                .beforeRound(brokerIds::retainTracked)
                 .roundFindingSource(connections -> {
                     try {
                         return listeners.evaluate(settings.config, ListenerWatch.acceptedPorts(connections));

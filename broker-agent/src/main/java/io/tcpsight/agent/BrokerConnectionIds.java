@@ -1,6 +1,5 @@
 package io.tcpsight.agent;
 
-import io.tcpsight.sampling.ConnectionRegistry;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -47,13 +46,9 @@ final class BrokerConnectionIds {
     }
 
     /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
-    void retainTracked(ConnectionRegistry registry) {
-        byConnectionId
-                .values()
-                .removeIf(connection -> registry.get(connection.tracked.fd()).orElse(null) != connection.tracked);
-        adoptedByAddresses
-                .values()
-                .removeIf(connection -> registry.get(connection.fd()).orElse(null) != connection);
+    void retainTracked() {
+        byConnectionId.values().removeIf(connection -> !connection.tracked.isTracked());
+        adoptedByAddresses.values().removeIf(connection -> !connection.isTracked());
     }
 
     /** The addresses part of a broker-side connection id. */

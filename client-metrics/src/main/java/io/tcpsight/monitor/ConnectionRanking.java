@@ -47,13 +47,25 @@ public final class ConnectionRanking {
         }
     }
 
-    /** Worst first: findings (worst severity, then how many), then the most limited, then the highest RTT. */
-    private static final Comparator<Ranked> WORST_FIRST = Comparator.comparingInt((Ranked r) -> r.worstSeverity)
-            .thenComparingInt(r -> r.findings)
-            .thenComparingDouble(r -> r.limited)
-            .thenComparingLong(r -> r.sample.rttMicros())
-            .reversed()
-            .thenComparingInt(r -> r.order); // among equals, the order they came in: the same list every time
+    /**
+     * Worst first: findings (worst severity, then how many), then the most limited, then the highest
+     * RTT; among equals, the order they came in, so the list is the same every time.
+     */
+    private static final Comparator<Ranked> WORST_FIRST = ConnectionRanking::worstFirst;
+
+    private static int worstFirst(Ranked a, Ranked b) {
+        int order = Integer.compare(b.worstSeverity, a.worstSeverity);
+        if (order == 0) {
+            order = Integer.compare(b.findings, a.findings);
+        }
+        if (order == 0) {
+            order = Double.compare(b.limited, a.limited);
+        }
+        if (order == 0) {
+            order = Long.compare(b.sample.rttMicros(), a.sample.rttMicros());
+        }
+        return order != 0 ? order : Integer.compare(a.order, b.order);
+    }
 
     /**
      * The {@code limit} worst of these connections that have a sample, worst first. A bounded heap

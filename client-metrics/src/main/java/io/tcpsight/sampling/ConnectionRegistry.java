@@ -49,6 +49,9 @@ public final class ConnectionRegistry {
             }
             untracked.closed(fd);
             replaced = connections.put(fd, connection);
+            if (replaced != null) {
+                replaced.untracked();
+            }
         }
         if (replaced != null) {
             closed(replaced);
@@ -66,6 +69,9 @@ public final class ConnectionRegistry {
         TrackedConnection removed;
         synchronized (this) {
             removed = connections.remove(fd);
+            if (removed != null) {
+                removed.untracked();
+            }
             if (removed == null) {
                 untracked.closed(fd);
             }
@@ -80,6 +86,9 @@ public final class ConnectionRegistry {
         boolean removed;
         synchronized (this) {
             removed = connections.remove(connection.fd(), connection);
+            if (removed) {
+                connection.untracked();
+            }
         }
         if (removed) {
             closed(connection);
@@ -88,7 +97,9 @@ public final class ConnectionRegistry {
 
     /** Stops tracking a connection that is not this component's (another client's): it did not end. */
     public synchronized void forget(TrackedConnection connection) {
-        connections.remove(connection.fd(), connection);
+        if (connections.remove(connection.fd(), connection)) {
+            connection.untracked();
+        }
     }
 
     private void closed(TrackedConnection connection) {

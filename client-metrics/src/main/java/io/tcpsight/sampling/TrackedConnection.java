@@ -25,11 +25,22 @@ public final class TrackedConnection {
     private volatile Object countedAs;
 
     private volatile long windowCeilingBytes = -1;
+    /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
+    private volatile boolean tracked = true;
 
     TrackedConnection(int fd, long inode, ConnectionIdentity identity) {
         this.fd = fd;
         this.inode = inode;
         this.identity = new AtomicReference<>(identity);
+    }
+
+    /** Whether its registry still tracks it: what a component's own tables of connections keep in step with. */
+    public boolean isTracked() {
+        return tracked;
+    }
+
+    void untracked() {
+        tracked = false;
     }
 
     public int fd() {

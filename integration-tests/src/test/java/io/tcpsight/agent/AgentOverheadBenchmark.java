@@ -138,19 +138,29 @@ class AgentOverheadBenchmark {
 
     /** utime + stime of a /proc stat file (a process's or one of its threads'). */
     private static long ticks(Path stat) throws IOException {
+        return ticks(stat, true);
+    }
+
+    /** utime + stime, or stime alone (the time in the kernel), of a /proc stat file. */
+    private static long ticks(Path stat, boolean user) throws IOException {
         String text = Files.readString(stat, StandardCharsets.US_ASCII);
         String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return (user ? Long.parseLong(fields[11]) : 0) + Long.parseLong(fields[12]);
     }
 
     /** utime + stime of the threads named tcpsight-* (the agent's sampler, HTTP server and starter). */
     static long agentThreadTicks(long pid) throws Exception {
+        return agentThreadTicks(pid, true);
+    }
+
+    /** The same, or their stime alone: what the agent's threads spent in the kernel. */
+    static long agentThreadTicks(long pid, boolean user) throws Exception {
         long total = 0;
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
                     if (Files.readString(task.resolve("comm")).startsWith("tcpsight-")) {
-                        total += ticks(task.resolve("stat"));
+                        total += ticks(task.resolve("stat"), user);
                     }
                 } catch (IOException exited) {
                     // a thread that ended between the listing and the read

@@ -82,8 +82,10 @@ class RoundCostBenchmark {
             }
             String before = broker.agentGet("/metrics");
             long ticksBefore = AgentOverheadBenchmark.agentThreadTicks(pid);
+            long kernelBefore = AgentOverheadBenchmark.agentThreadTicks(pid, false);
             Thread.sleep((long) ROUNDS * INTERVAL_SECONDS * 1000);
             long ticksAfter = AgentOverheadBenchmark.agentThreadTicks(pid);
+            long kernelAfter = AgentOverheadBenchmark.agentThreadTicks(pid, false);
             String after = broker.agentGet("/metrics");
             if (jfr != null) {
                 jcmd(pid, "JFR.stop", "name=round");
@@ -97,12 +99,14 @@ class RoundCostBenchmark {
             double tracked = value(after, "tcpsight_connections");
             return String.format(
                     "round cost at %.0f tracked connections (%d client.ids), %.0f rounds: agent threads' CPU %.1f ms a"
-                            + " round, %.2f µs a connection, %.3f %% of a core at the default 10 s interval; the"
+                            + " round (%.1f ms of it in the kernel), %.2f µs a connection, %.3f %% of a core at the"
+                            + " default 10 s interval; the"
                             + " round's own duration %.1f ms (tcpsight_round_duration_seconds)",
                     tracked,
                     CLIENT_IDS,
                     rounds,
                     cpuPerRound * 1e3,
+                    (kernelAfter - kernelBefore) / TICKS_PER_SECOND / rounds * 1e3,
                     cpuPerRound * 1e6 / tracked,
                     cpuPerRound / 10 * 100,
                     roundSeconds * 1e3);
