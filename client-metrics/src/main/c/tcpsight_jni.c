@@ -75,6 +75,22 @@ JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_sampleBatch(JNIEnv *env, j
     tcpsight_sample_batch(fd_array, count, record_array);
 }
 
+JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_queueBatch(JNIEnv *env, jclass cls, jobject fds, jint count, jobject queues) {
+    const int32_t *fd_array = (*env)->GetDirectBufferAddress(env, fds);
+    int32_t *queue_array = (*env)->GetDirectBufferAddress(env, queues);
+    if (fd_array == NULL || queue_array == NULL) {
+        throw_illegal_argument(env, "queueBatch needs direct buffers");
+        return;
+    }
+    if (count < 0
+        || (*env)->GetDirectBufferCapacity(env, fds) < (jlong) count * 4
+        || (*env)->GetDirectBufferCapacity(env, queues) < (jlong) count * 8) {
+        throw_illegal_argument(env, "queueBatch buffers are smaller than count entries");
+        return;
+    }
+    tcpsight_queue_batch(fd_array, count, queue_array);
+}
+
 JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketState(JNIEnv *env, jclass cls, jint fd, jintArray out) {
     int32_t values[TCPSIGHT_STATE_COUNT];
     if ((*env)->GetArrayLength(env, out) < TCPSIGHT_STATE_COUNT) {
@@ -187,6 +203,7 @@ static JNINativeMethod METHODS[] = {
     {"fileDescriptor", "(Ljava/lang/Object;)I", (void *) Java_io_tcpsight_tcp_NativeTcp_fileDescriptor},
     {"tcpInfo", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_tcpInfo},
     {"sampleBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_tcp_NativeTcp_sampleBatch},
+    {"queueBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_tcp_NativeTcp_queueBatch},
     {"socketState", "(I[I)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketState},
     {"congestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_congestion},
     {"setCongestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_setCongestion},

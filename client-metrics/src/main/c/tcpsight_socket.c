@@ -28,14 +28,17 @@ void tcpsight_sample_batch(const int32_t *fds, int count, unsigned char *records
         int64_t inode = status < 0 ? 0 : tcpsight_socket_inode(fds[i]);
         uint32_t low = inode > 0 ? (uint32_t) inode : 0;
         memcpy(record + sizeof status, &low, sizeof low);
-        int32_t queues[2] = {-ENOTCONN, -ENOTCONN};
-        if (status >= 0) {
-            int unread = 0;
-            int unacked = 0;
-            queues[0] = ioctl(fds[i], SIOCINQ, &unread) == 0 ? unread : -errno;
-            queues[1] = ioctl(fds[i], SIOCOUTQ, &unacked) == 0 ? unacked : -errno;
-        }
+        int32_t queues[2] = {-ENODATA, -ENODATA}; /* not asked: tcpsight_queue_batch reads them */
         memcpy(record + sizeof status + sizeof low, queues, sizeof queues);
+    }
+}
+
+void tcpsight_queue_batch(const int32_t *fds, int count, int32_t *queues) {
+    for (int i = 0; i < count; i++) {
+        int unread = 0;
+        int unacked = 0;
+        queues[2 * i] = ioctl(fds[i], SIOCINQ, &unread) == 0 ? unread : -errno;
+        queues[2 * i + 1] = ioctl(fds[i], SIOCOUTQ, &unacked) == 0 ? unacked : -errno;
     }
 }
 

@@ -34,9 +34,13 @@ enum {
 /* Copies tcp_info of fd into out (capacity bytes). Returns the bytes filled or -errno. */
 int tcpsight_tcp_info(int fd, void *out, int capacity);
 
-/* Samples count fds into records of TCPSIGHT_RECORD_STRIDE bytes. Never fails as a whole:
- * each record carries its own status. */
+/* Samples count fds into records of TCPSIGHT_RECORD_STRIDE bytes: status, inode, tcp_info. Never
+ * fails as a whole: each record carries its own status. The record's two queue slots say -ENODATA. */
 void tcpsight_sample_batch(const int32_t *fds, int count, unsigned char *records);
+
+/* The receive queue's unread bytes (SIOCINQ) and the send queue's unacknowledged bytes (SIOCOUTQ)
+ * of count fds, two int32 per fd in queues: the value or -errno. */
+void tcpsight_queue_batch(const int32_t *fds, int count, int32_t *queues);
 
 /* Fills out[TCPSIGHT_STATE_COUNT]. Returns 0 or -errno of the first option that failed. */
 int tcpsight_socket_state(int fd, int32_t *out);

@@ -98,9 +98,16 @@ int main(void) {
     memcpy(&inode, records + 2 * TCPSIGHT_RECORD_STRIDE + 4, sizeof inode);
     CHECK(inode == 0, "fd -1 record inode %u", inode);
     int32_t queues[2];
-    memcpy(queues, records + 2 * TCPSIGHT_RECORD_STRIDE + 8, sizeof queues);
-    CHECK(queues[0] < 0 && queues[1] < 0, "fd -1 record queues %d/%d", queues[0], queues[1]);
+    memcpy(queues, records + 8, sizeof queues);
+    CHECK(queues[0] == -ENODATA && queues[1] == -ENODATA, "the sample leaves the queues unasked: %d/%d", queues[0],
+          queues[1]);
     free(records);
+    int32_t gone_fds[] = {-1, 100000};
+    int32_t gone_queues[4];
+    tcpsight_queue_batch(gone_fds, 2, gone_queues);
+    CHECK(gone_queues[0] == -EBADF && gone_queues[1] == -EBADF, "fd -1 queues %d/%d", gone_queues[0], gone_queues[1]);
+    CHECK(gone_queues[2] == -EBADF && gone_queues[3] == -EBADF, "unopened fd queues %d/%d", gone_queues[2],
+          gone_queues[3]);
 
     /* bytes the peer sent that the client has not read: its receive queue, in the record */
     int server = accept(listener, NULL, NULL);
@@ -108,12 +115,9 @@ int main(void) {
     CHECK(write(server, "seven!!", 7) == 7, "server write");
     usleep(50000);
     int32_t client_only[] = {client};
-    unsigned char *queued = malloc(TCPSIGHT_RECORD_STRIDE);
-    tcpsight_sample_batch(client_only, 1, queued);
-    memcpy(queues, queued + 8, sizeof queues);
+    tcpsight_queue_batch(client_only, 1, queues);
     CHECK(queues[0] == 7 && queues[1] == 0, "client queues %d unread / %d unacked, expected 7/0", queues[0],
           queues[1]);
-    free(queued);
     close(server);
     /* a listener's own drops: a full accept queue on one listener counts there, not on another */
     struct sockaddr_in full_address, calm_address;

@@ -27,6 +27,8 @@ public final class ConnectionSampler {
 
     private int[] fds = new int[64];
     private TrackedConnection[] order = new TrackedConnection[64];
+    private boolean[] stillEmpty = new boolean[64];
+    private int[] queueEntries = new int[64];
     private long reusedDescriptors;
     private long goneDescriptors;
     private long failedSamples;
@@ -54,6 +56,18 @@ public final class ConnectionSampler {
             fds[i] = order[i].fd();
         }
         batch.sample(fds, n);
+        int asked = 0;
+        if (stillEmpty.length < n) {
+            stillEmpty = new boolean[fds.length];
+            queueEntries = new int[fds.length];
+        }
+        for (int i = 0; i < n; i++) {
+            stillEmpty[i] = batch.succeeded(i) && queuesStillEmpty(i, order[i].previousOrNull());
+            if (batch.succeeded(i) && !stillEmpty[i]) {
+                queueEntries[asked++] = i;
+            }
+        }
+        batch.readQueues(queueEntries, asked);
         long now = System.nanoTime();
         List<TrackedConnection> sampled = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -76,7 +90,7 @@ public final class ConnectionSampler {
                 reusedDescriptors++;
                 continue;
             }
-            connection.latest(read(i, now, connection));
+            connection.latest(read(i, now, connection, stillEmpty[i]));
             sampled.add(connection);
         }
         return sampled;
@@ -101,7 +115,25 @@ public final class ConnectionSampler {
         return connection.inode() != 0 && sampledInode != 0 && sampledInode != (connection.inode() & 0xFFFF_FFFFL);
     }
 
-    private ConnectionSample read(int i, long now, TrackedConnection connection) {
+    /**
+     * Whether both queues of entry i are certainly still empty, so need not be read: they were empty at
+     * the previous sample, and since then the connection received nothing (the receive queue grows only
+     * by what arrives), sent nothing and holds nothing unsent (the send queue grows only by what the
+     * application writes, which is either sent or waits unsent).
+     */
+    private boolean queuesStillEmpty(int i, ConnectionSample previous) {
+        return previous != null
+                && previous.unreadBytes == 0
+                && previous.unackedBytes == 0
+                && batch.has(i, TcpInfoField.BYTES_RECEIVED)
+                && batch.has(i, TcpInfoField.SEGS_OUT)
+                && batch.has(i, TcpInfoField.NOTSENT_BYTES)
+                && batch.value(i, TcpInfoField.BYTES_RECEIVED) == previous.bytesReceived
+                && batch.value(i, TcpInfoField.SEGS_OUT) == previous.segmentsOut
+                && batch.value(i, TcpInfoField.NOTSENT_BYTES) == 0;
+    }
+
+    private ConnectionSample read(int i, long now, TrackedConnection connection, boolean queuesStillEmpty) {
         ConnectionSample previous = connection.previousOrNull();
         SocketBufferState buffers = previous == null ? null : previous.buffers;
         if (connection.bufferReadDue(BUFFER_READ_EVERY)) {
@@ -133,7 +165,9 @@ public final class ConnectionSampler {
                         field(i, TcpInfoField.SEGS_OUT),
                         field(i, TcpInfoField.BYTES_ACKED),
                         field(i, TcpInfoField.BYTES_RECEIVED))
-                .queues(batch.unreadBytes(i).orElse(-1), batch.unackedBytes(i).orElse(-1))
+                .queues(
+                        queuesStillEmpty ? 0 : batch.unreadBytes(i).orElse(-1),
+                        queuesStillEmpty ? 0 : batch.unackedBytes(i).orElse(-1))
                 .buffers(buffers)
                 .build();
     }

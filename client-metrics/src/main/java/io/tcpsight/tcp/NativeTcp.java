@@ -155,6 +155,9 @@ final class NativeTcp {
     /** Samples count fds (native-order int32 in a direct buffer) into RECORD_STRIDE records. */
     static native void sampleBatch(ByteBuffer fds, int count, ByteBuffer records);
 
+    /** SIOCINQ and SIOCOUTQ of count fds (native-order int32 in a direct buffer): two int32 each, value or -errno. */
+    static native void queueBatch(ByteBuffer fds, int count, ByteBuffer queues);
+
     /** Fills out with SO_RCVBUF, SO_SNDBUF, TCP_WINDOW_CLAMP, TCP_MAXSEG, TCP_NODELAY; returns 0 or -errno. */
     static native int socketState(int fd, int[] out);
 
