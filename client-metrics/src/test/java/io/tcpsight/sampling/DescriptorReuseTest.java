@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
@@ -30,9 +29,7 @@ class DescriptorReuseTest {
 
     @BeforeEach
     void nativeLibrary() {
-        assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
-                "no native library here: " + TcpSockets.availability().reason());
+        NativeLibrary.assumeLoaded();
     }
 
     @Test

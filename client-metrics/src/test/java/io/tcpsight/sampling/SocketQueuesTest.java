@@ -1,7 +1,6 @@
 package io.tcpsight.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
@@ -26,9 +25,7 @@ import org.junit.jupiter.api.Test;
 class SocketQueuesTest {
     @BeforeEach
     void nativeLibrary() {
-        assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
-                "no native library here: " + TcpSockets.availability().reason());
+        NativeLibrary.assumeLoaded();
     }
 
     @Test

@@ -190,16 +190,7 @@ class BrokerAgentIT {
     @Test
     void tcpsightAttachAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
         // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
-        LabProcess jcmdTarget = LabProcess.start(
-                "jcmd-target",
-                List.of(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LabPeer.class.getName(),
-                        "echo",
-                        "127.0.0.1",
-                        Integer.toString(KafkaBroker.freePort())));
+        LabProcess jcmdTarget = peerJvm("jcmd-target", Path.of(System.getProperty("java.home")));
         try (KafkaBroker broker = KafkaBroker.onLoopback().start();
                 LabProcess second = jcmdTarget) {
             second.awaitLine("^listening$", Duration.ofSeconds(20));
@@ -276,19 +267,19 @@ class BrokerAgentIT {
         }
     }
 
-    /** A small JVM that only listens (LabPeer's echo), on this runtime with this option. */
-    private static LabProcess peerJvm(String name, Path javaHome, String option) throws Exception {
-        return LabProcess.start(
-                name,
-                List.of(
-                        javaHome.resolve("bin").resolve("java").toString(),
-                        option,
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LabPeer.class.getName(),
-                        "echo",
-                        "127.0.0.1",
-                        Integer.toString(KafkaBroker.freePort())));
+    /** A small JVM that only listens (LabPeer's echo), on this runtime with these options. */
+    private static LabProcess peerJvm(String name, Path javaHome, String... options) throws Exception {
+        List<String> command =
+                new ArrayList<>(List.of(javaHome.resolve("bin").resolve("java").toString()));
+        command.addAll(List.of(options));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                LabPeer.class.getName(),
+                "echo",
+                "127.0.0.1",
+                Integer.toString(KafkaBroker.freePort())));
+        return LabProcess.start(name, command);
     }
 
     /**
