@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 /**
  * The broker's listening sockets, without a census of every descriptor each round. A census
@@ -41,7 +42,7 @@ final class ListenerCensus {
     /** The inode on a descriptor now, empty when it holds no socket. */
     private final IntFunction<OptionalLong> inodeOf;
     /** Whether the socket on a descriptor still listens. */
-    private final IntFunction<Boolean> listens;
+    private final IntPredicate listens;
 
     private List<ProcessSocket> known;
     private final Set<Integer> knownPorts = new HashSet<>();
@@ -51,7 +52,7 @@ final class ListenerCensus {
 
     private long censuses;
 
-    ListenerCensus(Census census, IntFunction<OptionalLong> inodeOf, IntFunction<Boolean> listens) {
+    ListenerCensus(Census census, IntFunction<OptionalLong> inodeOf, IntPredicate listens) {
         this.census = census;
         this.inodeOf = inodeOf;
         this.listens = listens;
@@ -82,7 +83,7 @@ final class ListenerCensus {
     private boolean stillValid() {
         for (ProcessSocket listener : known) {
             OptionalLong inode = inodeOf.apply(listener.fd());
-            if (inode.isEmpty() || inode.getAsLong() != listener.inode() || !listens.apply(listener.fd())) {
+            if (inode.isEmpty() || inode.getAsLong() != listener.inode() || !listens.test(listener.fd())) {
                 return false;
             }
         }

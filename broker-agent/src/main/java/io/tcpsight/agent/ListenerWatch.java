@@ -135,7 +135,7 @@ final class ListenerWatch {
         return census.censuses();
     }
 
-    private static Boolean stillListening(int fd) {
+    private static boolean stillListening(int fd) {
         try {
             return TcpSockets.tcpInfo(fd).state() == TcpState.LISTEN;
         } catch (RuntimeException gone) {

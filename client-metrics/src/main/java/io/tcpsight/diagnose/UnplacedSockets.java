@@ -5,10 +5,10 @@ import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * wrongly). One round's collector: add every sampled connection, then take the summaries.
  */
 public final class UnplacedSockets {
-    private final Map<PathKey, Path> paths = new LinkedHashMap<>();
+    private final Map<List<Object>, Path> paths = new LinkedHashMap<>();
 
     /** One sampled connection and the findings the rules gave it; only an unplaced one's findings are kept. */
     public void add(ConnectionIdentity connection, List<Finding> findings) {
@@ -60,35 +60,12 @@ public final class UnplacedSockets {
     }
 
     /** Client sockets by the broker they reach; broker-side ones by the listener's port they came in on. */
-    private static PathKey key(ConnectionIdentity connection) {
+    private static List<Object> key(ConnectionIdentity connection) {
         if (connection.role() == Role.BROKER) {
             InetSocketAddress local = connection.local();
-            return new PathKey(Role.BROKER, local == null ? null : local.getPort());
+            return Arrays.asList(Role.BROKER, local == null ? null : local.getPort());
         }
-        return new PathKey(connection.role(), connection.remote());
-    }
-
-    /** A role and the end that names its path: a listener's port, or the broker's address. */
-    private static final class PathKey {
-        private final Role role;
-        private final Object end;
-
-        PathKey(Role role, Object end) {
-            this.role = role;
-            this.end = end;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof PathKey
-                    && role == ((PathKey) other).role
-                    && Objects.equals(end, ((PathKey) other).end);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * role.hashCode() + Objects.hashCode(end);
-        }
+        return Arrays.asList(connection.role(), connection.remote());
     }
 
     private static final class Path {

@@ -15,7 +15,6 @@ import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
-import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionMonitor;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
@@ -55,7 +54,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private final int topConnections;
     private final boolean peerLabels;
     private final Map<Tags, AggregateMeters> aggregates = new ConcurrentHashMap<>();
-    private final Map<TagSet, AggregateMeters> byTagSet = new ConcurrentHashMap<>();
+    private final Map<List<Object>, AggregateMeters> byTagSet = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
     private volatile GaugeRows findingsByTagSet;
@@ -218,7 +217,8 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
      * recording. A tag set keeps its aggregate for good, so the lookup can be kept too (bounded).
      */
     private AggregateMeters aggregate(MeterRegistry meters, ConnectionIdentity identity) {
-        TagSet key = new TagSet(identity.role(), orUnknown(identity.listener()), orUnknown(identity.nodeId()));
+        // role, listener and node.id: the values tags(identity) makes tags of
+        List<Object> key = List.of(identity.role(), orUnknown(identity.listener()), orUnknown(identity.nodeId()));
         AggregateMeters known = byTagSet.get(key);
         if (known != null) {
             return known;
@@ -228,33 +228,6 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
             byTagSet.put(key, aggregate);
         }
         return aggregate;
-    }
-
-    /** Role, listener and node.id: the values {@link #tags(ConnectionIdentity)} makes tags of. */
-    private static final class TagSet {
-        private final Role role;
-        private final String listener;
-        private final String nodeId;
-
-        TagSet(Role role, String listener, String nodeId) {
-            this.role = role;
-            this.listener = listener;
-            this.nodeId = nodeId;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            if (!(other instanceof TagSet)) {
-                return false;
-            }
-            TagSet that = (TagSet) other;
-            return role == that.role && listener.equals(that.listener) && nodeId.equals(that.nodeId);
-        }
-
-        @Override
-        public int hashCode() {
-            return (31 * role.hashCode() + listener.hashCode()) * 31 + nodeId.hashCode();
-        }
     }
 
     private AggregateMeters aggregate(MeterRegistry meters, Tags tags) {

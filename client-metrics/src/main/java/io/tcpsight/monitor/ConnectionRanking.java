@@ -6,11 +6,11 @@ import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.PriorityQueue;
 
 /**
@@ -72,11 +72,11 @@ public final class ConnectionRanking {
      * keeps the worst {@code limit} as the connections go by, so a round at 15,000 connections sorts 50.
      */
     public static List<Ranked> rank(List<TrackedConnection> connections, List<Finding> findings, int limit) {
-        Map<Ends, int[]> byConnection = new HashMap<>(); // ends -> {count, worst severity ordinal}
+        Map<List<InetSocketAddress>, int[]> byConnection = new HashMap<>(); // ends -> {count, worst severity ordinal}
         for (Finding finding : findings) {
             ConnectionIdentity connection = finding.connection();
             if (connection != null && connection.remote() != null) {
-                int[] counts = byConnection.computeIfAbsent(new Ends(connection), k -> new int[] {0, -1});
+                int[] counts = byConnection.computeIfAbsent(ends(connection), k -> new int[] {0, -1});
                 counts[0]++;
                 counts[1] = Math.max(counts[1], finding.severity().ordinal());
             }
@@ -93,8 +93,7 @@ public final class ConnectionRanking {
             if (sample == null) {
                 continue;
             }
-            int[] counts =
-                    byConnection.isEmpty() ? none : byConnection.getOrDefault(new Ends(connection.identity()), none);
+            int[] counts = byConnection.isEmpty() ? none : byConnection.getOrDefault(ends(connection.identity()), none);
             Ranked ranked = new Ranked(connection, sample, counts[0], counts[1], order++);
             if (worst.size() < limit) {
                 worst.add(ranked);
@@ -119,25 +118,7 @@ public final class ConnectionRanking {
     }
 
     /** A connection's two ends: what ties a finding to the connection it was raised for, whatever the names. */
-    private static final class Ends {
-        private final InetSocketAddress local;
-        private final InetSocketAddress remote;
-
-        Ends(ConnectionIdentity identity) {
-            this.local = identity.local();
-            this.remote = identity.remote();
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Ends
-                    && Objects.equals(local, ((Ends) other).local)
-                    && Objects.equals(remote, ((Ends) other).remote);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Objects.hashCode(local) + Objects.hashCode(remote);
-        }
+    private static List<InetSocketAddress> ends(ConnectionIdentity identity) {
+        return Arrays.asList(identity.local(), identity.remote());
     }
 }

@@ -4,12 +4,11 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPrerequisites;
+import io.tcpsight.lab.PrometheusText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,7 +67,8 @@ class RoundCostBenchmark {
             System.out.printf("%d connections opened in %.1f s%n", CONNECTIONS, (System.nanoTime() - opening) / 1e9);
             LabAwait.await("the agent tracking every connection")
                     .atMost(Duration.ofSeconds(120))
-                    .untilTrue(() -> value(broker.agentGet("/metrics"), "tcpsight_connections") >= CONNECTIONS);
+                    .untilTrue(() ->
+                            PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections") >= CONNECTIONS);
             Thread.sleep(3L * INTERVAL_SECONDS * 1000); // the first rounds of the new connections
             long pid = broker.process().pid();
             String jfr = System.getProperty("jfr");
@@ -90,13 +90,13 @@ class RoundCostBenchmark {
             if (jfr != null) {
                 jcmd(pid, "JFR.stop", "name=round");
             }
-            double rounds = value(after, "tcpsight_round_duration_seconds_count")
-                    - value(before, "tcpsight_round_duration_seconds_count");
-            double roundSeconds = (value(after, "tcpsight_round_duration_seconds_sum")
-                            - value(before, "tcpsight_round_duration_seconds_sum"))
+            double rounds = PrometheusText.sample(after, "tcpsight_round_duration_seconds_count")
+                    - PrometheusText.sample(before, "tcpsight_round_duration_seconds_count");
+            double roundSeconds = (PrometheusText.sample(after, "tcpsight_round_duration_seconds_sum")
+                            - PrometheusText.sample(before, "tcpsight_round_duration_seconds_sum"))
                     / rounds;
             double cpuPerRound = (ticksAfter - ticksBefore) / TICKS_PER_SECOND / rounds;
-            double tracked = value(after, "tcpsight_connections");
+            double tracked = PrometheusText.sample(after, "tcpsight_connections");
             return String.format(
                     "round cost at %.0f tracked connections (%d client.ids), %.0f rounds: agent threads' CPU %.1f ms a"
                             + " round (%.1f ms of it in the kernel), %.2f µs a connection, %.3f %% of a core at the"
@@ -115,17 +115,6 @@ class RoundCostBenchmark {
                 hello.close();
             }
         }
-    }
-
-    /** The sum of every sample of {@code name}, labelled or not. */
-    private static double value(String scrape, String name) {
-        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? ([0-9.eE+-]+)$")
-                .matcher(scrape);
-        double sum = 0;
-        while (matcher.find()) {
-            sum += Double.parseDouble(matcher.group(2));
-        }
-        return sum;
     }
 
     private static void jcmd(long pid, String... command) throws Exception {
