@@ -8,7 +8,6 @@ import static io.tcpsight.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.BulkFlow;
-import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.HostSignals;
@@ -483,16 +482,27 @@ public final class ConnectionRules {
     }
 
     /**
-     * fetch-size-below-bdp: a consumer's fetch sizes cap it below the target on this path. On the
+     * A fetch ceiling this share of the target or more is no finding. A client waits for each
+     * fetch response before it asks again, so a response of B bytes takes a round trip plus its
+     * own time on the line: four BDPs a fetch reach 80% of the target, the sizing's nine 90%.
+     */
+    static final double FETCH_CEILING_SHARE = 0.8;
+
+    /** The most one fetch response of {@code perFetch} bytes per round trip moves at the target rate. */
+    static double fetchCeilingBytesPerSecond(long perFetch, long rttMicros, double targetBytesPerSecond) {
+        return perFetch / (rttMicros / 1e6 + perFetch / targetBytesPerSecond);
+    }
+
+    /**
+     * fetch-size-below-bdp: a fetcher's sizes cap it below the target on this path. On the
      * client's side from its config; on the broker's side (the agent) from the sizes its Fetch
-     * requests asked for, so any client library is judged by what it sent, in its own keys.
+     * requests asked for, so any client library, and a follower's replica fetcher, is judged by
+     * what it sent, in its own keys.
      */
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
-        // a consumer's coordinator and bootstrap connections fetch nothing; a follower's fetches are the broker's own
-        boolean fetching = facts.identity().bulkFlow().arrivesAt(Role.CLIENT)
-                && facts.identity().clientKind() != ClientKind.REPLICA_FETCHER;
-        if (!fetching
+        // a consumer's coordinator and bootstrap connections fetch nothing
+        if (!facts.identity().bulkFlow().arrivesAt(Role.CLIENT)
                 || kafka.fetchMaxBytes().isEmpty()
                 || kafka.maxPartitionFetchBytes().isEmpty()
                 || !longPath(facts, config)) {
@@ -503,7 +513,8 @@ public final class ConnectionRules {
         long perFetch = Math.min(
                 kafka.fetchMaxBytes().getAsLong(),
                 kafka.maxPartitionFetchBytes().getAsLong() * partitions);
-        if (perFetch >= bdp) {
+        double ceiling = fetchCeilingBytesPerSecond(perFetch, facts.rttMicros(), config.targetBytesPerSecond());
+        if (ceiling >= FETCH_CEILING_SHARE * config.targetBytesPerSecond()) {
             return Optional.empty();
         }
         BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
@@ -518,10 +529,7 @@ public final class ConnectionRules {
         evidence.add(new Evidence("bdp", bdp, "bytes"));
         evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
         evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
-        evidence.add(new Evidence(
-                "fetchCeilingRate",
-                WindowModel.mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
-                "Mbit/s"));
+        evidence.add(new Evidence("fetchCeilingRate", WindowModel.mbit(ceiling), "Mbit/s"));
         List<Setting> settings = new ArrayList<>();
         settings.addAll(
                 KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
@@ -537,11 +545,14 @@ public final class ConnectionRules {
                 new Remedy(
                         settings,
                         String.format(
-                                "a consumer gets one fetch response per round trip, so %d bytes per fetch cap it at %.1f Mbit/s over "
-                                        + "%.1f ms",
+                                "a fetcher waits for each fetch response before it asks again, so %d bytes per fetch take"
+                                        + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s,"
+                                        + " below %.0f%% of the %.1f Mbit/s target",
                                 perFetch,
-                                WindowModel.mbit(WindowModel.ceilingBytesPerSecond(perFetch, facts.rttMicros())),
-                                facts.rttMillis()))));
+                                facts.rttMillis(),
+                                WindowModel.mbit(ceiling),
+                                FETCH_CEILING_SHARE * 100,
+                                WindowModel.mbit(config.targetBytesPerSecond())))));
     }
 
     /** broker-unreachable: no TCP handshake to a broker completed (the doctor's probe). */

@@ -8,6 +8,7 @@ import io.tcpsight.model.Role;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * Which configuration key controls a buffer or fetch size, for each kind of connection end and
@@ -102,7 +103,14 @@ final class KafkaKeys {
         } else if (kind == ClientKind.REPLICA_FETCHER) {
             String replicaKey = replicaKey(key);
             if (replicaKey != null) {
-                settings.add(new Setting("broker", replicaKey, value));
+                // the leader's agent judges the follower's connection too: the key is the follower's
+                OptionalInt follower =
+                        ClientKind.followerBrokerId(identity.clientId().orElse(null));
+                Setting setting = new Setting("broker", replicaKey, value);
+                settings.add(
+                        follower.isPresent()
+                                ? setting.withNote("on broker " + follower.getAsInt() + ", the follower")
+                                : setting);
             }
         } else {
             ClientLibrary library = identity.clientLibrary();

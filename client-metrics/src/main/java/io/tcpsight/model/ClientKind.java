@@ -30,6 +30,8 @@ public enum ClientKind {
 
     private static final Pattern CONNECT =
             Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+|\\*)$");
+    /** Kafka names a follower's fetcher "broker-<follower id>-fetcher-<fetcher id>". */
+    private static final Pattern REPLICA_FETCHER_ID = Pattern.compile("^broker-(\\d+)-fetcher-\\d+$");
 
     /** Guesses the kind from a client.id; UNKNOWN when it follows no convention. */
     public static ClientKind fromClientId(String clientId) {
@@ -67,6 +69,22 @@ public enum ClientKind {
         }
         Matcher connect = CONNECT.matcher(clientId);
         return connect.matches() ? Optional.of(connect.group(2)) : Optional.empty();
+    }
+
+    /** The broker a replica fetcher works for (the follower), from its client.id "broker-2-fetcher-0". */
+    public static OptionalInt followerBrokerId(String clientId) {
+        if (clientId == null) {
+            return OptionalInt.empty();
+        }
+        Matcher fetcher = REPLICA_FETCHER_ID.matcher(clientId);
+        if (!fetcher.matches()) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(fetcher.group(1)));
+        } catch (NumberFormatException tooLong) {
+            return OptionalInt.empty();
+        }
     }
 
     /** The task a Connect task client works for, from its client.id; empty for "*" (only the connector known). */

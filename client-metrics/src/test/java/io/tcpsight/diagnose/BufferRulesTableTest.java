@@ -108,8 +108,8 @@ class BufferRulesTableTest {
                 // sarama sets no socket buffer: the window is its host's tcp_rmem
                 "broker; sarama; TO_CLIENT; sarama/1.43.0; critical client:sarama:Config.Net=no socket buffer setting[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 "broker; consumer-1; TO_CLIENT; kafka-python/2.3.0; critical client:kafka-python:receive_buffer_bytes=None[default] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
-                // a follower's window is the follower broker's replica key
-                "broker; broker-2-fetcher-0; TO_CLIENT; apache-kafka-java/4.1.0; critical broker:replica.socket.receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
+                // a follower's window is the follower broker's replica key, on the follower
+                "broker; broker-2-fetcher-0; TO_CLIENT; apache-kafka-java/4.1.0; critical broker:replica.socket.receive.buffer.bytes=-1[broker 2] sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a Connect task's consumer: worker and connector override
                 "broker; connector-consumer-s3-sink-0; TO_CLIENT; apache-kafka-java/3.9.1; critical connect-worker:consumer.receive.buffer.bytes=-1 connector s3-sink:consumer.override.receive.buffer.bytes=-1 sysctl:net.ipv4.tcp_rmem=4096 131072 5242880[peer host]",
                 // a producer whose sends fill the broker's window names the broker's receive buffer

@@ -572,8 +572,21 @@ class ConnectionRulesTest {
                 .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 16))
                 .kernel(KERNEL_618)
                 .build();
+        Finding belowFourBdps =
+                ConnectionRules.fetchSizeBelowBdp(manyPartitions, gigabit).get();
+        assertEquals(
+                573.0,
+                (double) belowFourBdps.evidence("fetchCeilingRate").get().value(),
+                0.1,
+                "16 MiB per fetch, more than a BDP: 16.8 MB each 100 ms plus 134 ms on the line");
+        ConnectionFacts evenMorePartitions = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 64))
+                .kernel(KERNEL_618)
+                .build();
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(manyPartitions, gigabit).isPresent(), "16 MiB per fetch >= 12.5 MB");
+                ConnectionRules.fetchSizeBelowBdp(evenMorePartitions, gigabit).isPresent(),
+                "50 MiB per fetch, four BDPs: 81% of the target");
         assertFalse(
                 ConnectionRules.fetchSizeBelowBdp(
                                 ConnectionFacts.builder(client("producer-1"))
@@ -623,16 +636,33 @@ class ConnectionRulesTest {
                                 DEFAULTS)
                         .isPresent(),
                 "no Fetch seen yet: nothing to judge");
-        assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
-                                ConnectionFacts.builder(
-                                                broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
-                                        .rttMicros(76_000)
-                                        .kafka(new KafkaSettings(null, null, 65_536L, 65_536L, 1))
-                                        .build(),
-                                DEFAULTS)
-                        .isPresent(),
-                "a follower's fetches are the broker's own replication");
+    }
+
+    /**
+     * A follower's fetcher seen by the leader's agent: Kafka's replica defaults (1 MiB a partition,
+     * four partitions) over 100 ms carry 4 MiB a round trip, more than the 2.5 MB BDP and still
+     * below 80% of 200 Mbit/s. The remedy is the follower's replica keys, on the follower.
+     */
+    @Test
+    void fetchSizeBelowBdpJudgesAFollowersFetchesInItsReplicaKeysOnTheFollower() {
+        ConnectionFacts follower = ConnectionFacts.builder(
+                        broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .kafka(new KafkaSettings(null, null, 10_485_760L, 1_048_576L, 4))
+                .kernel(KERNEL_618)
+                .build();
+        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(follower, line).get();
+        assertEquals(4_194_304L, finding.evidence("bytesPerFetch").get().value());
+        assertEquals(125.3, (double) finding.evidence("fetchCeilingRate").get().value(), 0.1);
+        assertEquals(
+                "broker:replica.fetch.response.max.bytes=52428800[broker 2]"
+                        + " broker:replica.fetch.max.bytes=6291456[broker 2]",
+                RemedyText.settings(finding.remedy().settings(), "[note]"),
+                "nine BDPs a fetch, no poll for a follower");
+        assertEquals(
+                "on broker 2, the follower",
+                finding.remedy().settings().get(0).note().get());
     }
 
     @Test

@@ -161,6 +161,8 @@ public final class KafkaBroker implements AutoCloseable {
         private int clusterPort;
         private int clusterControllerPort;
         private int internalTopicReplicas = 1;
+        /** Where the CONTROLLER listener binds: loopback, unless the quorum spans the line. */
+        private String controllerHost = "127.0.0.1";
         /** In the lab's client namespace (a near cluster beside a Connect worker) rather than its server's. */
         private boolean clientSide;
 
@@ -265,6 +267,12 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** The CONTROLLER listener on this address: a quorum whose voters sit on both sides of the line. */
+        Builder controllerHost(String address) {
+            controllerHost = address;
+            return this;
+        }
+
         public Builder jvmOption(String option) {
             jvmOptions.add(option);
             return this;
@@ -359,9 +367,10 @@ public final class KafkaBroker implements AutoCloseable {
             properties.setProperty("node.id", Integer.toString(nodeId));
             properties.setProperty(
                     "controller.quorum.voters",
-                    quorumVoters != null ? quorumVoters : nodeId + "@127.0.0.1:" + controllerPort);
+                    quorumVoters != null ? quorumVoters : nodeId + "@" + controllerHost + ":" + controllerPort);
             properties.setProperty(
-                    "listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+                    "listeners",
+                    "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + controllerHost + ":" + controllerPort);
             properties.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
             properties.setProperty("controller.listener.names", "CONTROLLER");
             properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");

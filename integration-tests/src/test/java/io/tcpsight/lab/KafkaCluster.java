@@ -12,8 +12,8 @@ import org.apache.kafka.common.Uuid;
 /**
  * A KRaft cluster of N combined (broker and controller) nodes, ids 1..N, each its own JVM: on
  * loopback with the tcpsight agent (the smallest real cluster a rolling restart can walk through
- * while the quorum keeps a majority), or in a kernel lab's server namespace (a far cluster).
- * Internal topics have min(3, N) replicas.
+ * while the quorum keeps a majority), in a kernel lab's server namespace (a far cluster), or
+ * stretched across the lab's line. Internal topics have min(3, N) replicas.
  */
 public final class KafkaCluster implements AutoCloseable {
     private final List<KafkaBroker> brokers;
@@ -51,6 +51,33 @@ public final class KafkaCluster implements AutoCloseable {
         return start(ports, controllerPorts, () -> KafkaBroker.inLab(lab), overrides);
     }
 
+    /**
+     * Two nodes with the agent (these arguments), one on each side of the line, their quorum across
+     * it: node 1 in the server namespace (port 9092, its controller on 9093 at the server's lab
+     * address), node 2 in the client namespace (port 19092, its controller on 19093 at the client's
+     * lab address). Node 2 reaches node 1's listeners only across the line; node 2's client
+     * listener is advertised at the client namespace's control address, for the test JVM, so a
+     * replica crosses the line only as a follower on node 2 fetching from a leader on node 1.
+     */
+    public static KafkaCluster stretched(
+            KernelLab lab, String agentArguments, Map<String, String> serverSide, Map<String, String> clientSide)
+            throws IOException, InterruptedException {
+        String voters = "1@" + lab.serverAddress() + ":9093,2@" + lab.clientAddress() + ":19093";
+        String clusterId = Uuid.randomUuid().toString();
+        return launch(List.of(
+                KafkaBroker.inLab(lab)
+                        .agent(agentArguments)
+                        .clusterNode(1, 9092, 9093, voters, clusterId, 1)
+                        .controllerHost(lab.serverAddress())
+                        .overrides(serverSide),
+                KafkaBroker.inLab(lab)
+                        .onClientSide()
+                        .agent(agentArguments)
+                        .clusterNode(2, 19092, 19093, voters, clusterId, 1)
+                        .controllerHost(lab.clientAddress())
+                        .overrides(clientSide)));
+    }
+
     private static KafkaCluster start(
             int[] ports, int[] controllerPorts, Supplier<KafkaBroker.Builder> where, Map<String, String> overrides)
             throws IOException, InterruptedException {
@@ -60,15 +87,22 @@ public final class KafkaCluster implements AutoCloseable {
             voters.add((i + 1) + "@127.0.0.1:" + controllerPorts[i]);
         }
         String clusterId = Uuid.randomUuid().toString();
+        List<KafkaBroker.Builder> nodeBuilders = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            nodeBuilders.add(where.get()
+                    .clusterNode(i + 1, ports[i], controllerPorts[i], voters.toString(), clusterId, Math.min(3, nodes))
+                    .overrides(overrides));
+        }
+        return launch(nodeBuilders);
+    }
+
+    /** Launches every node, then waits for each: a node answers only once the quorum has a leader. */
+    private static KafkaCluster launch(List<KafkaBroker.Builder> nodes) throws IOException, InterruptedException {
         List<KafkaBroker> brokers = new ArrayList<>();
         KafkaCluster cluster = new KafkaCluster(brokers);
         try {
-            for (int i = 0; i < nodes; i++) {
-                brokers.add(where.get()
-                        .clusterNode(
-                                i + 1, ports[i], controllerPorts[i], voters.toString(), clusterId, Math.min(3, nodes))
-                        .overrides(overrides)
-                        .launch());
+            for (KafkaBroker.Builder node : nodes) {
+                brokers.add(node.launch());
             }
             for (KafkaBroker broker : brokers) {
                 broker.awaitReady(Duration.ofSeconds(120));
