@@ -48,14 +48,14 @@ class StretchedClusterLabIT {
     private static final double LINE_BYTES_PER_SECOND = 200e6 / 8;
     private static final String TOPIC = "regional";
     private static final int PARTITIONS = 4;
-    private static final int RECORDS = 250_000;
+    private static final int RECORDS = 150_000;
     private static final int RECORD_BYTES = 1000;
     private static final String FETCHER = "broker-2-fetcher";
     private static final int MOST_ROUNDS_OF_REMEDIES = 2;
     /** The copy is measured after slow start, until 90% of the topic crossed or this long. */
     private static final int RAMP_SECONDS = 3;
 
-    private static final int COPY_SECONDS = 12;
+    private static final int COPY_SECONDS = 10;
     private static final Pattern ON_BROKER = Pattern.compile("on broker (\\d+)");
 
     @Test
