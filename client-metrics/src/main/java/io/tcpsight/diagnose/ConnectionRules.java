@@ -482,13 +482,19 @@ public final class ConnectionRules {
     }
 
     /**
-     * A fetch ceiling this share of the target or more is no finding. A client waits for each
-     * fetch response before it asks again, so a response of B bytes takes a round trip plus its
-     * own time on the line: four BDPs a fetch reach 80% of the target, the sizing's nine 90%.
+     * The share of the target a fetcher must be able to reach. A client waits for each fetch
+     * response before it asks again, so a response of B bytes takes a round trip plus its own time
+     * on the line: on a line as fast as the target, four BDPs a fetch reach 80% of it, the
+     * sizing's nine 90%.
      */
     static final double FETCH_CEILING_SHARE = 0.8;
+    /**
+     * Busy this share of an interval or more, neither window- nor buffer-limited, a fetcher fetches
+     * back to back: it moves what its sizes allow.
+     */
+    static final double FETCHING_BACK_TO_BACK = 0.5;
 
-    /** The most one fetch response of {@code perFetch} bytes per round trip moves at the target rate. */
+    /** The most one fetch response of {@code perFetch} bytes per round trip moves on a line as fast as the target. */
     static double fetchCeilingBytesPerSecond(long perFetch, long rttMicros, double targetBytesPerSecond) {
         return perFetch / (rttMicros / 1e6 + perFetch / targetBytesPerSecond);
     }
@@ -497,7 +503,9 @@ public final class ConnectionRules {
      * fetch-size-below-bdp: a fetcher's sizes cap it below the target on this path. On the
      * client's side from its config; on the broker's side (the agent) from the sizes its Fetch
      * requests asked for, so any client library, and a follower's replica fetcher, is judged by
-     * what it sent, in its own keys.
+     * what it sent, in its own keys. Below one BDP a fetch the cap holds on any line. From one to
+     * four, it holds where the line is about as fast as the target, which the flow itself shows:
+     * busy fetching back to back, and moving less than the share of the target.
      */
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
@@ -509,12 +517,19 @@ public final class ConnectionRules {
             return Optional.empty();
         }
         int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
-        long bdp = BdpSettings.bdpBytes(facts.rttMicros(), config.targetBytesPerSecond());
+        double target = config.targetBytesPerSecond();
+        long bdp = BdpSettings.bdpBytes(facts.rttMicros(), target);
         long perFetch = Math.min(
                 kafka.fetchMaxBytes().getAsLong(),
                 kafka.maxPartitionFetchBytes().getAsLong() * partitions);
-        double ceiling = fetchCeilingBytesPerSecond(perFetch, facts.rttMicros(), config.targetBytesPerSecond());
-        if (ceiling >= FETCH_CEILING_SHARE * config.targetBytesPerSecond()) {
+        double ceiling = fetchCeilingBytesPerSecond(perFetch, facts.rttMicros(), target);
+        if (ceiling >= FETCH_CEILING_SHARE * target) {
+            return Optional.empty();
+        }
+        Optional<IntervalStats> fetching = facts.interval()
+                .filter(interval -> fetchBoundRatio(interval) >= FETCHING_BACK_TO_BACK
+                        && fetchedRate(facts, interval) < FETCH_CEILING_SHARE * target);
+        if (perFetch >= bdp && fetching.isEmpty()) {
             return Optional.empty();
         }
         BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
@@ -530,6 +545,10 @@ public final class ConnectionRules {
         evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
         evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
         evidence.add(new Evidence("fetchCeilingRate", WindowModel.mbit(ceiling), "Mbit/s"));
+        fetching.ifPresent(interval -> {
+            evidence.add(new Evidence("fetchBound", fetchBoundRatio(interval), "ratio of interval"));
+            evidence.add(new Evidence("fetchRate", WindowModel.mbit(fetchedRate(facts, interval)), "Mbit/s"));
+        });
         List<Setting> settings = new ArrayList<>();
         settings.addAll(
                 KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
@@ -546,13 +565,29 @@ public final class ConnectionRules {
                         settings,
                         String.format(
                                 "a fetcher waits for each fetch response before it asks again, so %d bytes per fetch take"
-                                        + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s,"
-                                        + " below %.0f%% of the %.1f Mbit/s target",
+                                        + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s on a"
+                                        + " line as fast as the target, below %.0f%% of its %.1f Mbit/s",
                                 perFetch,
                                 facts.rttMillis(),
                                 WindowModel.mbit(ceiling),
                                 FETCH_CEILING_SHARE * 100,
                                 WindowModel.mbit(config.targetBytesPerSecond())))));
+    }
+
+    /**
+     * The share of the interval the connection had data in flight with neither the peer's window
+     * nor the send buffer holding it: a consumer that processes slowly fills its window instead.
+     */
+    private static double fetchBoundRatio(IntervalStats interval) {
+        long free = interval.busyMicros() - interval.rwndLimitedMicros() - interval.sndbufLimitedMicros();
+        return interval.seconds() <= 0 ? 0 : free / (interval.seconds() * 1e6);
+    }
+
+    /** What the fetch responses moved over the interval: sent at the broker's end, received at the client's. */
+    private static double fetchedRate(ConnectionFacts facts, IntervalStats interval) {
+        return facts.identity().role() == Role.BROKER
+                ? interval.sendRateBytesPerSecond()
+                : interval.receiveRateBytesPerSecond();
     }
 
     /** broker-unreachable: no TCP handshake to a broker completed (the doctor's probe). */

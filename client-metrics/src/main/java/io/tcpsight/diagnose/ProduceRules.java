@@ -34,6 +34,13 @@ final class ProduceRules {
      * ceiling, and one at the line never reaches a target set at the line's rate.
      */
     static final double FAR_BELOW = 0.5;
+    /**
+     * Requests a round trip that make a busy pipeline (with full batches). A producer with one
+     * request in flight, Connect's source default, sends one a round trip plus the request's own
+     * time on the line and at the broker: 0.97 of a round trip at 100 ms with 16 KiB batches, less
+     * with larger ones. Fewer than this leave idle time the application did not fill.
+     */
+    static final double BUSY_REQUESTS_PER_ROUND_TRIP = 0.8;
 
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
@@ -45,7 +52,8 @@ final class ProduceRules {
         double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
         int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
         double batchBytes = (double) traffic.bytesPerRequest() / partitions;
-        if (perRoundTrip < 1 || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
+        if (perRoundTrip < BUSY_REQUESTS_PER_ROUND_TRIP
+                || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
             return Optional
                     .empty(); // idle part of each round trip, or batches that leave unfilled: the application's pace
         }

@@ -107,6 +107,14 @@ class ProduceRulesTableTest {
                         + " connector pg-source:producer.override.max.in.flight.requests.per.connection=5"
                         + " connect-worker:producer.send.buffer.bytes=-1 connector pg-source:producer.override.send.buffer.bytes=-1 "
                         + WMEM,
+                // Connect's source default, one request in flight: a round trip and the request's own time each
+                "broker; connector-producer-pg-source-0; TO_BROKER; apache-kafka-java/4.3.1; 9.7; 16400; 1;"
+                        + " critical connect-worker:producer.batch.size=524288 connector pg-source:producer.override.batch.size=524288"
+                        + " connect-worker:producer.linger.ms=20 connector pg-source:producer.override.linger.ms=20"
+                        + " connect-worker:producer.max.in.flight.requests.per.connection=5"
+                        + " connector pg-source:producer.override.max.in.flight.requests.per.connection=5"
+                        + " connect-worker:producer.send.buffer.bytes=-1 connector pg-source:producer.override.send.buffer.bytes=-1 "
+                        + WMEM,
                 // a library this tool does not know: what to look for, in words
                 "broker; rs-app; TO_BROKER; rskafka/0.5.0; 30; 65600; 4;"
                         + " critical client:unknown:?=131072 client:unknown:?=20 client:unknown:?=5"
