@@ -494,6 +494,13 @@ public final class ConnectionRules {
      */
     static final double FETCHING_BACK_TO_BACK = 0.5;
 
+    /**
+     * A fetcher that moved at least this share of its fetch size a cycle (a round trip plus a
+     * response's time on a line as fast as the target) got full responses: its sizes held it,
+     * not a topic with little new data.
+     */
+    static final double FULL_RESPONSE_SHARE = 0.5;
+
     /** The most one fetch response of {@code perFetch} bytes per round trip moves on a line as fast as the target. */
     static double fetchCeilingBytesPerSecond(long perFetch, long rttMicros, double targetBytesPerSecond) {
         return perFetch / (rttMicros / 1e6 + perFetch / targetBytesPerSecond);
@@ -505,7 +512,7 @@ public final class ConnectionRules {
      * requests asked for, so any client library, and a follower's replica fetcher, is judged by
      * what it sent, in its own keys. Below one BDP a fetch the cap holds on any line. From one to
      * four, it holds where the line is about as fast as the target, which the flow itself shows:
-     * busy fetching back to back, and moving less than the share of the target.
+     * busy fetching back to back, full responses, and less than the share of the target moved.
      */
     public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
@@ -526,9 +533,11 @@ public final class ConnectionRules {
         if (ceiling >= FETCH_CEILING_SHARE * target) {
             return Optional.empty();
         }
+        double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;
         Optional<IntervalStats> fetching = facts.interval()
                 .filter(interval -> fetchBoundRatio(interval) >= FETCHING_BACK_TO_BACK
-                        && fetchedRate(facts, interval) < FETCH_CEILING_SHARE * target);
+                        && fetchedRate(facts, interval) < FETCH_CEILING_SHARE * target
+                        && fetchedRate(facts, interval) * cycleSeconds >= FULL_RESPONSE_SHARE * perFetch);
         if (perFetch >= bdp && fetching.isEmpty()) {
             return Optional.empty();
         }
@@ -548,6 +557,8 @@ public final class ConnectionRules {
         fetching.ifPresent(interval -> {
             evidence.add(new Evidence("fetchBound", fetchBoundRatio(interval), "ratio of interval"));
             evidence.add(new Evidence("fetchRate", WindowModel.mbit(fetchedRate(facts, interval)), "Mbit/s"));
+            evidence.add(
+                    new Evidence("bytesPerCycle", Math.round(fetchedRate(facts, interval) * cycleSeconds), "bytes"));
         });
         List<Setting> settings = new ArrayList<>();
         settings.addAll(

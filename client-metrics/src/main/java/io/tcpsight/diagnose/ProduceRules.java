@@ -37,10 +37,11 @@ final class ProduceRules {
     /**
      * Requests a round trip that make a busy pipeline (with full batches). A producer with one
      * request in flight, Connect's source default, sends one a round trip plus the request's own
-     * time on the line and at the broker: 0.97 of a round trip at 100 ms with 16 KiB batches, less
-     * with larger ones. Fewer than this leave idle time the application did not fill.
+     * time on the line, at the broker and in the sender's pacing: 0.73 of a round trip measured for
+     * a Connect source task's 16 KiB requests over 100 ms with BBR. Full batches already say the
+     * application had more to send; fewer requests than this leave half of each round trip idle.
      */
-    static final double BUSY_REQUESTS_PER_ROUND_TRIP = 0.8;
+    static final double BUSY_REQUESTS_PER_ROUND_TRIP = 0.5;
 
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();

@@ -600,6 +600,11 @@ class ConnectionRulesTest {
                 "idle most of the interval: the consumer asks for no more");
         assertFalse(
                 ConnectionRules.fetchSizeBelowBdp(
+                                manyPartitions.interval(received(0.95, 20e6)).build(), gigabit)
+                        .isPresent(),
+                "back to back, 4.7 MB a cycle of a 16.8 MB fetch: a tail of a topic with little new data");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
                                 manyPartitions
                                         .interval(new IntervalStats(
                                                 10, 9_000_000, 6_000_000, 0, 0, 1_000, 0, 600_000_000))

@@ -80,8 +80,8 @@ class ProduceRulesTableTest {
                 "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 1049600; 64; none",
                 // fast: 160 Mbit/s
                 "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 20; 1000000; 4; none",
-                // idle half of each round trip: the application sends no more
-                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 5; 65600; 4; none",
+                // idle more than half of each round trip: the application sends no more
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 4; 65600; 4; none",
                 // batches that leave unfilled (2 KB a partition): linger.ms ran out first, the application's pace
                 "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 8000; 4; none",
                 // librdkafka: one partition a request; its batch.size (1000000) and in-flight already suffice
@@ -107,8 +107,8 @@ class ProduceRulesTableTest {
                         + " connector pg-source:producer.override.max.in.flight.requests.per.connection=5"
                         + " connect-worker:producer.send.buffer.bytes=-1 connector pg-source:producer.override.send.buffer.bytes=-1 "
                         + WMEM,
-                // Connect's source default, one request in flight: a round trip and the request's own time each
-                "broker; connector-producer-pg-source-0; TO_BROKER; apache-kafka-java/4.3.1; 9.7; 16400; 1;"
+                // Connect's source default, one request in flight: a round trip, the request's own time and pacing each
+                "broker; connector-producer-pg-source-0; TO_BROKER; apache-kafka-java/4.3.1; 7.3; 16400; 1;"
                         + " critical connect-worker:producer.batch.size=524288 connector pg-source:producer.override.batch.size=524288"
                         + " connect-worker:producer.linger.ms=20 connector pg-source:producer.override.linger.ms=20"
                         + " connect-worker:producer.max.in.flight.requests.per.connection=5"

@@ -51,18 +51,25 @@ class ClientZooIT {
         EXPECTED.put("java-consumer-64k", new String[] {
             "Java consumer, receive.buffer.bytes=65536", "receive-window-limited client/java:receive.buffer.bytes=-1"
         });
-        EXPECTED.put("java-consumer-auto", new String[] {"Java consumer, receive.buffer.bytes=-1", "-"});
+        // a default consumer's 1 MiB a fetch may be judged by what its flow moved (ZooScore.broker)
+        EXPECTED.put("java-consumer-auto", new String[] {
+            "Java consumer, receive.buffer.bytes=-1", "-", "fetch-size-below-bdp client/java:fetch.max.bytes=*"
+        });
         EXPECTED.put("java-producer", new String[] {
             "Java producer, Kafka's default send.buffer.bytes (131072), tcpsight reporter",
             "small-send-buffer client/java:send.buffer.bytes=-1",
-            "send-buffer-limited client/java:send.buffer.bytes=-1" // the same limit, measured: right too
+            "send-buffer-limited client/java:send.buffer.bytes=-1", // the same limit, measured: right too
+            // what it keeps in flight, five requests of a 16 KiB batch, is below the BDP too: the next limit
+            "produce-pipeline-below-bdp client/java:batch.size=*"
         });
         EXPECTED.put("java-admin", new String[] {"Java admin client", "-"});
         EXPECTED.put("kcat-64k", new String[] {
             "kcat (librdkafka), socket.receive.buffer.bytes=65536",
             "receive-window-limited client/librdkafka:socket.receive.buffer.bytes=0"
         });
-        EXPECTED.put("kcat-default", new String[] {"kcat (librdkafka), defaults", "-"});
+        EXPECTED.put("kcat-default", new String[] {
+            "kcat (librdkafka), defaults", "-", "fetch-size-below-bdp client/librdkafka:fetch.max.bytes=*"
+        });
         // judged from the sizes each Fetch asked for, on the broker's side; "*": the recommended value follows the RTT
         EXPECTED.put("java-consumer-small-fetch", new String[] {
             "Java consumer, fetch.max.bytes and max.partition.fetch.bytes 65536",

@@ -23,6 +23,7 @@ import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusServer;
 import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.RttBuckets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,6 +88,7 @@ class ConnectPluginLabIT {
                                     && line.contains("connector-consumer-far-sink-")),
                     "the worker log names the finding and the consumer:\n" + log);
             awaitLines(sink, 100);
+            startDefaultSourceAcrossTheLine(worker);
             String scrape = worker.getText("/tcpsight/metrics");
             DashboardQueries.assertAllExist(scrape, "connect-plugin.json");
             assertEquals("", PrometheusServer.lint(scrape), "promtool check metrics");
@@ -112,7 +114,68 @@ class ConnectPluginLabIT {
                 assertEquals(0.1, median, 0.05, "the RTT median Prometheus computes is about 0.1 s");
                 RttBuckets.assertWithinOneBucket(median, kernelMedian);
             }
+            assertTheSourceProducersPipelineIsJudged(worker);
         }
+    }
+
+    /**
+     * A FileStreamSource with Connect's producer defaults (16 KiB batches, one request in flight)
+     * writing 1,000-byte lines across the same 100 ms, as fast as its task reads them, into a
+     * topic the broker creates (its default, one partition).
+     */
+    private static void startDefaultSourceAcrossTheLine(LabConnectWorker worker) throws Exception {
+        Path lines = worker.directory().resolve("far-source.txt");
+        String line = "s".repeat(1000) + "\n";
+        try (var out = Files.newBufferedWriter(lines)) {
+            for (int i = 0; i < 30_000; i++) { // 30 MB: more than the defaults carry in this test
+                out.write(line);
+            }
+        }
+        worker.put(
+                "/connectors/far-source/config",
+                Map.of(
+                        "connector.class",
+                        "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                        "tasks.max",
+                        "1",
+                        "file",
+                        lines.toString(),
+                        "topic",
+                        "far-written"));
+    }
+
+    /**
+     * The plugin judges the source task's producer from its own request counts (JMX): one full
+     * batch a round trip is far below the path, and the remedy is in the worker's and the
+     * connector's producer keys.
+     */
+    private static void assertTheSourceProducersPipelineIsJudged(LabConnectWorker worker) throws Exception {
+        FindingView finding = LabAwait.await("produce-pipeline-below-bdp for the source task's producer")
+                .atMost(Duration.ofSeconds(60))
+                .explainedBy(() -> {
+                    try {
+                        return "findings:\n" + worker.getText("/tcpsight/findings") + "\nconnections:\n"
+                                + worker.getText("/tcpsight/connections?top=1000");
+                    } catch (IOException | InterruptedException unanswered) {
+                        return "the worker's /tcpsight/* did not answer: " + unanswered;
+                    }
+                })
+                .until(() -> FindingView.list(worker.getText("/tcpsight/findings")).stream()
+                        .filter(candidate -> candidate.is("produce-pipeline-below-bdp")
+                                && candidate.clientIdStartsWith("connector-producer-far-source-"))
+                        .findFirst()
+                        .orElse(null));
+        System.out.println("the source task's producer, judged by the plugin: " + finding.brief());
+        assertEquals("far-source", finding.connection().connector());
+        assertEquals("client", finding.connection().role());
+        List<String> keys = new ArrayList<>();
+        finding.remedy().settings().forEach(setting -> keys.add(setting.key() + "=" + setting.value()));
+        assertTrue(
+                keys.contains("producer.override.max.in.flight.requests.per.connection=5")
+                        && keys.contains("producer.max.in.flight.requests.per.connection=5")
+                        && keys.contains("producer.override.send.buffer.bytes=-1"),
+                keys.toString());
+        assertTrue(keys.stream().anyMatch(key -> key.startsWith("producer.override.batch.size=")), keys.toString());
     }
 
     @Test

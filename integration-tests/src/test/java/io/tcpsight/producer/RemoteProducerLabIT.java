@@ -8,27 +8,34 @@ import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabPaths;
+import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.RemoteProducer;
 import io.tcpsight.lab.ReporterFindings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * Remote Java producers with every default (acks=1 and acks=all), 100 ms from a broker with every
- * default and the agent, on a 200 Mbit/s line: the agent's warn and critical findings for each are
+ * Remote producers with every default (Java with acks=1 and acks=all, and librdkafka's kcat), 100 ms
+ * from a broker with every default and the agent, on a 200 Mbit/s line: the agent's warn and critical findings for each are
  * applied as written, round after round (broker keys to the broker, the producer's keys to the producer,
  * sysctls to the host each names), until it has nothing left to say; then the producer writes at
- * 80% of the line or more, by its own metrics, after at most two rounds of remedies. Producers whose
+ * 80% of the line or more after at most two rounds of remedies: a Java producer by its own metrics,
+ * kcat by the topic's end offsets (it reports none). Producers whose
  * remedies so far give the same broker and hosts share a round's broker, one after the other.
  *
  * <p>In the first round each producer also runs the tcpsight reporter, which judges the same
@@ -51,10 +58,16 @@ class RemoteProducerLabIT {
     private static final String TOPIC = "edge-records";
     private static final int SECONDS = 10;
     private static final int MOST_ROUNDS_OF_REMEDIES = 2;
+    private static final int RECORD_BYTES = 1000;
+    /** What RemoteProducer's rate leaves out: the window's growth. */
+    private static final int WARM_UP_SECONDS = 4;
+    /** kcat's records: 400 MB, more than the line carries in a run. */
+    private static final int KCAT_RECORDS = 400_000;
 
     @Test
     void remoteProducersWithEveryDefaultReachTheLineOnceTheirFindingsAreAppliedAsWritten() throws Exception {
-        List<Producer> producers = List.of(new Producer("1"), new Producer("all"));
+        List<Producer> producers =
+                List.of(new Producer("java", "1"), new Producer("java", "all"), new Producer("librdkafka", "all"));
         for (int round = 0; round <= MOST_ROUNDS_OF_REMEDIES; round++) {
             // producers whose settings give the same broker and hosts share a lab and a broker, one after the other
             Map<String, List<Producer>> sharing = new LinkedHashMap<>();
@@ -81,7 +94,7 @@ class RemoteProducerLabIT {
         }
         for (Producer producer : producers) {
             String story = String.join("\n", producer.story);
-            System.out.println("remote producer, acks=" + producer.acks + ":\n" + story);
+            System.out.println("remote producer " + producer.clientId() + ":\n" + story);
             assertTrue(producer.remedied <= MOST_ROUNDS_OF_REMEDIES, story);
             assertTrue(
                     producer.rate >= 0.8 * LINE_BYTES_PER_SECOND,
@@ -107,38 +120,11 @@ class RemoteProducerLabIT {
                 .start()) {
             LabTopics.create(broker, TOPIC, 4);
             for (Producer producer : producers) {
-                List<String> args = new ArrayList<>(
-                        List.of(broker.bootstrapServers(), TOPIC, producer.clientId(), Integer.toString(SECONDS)));
-                producer.settings.forEach((key, value) -> args.add(key + "=" + value));
-                if (round == 0) {
-                    args.addAll(List.of(
-                            "metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter",
-                            "tcpsight.sample.interval.ms=1000",
-                            "tcpsight.target.throughput.mbit=200"));
-                }
-                LabProcess process = lab.javaInClient(
-                        "producer-" + round + "-acks-" + producer.acks,
-                        RemoteProducer.class,
-                        args.toArray(new String[0]));
                 Map<String, FindingView> findings = new LinkedHashMap<>();
-                long end = System.nanoTime() + Duration.ofSeconds(SECONDS + 30).toNanos();
-                while (!process.output().contains("rate ") && System.nanoTime() < end) {
-                    for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
-                        if (producer.clientId().equals(finding.connection().clientId())
-                                && !finding.severity().equals("info")) {
-                            findings.putIfAbsent(finding.rule(), finding);
-                        }
-                    }
-                    Thread.sleep(1000);
-                }
-                assertEquals(0, process.awaitExit(Duration.ofSeconds(30)), process.output());
-                Matcher rate = process.awaitLine("^rate (\\d+)$", Duration.ZERO);
-                assertTrue(process.output().contains("failed 0"), process.output());
-                producer.rate = Double.parseDouble(rate.group(1));
+                producer.rate = producer.library.equals("java")
+                        ? runJava(lab, broker, round, producer, findings)
+                        : runKcat(lab, broker, round, producer, findings);
                 producer.findings = new ArrayList<>(findings.values());
-                if (round == 0) {
-                    assertTheProducersOwnEndAgrees(producer, findings, process.output());
-                }
                 producer.story.add(String.format(
                         "round %d: %.2f MB/s (%.0f%% of the line) with broker %s, producer %s, sysctls %s %s;"
                                 + " findings %s",
@@ -150,6 +136,99 @@ class RemoteProducerLabIT {
                         producer.serverSysctls,
                         producer.clientSysctls,
                         producer.briefs()));
+            }
+        }
+    }
+
+    /** A Java producer (RemoteProducer) for SECONDS; in round 0 with the reporter, which must agree with the agent. */
+    private static double runJava(
+            KernelLab lab, KafkaBroker broker, int round, Producer producer, Map<String, FindingView> findings)
+            throws Exception {
+        List<String> args = new ArrayList<>(
+                List.of(broker.bootstrapServers(), TOPIC, producer.clientId(), Integer.toString(SECONDS)));
+        producer.settings.forEach((key, value) -> args.add(key + "=" + value));
+        if (round == 0) {
+            args.addAll(List.of(
+                    "metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter",
+                    "tcpsight.sample.interval.ms=1000",
+                    "tcpsight.target.throughput.mbit=200"));
+        }
+        LabProcess process = lab.javaInClient(
+                "producer-" + round + "-" + producer.clientId(), RemoteProducer.class, args.toArray(new String[0]));
+        long end = System.nanoTime() + Duration.ofSeconds(SECONDS + 30).toNanos();
+        while (!process.output().contains("rate ") && System.nanoTime() < end) {
+            collect(broker, producer, findings);
+            Thread.sleep(1000);
+        }
+        assertEquals(0, process.awaitExit(Duration.ofSeconds(30)), process.output());
+        Matcher rate = process.awaitLine("^rate (\\d+)$", Duration.ZERO);
+        assertTrue(process.output().contains("failed 0"), process.output());
+        if (round == 0) {
+            assertTheProducersOwnEndAgrees(producer, findings, process.output());
+        }
+        return Double.parseDouble(rate.group(1));
+    }
+
+    /**
+     * kcat (librdkafka) for SECONDS, 1,000-byte records from a file as fast as it takes them, its
+     * settings as {@code -X}; its rate is the topic's end offsets, from the broker, after the same
+     * warm-up as RemoteProducer's.
+     */
+    private static double runKcat(
+            KernelLab lab, KafkaBroker broker, int round, Producer producer, Map<String, FindingView> findings)
+            throws Exception {
+        LabPrerequisites.requireCommand("kcat", "kcat, a librdkafka client (apt-get install kcat)");
+        Path records = LabPaths.work().resolve("kcat-records.txt");
+        if (!Files.exists(records)) {
+            Path writing = LabPaths.work().resolve("kcat-records.txt.part");
+            String line = "r".repeat(RECORD_BYTES) + "\n";
+            try (var out = Files.newBufferedWriter(writing)) {
+                for (int i = 0; i < KCAT_RECORDS; i++) {
+                    out.write(line);
+                }
+            }
+            Files.move(writing, records, StandardCopyOption.REPLACE_EXISTING);
+        }
+        List<String> command = new ArrayList<>(List.of(
+                "kcat",
+                "-P",
+                "-b",
+                broker.bootstrapServers(),
+                "-t",
+                TOPIC,
+                "-l",
+                records.toString(),
+                "-X",
+                "client.id=" + producer.clientId()));
+        producer.settings.forEach((key, value) -> command.addAll(List.of("-X", key + "=" + value)));
+        try (Admin admin = LabTopics.admin(broker);
+                LabProcess kcat = lab.execInClient("kcat-" + round, command)) {
+            long start = System.nanoTime();
+            long warmedUp = 0;
+            long offsetsAtWarmUp = 0;
+            while (System.nanoTime() - start < Duration.ofSeconds(SECONDS).toNanos()) {
+                if (warmedUp == 0
+                        && System.nanoTime() - start
+                                >= Duration.ofSeconds(WARM_UP_SECONDS).toNanos()) {
+                    offsetsAtWarmUp = LabTopics.endOffsets(admin, TOPIC);
+                    warmedUp = System.nanoTime();
+                }
+                collect(broker, producer, findings);
+                Thread.sleep(1000);
+            }
+            long written = LabTopics.endOffsets(admin, TOPIC) - offsetsAtWarmUp;
+            assertTrue(kcat.process().isAlive(), "kcat ran out of records or failed:\n" + kcat.output());
+            return written * (double) RECORD_BYTES / ((System.nanoTime() - warmedUp) / 1e9);
+        }
+    }
+
+    /** The agent's warn and critical findings for this producer so far, the first of each rule. */
+    private static void collect(KafkaBroker broker, Producer producer, Map<String, FindingView> findings)
+            throws Exception {
+        for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+            if (producer.clientId().equals(finding.connection().clientId())
+                    && !finding.severity().equals("info")) {
+                findings.putIfAbsent(finding.rule(), finding);
             }
         }
     }
@@ -188,6 +267,7 @@ class RemoteProducerLabIT {
     /** Applies a finding's remedy as written: each setting where its scope and note put it. */
     private static void apply(
             FindingView finding,
+            String library,
             Map<String, String> broker,
             Map<String, String> producer,
             Map<String, String> serverSysctls,
@@ -198,7 +278,7 @@ class RemoteProducerLabIT {
                     broker.put(setting.key(), setting.value());
                     break;
                 case "client":
-                    assertEquals("java", setting.library(), setting.brief());
+                    assertEquals(library, setting.library(), setting.brief());
                     producer.put(setting.key(), setting.value());
                     break;
                 case "sysctl":
@@ -212,8 +292,11 @@ class RemoteProducerLabIT {
         }
     }
 
-    /** A producer of one acks setting, and what the findings for it have changed so far. */
+    /** A producer of one library and acks setting, and what the findings for it have changed so far. */
     private static final class Producer {
+        /** "java" (RemoteProducer) or "librdkafka" (kcat): the library its remedies must be spelt for. */
+        final String library;
+
         final String acks;
         final Map<String, String> broker = new LinkedHashMap<>();
         final Map<String, String> settings = new LinkedHashMap<>();
@@ -225,13 +308,17 @@ class RemoteProducerLabIT {
         int remedied;
         boolean done;
 
-        Producer(String acks) {
+        /** A Java producer is given its acks; kcat keeps librdkafka's own default, which is acks=all. */
+        Producer(String library, String acks) {
+            this.library = library;
             this.acks = acks;
-            settings.put("acks", acks);
+            if (library.equals("java")) {
+                settings.put("acks", acks);
+            }
         }
 
         String clientId() {
-            return CLIENT_ID + "-acks-" + acks;
+            return library.equals("java") ? CLIENT_ID + "-acks-" + acks : "edge-rdkafka";
         }
 
         /** What the broker and the hosts are given: producers alike in it share a broker. */
@@ -240,7 +327,7 @@ class RemoteProducerLabIT {
         }
 
         void apply(FindingView finding) {
-            RemoteProducerLabIT.apply(finding, broker, settings, serverSysctls, clientSysctls);
+            RemoteProducerLabIT.apply(finding, library, broker, settings, serverSysctls, clientSysctls);
         }
 
         List<String> briefs() {
