@@ -3,9 +3,14 @@ package io.tcpsight.lab;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import org.apache.kafka.common.Uuid;
 
@@ -96,20 +101,41 @@ public final class KafkaCluster implements AutoCloseable {
         return launch(nodeBuilders);
     }
 
-    /** Launches every node, then waits for each: a node answers only once the quorum has a leader. */
+    /**
+     * Launches every node at once (each formats its storage in a JVM of its own first, a few
+     * seconds), then waits for each: a node answers only once the quorum has a leader.
+     */
     private static KafkaCluster launch(List<KafkaBroker.Builder> nodes) throws IOException, InterruptedException {
-        List<KafkaBroker> brokers = new ArrayList<>();
+        List<KafkaBroker> brokers = Collections.synchronizedList(new ArrayList<>());
         KafkaCluster cluster = new KafkaCluster(brokers);
+        ExecutorService launching = Executors.newFixedThreadPool(nodes.size());
         try {
+            List<Future<KafkaBroker>> launched = new ArrayList<>();
             for (KafkaBroker.Builder node : nodes) {
-                brokers.add(node.launch());
+                launched.add(launching.submit(node::launch));
             }
-            for (KafkaBroker broker : brokers) {
+            Exception first = null;
+            for (Future<KafkaBroker> node : launched) {
+                try {
+                    brokers.add(node.get());
+                } catch (ExecutionException failed) {
+                    first = first == null ? (Exception) failed.getCause() : first;
+                }
+            }
+            if (first instanceof IOException) {
+                throw (IOException) first;
+            }
+            if (first != null) {
+                throw new IOException("a node did not launch", first);
+            }
+            for (KafkaBroker broker : new ArrayList<>(brokers)) {
                 broker.awaitReady(Duration.ofSeconds(120));
             }
         } catch (IOException | InterruptedException | RuntimeException | AssertionError failure) {
             cluster.close();
             throw failure;
+        } finally {
+            launching.shutdownNow();
         }
         return cluster;
     }

@@ -377,8 +377,9 @@ public final class KernelLab implements AutoCloseable {
         synchronized (processes) {
             started = new ArrayList<>(processes);
         }
-        Collections.reverse(started);
-        started.forEach(LabProcess::close);
+        // what runs in the lab ends with it: all at once, without a graceful stop
+        started.forEach(process -> process.process().destroyForcibly());
+        started.forEach(LabProcess::kill);
         if (delayLine != null) {
             delayLine.close();
         }

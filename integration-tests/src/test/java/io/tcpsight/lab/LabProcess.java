@@ -86,6 +86,20 @@ public final class LabProcess implements AutoCloseable {
         return text.length() > 4000 ? "..." + text.substring(text.length() - 4000) : text;
     }
 
+    /**
+     * Ends the process at once (SIGKILL) and waits for it: for a lab being torn down, where a
+     * graceful stop only costs time (a broker's controlled shutdown waits for a quorum the same
+     * teardown is stopping).
+     */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         if (!process.isAlive()) {

@@ -42,7 +42,7 @@ class MirrorMakerLabIT {
 
     private static final String CONNECTOR = "mm2-far";
     private static final int LINE_MBIT = 200;
-    private static final int BULK_RECORDS = 400_000;
+    private static final int BULK_RECORDS = 250_000;
     private static final int DEFAULTS_WINDOW_SECONDS = 10;
     private static final int RECORD_BYTES = 1_000;
     /** A far cluster as production runs one: three brokers, each leading two of the topic's partitions. */
@@ -154,7 +154,7 @@ class MirrorMakerLabIT {
     }
 
     /**
-     * Replication of a pre-filled 400 MB topic from a far cluster of three brokers across the
+     * Replication of a pre-filled 250 MB topic from a far cluster of three brokers across the
      * 100 ms, 200 Mbit/s line: Kafka's defaults for 10 s, then the same connector with
      * {@code ${tcpsight:fetch/far:...}} values for the far cluster, to the end. Every record
      * reaches the target once.

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * own end (the follower's as the fetcher's client, the leader's as its listener's), and their warn
  * and critical findings are applied as written, round after round: broker keys to the broker whose
  * agent gave them or the one they name, sysctls to that broker's host or, where the note says so,
- * the other's. After at most three rounds of remedies the follower copies at 80% of the line or
+ * the other's. After at most three rounds of remedies the follower copies at 75% of the line or
  * more, and neither agent has anything left to say about the fetcher.
  */
 @ResourceLock(HostCpu.LOCK)
@@ -46,6 +46,13 @@ class StretchedClusterLabIT {
     private static final Link LINE =
             Link.rtt(Duration.ofMillis(100)).rateMbit(200).queuePackets(4000);
     private static final double LINE_BYTES_PER_SECOND = 200e6 / 8;
+    /**
+     * Nine BDPs a fetch (the finding's sizes, 24 MiB over four partitions) spend a round trip of
+     * every 1.1 s cycle waiting: 90% of the line, less the follower's own time to append each
+     * response before it asks again. Measured 81-84% in five runs (docs/benchmarks.md).
+     */
+    private static final double LINE_SHARE = 0.75;
+
     private static final String TOPIC = "regional";
     private static final int PARTITIONS = 4;
     private static final int RECORDS = 150_000;
@@ -97,7 +104,9 @@ class StretchedClusterLabIT {
         String told = String.join("\n", story);
         System.out.println("stretched cluster, a follower across the line:\n" + told);
         assertTrue(remedied >= 1, "the defaults were judged at all:\n" + told);
-        assertTrue(rate >= 0.8 * LINE_BYTES_PER_SECOND, "the remedied follower copies at 80% of the line:\n" + told);
+        assertTrue(
+                rate >= LINE_SHARE * LINE_BYTES_PER_SECOND,
+                "the remedied follower copies at " + LINE_SHARE + " of the line:\n" + told);
         assertTrue(left.isEmpty(), "nothing left to say about the fetcher:\n" + told);
     }
 
@@ -114,7 +123,6 @@ class StretchedClusterLabIT {
         leader.sysctls.forEach(builder::serverSysctl);
         follower.sysctls.forEach(builder::clientSysctl);
         KernelLab lab = LAB.start(builder);
-        long t0 = System.nanoTime();
         try (KafkaCluster cluster = KafkaCluster.stretched(
                         lab, "interval=2s,target.throughput.mbit=200", leader.broker, follower.broker);
                 Admin admin = LabTopics.admin(cluster.node(1))) {
@@ -123,9 +131,7 @@ class StretchedClusterLabIT {
                 onTheLeader.put(partition, List.of(1));
             }
             admin.createTopics(List.of(new NewTopic(TOPIC, onTheLeader))).all().get(60, TimeUnit.SECONDS);
-            System.out.printf("PHASE started %.1f s%n", (System.nanoTime() - t0) / 1e9);
             LabTopics.fillBesideBroker(lab, cluster.node(1), TOPIC, RECORDS, RECORD_BYTES);
-            System.out.printf("PHASE filled %.1f s%n", (System.nanoTime() - t0) / 1e9);
             long total = logBytes(admin, 1);
             Map<TopicPartition, Optional<NewPartitionReassignment>> acrossTheLine = new HashMap<>();
             for (int partition = 0; partition < PARTITIONS; partition++) {
@@ -160,10 +166,7 @@ class StretchedClusterLabIT {
                 collect(cluster.node(2), "2:", findings);
             }
             assertTrue(toNanos > fromNanos && fromBytes >= 0, "two readings of the copy while it ran");
-            System.out.printf("PHASE copied %.1f s%n", (System.nanoTime() - t0) / 1e9);
             return (toBytes - fromBytes) / ((toNanos - fromNanos) / 1e9);
-        } finally {
-            System.out.printf("PHASE stopped %.1f s%n", (System.nanoTime() - t0) / 1e9);
         }
     }
 
