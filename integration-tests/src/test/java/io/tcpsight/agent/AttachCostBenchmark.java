@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * {@code attach.at} seconds {@code tcpsight attach PID} loads the agent, whose retransformation
  * of Kafka's classes runs while the producer writes. Reports the produce latency p50/p99/max and
  * the acknowledged rate over the seconds before the attach, the first five after it, and the rest,
+ * and the time until the agent names the producer's connection,
  * on the lab's Java 17 and on Temurin 25, runs interleaved. Not part of mvn verify (its name is
  * not *IT); run it with:
  * mvn -B verify -pl integration-tests -am -Dit.test=AttachCostBenchmark -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
@@ -37,6 +38,7 @@ class AttachCostBenchmark {
     private static final int ATTACH_AT = Integer.getInteger("attach.at", 25);
     private static final int RECORDS_PER_SECOND = Integer.getInteger("records.per.second", 20_000);
     private static final int AFTER_ATTACH = 5;
+    private static final String PRODUCER = "attach-load-producer";
 
     @Test
     void attachingTheAgentToALoadedBroker() throws Exception {
@@ -70,8 +72,15 @@ class AttachCostBenchmark {
             long start = System.nanoTime();
             long attachedAt = 0;
             CompletableFuture<Void> attaching = null;
-            Map<String, Object> config =
-                    Map.of("bootstrap.servers", broker.bootstrapServers(), "acks", "all", "linger.ms", "1");
+            Map<String, Object> config = Map.of(
+                    "bootstrap.servers",
+                    broker.bootstrapServers(),
+                    "acks",
+                    "all",
+                    "linger.ms",
+                    "1",
+                    "client.id",
+                    PRODUCER);
             try (KafkaProducer<byte[], byte[]> producer =
                     new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
                 byte[] value = new byte[1000];
@@ -135,19 +144,32 @@ class AttachCostBenchmark {
         }
     }
 
+    /**
+     * Then the time until the agent names the producer's connection (its client.id, from the
+     * requests it reads after adopting the open connection) in /connections.
+     */
     private static void attachNow(KafkaBroker broker) throws Exception {
         long before = System.nanoTime();
+        int port = KafkaBroker.freePort();
         LabDoctor.Run attached = LabDoctor.command(
                 Duration.ofSeconds(60),
                 "attach",
                 Long.toString(broker.process().pid()),
                 "--agent-jar",
                 System.getProperty("tcpsight.lab.agent.jar"),
-                "port=" + KafkaBroker.freePort());
+                "port=" + port + ",interval=10s");
         assertEquals(0, attached.exit(), attached.toString());
+        double attachSeconds = (System.nanoTime() - before) / 1e9;
+        String connections = "";
+        while (!connections.contains(PRODUCER) && System.nanoTime() - before < TimeUnit.SECONDS.toNanos(60)) {
+            Thread.sleep(100);
+            connections = KafkaBroker.httpGet("http://127.0.0.1:" + port + "/connections");
+        }
         System.out.printf(
-                "attached in %.2f s: %s%n",
-                (System.nanoTime() - before) / 1e9, attached.out().strip());
+                "attached in %.2f s, the producer's connection named %.2f s after the attach began: %s%n",
+                attachSeconds,
+                (System.nanoTime() - before) / 1e9,
+                attached.out().strip());
     }
 
     /** Records sent within [from, to): their acknowledged rate and latency quantiles. */
