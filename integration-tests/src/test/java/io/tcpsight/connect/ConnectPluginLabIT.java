@@ -131,17 +131,20 @@ class ConnectPluginLabIT {
                 out.write(line);
             }
         }
-        worker.put(
-                "/connectors/far-source/config",
-                Map.of(
-                        "connector.class",
-                        "org.apache.kafka.connect.file.FileStreamSourceConnector",
-                        "tasks.max",
-                        "1",
-                        "file",
-                        lines.toString(),
-                        "topic",
-                        "far-written"));
+        worker.put("/connectors/far-source/config", fileSource(lines, "far-written"));
+    }
+
+    /** A one-task FileStreamSource of this file into this topic, its settings to add to. */
+    private static Map<String, String> fileSource(Path file, String topic) {
+        return new HashMap<>(Map.of(
+                "connector.class",
+                "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                "tasks.max",
+                "1",
+                "file",
+                file.toString(),
+                "topic",
+                topic));
     }
 
     /**
@@ -369,15 +372,7 @@ class ConnectPluginLabIT {
     private static void assertSourceProducerGetsBatchesForThePath(LabConnectWorker worker) throws Exception {
         Path lines = worker.directory().resolve("source.txt");
         Files.writeString(lines, "one\ntwo\nthree\n");
-        Map<String, String> source = new HashMap<>(Map.of(
-                "connector.class",
-                "org.apache.kafka.connect.file.FileStreamSourceConnector",
-                "tasks.max",
-                "1",
-                "file",
-                lines.toString(),
-                "topic",
-                "bulk"));
+        Map<String, String> source = fileSource(lines, "bulk");
         source.put("producer.override.batch.size", "${tcpsight:produce:batch.size}");
         source.put("producer.override.linger.ms", "${tcpsight:produce:linger.ms}");
         source.put("producer.override.send.buffer.bytes", "${tcpsight:produce:send.buffer.bytes}");
