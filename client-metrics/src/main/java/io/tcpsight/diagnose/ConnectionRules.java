@@ -495,16 +495,10 @@ public final class ConnectionRules {
     static final double FETCHING_BACK_TO_BACK = 0.5;
 
     /**
-     * A fetcher that moved at least this share of its fetch size a cycle (a round trip plus a
-     * response's time on a line as fast as the target) got full responses: its sizes held it,
-     * not a topic with little new data.
+     * A fetcher that moved at least this share of its fetch ceiling (of its fetch size a cycle)
+     * got full responses: its sizes held it, not a topic with little new data.
      */
     static final double FULL_RESPONSE_SHARE = 0.5;
-
-    /** The most one fetch response of {@code perFetch} bytes per round trip moves on a line as fast as the target. */
-    static double fetchCeilingBytesPerSecond(long perFetch, long rttMicros, double targetBytesPerSecond) {
-        return perFetch / (rttMicros / 1e6 + perFetch / targetBytesPerSecond);
-    }
 
     /**
      * fetch-size-below-bdp: a fetcher's sizes cap it below the target on this path. On the
@@ -529,15 +523,18 @@ public final class ConnectionRules {
         long perFetch = Math.min(
                 kafka.fetchMaxBytes().getAsLong(),
                 kafka.maxPartitionFetchBytes().getAsLong() * partitions);
-        double ceiling = fetchCeilingBytesPerSecond(perFetch, facts.rttMicros(), target);
+        // one response a cycle: a round trip plus its own time on a line as fast as the target
+        double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;
+        double ceiling = perFetch / cycleSeconds;
         if (ceiling >= FETCH_CEILING_SHARE * target) {
             return Optional.empty();
         }
-        double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;
-        Optional<IntervalStats> fetching = facts.interval()
-                .filter(interval -> fetchBoundRatio(interval) >= FETCHING_BACK_TO_BACK
-                        && fetchedRate(facts, interval) < FETCH_CEILING_SHARE * target
-                        && fetchedRate(facts, interval) * cycleSeconds >= FULL_RESPONSE_SHARE * perFetch);
+        Optional<IntervalStats> fetching = facts.interval().filter(interval -> {
+            double moved = fetchedRate(facts, interval);
+            return fetchBoundRatio(interval) >= FETCHING_BACK_TO_BACK
+                    && moved < FETCH_CEILING_SHARE * target
+                    && moved >= FULL_RESPONSE_SHARE * ceiling;
+        });
         if (perFetch >= bdp && fetching.isEmpty()) {
             return Optional.empty();
         }
@@ -555,10 +552,10 @@ public final class ConnectionRules {
         evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
         evidence.add(new Evidence("fetchCeilingRate", WindowModel.mbit(ceiling), "Mbit/s"));
         fetching.ifPresent(interval -> {
+            double moved = fetchedRate(facts, interval);
             evidence.add(new Evidence("fetchBound", fetchBoundRatio(interval), "ratio of interval"));
-            evidence.add(new Evidence("fetchRate", WindowModel.mbit(fetchedRate(facts, interval)), "Mbit/s"));
-            evidence.add(
-                    new Evidence("bytesPerCycle", Math.round(fetchedRate(facts, interval) * cycleSeconds), "bytes"));
+            evidence.add(new Evidence("fetchRate", WindowModel.mbit(moved), "Mbit/s"));
+            evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
         });
         List<Setting> settings = new ArrayList<>();
         settings.addAll(

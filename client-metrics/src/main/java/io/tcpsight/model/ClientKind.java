@@ -56,7 +56,7 @@ public enum ClientKind {
         if (clientId.startsWith("adminclient-")) {
             return ADMIN;
         }
-        if (clientId.startsWith("broker-") && clientId.contains("-fetcher-")) {
+        if (REPLICA_FETCHER_ID.matcher(clientId).matches()) {
             return REPLICA_FETCHER;
         }
         return UNKNOWN;

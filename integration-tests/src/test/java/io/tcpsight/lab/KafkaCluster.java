@@ -114,19 +114,18 @@ public final class KafkaCluster implements AutoCloseable {
             for (KafkaBroker.Builder node : nodes) {
                 launched.add(launching.submit(node::launch));
             }
-            Exception first = null;
+            Throwable first = null;
             for (Future<KafkaBroker> node : launched) {
                 try {
                     brokers.add(node.get());
                 } catch (ExecutionException failed) {
-                    first = first == null ? (Exception) failed.getCause() : first;
+                    first = first == null ? failed.getCause() : first;
                 }
             }
-            if (first instanceof IOException) {
-                throw (IOException) first;
-            }
             if (first != null) {
-                throw new IOException("a node did not launch", first);
+                throw first instanceof IOException
+                        ? (IOException) first
+                        : new IOException("a node did not launch", first);
             }
             for (KafkaBroker broker : new ArrayList<>(brokers)) {
                 broker.awaitReady(Duration.ofSeconds(120));

@@ -377,8 +377,7 @@ public final class KernelLab implements AutoCloseable {
         synchronized (processes) {
             started = new ArrayList<>(processes);
         }
-        // what runs in the lab ends with it: all at once, without a graceful stop
-        started.forEach(process -> process.process().destroyForcibly());
+        // what runs in the lab ends with it, without a graceful stop (SIGKILL ends each at once)
         started.forEach(LabProcess::kill);
         if (delayLine != null) {
             delayLine.close();

@@ -3,6 +3,7 @@ package io.tcpsight.lab;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -148,23 +149,31 @@ public final class LabTopics {
     /** The bytes the topic's partitions hold in the broker's log directories (record batches as stored). */
     public static long logBytes(KafkaBroker broker, String topic) throws Exception {
         try (Admin admin = admin(broker)) {
-            long total = 0;
-            for (var dirs : admin.describeLogDirs(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
+            return logBytes(
+                    admin,
+                    topic,
+                    admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
                             .map(node -> node.id())
-                            .collect(Collectors.toList()))
-                    .allDescriptions()
-                    .get(30, TimeUnit.SECONDS)
-                    .values()) {
-                for (var dir : dirs.values()) {
-                    for (var replica : dir.replicaInfos().entrySet()) {
-                        if (replica.getKey().topic().equals(topic)) {
-                            total += replica.getValue().size();
-                        }
+                            .collect(Collectors.toList()));
+        }
+    }
+
+    /** The same on these nodes only (a leader's copy, or a follower's). */
+    public static long logBytes(Admin admin, String topic, Collection<Integer> nodes) throws Exception {
+        long total = 0;
+        for (var dirs : admin.describeLogDirs(nodes)
+                .allDescriptions()
+                .get(30, TimeUnit.SECONDS)
+                .values()) {
+            for (var dir : dirs.values()) {
+                for (var replica : dir.replicaInfos().entrySet()) {
+                    if (replica.getKey().topic().equals(topic)) {
+                        total += replica.getValue().size();
                     }
                 }
             }
-            return total;
         }
+        return total;
     }
 
     /**

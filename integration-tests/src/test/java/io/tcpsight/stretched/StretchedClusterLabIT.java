@@ -139,7 +139,7 @@ class StretchedClusterLabIT {
             }
             admin.createTopics(List.of(new NewTopic(TOPIC, onTheLeader))).all().get(60, TimeUnit.SECONDS);
             LabTopics.fillBesideBroker(lab, cluster.node(1), TOPIC, RECORDS, RECORD_BYTES);
-            long total = logBytes(admin, 1);
+            long total = LabTopics.logBytes(admin, TOPIC, List.of(1));
             Map<TopicPartition, Optional<NewPartitionReassignment>> acrossTheLine = new HashMap<>();
             for (int partition = 0; partition < PARTITIONS; partition++) {
                 acrossTheLine.put(
@@ -183,23 +183,6 @@ class StretchedClusterLabIT {
                 findings.putIfAbsent(node + finding.rule(), finding);
             }
         }
-    }
-
-    /** The bytes of the topic in this node's log directories. */
-    private static long logBytes(Admin admin, int node) throws Exception {
-        long total = 0;
-        for (var dir : admin.describeLogDirs(List.of(node))
-                .allDescriptions()
-                .get(30, TimeUnit.SECONDS)
-                .get(node)
-                .values()) {
-            for (var replica : dir.replicaInfos().entrySet()) {
-                if (replica.getKey().topic().equals(TOPIC)) {
-                    total += replica.getValue().size();
-                }
-            }
-        }
-        return total;
     }
 
     private static List<String> briefs(Map<String, FindingView> findings) {
