@@ -13,7 +13,6 @@ import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.function.IntFunction;
 
 /**
@@ -36,10 +35,8 @@ final class BrokerSideLoopback {
                         fd,
                         TcpSockets.socketInode(fd).orElse(0),
                         ConnectionIdentity.of(
-                                        Role.BROKER,
-                                        (InetSocketAddress) channel.getLocalAddress(),
-                                        (InetSocketAddress) channel.getRemoteAddress(),
-                                        Instant.now())
+                                        Role.BROKER, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
+                                                channel.getRemoteAddress())
                                 .withClientId(clientIdOfPair.apply(pair))
                                 .withListener("PLAINTEXT"));
             }

@@ -11,6 +11,7 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.model.Role;
+import io.tcpsight.model.SharedValues;
 import io.tcpsight.runtime.ObservationRuntime;
 import io.tcpsight.sampling.ConnectionRegistry;
 import io.tcpsight.sampling.TrackedConnection;
@@ -20,7 +21,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,6 +38,9 @@ final class AgentRuntime implements Hooks.Receiver {
     private final ObservationRuntime observation;
     private final ConnectionRegistry registry;
     private final BrokerConnectionIds brokerIds = new BrokerConnectionIds();
+    /** One copy of the client.ids, principals and client software that many connections carry. */
+    private final SharedValues<String> names = new SharedValues<>(16_384);
+
     private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
     private final OncePerKindLog failures;
@@ -176,8 +179,7 @@ final class AgentRuntime implements Hooks.Receiver {
         boolean client = connectStartNanos != 0;
         InetSocketAddress local = address(channel, true);
         InetSocketAddress remote = address(channel, false);
-        ConnectionIdentity identity =
-                ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote, Instant.now());
+        ConnectionIdentity identity = ConnectionIdentity.of(client ? Role.CLIENT : Role.BROKER, local, remote);
         if (client) {
             // the flow the plugin gives the same connection: the client's (an MM2 client's by its
             // role), except that a bootstrap or group-coordinator connection carries none
@@ -287,10 +289,11 @@ final class AgentRuntime implements Hooks.Receiver {
         // announced its software: principal and software follow every change (SASL, re-authentication, KIP-368).
         // An empty client.id names nobody: a client's SASL handshake may carry none (Connect's group member
         // authenticates with the channel's empty id and sends its own in the requests after).
-        String sent = fields.clientId(context);
+        String sent = shared(fields.clientId(context));
         String clientId = sent == null || sent.isEmpty() ? null : sent;
         String listener = fields.listener(context);
-        String software = RequestFields.software(clientInformation);
+        String software = shared(RequestFields.software(clientInformation));
+        String principalName = principal == null ? null : shared(principal.toString());
         connection.updateIdentity(identity -> {
             ConnectionIdentity known =
                     identity.clientId().filter(id -> !id.isEmpty()).isPresent()
@@ -299,8 +302,7 @@ final class AgentRuntime implements Hooks.Receiver {
             if (known.clientId().isPresent()) {
                 known = known.ownerKnownBy(OwnerKnownBy.HOOKS); // the client's own request said so
             }
-            known = known.withPrincipal(principal == null ? null : principal.toString())
-                    .withListener(listener);
+            known = known.withPrincipal(principalName).withListener(listener);
             return software == null ? known : known.withClientSoftware(software);
         });
         broker.read(principal, clientInformation);
@@ -308,6 +310,11 @@ final class AgentRuntime implements Hooks.Receiver {
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);
         }
+    }
+
+    /** The copy of a name that other connections already hold; null stays null. */
+    private String shared(String name) {
+        return name == null ? null : names.shared(name);
     }
 
     /**

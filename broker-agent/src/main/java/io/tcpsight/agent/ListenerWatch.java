@@ -17,7 +17,6 @@ import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpSockets;
 import io.tcpsight.tcp.TcpState;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,7 +122,7 @@ final class ListenerWatch {
             } catch (RuntimeException closedMeanwhile) {
                 continue;
             }
-            ConnectionIdentity identity = ConnectionIdentity.of(Role.BROKER, socket.local(), null, Instant.now())
+            ConnectionIdentity identity = ConnectionIdentity.of(Role.BROKER, socket.local(), null)
                     .withListener(listenerByPort.getOrDefault(port, "port-" + port));
             listeners.add(new Listener(identity, queue, socket.fd(), census.foundAfterFirstCensus(socket)));
         }
@@ -220,7 +219,7 @@ final class ListenerWatch {
         if (smallest != null && !anyListenerDropped) {
             // What no listener's own count explains: the namespace's, named by no listener. Where every
             // listener counts its drops and none dropped, an overflow was another process's; cookies stay.
-            ConnectionIdentity namespace = ConnectionIdentity.of(Role.BROKER, null, null, Instant.now());
+            ConnectionIdentity namespace = ConnectionIdentity.of(Role.BROKER, null, null);
             ListenerFacts facts = facts(smallest, namespace, somaxconn, timestamps)
                     .rises(everyListenerCounts ? null : overflows, everyListenerCounts ? null : drops, cookies)
                     .build();

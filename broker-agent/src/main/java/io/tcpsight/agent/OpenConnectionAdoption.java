@@ -8,7 +8,6 @@ import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpState;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -38,8 +37,8 @@ final class OpenConnectionAdoption {
                 continue;
             }
             boolean accepted = listeningPorts.contains(socket.local().getPort());
-            ConnectionIdentity identity = ConnectionIdentity.of(
-                    accepted ? Role.BROKER : Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+            ConnectionIdentity identity =
+                    ConnectionIdentity.of(accepted ? Role.BROKER : Role.CLIENT, socket.local(), socket.remote());
             TrackedConnection tracked =
                     registry.track(socket.fd(), socket.inode(), identity).orElse(null);
             if (tracked == null) {

@@ -2,7 +2,6 @@ package io.tcpsight.diagnose;
 
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,7 @@ public final class TrackingRules {
         }
         long enough = Math.min(MOST_TRACKED, roundUp((tracked + untracked) * 5 / 4));
         for (Map.Entry<String, Long> listener : untrackedByListener.entrySet()) {
-            ConnectionIdentity at = ConnectionIdentity.of(role, null, null, Instant.now());
+            ConnectionIdentity at = ConnectionIdentity.of(role, null, null);
             if (!listener.getKey().isEmpty()) {
                 at = at.withListener(listener.getKey());
             }

@@ -3,7 +3,6 @@ package io.tcpsight.diagnose;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -82,8 +81,7 @@ public final class UnplacedSockets {
             ConnectionIdentity path = ConnectionIdentity.of(
                             connection.role(),
                             connection.role() == Role.BROKER ? connection.local() : null,
-                            connection.role() == Role.BROKER ? null : connection.remote(),
-                            Instant.now())
+                            connection.role() == Role.BROKER ? null : connection.remote())
                     .withListener(connection.listener().orElse(null));
             this.at = connection.role() == Role.BROKER
                     ? path

@@ -19,7 +19,6 @@ import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.TcpSockets;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -173,7 +172,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     /** A socket found by the census: whose it is, is not known yet. */
     private static ConnectionIdentity unplaced(ProcessSocket socket) {
-        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote());
     }
 
     /**

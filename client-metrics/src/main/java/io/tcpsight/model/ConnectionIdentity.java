@@ -1,7 +1,6 @@
 package io.tcpsight.model;
 
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -18,121 +17,95 @@ public final class ConnectionIdentity {
     private final BulkFlow knownFlow;
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
-    private final Instant openedAt;
     private final OwnerKnownBy ownerKnownBy;
 
-    private ConnectionIdentity(
-            Role role,
-            String clientId,
-            String nodeId,
-            String listener,
-            String principal,
-            String clientSoftware,
-            BulkFlow knownFlow,
-            InetSocketAddress local,
-            InetSocketAddress remote,
-            Instant openedAt,
-            OwnerKnownBy ownerKnownBy) {
-        this.role = role;
-        this.clientId = clientId;
-        this.nodeId = nodeId;
-        this.listener = listener;
-        this.principal = principal;
-        this.clientSoftware = clientSoftware;
-        this.knownFlow = knownFlow;
-        this.local = local;
-        this.remote = remote;
-        this.openedAt = openedAt;
-        this.ownerKnownBy = ownerKnownBy;
+    private ConnectionIdentity(Parts parts) {
+        this.role = parts.role;
+        this.clientId = parts.clientId;
+        this.nodeId = parts.nodeId;
+        this.listener = parts.listener;
+        this.principal = parts.principal;
+        this.clientSoftware = parts.clientSoftware;
+        this.knownFlow = parts.knownFlow;
+        this.local = parts.local;
+        this.remote = parts.remote;
+        this.ownerKnownBy = parts.ownerKnownBy;
     }
 
-    public static ConnectionIdentity of(
-            Role role, InetSocketAddress local, InetSocketAddress remote, Instant openedAt) {
-        return new ConnectionIdentity(
-                role, null, null, null, null, null, BulkFlow.UNKNOWN, local, remote, openedAt, OwnerKnownBy.UNPLACED);
+    /** The fields of one identity, changed one at a time by the with-methods. */
+    private static final class Parts {
+        Role role;
+        String clientId;
+        String nodeId;
+        String listener;
+        String principal;
+        String clientSoftware;
+        BulkFlow knownFlow = BulkFlow.UNKNOWN;
+        InetSocketAddress local;
+        InetSocketAddress remote;
+        OwnerKnownBy ownerKnownBy = OwnerKnownBy.UNPLACED;
+    }
+
+    private Parts parts() {
+        Parts parts = new Parts();
+        parts.role = role;
+        parts.clientId = clientId;
+        parts.nodeId = nodeId;
+        parts.listener = listener;
+        parts.principal = principal;
+        parts.clientSoftware = clientSoftware;
+        parts.knownFlow = knownFlow;
+        parts.local = local;
+        parts.remote = remote;
+        parts.ownerKnownBy = ownerKnownBy;
+        return parts;
+    }
+
+    public static ConnectionIdentity of(Role role, InetSocketAddress local, InetSocketAddress remote) {
+        Parts parts = new Parts();
+        parts.role = role;
+        parts.local = local;
+        parts.remote = remote;
+        return new ConnectionIdentity(parts);
     }
 
     public ConnectionIdentity withClientId(String value) {
-        return new ConnectionIdentity(
-                role,
-                value,
-                nodeId,
-                listener,
-                principal,
-                clientSoftware,
-                knownFlow,
-                local,
-                remote,
-                openedAt,
-                ownerKnownBy);
+        Parts parts = parts();
+        parts.clientId = value;
+        return new ConnectionIdentity(parts);
     }
 
     public ConnectionIdentity withNodeId(String value) {
-        return new ConnectionIdentity(
-                role,
-                clientId,
-                value,
-                listener,
-                principal,
-                clientSoftware,
-                knownFlow,
-                local,
-                remote,
-                openedAt,
-                ownerKnownBy);
+        Parts parts = parts();
+        parts.nodeId = value;
+        return new ConnectionIdentity(parts);
     }
 
     public ConnectionIdentity withListener(String value) {
-        return new ConnectionIdentity(
-                role,
-                clientId,
-                nodeId,
-                value,
-                principal,
-                clientSoftware,
-                knownFlow,
-                local,
-                remote,
-                openedAt,
-                ownerKnownBy);
+        Parts parts = parts();
+        parts.listener = value;
+        return new ConnectionIdentity(parts);
     }
 
     /** The authenticated principal; a later authentication (SASL, re-authentication) replaces it. */
     public ConnectionIdentity withPrincipal(String value) {
-        return new ConnectionIdentity(
-                role,
-                clientId,
-                nodeId,
-                listener,
-                value,
-                clientSoftware,
-                knownFlow,
-                local,
-                remote,
-                openedAt,
-                ownerKnownBy);
+        Parts parts = parts();
+        parts.principal = value;
+        return new ConnectionIdentity(parts);
     }
 
     /** The client library and version the client announced (KIP-511), as "name/version", e.g. "librdkafka/1.9.2". */
     public ConnectionIdentity withClientSoftware(String value) {
-        return new ConnectionIdentity(
-                role, clientId, nodeId, listener, principal, value, knownFlow, local, remote, openedAt, ownerKnownBy);
+        Parts parts = parts();
+        parts.clientSoftware = value;
+        return new ConnectionIdentity(parts);
     }
 
     /** The local address, once the connect completed (a client socket has none before). */
     public ConnectionIdentity withLocal(InetSocketAddress value) {
-        return new ConnectionIdentity(
-                role,
-                clientId,
-                nodeId,
-                listener,
-                principal,
-                clientSoftware,
-                knownFlow,
-                value,
-                remote,
-                openedAt,
-                ownerKnownBy);
+        Parts parts = parts();
+        parts.local = value;
+        return new ConnectionIdentity(parts);
     }
 
     /**
@@ -140,18 +113,9 @@ public final class ConnectionIdentity {
      * or neither so far), or the owner knows what it does (the doctor judges a consumer's config).
      */
     public ConnectionIdentity withFlow(BulkFlow value) {
-        return new ConnectionIdentity(
-                role,
-                clientId,
-                nodeId,
-                listener,
-                principal,
-                clientSoftware,
-                value,
-                local,
-                remote,
-                openedAt,
-                ownerKnownBy);
+        Parts parts = parts();
+        parts.knownFlow = value;
+        return new ConnectionIdentity(parts);
     }
 
     /**
@@ -160,8 +124,9 @@ public final class ConnectionIdentity {
      * a connection still {@link OwnerKnownBy#UNPLACED} raises no finding of its own.
      */
     public ConnectionIdentity ownerKnownBy(OwnerKnownBy value) {
-        return new ConnectionIdentity(
-                role, clientId, nodeId, listener, principal, clientSoftware, knownFlow, local, remote, openedAt, value);
+        Parts parts = parts();
+        parts.ownerKnownBy = value;
+        return new ConnectionIdentity(parts);
     }
 
     public OwnerKnownBy ownerKnownBy() {
@@ -200,10 +165,6 @@ public final class ConnectionIdentity {
 
     public InetSocketAddress remote() {
         return remote;
-    }
-
-    public Instant openedAt() {
-        return openedAt;
     }
 
     public ClientKind clientKind() {

@@ -24,7 +24,6 @@ import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.LiveHostSources;
 import io.tcpsight.tcp.ProcessSocket;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -87,9 +86,7 @@ public final class ObservationRuntime implements AutoCloseable {
         monitor.observeHost(host);
         monitor.addRoundFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
-                        signals,
-                        sending(connections),
-                        ConnectionIdentity.of(builder.hostRole.get(), null, null, Instant.now())))
+                        signals, sending(connections), ConnectionIdentity.of(builder.hostRole.get(), null, null)))
                 .orElse(List.of()));
         monitor.addRoundFindingSource(connections -> TrackingRules.untrackedConnections(
                 registry.untracked(), registry.size(), registry.capacity(), builder.hostRole.get()));

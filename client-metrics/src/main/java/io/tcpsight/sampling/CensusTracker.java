@@ -6,7 +6,6 @@ import io.tcpsight.tcp.ProcessSocket;
 import io.tcpsight.tcp.ProcessSocketCensus;
 import io.tcpsight.tcp.TcpState;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,7 @@ public final class CensusTracker {
 
     /** A client-side identity from a census entry. */
     public static ConnectionIdentity clientIdentity(ProcessSocket socket, String clientId) {
-        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now())
+        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote())
                 .withClientId(clientId);
     }
 

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 /**
@@ -20,7 +20,13 @@ import java.util.function.Consumer;
  */
 public final class ConnectionRegistry {
     private final int capacity;
-    private final ConcurrentHashMap<Integer, TrackedConnection> connections = new ConcurrentHashMap<>();
+    /*
+     * By descriptor, in an array as long as the highest descriptor tracked: descriptors are small
+     * and dense, and a map would cost a boxed key and a node for each of 100,000 connections.
+     * Written under this registry's lock; read without it.
+     */
+    private volatile AtomicReferenceArray<TrackedConnection> byFd = new AtomicReferenceArray<>(64);
+    private volatile int size;
     private final AtomicLong refused = new AtomicLong();
     private final UntrackedConnections untracked = new UntrackedConnections();
     private final List<Consumer<TrackedConnection>> closeListeners = new CopyOnWriteArrayList<>();
@@ -42,13 +48,13 @@ public final class ConnectionRegistry {
         // Kafka's processor threads register connections at once: the capacity check and the put are
         // one step, or each thread passes the check and the registry grows past its bound.
         synchronized (this) {
-            if (connections.size() >= capacity && !connections.containsKey(fd)) {
+            if (size >= capacity && at(fd) == null) {
                 refused.incrementAndGet();
                 untracked.refused(fd, identity.listener().orElse(""));
                 return Optional.empty();
             }
             untracked.closed(fd);
-            replaced = connections.put(fd, connection);
+            replaced = put(fd, connection);
             if (replaced != null) {
                 replaced.untracked();
             }
@@ -68,7 +74,7 @@ public final class ConnectionRegistry {
     public void release(int fd) {
         TrackedConnection removed;
         synchronized (this) {
-            removed = connections.remove(fd);
+            removed = put(fd, null);
             if (removed != null) {
                 removed.untracked();
             }
@@ -85,7 +91,7 @@ public final class ConnectionRegistry {
     public void release(TrackedConnection connection) {
         boolean removed;
         synchronized (this) {
-            removed = connections.remove(connection.fd(), connection);
+            removed = removeIfSame(connection);
             if (removed) {
                 connection.untracked();
             }
@@ -97,7 +103,7 @@ public final class ConnectionRegistry {
 
     /** Stops tracking a connection that is not this component's (another client's): it did not end. */
     public synchronized void forget(TrackedConnection connection) {
-        if (connections.remove(connection.fd(), connection)) {
+        if (removeIfSame(connection)) {
             connection.untracked();
         }
     }
@@ -109,15 +115,60 @@ public final class ConnectionRegistry {
     }
 
     public Optional<TrackedConnection> get(int fd) {
-        return Optional.ofNullable(connections.get(fd));
+        return Optional.ofNullable(at(fd));
     }
 
     public List<TrackedConnection> connections() {
-        return new ArrayList<>(connections.values());
+        AtomicReferenceArray<TrackedConnection> table = byFd;
+        List<TrackedConnection> all = new ArrayList<>(size);
+        for (int fd = 0; fd < table.length(); fd++) {
+            TrackedConnection connection = table.get(fd);
+            if (connection != null) {
+                all.add(connection);
+            }
+        }
+        return all;
     }
 
     public int size() {
-        return connections.size();
+        return size;
+    }
+
+    private TrackedConnection at(int fd) {
+        AtomicReferenceArray<TrackedConnection> table = byFd;
+        return fd >= 0 && fd < table.length() ? table.get(fd) : null;
+    }
+
+    /** Under the lock: sets fd's connection (null removes it), returning the one it had. */
+    private TrackedConnection put(int fd, TrackedConnection connection) {
+        if (fd < 0) {
+            throw new IllegalArgumentException("a file descriptor is never negative, got " + fd);
+        }
+        AtomicReferenceArray<TrackedConnection> table = byFd;
+        if (fd >= table.length()) {
+            if (connection == null) {
+                return null;
+            }
+            AtomicReferenceArray<TrackedConnection> grown = new AtomicReferenceArray<>(
+                    (int) Math.max(fd + 1L, Math.min(Integer.MAX_VALUE - 8L, table.length() * 2L)));
+            for (int i = 0; i < table.length(); i++) {
+                grown.set(i, table.get(i));
+            }
+            byFd = grown;
+            table = grown;
+        }
+        TrackedConnection previous = table.getAndSet(fd, connection);
+        size += (connection != null ? 1 : 0) - (previous != null ? 1 : 0);
+        return previous;
+    }
+
+    /** Under the lock: removes the connection if its descriptor still holds it. */
+    private boolean removeIfSame(TrackedConnection connection) {
+        if (at(connection.fd()) != connection) {
+            return false;
+        }
+        put(connection.fd(), null);
+        return true;
     }
 
     public int capacity() {

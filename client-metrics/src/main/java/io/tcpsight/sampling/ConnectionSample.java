@@ -8,56 +8,65 @@ import io.tcpsight.tcp.TcpState;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** What one sample saw of one connection, and the interval since the previous sample. */
+/**
+ * What one sample saw of one connection, and the interval since the previous sample. The kernel's
+ * 32-bit fields are kept in ints (-1 unknown, larger values held at the int's maximum), so that
+ * a broker's 100,000 latest samples cost 4 MB less.
+ */
 public final class ConnectionSample {
     final long nanoTime;
     final TcpState state;
-    final long rttMicros;
-    final long minRttMicros;
+    final int rttMicros;
+    final int minRttMicros;
     final TcpOptions options;
-    final int sndWindowScale;
-    final int rcvWindowScale;
-    final long sndCwnd;
-    final long sndMssBytes;
-    final long sndWindowBytes;
-    final long rcvWindowBytes;
+    final byte sndWindowScale;
+    final byte rcvWindowScale;
+    final int sndCwnd;
+    final int sndMssBytes;
+    final int sndWindowBytes;
+    final int rcvWindowBytes;
     final long deliveryRateBytesPerSecond;
-    final long totalRetrans;
+    final int totalRetrans;
     final long busyMicros;
     final long rwndLimitedMicros;
     final long sndbufLimitedMicros;
     final long segmentsOut;
     final long bytesAcked;
     final long bytesReceived;
-    final long unreadBytes;
-    final long unackedBytes;
+    final int unreadBytes;
+    final int unackedBytes;
     final SocketBufferState buffers;
     final IntervalStats interval;
 
     private ConnectionSample(Builder b) {
         nanoTime = b.nanoTime;
         state = b.state;
-        rttMicros = b.rttMicros;
-        minRttMicros = b.minRttMicros;
+        rttMicros = narrow(b.rttMicros);
+        minRttMicros = narrow(b.minRttMicros);
         options = b.options;
-        sndWindowScale = b.sndWindowScale;
-        rcvWindowScale = b.rcvWindowScale;
-        sndCwnd = b.sndCwnd;
-        sndMssBytes = b.sndMssBytes;
-        sndWindowBytes = b.sndWindowBytes;
-        rcvWindowBytes = b.rcvWindowBytes;
+        sndWindowScale = (byte) b.sndWindowScale;
+        rcvWindowScale = (byte) b.rcvWindowScale;
+        sndCwnd = narrow(b.sndCwnd);
+        sndMssBytes = narrow(b.sndMssBytes);
+        sndWindowBytes = narrow(b.sndWindowBytes);
+        rcvWindowBytes = narrow(b.rcvWindowBytes);
         deliveryRateBytesPerSecond = b.deliveryRateBytesPerSecond;
-        totalRetrans = b.totalRetrans;
+        totalRetrans = narrow(b.totalRetrans);
         busyMicros = b.busyMicros;
         rwndLimitedMicros = b.rwndLimitedMicros;
         sndbufLimitedMicros = b.sndbufLimitedMicros;
         segmentsOut = b.segmentsOut;
         bytesAcked = b.bytesAcked;
         bytesReceived = b.bytesReceived;
-        unreadBytes = b.unreadBytes;
-        unackedBytes = b.unackedBytes;
+        unreadBytes = narrow(b.unreadBytes);
+        unackedBytes = narrow(b.unackedBytes);
         buffers = b.buffers;
         interval = b.previous == null || nanoTime <= b.previous.nanoTime ? null : intervalSince(b.previous);
+    }
+
+    /** -1 (unknown) and the kernel's 32-bit values as they are; anything above an int's maximum held there. */
+    private static int narrow(long value) {
+        return (int) Math.max(-1, Math.min(Integer.MAX_VALUE, value));
     }
 
     static Builder at(long nanoTime) {

@@ -1,5 +1,6 @@
 package io.tcpsight.sampling;
 
+import io.tcpsight.model.SharedValues;
 import io.tcpsight.tcp.Errno;
 import io.tcpsight.tcp.SocketBufferState;
 import io.tcpsight.tcp.TcpInfoField;
@@ -22,6 +23,8 @@ public final class ConnectionSampler {
     static final int BUFFER_READ_EVERY = 6;
 
     private final ConnectionRegistry registry;
+    /** Most sockets of a process share their buffer settings: one copy of each. */
+    private final SharedValues<SocketBufferState> sharedBuffers = new SharedValues<>(1_024);
     /** Made at the first connection to sample: without the native library nothing is tracked, and nothing sampled. */
     private TcpInfoSampler batch;
 
@@ -138,7 +141,7 @@ public final class ConnectionSampler {
         SocketBufferState buffers = previous == null ? null : previous.buffers;
         if (connection.bufferReadDue(BUFFER_READ_EVERY)) {
             try {
-                buffers = TcpSockets.bufferState(connection.fd());
+                buffers = sharedBuffers.shared(TcpSockets.bufferState(connection.fd()));
             } catch (TcpSocketException gone) {
                 // closed between the two calls; the next sample releases it
             }
@@ -147,7 +150,7 @@ public final class ConnectionSampler {
                 .after(previous)
                 .state(TcpState.of((int) batch.value(i, TcpInfoField.STATE)))
                 .rtt(batch.value(i, TcpInfoField.RTT), minRtt(i))
-                .options(new TcpOptions((int) batch.value(i, TcpInfoField.OPTIONS)))
+                .options(TcpOptions.of((int) batch.value(i, TcpInfoField.OPTIONS)))
                 .windowScales(
                         (int) batch.value(i, TcpInfoField.SND_WSCALE), (int) batch.value(i, TcpInfoField.RCV_WSCALE))
                 .windows(

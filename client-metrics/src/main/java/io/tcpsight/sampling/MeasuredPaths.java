@@ -3,7 +3,6 @@ package io.tcpsight.sampling;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,7 @@ public final class MeasuredPaths {
 
         /** A client identity on this path, with no socket: for findings on a client's settings. */
         public ConnectionIdentity clientOnPath(String clientId) {
-            return ConnectionIdentity.of(Role.CLIENT, null, remote, Instant.now())
+            return ConnectionIdentity.of(Role.CLIENT, null, remote)
                     .withClientId(clientId)
                     .withNodeId(nodeId);
         }

@@ -1,5 +1,7 @@
 package io.tcpsight.tcp;
 
+import java.util.Objects;
+
 /** A socket's buffer and segment settings as the kernel reports them (not as requested). */
 public final class SocketBufferState {
     private final int receiveBufferBytes;
@@ -52,6 +54,26 @@ public final class SocketBufferState {
     /** TCP_CONGESTION, e.g. cubic or bbr. */
     public String congestionControl() {
         return congestionControl;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (!(other instanceof SocketBufferState)) {
+            return false;
+        }
+        SocketBufferState that = (SocketBufferState) other;
+        return receiveBufferBytes == that.receiveBufferBytes
+                && sendBufferBytes == that.sendBufferBytes
+                && windowClampBytes == that.windowClampBytes
+                && maxSegmentBytes == that.maxSegmentBytes
+                && noDelay == that.noDelay
+                && congestionControl.equals(that.congestionControl);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                receiveBufferBytes, sendBufferBytes, windowClampBytes, maxSegmentBytes, noDelay, congestionControl);
     }
 
     @Override

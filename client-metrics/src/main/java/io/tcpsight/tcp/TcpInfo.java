@@ -69,7 +69,7 @@ public final class TcpInfo {
     }
 
     public TcpOptions options() {
-        return new TcpOptions((int) base(TcpInfoField.OPTIONS));
+        return TcpOptions.of((int) base(TcpInfoField.OPTIONS));
     }
 
     /** The shift applied to the peer's advertised window (0 when scaling was not negotiated). */

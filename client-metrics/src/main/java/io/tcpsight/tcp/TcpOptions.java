@@ -11,10 +11,24 @@ public final class TcpOptions {
     static final int USEC_TS = 64;
     static final int TFO_CHILD = 128;
 
+    /** Every value there is, so that a sample of each of 100,000 connections holds a shared one. */
+    private static final TcpOptions[] ALL = new TcpOptions[256];
+
+    static {
+        for (int bits = 0; bits < ALL.length; bits++) {
+            ALL[bits] = new TcpOptions(bits);
+        }
+    }
+
     private final int bits;
 
     public TcpOptions(int bits) {
         this.bits = bits & 0xFF;
+    }
+
+    /** The shared instance for these bits. */
+    public static TcpOptions of(int bits) {
+        return ALL[bits & 0xFF];
     }
 
     public int bits() {

@@ -14,7 +14,6 @@ import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -34,8 +33,8 @@ class BufferRulesTableTest {
     private static ConnectionIdentity end(String role, String clientId, String flow, String software) {
         Role end = Role.valueOf(role.toUpperCase());
         ConnectionIdentity identity = end == Role.CLIENT
-                ? ConnectionIdentity.of(end, address("10.0.0.1", 50000), address("10.0.0.2", 9092), Instant.EPOCH)
-                : ConnectionIdentity.of(end, address("10.0.0.2", 9092), address("10.0.0.1", 50000), Instant.EPOCH)
+                ? ConnectionIdentity.of(end, address("10.0.0.1", 50000), address("10.0.0.2", 9092))
+                : ConnectionIdentity.of(end, address("10.0.0.2", 9092), address("10.0.0.1", 50000))
                         .withListener("PLAINTEXT");
         identity = identity.withClientId(clientId);
         if (!flow.equals(NONE)) {

@@ -10,7 +10,6 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -22,7 +21,7 @@ class ClientConfigRulesTest {
     private static final long RTT_100_MS = 100_000;
 
     private static ConnectionIdentity onPath(String clientId) {
-        return ConnectionIdentity.of(Role.CLIENT, null, new InetSocketAddress("10.0.0.2", 9092), Instant.now())
+        return ConnectionIdentity.of(Role.CLIENT, null, new InetSocketAddress("10.0.0.2", 9092))
                 .withClientId(clientId)
                 .withNodeId("1");
     }

@@ -6,7 +6,6 @@ import io.tcpsight.model.ClientLibrary;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,10 +103,7 @@ class ClientLibraryKeysTest {
 
     private static ConnectionIdentity brokerEnd(String software, String clientId) {
         ConnectionIdentity identity = ConnectionIdentity.of(
-                        Role.BROKER,
-                        new InetSocketAddress("10.0.0.2", 9092),
-                        new InetSocketAddress("10.0.0.1", 50000),
-                        Instant.EPOCH)
+                        Role.BROKER, new InetSocketAddress("10.0.0.2", 9092), new InetSocketAddress("10.0.0.1", 50000))
                 .withListener("PLAINTEXT")
                 .withClientId(clientId);
         return software.equals(NONE) ? identity : identity.withClientSoftware(software);

@@ -16,7 +16,6 @@ import io.tcpsight.model.KernelVersion;
 import io.tcpsight.model.Role;
 import io.tcpsight.tuning.BdpSettings;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,20 +30,14 @@ class ConnectionRulesTest {
 
     static ConnectionIdentity client(String clientId) {
         return ConnectionIdentity.of(
-                        Role.CLIENT,
-                        new InetSocketAddress("10.0.0.1", 50000),
-                        new InetSocketAddress("10.0.0.2", 9092),
-                        Instant.EPOCH)
+                        Role.CLIENT, new InetSocketAddress("10.0.0.1", 50000), new InetSocketAddress("10.0.0.2", 9092))
                 .withClientId(clientId)
                 .withNodeId("1");
     }
 
     static ConnectionIdentity broker(String clientId) {
         return ConnectionIdentity.of(
-                        Role.BROKER,
-                        new InetSocketAddress("10.0.0.2", 9092),
-                        new InetSocketAddress("10.0.0.1", 50000),
-                        Instant.EPOCH)
+                        Role.BROKER, new InetSocketAddress("10.0.0.2", 9092), new InetSocketAddress("10.0.0.1", 50000))
                 .withClientId(clientId)
                 .withListener("PLAINTEXT");
     }

@@ -10,13 +10,12 @@ import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.KernelVersion;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HostRulesTest {
     static final ConnectionIdentity PATH = ConnectionIdentity.of(
-                    Role.CLIENT, null, new InetSocketAddress("10.0.0.2", 9092), Instant.EPOCH)
+                    Role.CLIENT, null, new InetSocketAddress("10.0.0.2", 9092))
             .withClientId("tcpsight-doctor")
             .withNodeId("3");
 

@@ -16,14 +16,13 @@ import io.tcpsight.model.Role;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Is it this host or the path: the host rules and the retransmissions rule, from the rises alone. */
 class HostSignalRulesTest {
-    private static final ConnectionIdentity HOST = ConnectionIdentity.of(Role.BROKER, null, null, Instant.EPOCH);
+    private static final ConnectionIdentity HOST = ConnectionIdentity.of(Role.BROKER, null, null);
 
     @Test
     void egressDropsOnTheDeviceOfRetransmittingConnectionsAreLocalAndNameThem() throws Exception {

@@ -9,17 +9,16 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.ListenerFacts;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class ListenerRulesTest {
     static final ConnectionIdentity LISTENER = ConnectionIdentity.of(
-                    Role.BROKER, new InetSocketAddress("0.0.0.0", 9092), null, Instant.EPOCH)
+                    Role.BROKER, new InetSocketAddress("0.0.0.0", 9092), null)
             .withListener("PLAINTEXT")
             .withNodeId("1");
 
     /** The namespace's listeners together: facts that name no listener. */
-    static final ConnectionIdentity NAMESPACE = ConnectionIdentity.of(Role.BROKER, null, null, Instant.EPOCH);
+    static final ConnectionIdentity NAMESPACE = ConnectionIdentity.of(Role.BROKER, null, null);
 
     /** A listener whose own drops rose by {@code own}, with the namespace's counters beside. */
     static ListenerFacts facts(

@@ -12,7 +12,6 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,8 +30,8 @@ class ProduceRulesTableTest {
         InetSocketAddress client = new InetSocketAddress("10.0.0.1", 50000);
         InetSocketAddress broker = new InetSocketAddress("10.0.0.2", 9092);
         ConnectionIdentity identity = end == Role.CLIENT
-                ? ConnectionIdentity.of(end, client, broker, Instant.EPOCH)
-                : ConnectionIdentity.of(end, broker, client, Instant.EPOCH).withListener("PLAINTEXT");
+                ? ConnectionIdentity.of(end, client, broker)
+                : ConnectionIdentity.of(end, broker, client).withListener("PLAINTEXT");
         identity = identity.withClientId(clientId);
         if (!flow.equals(NONE)) {
             identity = identity.withFlow(BulkFlow.valueOf(flow));

@@ -36,7 +36,6 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -72,11 +71,8 @@ class ExportersTest {
 
     /** The client's end of a loopback connection, as a tracked client connection is named. */
     static ConnectionIdentity clientEnd(SocketChannel channel) throws Exception {
-        return ConnectionIdentity.of(
-                Role.CLIENT,
-                (InetSocketAddress) channel.getLocalAddress(),
-                (InetSocketAddress) channel.getRemoteAddress(),
-                Instant.now());
+        return ConnectionIdentity.of(Role.CLIENT, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
+                channel.getRemoteAddress());
     }
 
     /**

@@ -3,7 +3,6 @@ package io.tcpsight.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -69,7 +68,7 @@ class MirrorClientTest {
         assertEquals(flow, BulkFlow.forClient(clientId, ClientKind.fromClientId(clientId)));
         assertEquals(
                 flow,
-                ConnectionIdentity.of(Role.CLIENT, null, null, Instant.EPOCH)
+                ConnectionIdentity.of(Role.CLIENT, null, null)
                         .withClientId(clientId)
                         .bulkFlow());
     }

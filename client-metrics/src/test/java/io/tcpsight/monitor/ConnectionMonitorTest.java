@@ -28,7 +28,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,11 +37,8 @@ import org.junit.jupiter.api.Test;
 class ConnectionMonitorTest {
 
     static ConnectionIdentity identity(SocketChannel channel, Role role, String clientId) throws Exception {
-        return ConnectionIdentity.of(
-                        role,
-                        (InetSocketAddress) channel.getLocalAddress(),
-                        (InetSocketAddress) channel.getRemoteAddress(),
-                        Instant.now())
+        return ConnectionIdentity.of(role, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
+                        channel.getRemoteAddress())
                 .withClientId(clientId)
                 .ownerKnownBy(OwnerKnownBy.HOOKS);
     }
@@ -142,7 +138,7 @@ class ConnectionMonitorTest {
         Finding kept = new Finding(
                 RuleId.SYN_COOKIES,
                 Severity.WARN,
-                ConnectionIdentity.of(Role.BROKER, null, null, Instant.EPOCH),
+                ConnectionIdentity.of(Role.BROKER, null, null),
                 List.of(),
                 new Remedy(List.of(), "kept"));
         monitor.addFindingSource(() -> {
@@ -176,11 +172,8 @@ class ConnectionMonitorTest {
             registry.track(
                     TcpSockets.fileDescriptor(broker),
                     0,
-                    ConnectionIdentity.of(
-                            Role.BROKER,
-                            (InetSocketAddress) broker.getLocalAddress(),
-                            (InetSocketAddress) broker.getRemoteAddress(),
-                            Instant.now()));
+                    ConnectionIdentity.of(Role.BROKER, (InetSocketAddress) broker.getLocalAddress(), (InetSocketAddress)
+                            broker.getRemoteAddress()));
             // named from the sample itself once it has sent data, before the rules of the same round run
             monitor.addNamer(sampled -> sampled.forEach(connection -> {
                 if (named && connection.latest().get().bytesAcked().orElse(0) > 1) { // the SYN counts as one byte

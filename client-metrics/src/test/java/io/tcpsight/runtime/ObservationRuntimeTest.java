@@ -12,7 +12,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,7 +52,7 @@ class ObservationRuntimeTest {
                     .beforeRound(() -> steps.add("before census"))
                     .census(socket -> socket.remote() != null && socket.remote().getPort() == port, socket -> {
                         steps.add("census identified " + socket.remote().getPort());
-                        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now())
+                        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote())
                                 .withClientId("c-1");
                     })
                     .beforeRound(() -> steps.add("after census"))

@@ -14,7 +14,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,11 +117,8 @@ class DescriptorReuseTest {
     }
 
     private static ConnectionIdentity identity(SocketChannel channel) throws IOException {
-        return ConnectionIdentity.of(
-                Role.CLIENT,
-                (InetSocketAddress) channel.getLocalAddress(),
-                (InetSocketAddress) channel.getRemoteAddress(),
-                Instant.now());
+        return ConnectionIdentity.of(Role.CLIENT, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
+                channel.getRemoteAddress());
     }
 
     private static ServerSocketChannel listener() throws IOException {

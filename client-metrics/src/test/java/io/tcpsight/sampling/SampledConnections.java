@@ -4,7 +4,6 @@ import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import io.tcpsight.tcp.TcpState;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 
 /**
  * Tracked connections with a latest sample of chosen figures, for tests of what reads samples
@@ -19,10 +18,7 @@ public final class SampledConnections {
      */
     public static TrackedConnection sampled(int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
         ConnectionIdentity identity = ConnectionIdentity.of(
-                Role.BROKER,
-                new InetSocketAddress("10.0.0.1", 9092),
-                new InetSocketAddress("10.0.0.2", 20_000 + fd),
-                Instant.EPOCH);
+                Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.2", 20_000 + fd));
         TrackedConnection connection = new TrackedConnection(fd, fd, identity);
         ConnectionSample first = ConnectionSample.at(0)
                 .state(TcpState.ESTABLISHED)

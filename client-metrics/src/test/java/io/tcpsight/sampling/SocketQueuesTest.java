@@ -12,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.time.Instant;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,10 +40,8 @@ class SocketQueuesTest {
                             fd,
                             TcpSockets.socketInode(fd).orElse(0),
                             ConnectionIdentity.of(
-                                    Role.CLIENT,
-                                    (InetSocketAddress) client.getLocalAddress(),
-                                    (InetSocketAddress) client.getRemoteAddress(),
-                                    Instant.now()))
+                                    Role.CLIENT, (InetSocketAddress) client.getLocalAddress(), (InetSocketAddress)
+                                            client.getRemoteAddress()))
                     .orElseThrow();
             assertQueues(sampler, tracked, 0, 0, "a new connection");
             assertQueues(sampler, tracked, 0, 0, "quiet");

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
-import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +12,7 @@ class TrackedConnectionTest {
     @Test
     void identityChangesFromTwoThreadsAllLand() throws Exception {
         TrackedConnection connection = new TrackedConnection(
-                3,
-                0,
-                ConnectionIdentity.of(Role.BROKER, null, null, Instant.now()).withClientId("0"));
+                3, 0, ConnectionIdentity.of(Role.BROKER, null, null).withClientId("0"));
         int each = 100_000;
         CountDownLatch start = new CountDownLatch(1);
         Runnable count = () -> {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,7 @@ import org.junit.jupiter.api.Test;
 /** What a full registry refuses stays counted, by listener, until it closes or is tracked. */
 class UntrackedConnectionsTest {
     private static ConnectionIdentity on(String listener) {
-        ConnectionIdentity identity =
-                ConnectionIdentity.of(Role.BROKER, new InetSocketAddress("10.0.0.2", 9092), null, Instant.EPOCH);
+        ConnectionIdentity identity = ConnectionIdentity.of(Role.BROKER, new InetSocketAddress("10.0.0.2", 9092), null);
         return listener == null ? identity : identity.withListener(listener);
     }
 

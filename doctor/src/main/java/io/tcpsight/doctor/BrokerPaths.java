@@ -11,7 +11,6 @@ import io.tcpsight.sampling.HandshakeProbe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,7 +33,7 @@ final class BrokerPaths {
 
         ConnectionIdentity identity(String clientId) {
             // the doctor judges the consumer's config it was given: fetch responses flow to it
-            ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address, Instant.now())
+            ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address)
                     .withClientId(clientId)
                     .withFlow(BulkFlow.TO_CLIENT);
             return nodeId == null ? identity : identity.withNodeId(nodeId);

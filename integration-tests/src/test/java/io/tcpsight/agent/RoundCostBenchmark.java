@@ -5,6 +5,8 @@ import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.PrometheusText;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +21,10 @@ import org.junit.jupiter.api.Test;
  * not *IT); run it with:
  * mvn -B verify -pl integration-tests -am -Dit.test=RoundCostBenchmark -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
  * (-Dconnections=15000 -Dclients=3000 -Drounds=20 are the defaults). Two builds side by side:
- * -Dagents=old.jar,new.jar -Drepeats=2 runs them alternately, a fresh broker each time.
+ * -Dagents=old.jar,new.jar -Drepeats=2 runs them alternately, a fresh broker each time. The heap a
+ * tracked connection costs: -Dagents=none,this -Dheap=true, the broker's live heap after a full
+ * collection with the same connections held, without the agent and with it
+ * ({@code -Dhistograms=DIR} keeps each broker's class histogram there).
  */
 class RoundCostBenchmark {
     private static final int CONNECTIONS = Integer.getInteger("connections", 15_000);
@@ -33,6 +38,10 @@ class RoundCostBenchmark {
 
     private static final int REPEATS = Integer.getInteger("repeats", 1);
 
+    private static final boolean HEAP = Boolean.getBoolean("heap");
+    private static final Path NO_AGENT = Path.of("none");
+    private static final Path THIS_BUILD = Path.of("this");
+
     @Test
     void oneRoundAtManyIdleConnections() throws Exception {
         LabPrerequisites.requireKafkaRuntime();
@@ -43,12 +52,13 @@ class RoundCostBenchmark {
             }
         }
         if (jars.isEmpty()) {
-            jars.add(null);
+            jars.add(THIS_BUILD);
         }
         List<String> results = new ArrayList<>();
         for (int repeat = 0; repeat < REPEATS; repeat++) {
             for (Path jar : jars) {
-                results.add((jar == null ? "this build" : jar.toString()) + ": " + run(jar));
+                results.add(jar + ": "
+                        + (jar.equals(NO_AGENT) ? runWithoutAgent() : run(jar.equals(THIS_BUILD) ? null : jar)));
             }
         }
         System.out.println("round cost, side by side:\n" + String.join("\n", results));
@@ -90,6 +100,7 @@ class RoundCostBenchmark {
             if (jfr != null) {
                 jcmd(pid, "JFR.stop", "name=round");
             }
+            String heap = HEAP ? "; " + liveHeap(pid) : "";
             double rounds = PrometheusText.sample(after, "tcpsight_round_duration_seconds_count")
                     - PrometheusText.sample(before, "tcpsight_round_duration_seconds_count");
             double roundSeconds = (PrometheusText.sample(after, "tcpsight_round_duration_seconds_sum")
@@ -101,7 +112,7 @@ class RoundCostBenchmark {
                     "round cost at %.0f tracked connections (%d client.ids), %.0f rounds: agent threads' CPU %.1f ms a"
                             + " round (%.1f ms of it in the kernel), %.2f µs a connection, %.3f %% of a core at the"
                             + " default 10 s interval; the"
-                            + " round's own duration %.1f ms (tcpsight_round_duration_seconds)",
+                            + " round's own duration %.1f ms (tcpsight_round_duration_seconds)%s",
                     tracked,
                     CLIENT_IDS,
                     rounds,
@@ -109,12 +120,64 @@ class RoundCostBenchmark {
                     (kernelAfter - kernelBefore) / TICKS_PER_SECOND / rounds * 1e3,
                     cpuPerRound * 1e6 / tracked,
                     cpuPerRound / 10 * 100,
-                    roundSeconds * 1e3);
+                    roundSeconds * 1e3,
+                    heap);
         } finally {
             for (KafkaHello hello : hellos) {
                 hello.close();
             }
         }
+    }
+
+    /** The same connections held by a broker without the agent: the heap's baseline. */
+    private static String runWithoutAgent() throws Exception {
+        List<KafkaHello> hellos = new ArrayList<>();
+        try (KafkaBroker broker = KafkaBroker.onLoopback().start()) {
+            for (int i = 0; i < CONNECTIONS; i++) {
+                hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % CLIENT_IDS)));
+            }
+            Thread.sleep((long) ROUNDS * INTERVAL_SECONDS * 1000);
+            return CONNECTIONS + " connections held; "
+                    + liveHeap(broker.process().pid());
+        } finally {
+            for (KafkaHello hello : hellos) {
+                hello.close();
+            }
+        }
+    }
+
+    /** The live heap after a full collection (a class histogram collects first), and tcpsight's own share. */
+    private static String liveHeap(long pid) throws Exception {
+        Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        Long.toString(pid),
+                        "GC.class_histogram")
+                .redirectErrorStream(true)
+                .start();
+        String histogram = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        String keep = System.getProperty("histograms");
+        if (keep != null) {
+            Files.writeString(Path.of(keep, "histogram-" + pid + ".txt"), histogram);
+        }
+        long total = 0;
+        long ours = 0;
+        List<String> top = new ArrayList<>();
+        for (String line : histogram.split("\n")) {
+            String[] columns = line.trim().split("\\s+");
+            if (columns.length >= 2 && columns[0].equals("Total")) {
+                total = Long.parseLong(columns[2]);
+            } else if (columns.length >= 4 && columns[0].endsWith(":")) {
+                if (columns[3].startsWith("io.tcpsight.")) {
+                    ours += Long.parseLong(columns[2]);
+                }
+                if (top.size() < 25) {
+                    top.add(line.trim());
+                }
+            }
+        }
+        System.out.println("largest classes:\n" + String.join("\n", top));
+        return String.format("live heap %.2f MB, of it in io.tcpsight classes %.2f MB", total / 1e6, ours / 1e6);
     }
 
     private static void jcmd(long pid, String... command) throws Exception {

@@ -28,7 +28,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -202,10 +201,8 @@ class EndpointAccessTest {
                 SocketChannel accepted = listener.accept()) {
             int fd = TcpSockets.fileDescriptor(accepted);
             ConnectionIdentity identity = ConnectionIdentity.of(
-                            Role.BROKER,
-                            (InetSocketAddress) accepted.getLocalAddress(),
-                            (InetSocketAddress) accepted.getRemoteAddress(),
-                            Instant.now())
+                            Role.BROKER, (InetSocketAddress) accepted.getLocalAddress(), (InetSocketAddress)
+                                    accepted.getRemoteAddress())
                     .withClientId("orders-consumer")
                     .withPrincipal("User:alice")
                     .ownerKnownBy(OwnerKnownBy.HOOKS);

@@ -22,7 +22,6 @@ import io.tcpsight.tcp.ProcessSocket;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -137,8 +136,7 @@ public final class WorkerObservation implements AutoCloseable {
     }
 
     private ConnectionIdentity identify(ProcessSocket socket) {
-        ConnectionIdentity identity =
-                ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote(), Instant.now());
+        ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote());
         String node = brokers.nodeAt(socket.remote());
         return node == null ? identity : identity.withNodeId(node);
     }

@@ -5,7 +5,6 @@ import io.tcpsight.diagnose.ClientConfigRules;
 import io.tcpsight.diagnose.Finding;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,7 +37,7 @@ public final class BufferCheck {
         } catch (NumberFormatException notANumber) {
             return Optional.empty(); // Connect reports a malformed client config itself
         }
-        ConnectionIdentity owner = ConnectionIdentity.of(Role.CLIENT, null, null, Instant.now());
+        ConnectionIdentity owner = ConnectionIdentity.of(Role.CLIENT, null, null);
         return ClientConfigRules.explicitBuffer(scope, key, bytes, owner, rttMicros, rttMeasured, config);
     }
 

@@ -13,7 +13,6 @@ import io.tcpsight.diagnose.Severity;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.Role;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,10 +24,7 @@ class TcpsightEndpointsTest {
         WorkerObservation observation = new WorkerObservation(
                 Map.of("bootstrap.servers", "10.0.0.2:9092"), TcpsightConfig.defaults(), () -> null, "redact-test");
         ConnectionIdentity connection = ConnectionIdentity.of(
-                        Role.CLIENT,
-                        new InetSocketAddress("10.0.0.1", 50000),
-                        new InetSocketAddress("10.0.0.2", 9092),
-                        Instant.EPOCH)
+                        Role.CLIENT, new InetSocketAddress("10.0.0.1", 50000), new InetSocketAddress("10.0.0.2", 9092))
                 .withClientId("connector-consumer-sink-0")
                 .withPrincipal("User:alice");
         Finding finding = new Finding(
