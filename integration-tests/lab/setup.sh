@@ -12,8 +12,8 @@
 #  4. tcpsight-lab/toxiproxy:2.12.0, Toxiproxy built from the Go module proxy into a scratch image.
 #  5. (run right after step 1: no Docker needed) Go tools built from the Go module proxy into $TCPSIGHT_LAB_HOME/bin: kube-validate
 #     (lab/kube-validate), which decodes the Kubernetes recipes strictly into Kubernetes' own API
-#     types, and otelcol (lab/otelcol), an OpenTelemetry Collector with an OTLP receiver and a
-#     file exporter, for the OTLP export test; and zoo-go (lab/zoo-go), a consumer in franz-go,
+#     types, and otelcol (lab/otelcol), an OpenTelemetry Collector with an OTLP receiver, the
+#     attributes processor, and a file and a Prometheus exporter, for the OTLP export test; and zoo-go (lab/zoo-go), a consumer in franz-go,
 #     sarama or segmentio/kafka-go, for the client zoo.
 #  6. (with step 5) The zoo's other clients: kafka-python from PyPI in a venv of Debian's python3
 #     ($TCPSIGHT_LAB_HOME/zoo-python), KafkaJS from npm ($TCPSIGHT_LAB_HOME/zoo-node, Node.js

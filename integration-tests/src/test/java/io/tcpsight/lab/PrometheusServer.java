@@ -40,11 +40,25 @@ public final class PrometheusServer implements AutoCloseable {
     /** The same, evaluating these rule files every second as well. */
     public static PrometheusServer scraping(Map<String, String> targets, List<Path> ruleFiles)
             throws IOException, InterruptedException {
+        return scraping(targets, ruleFiles, false);
+    }
+
+    /**
+     * Scraping a collector that exports what many services pushed: with {@code honor_labels}, each
+     * series keeps the job its service set, as the docs tell a user to configure it.
+     */
+    public static PrometheusServer scrapingCollector(Map<String, String> targets)
+            throws IOException, InterruptedException {
+        return scraping(targets, List.of(), true);
+    }
+
+    private static PrometheusServer scraping(Map<String, String> targets, List<Path> ruleFiles, boolean honorLabels)
+            throws IOException, InterruptedException {
         LabPrerequisites.requireCommand("prometheus", "a real Prometheus server (apt-get install prometheus)");
         String name = "prometheus-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         Path directory = Files.createDirectories(LabPaths.work().resolve(name));
         Path config = directory.resolve("prometheus.yml");
-        StringBuilder yaml = new StringBuilder(config(targets));
+        StringBuilder yaml = new StringBuilder(config(targets, honorLabels));
         if (!ruleFiles.isEmpty()) {
             yaml.append("rule_files:\n");
             for (Path rules : ruleFiles) {
@@ -75,7 +89,7 @@ public final class PrometheusServer implements AutoCloseable {
         return server;
     }
 
-    private static String config(Map<String, String> targets) {
+    private static String config(Map<String, String> targets, boolean honorLabels) {
         StringBuilder yaml = new StringBuilder("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n")
                 .append("scrape_configs:\n");
         targets.forEach((job, endpoint) -> {
@@ -84,6 +98,7 @@ public final class PrometheusServer implements AutoCloseable {
                     .append(job)
                     .append("\n    metrics_path: ")
                     .append(uri.getPath())
+                    .append(honorLabels ? "\n    honor_labels: true" : "")
                     .append("\n    static_configs:\n      - targets: ['")
                     .append(uri.getHost())
                     .append(':')

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabAwait;
@@ -12,6 +15,7 @@ import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
+import io.tcpsight.lab.PrometheusServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,13 +37,17 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * a file exporter): the broker agent and a plain consumer's reporter push every second, and what
  * the collector received is read back from its file. The RTT arrives as a histogram with
  * tcpsight's bounds, the findings as a gauge by rule and severity, with the semantic
- * conventions' attributes.
+ * conventions' attributes. The collector is the one docs/dashboards/clients-otel-collector.yaml
+ * describes: a real Prometheus scraping it answers every query of the client dashboard from the
+ * reporter's push.
  */
 // runs nothing across the delay line: may run beside the lab classes (HostCpu)
 @Execution(ExecutionMode.CONCURRENT)
 @ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class OtlpExportIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final Path DOCUMENTED_COLLECTOR = Path.of("..", "docs", "dashboards", "clients-otel-collector.yaml");
 
     @Test
     void theAgentAndTheReporterPushTheirMetersIntoACollector() throws Exception {
@@ -48,30 +56,8 @@ class OtlpExportIT {
         Path directory = Files.createDirectories(LabPaths.work().resolve("otelcol-" + port));
         Path received = directory.resolve("received.jsonl");
         Path config = directory.resolve("otelcol.yaml");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "receivers:",
-                        "  otlp:",
-                        "    protocols:",
-                        "      http:",
-                        "        endpoint: 127.0.0.1:" + port,
-                        "exporters:",
-                        "  file:",
-                        "    path: " + received,
-                        "    flush_interval: 100ms",
-                        "service:",
-                        "  telemetry:",
-                        "    logs:",
-                        "      level: warn",
-                        "    metrics:",
-                        "      level: none",
-                        "  pipelines:",
-                        "    metrics:",
-                        "      receivers: [otlp]",
-                        "      exporters: [file]",
-                        ""));
+        int prometheusPort = KafkaBroker.freePort();
+        Files.writeString(config, collectorConfig(port, prometheusPort, received));
         String endpoint = "http://127.0.0.1:" + port + "/v1/metrics";
         try (LabProcess collector = LabProcess.start(
                         "otelcol", List.of(LabPaths.otelCollector().toString(), "--config=" + config));
@@ -143,8 +129,43 @@ class OtlpExportIT {
                         // its value is the client.id where the owner is certain, else unknown
                         row.containsKey("messaging.client.id") && !row.containsKey("client.id"),
                         "client.id pushed as messaging.client.id: " + row);
+                // the documented collector turns the push into the series the client dashboard reads
+                try (PrometheusServer prometheus = PrometheusServer.scrapingCollector(
+                        Map.of("otel-collector", "http://127.0.0.1:" + prometheusPort + "/metrics"))) {
+                    DashboardQueries.assertEveryQueryAnswers(prometheus, "tcpsight-reporter", "kafka-clients.json");
+                    List<PrometheusServer.Sample> rows =
+                            prometheus.query("tcpsight_top_connection_rtt_seconds{job=\"tcpsight-reporter\"}");
+                    assertTrue(
+                            rows.stream().anyMatch(sample -> "otlp-consumer"
+                                    .equals(sample.labels().get("client_id"))),
+                            "the worst-connections table names the consumer in client_id: " + rows);
+                }
             }
         }
+    }
+
+    /**
+     * docs/dashboards/clients-otel-collector.yaml on this test's ports, with a file exporter beside
+     * it in a pipeline of its own: what the collector received, read back as it arrived.
+     */
+    private static String collectorConfig(int otlpPort, int prometheusPort, Path received) throws Exception {
+        ObjectNode config = (ObjectNode) YAML.readTree(DOCUMENTED_COLLECTOR.toFile());
+        ((ObjectNode) config.path("receivers").path("otlp").path("protocols").path("http"))
+                .put("endpoint", "127.0.0.1:" + otlpPort);
+        ((ObjectNode) config.path("exporters").path("prometheus/tcpsight"))
+                .put("endpoint", "127.0.0.1:" + prometheusPort);
+        ((ObjectNode) config.path("exporters"))
+                .putObject("file")
+                .put("path", received.toString())
+                .put("flush_interval", "100ms");
+        ObjectNode service = (ObjectNode) config.path("service");
+        ObjectNode telemetry = service.putObject("telemetry");
+        telemetry.putObject("logs").put("level", "warn");
+        telemetry.putObject("metrics").put("level", "none");
+        ObjectNode asReceived = ((ObjectNode) service.path("pipelines")).putObject("metrics");
+        asReceived.putArray("receivers").add("otlp");
+        asReceived.putArray("exporters").add("file");
+        return YAML.writeValueAsString(config);
     }
 
     /** Metric name to its last received form, by the resource's service.name, over every line of the file. */
