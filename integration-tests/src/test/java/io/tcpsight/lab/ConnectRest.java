@@ -7,7 +7,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A Connect worker's REST API, as the lab's worker fixtures (container or kernel lab) offer it. */
@@ -16,6 +18,8 @@ public class ConnectRest {
     private final String restUrl;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** The Authorization header every request carries, once set; null: none. */
+    private volatile String authorization;
 
     ConnectRest(String restUrl) {
         this.restUrl = restUrl;
@@ -25,8 +29,30 @@ public class ConnectRest {
         return restUrl;
     }
 
+    /** Every request from now on carries these credentials (a worker behind Connect's basic auth). */
+    public void basicAuth(String user, String password) {
+        authorization =
+                "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A GET's status code, whatever it is (a 401 from a guarded worker is an answer too). */
+    public int status(String path) throws IOException, InterruptedException {
+        return http.send(
+                        withAuthorization(HttpRequest.newBuilder(URI.create(restUrl + path))
+                                        .timeout(Duration.ofSeconds(10))
+                                        .GET())
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    private HttpRequest.Builder withAuthorization(HttpRequest.Builder request) {
+        String header = authorization;
+        return header == null ? request : request.header("Authorization", header);
+    }
+
     public JsonNode put(String path, Object body) throws IOException, InterruptedException {
-        return json(send(HttpRequest.newBuilder(URI.create(restUrl + path))
+        return json(send(withAuthorization(HttpRequest.newBuilder(URI.create(restUrl + path)))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
                 .build()));
@@ -38,15 +64,16 @@ public class ConnectRest {
 
     /** GET as text (e.g. /tcpsight/metrics). */
     public String getText(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(restUrl + path))
+        return send(withAuthorization(HttpRequest.newBuilder(URI.create(restUrl + path)))
                 .timeout(Duration.ofSeconds(10))
                 .GET()
                 .build());
     }
 
     public JsonNode delete(String path) throws IOException, InterruptedException {
-        return json(
-                send(HttpRequest.newBuilder(URI.create(restUrl + path)).DELETE().build()));
+        return json(send(withAuthorization(HttpRequest.newBuilder(URI.create(restUrl + path)))
+                .DELETE()
+                .build()));
     }
 
     private String send(HttpRequest request) throws IOException, InterruptedException {

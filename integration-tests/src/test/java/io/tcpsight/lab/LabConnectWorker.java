@@ -183,7 +183,11 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 .every(Duration.ofMillis(250))
                 .unless(() -> !process.process().isAlive())
                 .explainedBy(() -> "output:\n" + process.output())
-                .until(() -> get("/connectors"));
+                // a worker behind basic auth answers 401 until the caller gives credentials: up too
+                .untilTrue(() -> {
+                    int status = status("/connectors");
+                    return status == 200 || status == 401;
+                });
     }
 
     /** The agent's HTTP endpoint in this worker (GET /metrics, /findings), when started with the agent on its default port. */
