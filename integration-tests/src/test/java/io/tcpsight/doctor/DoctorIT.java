@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabDoctor;
+import io.tcpsight.lab.LabTls;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
@@ -68,6 +74,58 @@ class DoctorIT {
             }
         }
         assertEquals(expectedExit(findings), run.exit(), run.toString());
+    }
+
+    /**
+     * docs/doctor.md's SASL-over-TLS command config, its paths and passwords filled in, reaches a
+     * broker whose listener is SASL_SSL: the broker is measured, and no secret is printed.
+     */
+    @Test
+    void theDocumentedSaslOverTlsConfigReachesASaslSslBroker(@TempDir Path directory) throws Exception {
+        LabTls tls = LabTls.create("doctor-sasl-ssl");
+        Map<String, String> client = tls.client("doctor");
+        String documented = documentedBlock("# doctor-sasl-ssl.properties");
+        String filled = documented
+                .replace("/etc/kafka/ca-truststore.p12", client.get("ssl.truststore.location"))
+                .replace("truststore-password", client.get("ssl.truststore.password"))
+                .replace(
+                        "username=\"doctor\" password=\"doctor-password\"",
+                        "username=\"doctor\" password=\"" + DOCTOR_PASSWORD + "\"");
+        assertTrue(!filled.equals(documented) && filled.contains(DOCTOR_PASSWORD), filled);
+        Path config = Files.writeString(directory.resolve("doctor-sasl-ssl.properties"), filled);
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .saslOverTls(tls, "admin", "admin-secret")
+                .saslUser("doctor", DOCTOR_PASSWORD)
+                // the documented file carries no client certificate: the listener asks for none
+                .overrides(Map.of("ssl.client.auth", "none"))
+                .start()) {
+            LabDoctor.Run run = LabDoctor.run(
+                    Duration.ofMinutes(2),
+                    "--bootstrap-server",
+                    broker.bootstrapServers(),
+                    "--command-config",
+                    config.toString());
+            System.out.println(run);
+            assertTrue(run.exit() == 0 || run.exit() == 1, "a report, not a refusal: " + run);
+            Matcher measured = Pattern.compile("^  1\\s+127\\.0\\.0\\.1:\\d+\\s+([0-9.]+) ms", Pattern.MULTILINE)
+                    .matcher(run.out());
+            assertTrue(measured.find(), "node 1 measured over SASL_SSL:\n" + run.out());
+            assertTrue(!run.out().contains("broker-unreachable"), run.out());
+            for (String secret : List.of(DOCTOR_PASSWORD, client.get("ssl.truststore.password"))) {
+                assertTrue(!run.out().contains(secret) && !run.err().contains(secret), "a secret printed: " + run);
+            }
+        }
+    }
+
+    private static final String DOCTOR_PASSWORD = "doctor-pw-7f3a";
+
+    /** The fenced block of docs/doctor.md whose first line is {@code firstLine}. */
+    private static String documentedBlock(String firstLine) throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "doctor.md"));
+        int start = doc.indexOf("```properties\n" + firstLine + "\n");
+        assertTrue(start >= 0, "docs/doctor.md has the block " + firstLine);
+        int body = doc.indexOf('\n', start) + 1;
+        return doc.substring(body, doc.indexOf("```", body));
     }
 
     /** The exit code the doctor owes for these findings: 1 when any is warn or critical, else 0. */

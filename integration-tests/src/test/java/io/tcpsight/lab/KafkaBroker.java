@@ -228,6 +228,18 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** One more SASL/PLAIN user beside the admin; only after {@link #saslPlain} or {@link #saslOverTls}. */
+        public Builder saslUser(String user, String password) {
+            String jaas = overrides.get("listener.name.plaintext.plain.sasl.jaas.config");
+            if (jaas == null) {
+                throw new IllegalStateException("saslUser needs saslPlain or saslOverTls first");
+            }
+            overrides.put(
+                    "listener.name.plaintext.plain.sasl.jaas.config",
+                    jaas.substring(0, jaas.length() - 1) + " user_" + user + "=\"" + password + "\";");
+            return this;
+        }
+
         /**
          * The client listener speaks TLS and requires a client certificate (it keeps the name
          * PLAINTEXT, mapped to SSL); a client's principal is then "User:CN=<name>". The broker's own
