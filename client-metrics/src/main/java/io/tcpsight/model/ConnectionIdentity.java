@@ -183,11 +183,14 @@ public final class ConnectionIdentity {
 
     /**
      * The library at the client end. This process is a Java client when it is the client end (the
-     * reporter, the Connect plugin, the doctor); a broker knows it from KIP-511 or guesses from the client.id.
+     * reporter, the Connect plugin), unless its owner named another library (the doctor, judging
+     * for a librdkafka client); a broker knows it from KIP-511 or guesses from the client.id.
      */
     public ClientLibrary clientLibrary() {
         if (role == Role.CLIENT) {
-            return ClientLibrary.JAVA;
+            // this process's own client, unless its owner says which library it speaks for (the doctor's
+            // --client-library)
+            return clientSoftware == null ? ClientLibrary.JAVA : ClientLibrary.fromSoftware(clientSoftware);
         }
         ClientLibrary announced = ClientLibrary.fromSoftware(clientSoftware);
         return announced != ClientLibrary.UNKNOWN || clientSoftware != null

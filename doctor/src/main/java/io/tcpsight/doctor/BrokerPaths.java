@@ -31,10 +31,9 @@ final class BrokerPaths {
             return probe.rttMicros();
         }
 
-        ConnectionIdentity identity(String clientId) {
+        ConnectionIdentity identity(DoctorClient client) {
             // the doctor judges the consumer's config it was given: fetch responses flow to it
-            ConnectionIdentity identity = ConnectionIdentity.of(Role.CLIENT, null, address)
-                    .withClientId(clientId)
+            ConnectionIdentity identity = client.named(ConnectionIdentity.of(Role.CLIENT, null, address))
                     .withFlow(BulkFlow.TO_CLIENT);
             return nodeId == null ? identity : identity.withNodeId(nodeId);
         }
@@ -56,17 +55,17 @@ final class BrokerPaths {
     }
 
     /** slow-handshake from the slowest of the probe's handshakes, broker-unreachable for a broker with none. */
-    static List<Finding> findings(List<BrokerPath> brokers, String clientId, TcpsightConfig config) {
+    static List<Finding> findings(List<BrokerPath> brokers, DoctorClient client, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
         for (BrokerPath broker : brokers) {
             if (broker.reachable()) {
-                ConnectionFacts facts = ConnectionFacts.builder(broker.identity(clientId))
+                ConnectionFacts facts = ConnectionFacts.builder(broker.identity(client))
                         .rttMicros(broker.rttMicros())
                         .handshakeMillis(broker.probe().slowestHandshakeMicros() / 1000)
                         .build();
                 ConnectionRules.slowHandshake(facts, config).ifPresent(findings::add);
             } else {
-                findings.add(ConnectionRules.brokerUnreachable(broker.identity(clientId), broker.failure()));
+                findings.add(ConnectionRules.brokerUnreachable(broker.identity(client), broker.failure()));
             }
         }
         return findings;

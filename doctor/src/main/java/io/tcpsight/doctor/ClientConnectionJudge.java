@@ -31,7 +31,7 @@ final class ClientConnectionJudge {
 
     static List<Finding> judge(
             Map<InetSocketAddress, String> nodeIds,
-            String clientId,
+            DoctorClient client,
             KafkaSettings settings,
             KernelFacts kernel,
             TcpsightConfig config)
@@ -56,7 +56,7 @@ final class ClientConnectionJudge {
                 (ProcessSocket socket) -> byAddress.containsKey(ConnectionIdentity.address(socket.remote())),
                 // the doctor's consumer fetches with the user's settings: fetch responses flow to it; it is the
                 // only Kafka client the doctor runs while it judges, so every socket to the brokers is its own
-                socket -> CensusTracker.clientIdentity(socket, clientId)
+                socket -> client.named(CensusTracker.clientIdentity(socket, null))
                         .withFlow(BulkFlow.TO_CLIENT)
                         .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
         census.refresh();

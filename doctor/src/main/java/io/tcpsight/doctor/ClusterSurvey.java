@@ -48,6 +48,7 @@ final class ClusterSurvey {
     /** The client's connections are judged with {@code kafka} (for the probe topic's partitions per broker). */
     static ClusterSurvey take(
             Properties client,
+            DoctorClient named,
             String bootstrap,
             String probeTopic,
             KafkaSettings kafka,
@@ -56,7 +57,6 @@ final class ClusterSurvey {
             Duration timeout)
             throws InterruptedException, IOException {
         ClusterSurvey survey = new ClusterSurvey();
-        String clientId = client.getProperty("client.id");
         long timeoutMs = timeout.toMillis();
         Properties adminConfig = new Properties();
         adminConfig.putAll(client);
@@ -71,7 +71,7 @@ final class ClusterSurvey {
                 String reason = noAnswer instanceof ExecutionException
                         ? String.valueOf(noAnswer.getCause())
                         : "no answer within " + timeoutMs + " ms";
-                survey.probeBootstrapOnly(bootstrap, clientId, reason, timeout);
+                survey.probeBootstrapOnly(bootstrap, named, reason, timeout);
             }
             nodes.sort(Comparator.comparingInt(Node::id));
             Map<InetSocketAddress, String> nodeIds = new LinkedHashMap<>();
@@ -88,20 +88,20 @@ final class ClusterSurvey {
                 // fetch-size-below-bdp then sizes for the same partitions per broker as the recommendation table
                 KafkaSettings judged =
                         probeTopic == null ? kafka : kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
-                survey.findings.addAll(ClientConnectionJudge.judge(nodeIds, clientId, judged, kernel, config));
+                survey.findings.addAll(ClientConnectionJudge.judge(nodeIds, named, judged, kernel, config));
             }
         }
         return survey;
     }
 
     /** No broker list: probe the bootstrap addresses, and say so where TCP answers but Kafka does not. */
-    private void probeBootstrapOnly(String bootstrap, String clientId, String reason, Duration timeout) {
+    private void probeBootstrapOnly(String bootstrap, DoctorClient client, String reason, Duration timeout) {
         for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
             BrokerPaths.BrokerPath path = BrokerPaths.probe(null, server, timeout);
             brokers.add(path);
             if (path.reachable()) {
                 findings.add(ConnectionRules.brokerUnreachable(
-                        path.identity(clientId),
+                        path.identity(client),
                         "TCP handshake completes but Kafka did not answer: " + reason
                                 + " (check security.protocol and the listener this port serves)"));
             }

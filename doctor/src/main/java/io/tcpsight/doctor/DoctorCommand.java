@@ -10,6 +10,7 @@ import io.tcpsight.diagnose.FindingJson;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.BootstrapServers;
 import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ClientLibrary;
 import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelFacts;
 import io.tcpsight.model.OptionalValues;
@@ -110,6 +111,17 @@ final class DoctorCommand implements Callable<Integer> {
     private long timeoutMs;
 
     @Option(
+            names = "--client-library",
+            paramLabel = "LIBRARY",
+            defaultValue = "java",
+            description =
+                    "The library your client runs, so that remedies come in its own keys: java (default), librdkafka, "
+                            + "kafka-python, franz-go, sarama, kafkajs or kafka-go. The doctor measures with --command-config's Java keys.")
+    private String clientLibrary;
+
+    private ClientLibrary library = ClientLibrary.JAVA;
+
+    @Option(
             names = "--json",
             description = "Print only the findings, as the JSON array every tcpsight component serves.")
     private boolean json;
@@ -138,6 +150,11 @@ final class DoctorCommand implements Callable<Integer> {
         }
         if (timeoutMs < 100 || timeoutMs > 300_000) {
             throw usage("--timeout-ms: " + timeoutMs + " is not allowed; use 100 to 300000");
+        }
+        library = DoctorClient.library(clientLibrary);
+        if (library == ClientLibrary.UNKNOWN) {
+            throw usage("--client-library: '" + clientLibrary + "' is not allowed; use one of "
+                    + DoctorClient.libraryNames());
         }
         String bootstrap = bootstrapServer != null ? bootstrapServer : client.getProperty("bootstrap.servers");
         if (bootstrap != null && BootstrapServers.parse(bootstrap).isEmpty()) {
@@ -186,11 +203,11 @@ final class DoctorCommand implements Callable<Integer> {
         HostTcpFacts host = HostTcpFacts.current();
         KernelFacts kernel = host.kernelFacts();
         KafkaSettings kafka = KafkaSettings.fromClientConfig(toMap(client), ClientKind.CONSUMER);
-        ClusterSurvey survey =
-                ClusterSurvey.take(client, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
-        String clientId = client.getProperty("client.id");
+        DoctorClient named = DoctorClient.of(client.getProperty("client.id"), library);
+        ClusterSurvey survey = ClusterSurvey.take(
+                client, named, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
-        List<Finding> findings = judge(survey, slowest, clientId, kernel, config);
+        List<Finding> findings = judge(survey, slowest, named, kernel, config);
         BdpSettings.Recommendation recommendation = slowest.map(
                         path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
@@ -222,21 +239,21 @@ final class DoctorCommand implements Callable<Integer> {
     private static List<Finding> judge(
             ClusterSurvey survey,
             Optional<BrokerPaths.BrokerPath> slowest,
-            String clientId,
+            DoctorClient client,
             KernelFacts kernel,
             TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>(survey.findings);
-        findings.addAll(BrokerPaths.findings(survey.brokers, clientId, config));
+        findings.addAll(BrokerPaths.findings(survey.brokers, client, config));
         for (BrokerPaths.BrokerPath broker : survey.brokers) {
             Map<String, String> brokerConfig =
                     broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
             if (broker.reachable() && brokerConfig != null) {
                 findings.addAll(BrokerConfigRules.socketBuffers(
-                        brokerConfig, broker.identity(clientId), broker.rttMicros(), config));
+                        brokerConfig, broker.identity(client), broker.rttMicros(), config));
             }
         }
         slowest.ifPresent(
-                path -> findings.addAll(Diagnosis.host(kernel, path.identity(clientId), path.rttMicros(), config)));
+                path -> findings.addAll(Diagnosis.host(kernel, path.identity(client), path.rttMicros(), config)));
         findings.sort(Comparator.comparing(Finding::severity).reversed());
         return findings;
     }

@@ -94,6 +94,17 @@ class DoctorCommandTest {
     }
 
     @Test
+    void anUnknownClientLibraryNamesTheValueAndTheLibraries() {
+        Run run = doctor("--bootstrap-server", "127.0.0.1:1", "--client-library", "rdkafka-ish");
+        assertEquals(ExitCodes.USAGE, run.exit());
+        assertTrue(
+                run.err()
+                        .contains("--client-library: 'rdkafka-ish' is not allowed; use one of java, librdkafka, "
+                                + "kafka-python, franz-go, sarama, kafkajs, kafka-go"),
+                run.err());
+    }
+
+    @Test
     void aBootstrapServerWithoutAPortIsAUsageError() {
         Run run = doctor("--bootstrap-server", "broker-without-port");
         assertEquals(ExitCodes.USAGE, run.exit());

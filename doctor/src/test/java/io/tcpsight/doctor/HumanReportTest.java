@@ -13,6 +13,7 @@ import io.tcpsight.diagnose.RuleId;
 import io.tcpsight.diagnose.Severity;
 import io.tcpsight.host.HostTcpFacts;
 import io.tcpsight.model.ClientKind;
+import io.tcpsight.model.ClientLibrary;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.KafkaSettings;
@@ -36,7 +37,7 @@ class HumanReportTest {
     /** The doctor's view of broker 3: a consumer's path (the doctor judges a consumer's config). */
     static final ConnectionIdentity BROKER_3 = new BrokerPaths.BrokerPath(
                     "3", new InetSocketAddress("10.0.0.3", 9092), null, null)
-            .identity("tcpsight-doctor");
+            .identity(DoctorClient.of("tcpsight-doctor", ClientLibrary.JAVA));
 
     /** Findings the real rules give for a 64 KiB consumer 100 ms from broker 3 on a host with timestamps off. */
     static List<Finding> realFindings() {
@@ -53,6 +54,30 @@ class HumanReportTest {
         List<Finding> findings = new ArrayList<>(Diagnosis.connection(facts, TcpsightConfig.defaults()));
         findings.addAll(Diagnosis.host(kernel, BROKER_3, 100_000, TcpsightConfig.defaults()));
         return findings;
+    }
+
+    @Test
+    void forALibrdkafkaClientTheFixIsInLibrdkafkasKeys() {
+        ConnectionIdentity librdkafka = new BrokerPaths.BrokerPath(
+                        "3", new InetSocketAddress("10.0.0.3", 9092), null, null)
+                .identity(DoctorClient.of("rdkafka", DoctorClient.library("librdkafka")));
+        ConnectionFacts facts = ConnectionFacts.builder(librdkafka)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .receiveBufferBytes(131_072)
+                .windowClampBytes(49_152)
+                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER))
+                .build();
+        Finding finding = Diagnosis.connection(facts, TcpsightConfig.defaults()).stream()
+                .filter(each -> each.rule().id().equals("small-receive-buffer"))
+                .findFirst()
+                .orElseThrow();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.findings(List.of(finding), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("socket.receive.buffer.bytes"), text);
+        assertTrue(!text.contains(" receive.buffer.bytes=-1"), "no Java key for a librdkafka client:\n" + text);
     }
 
     @Test
