@@ -14,6 +14,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -39,6 +40,8 @@ func core(apiVersion, kind string) (interface{}, bool) {
 		return &appsv1.StatefulSet{}, true
 	case "apps/v1 Deployment":
 		return &appsv1.Deployment{}, true
+	case "networking.k8s.io/v1 NetworkPolicy":
+		return &networkingv1.NetworkPolicy{}, true
 	}
 	return nil, false
 }

@@ -16,7 +16,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -51,20 +53,22 @@ class KubernetesRecipesIT {
         for (Path file : recipes()) {
             for (JsonNode resource : documents(file)) {
                 String apiVersion = resource.path("apiVersion").asText();
-                if (!apiVersion.contains(".")) {
-                    continue; // a core resource: kube-validate's
+                if (!apiVersion.contains(".") || apiVersion.endsWith(".k8s.io/v1")) {
+                    continue; // a Kubernetes resource: kube-validate's
                 }
                 String name = file.getFileName() + " " + resource.path("kind").asText() + " "
                         + resource.path("metadata").path("name").asText();
-                checked.add(name);
-                List<String> found = schemaOf(resource).problems(resource);
-                if (!found.isEmpty()) {
-                    problems.put(name, found);
+                for (String release : releasesOf(resource)) {
+                    checked.add(name + release);
+                    List<String> found = schemaOf(resource, release).problems(resource);
+                    if (!found.isEmpty()) {
+                        problems.put(name + release, found);
+                    }
                 }
             }
         }
         System.out.println("custom resources checked against their CRDs: " + checked);
-        assertTrue(checked.size() >= 7, "the recipes' custom resources: " + checked);
+        assertTrue(checked.size() >= 13, "the recipes' custom resources, each Strimzi one twice: " + checked);
         assertEquals(Map.of(), problems);
     }
 
@@ -76,10 +80,88 @@ class KubernetesRecipesIT {
         String output = kubeValidate(files, 0);
         System.out.println("kube-validate:\n" + output.strip());
         assertTrue(output.lines().anyMatch(line -> line.startsWith("ok StatefulSet kafka")), output);
+        assertTrue(output.lines().anyMatch(line -> line.equals("ok NetworkPolicy tcpsight-scrape")), output);
         assertEquals(
                 3,
                 output.lines().filter(line -> line.startsWith("ok ConfigMap")).count(),
                 output);
+    }
+
+    /**
+     * Keys Strimzi drops from a KafkaConnect's or MirrorMaker 2's spec.config with a warning
+     * (KafkaConnectSpec.FORBIDDEN_PREFIXES in strimzi-kafka-operator, the same at 1.2.0 and at
+     * 8541da1e of 2026-08-22), less the exceptions it lets through.
+     */
+    private static final List<String> STRIMZI_DROPS = List.of(
+            "group.id",
+            "config.storage.topic",
+            "offset.storage.topic",
+            "status.storage.topic",
+            "ssl.",
+            "sasl.",
+            "security.",
+            "listeners",
+            "plugin.path",
+            "rest.",
+            "bootstrap.servers",
+            "consumer.interceptor.classes",
+            "producer.interceptor.classes",
+            "prometheus.metrics.reporter.");
+
+    private static final List<String> STRIMZI_KEEPS = List.of(
+            "ssl.endpoint.identification.algorithm", "ssl.cipher.suites", "ssl.protocol", "ssl.enabled.protocols");
+
+    @Test
+    void noConnectRecipeSetsAKeyStrimziDrops() throws Exception {
+        List<String> dropped = new ArrayList<>();
+        int seen = 0;
+        for (Path file : recipes()) {
+            for (JsonNode resource : documents(file)) {
+                if (!resource.path("kind").asText().equals("KafkaConnect")) {
+                    continue;
+                }
+                seen++;
+                resource.path("spec").path("config").fieldNames().forEachRemaining(key -> {
+                    if (STRIMZI_KEEPS.stream().noneMatch(key::equals)
+                            && STRIMZI_DROPS.stream().anyMatch(key::startsWith)) {
+                        dropped.add(file.getFileName() + ": " + key);
+                    }
+                });
+            }
+        }
+        assertTrue(seen >= 1, "a KafkaConnect recipe");
+        assertEquals(List.of(), dropped);
+    }
+
+    /**
+     * A build artifact of type other lands at /opt/kafka/plugins/PLUGIN/HASH/FILE, HASH being the
+     * first 8 hex digits of the SHA-1 of its URL (KafkaConnectDockerfile and Util.hashStub in
+     * strimzi-kafka-operator): the agent's path in JAVA_TOOL_OPTIONS must be that one.
+     */
+    @Test
+    void theAgentPathInABuiltConnectImageIsWhereStrimziPutsTheJar() throws Exception {
+        JsonNode connect = documents(RECIPES.resolve("strimzi").resolve("kafka-connect.yaml"))
+                .get(0);
+        String expected = null;
+        for (JsonNode plugin : connect.path("spec").path("build").path("plugins")) {
+            for (JsonNode artifact : plugin.path("artifacts")) {
+                if (artifact.path("fileName").asText().equals("tcpsight-broker-agent.jar")) {
+                    byte[] sha1 = MessageDigest.getInstance("SHA-1")
+                            .digest(artifact.path("url").asText().getBytes(StandardCharsets.US_ASCII));
+                    expected = "/opt/kafka/plugins/" + plugin.path("name").asText() + "/"
+                            + HexFormat.of().formatHex(sha1).substring(0, 8) + "/tcpsight-broker-agent.jar";
+                }
+            }
+        }
+        assertNotNull(expected, "the agent jar among the build's artifacts");
+        String options = "";
+        for (JsonNode variable :
+                connect.path("spec").path("template").path("connectContainer").path("env")) {
+            if (variable.path("name").asText().equals("JAVA_TOOL_OPTIONS")) {
+                options = variable.path("value").asText();
+            }
+        }
+        assertTrue(options.contains("-javaagent:" + expected + "="), expected + " in " + options);
     }
 
     @Test
@@ -136,10 +218,26 @@ class KubernetesRecipesIT {
         }
     }
 
+    /**
+     * The operator releases a resource is checked against: Strimzi's newest ("") and its oldest
+     * that runs the recipes' Kafka, 4.3.1 (" strimzi-1.2.0"); the newest alone for the others.
+     */
+    private static List<String> releasesOf(JsonNode resource) {
+        return resource.path("apiVersion").asText().startsWith("kafka.strimzi.io/")
+                ? List.of("", " " + OLDEST_STRIMZI)
+                : List.of("");
+    }
+
+    private static final String OLDEST_STRIMZI = "strimzi-1.2.0";
+
     private static StructuralSchema schemaOf(JsonNode resource) throws IOException {
+        return schemaOf(resource, "");
+    }
+
+    private static StructuralSchema schemaOf(JsonNode resource, String release) throws IOException {
         String[] groupVersion = resource.path("apiVersion").asText().split("/");
-        String name = "/kubernetes-schemas/" + groupVersion[0] + "-" + groupVersion[1] + "-"
-                + resource.path("kind").asText() + ".json";
+        String name = "/kubernetes-schemas/" + (release.isBlank() ? "" : release.trim() + "/") + groupVersion[0] + "-"
+                + groupVersion[1] + "-" + resource.path("kind").asText() + ".json";
         try (InputStream schema = KubernetesRecipesIT.class.getResourceAsStream(name)) {
             assertNotNull(
                     schema,
