@@ -50,7 +50,10 @@ public final class LabPaths {
     }
 
     static Path doctorJar() {
-        return path("tcpsight.lab.doctor.jar", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
+        // the distribution as it ships (doctor/src/main/assembly): what is tested is what an operator unzips
+        return path(
+                "tcpsight.lab.doctor.jar",
+                "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
     }
 
     /** The jars of one release of the version matrix: its line's module under kafka-version-matrix/. */
