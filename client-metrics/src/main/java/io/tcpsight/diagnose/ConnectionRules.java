@@ -16,6 +16,7 @@ import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.KernelVersion;
 import io.tcpsight.model.OptionalValues;
 import io.tcpsight.model.Role;
+import io.tcpsight.tuning.Bdp;
 import io.tcpsight.tuning.BdpSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +97,7 @@ public final class ConnectionRules {
         Optional<Setting> rmem = rmemFor(facts, config);
         List<Setting> settings = new ArrayList<>();
         if (!autotuned || rmem.isEmpty()) {
-            settings.addAll(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+            settings.addAll(KafkaKeys.ownReceiveBuffer(facts.identity(), Setting.AUTOTUNE));
         }
         rmem.ifPresent(settings::add);
         String why = autotuned && rmem.isPresent()
@@ -146,7 +147,7 @@ public final class ConnectionRules {
         }
         List<Evidence> evidence = verdict.get().evidence;
         evidence.add(flow(flow));
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), Setting.AUTOTUNE));
         wmemFor(facts, config).ifPresent(settings::add);
         return Optional.of(new Finding(
                 RuleId.SMALL_SEND_BUFFER,
@@ -192,7 +193,7 @@ public final class ConnectionRules {
         }
         BulkFlow flow = facts.identity().bulkFlow();
         evidence.add(flow(flow));
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), Setting.AUTOTUNE));
         settings.add(new Setting("kernel", "version", ">= 6.6.45 on 6.6, or >= 6.11"));
         return Optional.of(new Finding(
                 RuleId.KERNEL_WINDOW_CLAMP_REGRESSION,
@@ -296,7 +297,7 @@ public final class ConnectionRules {
                         || interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
                 ? Severity.CRITICAL
                 : Severity.WARN;
-        List<Setting> settings = new ArrayList<>(KafkaKeys.peerReceiveBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.peerReceiveBuffer(facts.identity(), Setting.AUTOTUNE));
         boolean peerRmem = facts.rttMicros() > 0;
         if (peerRmem) {
             // this end cannot read the peer's sysctl: an autotuned buffer stops at the peer host's tcp_rmem max
@@ -335,7 +336,7 @@ public final class ConnectionRules {
             evidence.add(rtt(facts));
         }
         evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
-        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), KafkaKeys.AUTOTUNE));
+        List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), Setting.AUTOTUNE));
         wmemFor(facts, config).ifPresent(settings::add);
         return Optional.of(new Finding(
                 RuleId.SEND_BUFFER_LIMITED,
@@ -519,7 +520,7 @@ public final class ConnectionRules {
         }
         int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
         double target = config.targetBytesPerSecond();
-        long bdp = BdpSettings.bdpBytes(facts.rttMicros(), target);
+        long bdp = Bdp.bytes(facts.rttMicros(), target);
         long perFetch = Math.min(
                 kafka.fetchMaxBytes().getAsLong(),
                 kafka.maxPartitionFetchBytes().getAsLong() * partitions);

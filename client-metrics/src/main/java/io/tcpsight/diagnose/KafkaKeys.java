@@ -18,8 +18,6 @@ import java.util.OptionalInt;
 final class KafkaKeys {
     private KafkaKeys() {}
 
-    static final String AUTOTUNE = "-1";
-
     /**
      * The Java client's defaults (ConsumerConfig, ProducerConfig; linger.ms 5 since Kafka 4.0): a value
      * equal to one needs no setting.
@@ -120,23 +118,16 @@ final class KafkaKeys {
             } else if (library == ClientLibrary.UNKNOWN) {
                 settings.add(Setting.unnamedClient(
                         IN_WORDS.getOrDefault(key, key),
-                        AUTOTUNE.equals(value)
+                        Setting.AUTOTUNE.equals(value)
                                 ? "unset, or the library's value for the system default, so that the kernel "
                                         + "autotunes"
                                 : value));
             } else {
-                settings.add(withDefaultNote(
-                        Setting.client("java", key, value), JAVA_DEFAULTS.get(key), "the Java client's"));
+                settings.add(Setting.client("java", key, value)
+                        .notedWhenDefault(JAVA_DEFAULTS.get(key), "the Java client's"));
             }
         }
         return settings;
-    }
-
-    /** The setting, noted as the library's default when it is (the explicit setting can go). */
-    static Setting withDefaultNote(Setting setting, String libraryDefault, String whose) {
-        return setting.value().equals(libraryDefault)
-                ? setting.withNote(whose + " default: remove the explicit setting")
-                : setting;
     }
 
     private static String replicaKey(String clientKey) {

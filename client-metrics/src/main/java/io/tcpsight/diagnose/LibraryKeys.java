@@ -48,12 +48,9 @@ final class LibraryKeys {
         if (key == null) {
             return List.of();
         }
-        String spelled =
-                KafkaKeys.AUTOTUNE.equals(value) ? "0" : value; // 0: librdkafka leaves the buffer to the kernel
-        return List.of(KafkaKeys.withDefaultNote(
-                Setting.client(ClientLibrary.LIBRDKAFKA.label(), key, spelled),
-                LIBRDKAFKA_DEFAULTS.get(key),
-                "librdkafka's"));
+        String spelled = Setting.AUTOTUNE.equals(value) ? "0" : value; // 0: librdkafka leaves the buffer to the kernel
+        return List.of(Setting.client(ClientLibrary.LIBRDKAFKA.label(), key, spelled)
+                .notedWhenDefault(LIBRDKAFKA_DEFAULTS.get(key), "librdkafka's"));
     }
 
     /** The library's setting for this Java key and value; empty when nothing in it corresponds. */
@@ -93,7 +90,7 @@ final class LibraryKeys {
                     return List.of(Setting.client(
                                     library,
                                     "socket_options",
-                                    KafkaKeys.AUTOTUNE.equals(value)
+                                    Setting.AUTOTUNE.equals(value)
                                             ? "no (socket.SOL_SOCKET, socket." + option + ", n) entry"
                                             : "[(socket.SOL_SOCKET, socket." + option + ", " + value + ")]")
                             .withNote("kafka-python 3.x applies socket_options only; "
@@ -102,7 +99,7 @@ final class LibraryKeys {
                 }
                 String key = receive ? "receive_buffer_bytes" : "send_buffer_bytes";
                 return List.of(
-                        KafkaKeys.AUTOTUNE.equals(value)
+                        Setting.AUTOTUNE.equals(value)
                                 ? Setting.client(library, key, "None")
                                         .withNote("kafka-python's default: remove the explicit setting, and any "
                                                 + option + " in socket_options; on 3.x only socket_options counts")
@@ -252,13 +249,13 @@ final class LibraryKeys {
     }
 
     private static Setting defaulted(String library, String key, String value, String libraryDefault, String whose) {
-        return KafkaKeys.withDefaultNote(Setting.client(library, key, value), libraryDefault, whose);
+        return Setting.client(library, key, value).notedWhenDefault(libraryDefault, whose);
     }
 
     /** A Go library whose sockets come from a dialer: autotuned unless the dialer's Control sets a size. */
     private static Setting dialer(String library, String key, String javaKey, String value) {
         String option = javaKey.startsWith("receive") ? "SO_RCVBUF" : "SO_SNDBUF";
-        return KafkaKeys.AUTOTUNE.equals(value)
+        return Setting.AUTOTUNE.equals(value)
                 ? Setting.client(library, key, "the default dialer")
                         .withNote("no Control that sets " + option + ": the kernel then autotunes up to this host's "
                                 + (option.equals("SO_RCVBUF") ? "net.ipv4.tcp_rmem" : "net.ipv4.tcp_wmem") + " max")

@@ -3,6 +3,7 @@ package io.tcpsight.diagnose;
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.ProduceTraffic;
+import io.tcpsight.tuning.Bdp;
 import io.tcpsight.tuning.BdpSettings;
 import io.tcpsight.tuning.ProducerSizing;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ final class ProduceRules {
         if (severity.isEmpty()) {
             return Optional.empty();
         }
-        long bdp = BdpSettings.bdpBytes(rtt, config.targetBytesPerSecond());
+        long bdp = Bdp.bytes(rtt, config.targetBytesPerSecond());
         ProducerSizing sizing = ProducerSizing.forPath(rtt, config.targetBytesPerSecond(), partitions);
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(WindowModel.rtt(rtt));
@@ -91,7 +92,7 @@ final class ProduceRules {
             settings.addAll(
                     KafkaKeys.client(facts.identity(), "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
-        settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", KafkaKeys.AUTOTUNE));
+        settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", Setting.AUTOTUNE));
         long wmem = BdpSettings.kernelBufferMax(rtt, config.targetBytesPerSecond());
         settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + wmem)
                 .withNote("on the producer's host, where its max is below " + wmem

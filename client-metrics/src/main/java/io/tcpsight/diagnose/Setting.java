@@ -9,6 +9,9 @@ import java.util.Optional;
  * {@link #lookFor()} says in words which setting to look for.
  */
 public final class Setting {
+    /** A buffer size that leaves the buffer to the kernel's autotuning. */
+    static final String AUTOTUNE = "-1";
+
     private final String scope;
     private final String key;
     private final String value;
@@ -41,6 +44,11 @@ public final class Setting {
     /** A client setting of a library this tool does not know: what to look for and what it should be, in words. */
     public static Setting unnamedClient(String lookFor, String value) {
         return new Setting("client", null, value, "unknown", lookFor, null);
+    }
+
+    /** This setting, noted as the library's default when it is one (the explicit setting can go). */
+    Setting notedWhenDefault(String libraryDefault, String whose) {
+        return value().equals(libraryDefault) ? withNote(whose + " default: remove the explicit setting") : this;
     }
 
     /** This setting with a remark, such as that the value is already the library's default. */

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +34,6 @@ import java.util.concurrent.TimeUnit;
  * the worst-case series count.
  */
 public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor.RoundListener {
-    static final String UNKNOWN = "unknown";
     /**
      * Tag sets (role, listener, node.id) beyond this share one per role with listener and node.id
      * "other": a broker in a large cluster has a tag set per peer broker, and 84 series each.
@@ -130,20 +128,6 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     }
 
     /** The aggregate's tags: only dimensions whose values are few and fixed per process. */
-    static Tags tags(ConnectionIdentity identity) {
-        return Tags.of(
-                "role",
-                identity.role().label(),
-                "listener",
-                orUnknown(identity.listener()),
-                "node.id",
-                orUnknown(identity.nodeId()));
-    }
-
-    static String orUnknown(Optional<String> value) {
-        return value.filter(text -> !text.isEmpty()).orElse(UNKNOWN);
-    }
-
     @Override
     public void onRound(List<TrackedConnection> sampled, List<Finding> findings) {
         MeterRegistry meters = registry;
@@ -179,7 +163,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                 continue;
             }
             counts.merge(
-                    bounded(tags(finding.connection()))
+                    bounded(ConnectionTags.of(finding.connection()))
                             .and(
                                     "rule",
                                     finding.rule().id(),
@@ -196,8 +180,8 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         Map<Tags, Long> untracked = new HashMap<>();
         monitor.registry()
                 .untracked()
-                .forEach((listener, count) ->
-                        untracked.put(Tags.of("listener", listener.isEmpty() ? UNKNOWN : listener), count));
+                .forEach((listener, count) -> untracked.put(
+                        Tags.of("listener", listener.isEmpty() ? ConnectionTags.UNKNOWN : listener), count));
         untrackedByListener.show(untracked);
     }
 
@@ -217,13 +201,16 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
      * recording. A tag set keeps its aggregate for good, so the lookup can be kept too (bounded).
      */
     private AggregateMeters aggregate(MeterRegistry meters, ConnectionIdentity identity) {
-        // role, listener and node.id: the values tags(identity) makes tags of
-        List<Object> key = List.of(identity.role(), orUnknown(identity.listener()), orUnknown(identity.nodeId()));
+        // role, listener and node.id: the values ConnectionTags.of(identity) makes tags of
+        List<Object> key = List.of(
+                identity.role(),
+                ConnectionTags.orUnknown(identity.listener()),
+                ConnectionTags.orUnknown(identity.nodeId()));
         AggregateMeters known = byTagSet.get(key);
         if (known != null) {
             return known;
         }
-        AggregateMeters aggregate = aggregate(meters, tags(identity));
+        AggregateMeters aggregate = aggregate(meters, ConnectionTags.of(identity));
         if (byTagSet.size() < 4 * MAX_TAG_SETS) {
             byTagSet.put(key, aggregate);
         }

@@ -130,14 +130,14 @@ final class WorstConnectionsTable {
          */
         private Tags tags(boolean peerLabels) {
             InetSocketAddress clientEnd = identity.role() == Role.CLIENT ? identity.local() : identity.remote();
-            Tags tags = TcpsightMeterBinder.tags(identity)
-                    .and("client.id", TcpsightMeterBinder.orUnknown(identity.clientId()))
+            Tags tags = ConnectionTags.of(identity)
+                    .and("client.id", ConnectionTags.orUnknown(identity.clientId()))
                     .and("client.port", clientEnd == null ? "0" : Integer.toString(clientEnd.getPort()));
             return peerLabels
                     ? tags.and(
                             "peer",
                             Objects.requireNonNullElse(
-                                    ConnectionIdentity.address(identity.remote()), TcpsightMeterBinder.UNKNOWN))
+                                    ConnectionIdentity.address(identity.remote()), ConnectionTags.UNKNOWN))
                     : tags;
         }
     }

@@ -73,7 +73,9 @@ public enum BulkFlow {
 
     /** The same, where the client's type already gave a flow (its metrics' type, for the Connect plugin). */
     public static BulkFlow forClient(String clientId, BulkFlow byType) {
-        return MirrorClient.fromClientId(clientId).map(MirrorClient::bulkFlow).orElse(byType);
+        return MirrorClient.fromClientId(clientId)
+                .map(mirror -> mirror.readsReplicatedData() ? TO_CLIENT : NONE)
+                .orElse(byType);
     }
 
     /**

@@ -60,11 +60,11 @@ public final class MirrorClient {
     }
 
     /**
-     * What the client carries: the replication consumer fetches the replicated data; every other
-     * MM2 client (offset syncs, checkpoints, admin) moves little, whatever its type.
+     * Whether it carries bulk data: the replication consumer fetches the replicated data; every
+     * other MM2 client (offset syncs, checkpoints, admin) moves little, whatever its type.
      */
-    public BulkFlow bulkFlow() {
-        return role.equals("replication-consumer") ? BulkFlow.TO_CLIENT : BulkFlow.NONE;
+    public boolean readsReplicatedData() {
+        return role.equals("replication-consumer");
     }
 
     private static boolean isConsumer(String role) {

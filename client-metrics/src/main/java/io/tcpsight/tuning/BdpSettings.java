@@ -176,7 +176,7 @@ public final class BdpSettings {
 
     public static Recommendation recommend(Input input) {
         List<String> why = new ArrayList<>();
-        long bdp = bdpBytes(input.rttMicros, input.targetBytesPerSecond);
+        long bdp = Bdp.bytes(input.rttMicros, input.targetBytesPerSecond);
         why.add(String.format(
                 "BDP = %.1f ms x %.1f Mbit/s = %d bytes",
                 input.rttMicros / 1000.0, input.targetBytesPerSecond * 8 / 1e6, bdp));
@@ -235,12 +235,7 @@ public final class BdpSettings {
      * two BDPs of window (headroom while the sender ramps) at a window share of half the buffer.
      */
     public static long kernelBufferMax(long rttMicros, double bytesPerSecond) {
-        return roundUpToMib((long) Math.ceil(bdpBytes(rttMicros, bytesPerSecond) * HEADROOM / WINDOW_SHARE_OF_BUFFER));
-    }
-
-    /** The bandwidth-delay product: the bytes in flight that keep a path of this RTT busy at this rate. */
-    public static long bdpBytes(long rttMicros, double bytesPerSecond) {
-        return (long) Math.ceil(rttMicros * bytesPerSecond / 1e6);
+        return roundUpToMib((long) Math.ceil(Bdp.bytes(rttMicros, bytesPerSecond) * HEADROOM / WINDOW_SHARE_OF_BUFFER));
     }
 
     /** Rounds up to whole MiB, at least one. */

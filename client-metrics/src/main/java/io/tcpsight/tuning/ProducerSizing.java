@@ -49,7 +49,7 @@ public final class ProducerSizing {
                     + " partition per request, got rtt " + rttMicros + " µs, rate " + targetBytesPerSecond
                     + " B/s, partitions " + partitionsPerRequest);
         }
-        long inFlight = IN_FLIGHT_HEADROOM * BdpSettings.bdpBytes(rttMicros, targetBytesPerSecond);
+        long inFlight = IN_FLIGHT_HEADROOM * Bdp.bytes(rttMicros, targetBytesPerSecond);
         long batch = Math.min(
                 MAX_BATCH_BYTES,
                 Math.max(

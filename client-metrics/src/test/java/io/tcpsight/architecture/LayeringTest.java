@@ -2,10 +2,13 @@ package io.tcpsight.architecture;
 
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,5 +76,11 @@ class LayeringTest {
     @Test
     void packagesHaveNoCycles() {
         slices().matching("io.tcpsight.(*)..").should().beFreeOfCycles().check(CORE);
+    }
+
+    @Test
+    void noTwoFilesUseEachOther() throws Exception {
+        assertEquals(Set.of(), FileTies.twoWay(CORE), "in the class files");
+        assertEquals(Set.of(), FileTies.twoWayInSources(Path.of("src/main/java")), "in the sources");
     }
 }

@@ -1,10 +1,5 @@
 package io.tcpsight.agent.hooks;
 
-import static io.tcpsight.agent.hooks.KafkaHookTransformer.KAFKA_CHANNEL;
-import static io.tcpsight.agent.hooks.KafkaHookTransformer.NETWORK_CLIENT;
-import static io.tcpsight.agent.hooks.KafkaHookTransformer.REQUEST_CONTEXT;
-import static io.tcpsight.agent.hooks.KafkaHookTransformer.SELECTOR;
-
 import io.tcpsight.agent.hooks.HookPoint.Where;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +10,15 @@ import org.objectweb.asm.Type;
 /**
  * Every hook the agent puts into Kafka, and everything else those hooks rely on, in one place.
  * Each call site passes only JDK types (Object, String, SocketChannel, boolean) and adds no
- * branch, so the class's stack map frames stay valid as they are (see {@link KafkaHookTransformer}).
+ * branch, so the class's stack map frames stay valid as they are (see KafkaHookTransformer).
  */
 final class HookPoints {
+    /** The Kafka classes whose methods are hook points, in the class format's internal names. */
+    static final String SELECTOR = "org/apache/kafka/common/network/Selector";
+
+    static final String KAFKA_CHANNEL = "org/apache/kafka/common/network/KafkaChannel";
+    static final String NETWORK_CLIENT = "org/apache/kafka/clients/NetworkClient";
+    static final String REQUEST_CONTEXT = "org/apache/kafka/common/requests/RequestContext";
     private static final String HOOKS = Type.getInternalName(Hooks.class);
     private static final String STRING = "Ljava/lang/String;";
     private static final String SELECTABLE = "Lorg/apache/kafka/common/network/Selectable;";

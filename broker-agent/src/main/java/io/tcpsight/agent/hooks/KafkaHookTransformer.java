@@ -25,10 +25,6 @@ import org.objectweb.asm.Opcodes;
  * object is reported once, by the constructor that did the work.
  */
 public final class KafkaHookTransformer implements ClassFileTransformer {
-    static final String SELECTOR = "org/apache/kafka/common/network/Selector";
-    static final String KAFKA_CHANNEL = "org/apache/kafka/common/network/KafkaChannel";
-    static final String NETWORK_CLIENT = "org/apache/kafka/clients/NetworkClient";
-    static final String REQUEST_CONTEXT = "org/apache/kafka/common/requests/RequestContext";
     private static final Set<String> INTERNAL_NAMES =
             HookPoints.ALL.stream().map(point -> point.owner).collect(Collectors.toUnmodifiableSet());
     /** The classes this transformer rewrites, as {@link Class#getName()} spells them. */

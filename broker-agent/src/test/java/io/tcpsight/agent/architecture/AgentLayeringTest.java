@@ -1,10 +1,14 @@
 package io.tcpsight.agent.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.tcpsight.architecture.FileTies;
+import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,5 +83,11 @@ class AgentLayeringTest {
                 .dependOnClassesThat()
                 .resideInAPackage("io.micrometer..")
                 .check(AGENT);
+    }
+
+    @Test
+    void noTwoFilesUseEachOther() throws Exception {
+        assertEquals(Set.of(), FileTies.twoWay(AGENT), "in the class files");
+        assertEquals(Set.of(), FileTies.twoWayInSources(Path.of("src/main/java")), "in the sources");
     }
 }

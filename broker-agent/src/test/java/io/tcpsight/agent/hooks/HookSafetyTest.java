@@ -43,8 +43,8 @@ class HookSafetyTest {
         HookedLoader loader = run(
                 recorder,
                 Map.of(
-                        KafkaHookTransformer.REQUEST_CONTEXT,
-                        KafkaMutation.renameField(KafkaHookTransformer.REQUEST_CONTEXT, "connectionId", "channelId")));
+                        HookPoints.REQUEST_CONTEXT,
+                        KafkaMutation.renameField(HookPoints.REQUEST_CONTEXT, "connectionId", "channelId")));
 
         assertEquals(Set.of(SELECTOR, KAFKA_CHANNEL, NETWORK_CLIENT), loader.rewritten);
         assertOneReport(REQUEST_CONTEXT, "field String connectionId");
@@ -58,9 +58,9 @@ class HookSafetyTest {
         HookedLoader loader = run(
                 recorder,
                 Map.of(
-                        KafkaHookTransformer.REQUEST_CONTEXT,
+                        HookPoints.REQUEST_CONTEXT,
                         KafkaMutation.renameField(
-                                KafkaHookTransformer.REQUEST_CONTEXT, RequestContextReads.LISTENER_NAME, "listener")));
+                                HookPoints.REQUEST_CONTEXT, RequestContextReads.LISTENER_NAME, "listener")));
 
         assertEquals(Set.of(SELECTOR, KAFKA_CHANNEL, NETWORK_CLIENT), loader.rewritten);
         assertOneReport(REQUEST_CONTEXT, "public field listenerName");
@@ -73,8 +73,8 @@ class HookSafetyTest {
         HookedLoader loader = run(
                 recorder,
                 Map.of(
-                        KafkaHookTransformer.SELECTOR,
-                        KafkaMutation.renameMethod(KafkaHookTransformer.SELECTOR, "doClose", "closeChannel")));
+                        HookPoints.SELECTOR,
+                        KafkaMutation.renameMethod(HookPoints.SELECTOR, "doClose", "closeChannel")));
 
         assertEquals(Set.of(KAFKA_CHANNEL, NETWORK_CLIENT, REQUEST_CONTEXT), loader.rewritten);
         assertOneReport(SELECTOR, "doClose(KafkaChannel, boolean)");
@@ -85,8 +85,7 @@ class HookSafetyTest {
     @Test
     void aKafkaChannelWithoutAPublicSelectionKeyTurnsOffTheSelectorsHooksToo() throws Exception {
         KafkaHookTransformerTest.Recorder recorder = new KafkaHookTransformerTest.Recorder();
-        HookedLoader loader =
-                run(recorder, Map.of(KafkaHookTransformer.KAFKA_CHANNEL, KafkaMutation.hideMethod("selectionKey")));
+        HookedLoader loader = run(recorder, Map.of(HookPoints.KAFKA_CHANNEL, KafkaMutation.hideMethod("selectionKey")));
 
         assertEquals(Set.of(NETWORK_CLIENT, REQUEST_CONTEXT), loader.rewritten);
         assertEquals(2, reports.size(), reports.toString());

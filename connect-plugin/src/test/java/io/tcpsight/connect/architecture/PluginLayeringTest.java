@@ -2,10 +2,14 @@ package io.tcpsight.connect.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.tcpsight.architecture.FileTies;
+import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,5 +89,11 @@ class PluginLayeringTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.tcpsight.kafka..", "io.tcpsight.report..")
                 .check(PLUGIN);
+    }
+
+    @Test
+    void noTwoFilesUseEachOther() throws Exception {
+        assertEquals(Set.of(), FileTies.twoWay(PLUGIN), "in the class files");
+        assertEquals(Set.of(), FileTies.twoWayInSources(Path.of("src/main/java")), "in the sources");
     }
 }

@@ -1,10 +1,14 @@
 package io.tcpsight.doctor.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.tcpsight.architecture.FileTies;
+import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,5 +41,11 @@ class DoctorLayeringTest {
                 .resideInAnyPackage(
                         "io.micrometer..", "io.tcpsight.runtime..", "io.tcpsight.export..", "io.tcpsight.kafka..")
                 .check(DOCTOR);
+    }
+
+    @Test
+    void noTwoFilesUseEachOther() throws Exception {
+        assertEquals(Set.of(), FileTies.twoWay(DOCTOR), "in the class files");
+        assertEquals(Set.of(), FileTies.twoWayInSources(Path.of("src/main/java")), "in the sources");
     }
 }
