@@ -65,7 +65,7 @@ public final class BrokerConfigRules {
             TcpsightConfig config,
             String traffic) {
         Long bytes = number(brokerConfig.get(key));
-        if (bytes == null || bytes <= 0 || !ConnectionRules.longPath(rttMicros, config)) {
+        if (bytes == null || bytes <= 0 || !ConnectionRuleParts.longPath(rttMicros, config)) {
             return Optional.empty();
         }
         Optional<WindowModel.Verdict> verdict =

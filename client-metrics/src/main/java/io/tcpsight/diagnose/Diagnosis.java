@@ -15,16 +15,9 @@ public final class Diagnosis {
 
     public static List<Finding> connection(ConnectionFacts facts, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
-        add(findings, ConnectionRules.smallReceiveBuffer(facts, config));
-        add(findings, ConnectionRules.kernelWindowClampRegression(facts, config));
-        add(findings, ConnectionRules.noWindowScaling(facts, config));
-        add(findings, ConnectionRules.receiveWindowLimited(facts, config));
-        add(findings, ConnectionRules.sendBufferLimited(facts, config));
-        add(findings, ConnectionRules.smallSendBuffer(facts, config));
-        add(findings, ConnectionRules.retransmissions(facts, config));
-        add(findings, ConnectionRules.slowHandshake(facts, config));
-        add(findings, ConnectionRules.fetchSizeBelowBdp(facts, config));
-        add(findings, ProduceRules.producePipelineBelowBdp(facts, config));
+        for (ConnectionRule rule : ConnectionRules.ALL) {
+            add(findings, rule.judge(facts, config));
+        }
         return findings;
     }
 

@@ -46,7 +46,7 @@ final class ProduceRules {
 
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
-        if (seen.isEmpty() || !facts.established() || !ConnectionRules.longPath(facts.rttMicros(), config)) {
+        if (seen.isEmpty() || !facts.established() || !ConnectionRuleParts.longPath(facts.rttMicros(), config)) {
             return Optional.empty();
         }
         ProduceTraffic traffic = seen.get();
