@@ -38,15 +38,7 @@ public final class FileTies {
                 }
             }
         }
-        Set<String> ties = new TreeSet<>();
-        uses.forEach((from, targets) -> {
-            for (String to : targets) {
-                if (from.compareTo(to) < 0 && uses.getOrDefault(to, Set.of()).contains(from)) {
-                    ties.add(simple(from) + " <-> " + simple(to));
-                }
-            }
-        });
-        return ties;
+        return mutual(uses);
     }
 
     /**
@@ -92,15 +84,7 @@ public final class FileTies {
                 }
             }
         });
-        Set<String> ties = new TreeSet<>();
-        uses.forEach((from, targets) -> {
-            for (String to : targets) {
-                if (from.compareTo(to) < 0 && uses.getOrDefault(to, Set.of()).contains(from)) {
-                    ties.add(simple(from) + " <-> " + simple(to));
-                }
-            }
-        });
-        return ties;
+        return mutual(uses);
     }
 
     /** Comments, string and character literals: what is not code. */
@@ -113,6 +97,19 @@ public final class FileTies {
             Pattern.compile("\\bimport\\s+(?:static\\s+)?((?:[a-z_][\\w]*\\.)+[A-Z]\\w*)");
 
     private static final Pattern IDENTIFIER = Pattern.compile("\\b[A-Z]\\w*");
+
+    /** The pairs in which each uses the other. */
+    private static Set<String> mutual(Map<String, Set<String>> uses) {
+        Set<String> ties = new TreeSet<>();
+        uses.forEach((from, targets) -> {
+            for (String to : targets) {
+                if (from.compareTo(to) < 0 && uses.getOrDefault(to, Set.of()).contains(from)) {
+                    ties.add(simple(from) + " <-> " + simple(to));
+                }
+            }
+        });
+        return ties;
+    }
 
     private static JavaClass topLevel(JavaClass type) {
         JavaClass outer = type;

@@ -39,18 +39,21 @@ class HumanReportTest {
                     "3", new InetSocketAddress("10.0.0.3", 9092), null, null)
             .identity(DoctorClient.of("tcpsight-doctor", ClientLibrary.JAVA));
 
-    /** Findings the real rules give for a 64 KiB consumer 100 ms from broker 3 on a host with timestamps off. */
-    static List<Finding> realFindings() {
-        KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
-        ConnectionFacts facts = ConnectionFacts.builder(BROKER_3)
+    /** A consumer 100 ms from its broker with receive.buffer.bytes=65536 (its window clamped at 49,152 bytes). */
+    private static ConnectionFacts.Builder smallBufferConsumer(ConnectionIdentity identity) {
+        return ConnectionFacts.builder(identity)
                 .rttMicros(100_000)
                 .windowScaling(true)
                 .rcvWindowScale(2)
                 .receiveBufferBytes(131_072)
                 .windowClampBytes(49_152)
-                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER))
-                .kernel(kernel)
-                .build();
+                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER));
+    }
+
+    /** Findings the real rules give for a 64 KiB consumer 100 ms from broker 3 on a host with timestamps off. */
+    static List<Finding> realFindings() {
+        KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
+        ConnectionFacts facts = smallBufferConsumer(BROKER_3).kernel(kernel).build();
         List<Finding> findings = new ArrayList<>(Diagnosis.connection(facts, TcpsightConfig.defaults()));
         findings.addAll(Diagnosis.host(kernel, BROKER_3, 100_000, TcpsightConfig.defaults()));
         return findings;
@@ -61,14 +64,7 @@ class HumanReportTest {
         ConnectionIdentity librdkafka = new BrokerPaths.BrokerPath(
                         "3", new InetSocketAddress("10.0.0.3", 9092), null, null)
                 .identity(DoctorClient.of("rdkafka", DoctorClient.library("librdkafka")));
-        ConnectionFacts facts = ConnectionFacts.builder(librdkafka)
-                .rttMicros(100_000)
-                .windowScaling(true)
-                .rcvWindowScale(2)
-                .receiveBufferBytes(131_072)
-                .windowClampBytes(49_152)
-                .kafka(KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER))
-                .build();
+        ConnectionFacts facts = smallBufferConsumer(librdkafka).build();
         Finding finding = Diagnosis.connection(facts, TcpsightConfig.defaults()).stream()
                 .filter(each -> each.rule().id().equals("small-receive-buffer"))
                 .findFirst()
