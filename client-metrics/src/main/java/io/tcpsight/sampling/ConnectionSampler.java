@@ -141,7 +141,9 @@ public final class ConnectionSampler {
         SocketBufferState buffers = previous == null ? null : previous.buffers;
         if (connection.bufferReadDue(BUFFER_READ_EVERY)) {
             try {
-                buffers = sharedBuffers.shared(TcpSockets.bufferState(connection.fd()));
+                SocketBufferState read = TcpSockets.bufferState(connection.fd());
+                // unchanged since the last read (an idle connection): keep what it holds, no pool lookup
+                buffers = read.equals(buffers) ? buffers : sharedBuffers.shared(read);
             } catch (TcpSocketException gone) {
                 // closed between the two calls; the next sample releases it
             }

@@ -1,7 +1,5 @@
 package io.tcpsight.tcp;
 
-import java.util.Objects;
-
 /** A socket's buffer and segment settings as the kernel reports them (not as requested). */
 public final class SocketBufferState {
     private final int receiveBufferBytes;
@@ -72,8 +70,13 @@ public final class SocketBufferState {
 
     @Override
     public int hashCode() {
-        return Objects.hash(
-                receiveBufferBytes, sendBufferBytes, windowClampBytes, maxSegmentBytes, noDelay, congestionControl);
+        // by hand: Objects.hash would box six values for every read of every connection's buffers
+        int hash = receiveBufferBytes;
+        hash = 31 * hash + sendBufferBytes;
+        hash = 31 * hash + windowClampBytes;
+        hash = 31 * hash + maxSegmentBytes;
+        hash = 31 * hash + (noDelay ? 1 : 0);
+        return 31 * hash + congestionControl.hashCode();
     }
 
     @Override

@@ -46,9 +46,8 @@ class WorkerEndpointsLabIT {
     /** Connect's basic auth reads its users from a properties file through this JAAS module. */
     private static final String LOGIN_MODULE =
             "org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule";
-    /** What docs/connect-plugin.md says to keep from the agent's endpoint in a worker that also runs the plugin. */
-    private static final Pattern AGENT_KEEP =
-            Pattern.compile("tcpsight_connects_.*|tcpsight_host_(listen|syncookies|tcp_aborts)_.*");
+    /** The keep rule's regex in docs/connect-plugin.md, for the agent's endpoint in a worker that also runs the plugin. */
+    private static final Pattern DOCUMENTED_KEEP = Pattern.compile("\n\\s+regex: '([^']+)'\n");
 
     private static final Pattern SERIES_NAME = Pattern.compile("^(tcpsight_[a-z_]+)", Pattern.MULTILINE);
 
@@ -95,10 +94,11 @@ class WorkerEndpointsLabIT {
             Set<String> agentNames = names(agent);
             Set<String> both = new TreeSet<>(agentNames);
             both.retainAll(pluginNames);
+            Matcher documented = DOCUMENTED_KEEP.matcher(Files.readString(Path.of("..", "docs", "connect-plugin.md")));
+            assertTrue(documented.find(), "connect-plugin.md's keep rule for the agent's series");
+            Pattern keep = Pattern.compile(documented.group(1));
             Set<String> kept = new TreeSet<>();
-            agentNames.stream()
-                    .filter(name -> AGENT_KEEP.matcher(name).matches())
-                    .forEach(kept::add);
+            agentNames.stream().filter(name -> keep.matcher(name).matches()).forEach(kept::add);
             System.out.println("plugin: " + pluginNames.size() + " tcpsight series names; agent: " + agentNames.size()
                     + "; on both: " + both + "; kept from the agent: " + kept);
             // both count the worker's connections: scraped whole, both endpoints would count each twice
