@@ -22,7 +22,7 @@ final class AgentStartup {
      */
     static final String STATE_PROPERTY = "tcpsight.agent.state";
 
-    private static volatile AgentRuntime runtime;
+    private static volatile AgentAssembly runtime;
 
     private AgentStartup() {}
 
@@ -38,8 +38,8 @@ final class AgentStartup {
         clearState(); // a load after a disabled one: its own outcome, not the last
         try {
             AgentSettings settings = AgentSettings.parse(arguments);
-            AgentRuntime started = new AgentRuntime(settings, log);
-            Hooks.install(started);
+            AgentAssembly started = new AgentAssembly(settings, log);
+            Hooks.install(started.hooks());
             // Before main runs, so that every connection is seen from the JVM's first. Installing on a
             // background thread was tried and not kept: on 2 cores it saved no broker startup time (the
             // install is CPU, not waiting) and would miss a client JVM's first connections.

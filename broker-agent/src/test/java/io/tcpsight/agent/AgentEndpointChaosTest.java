@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class AgentEndpointChaosTest {
     private static final long PROBE_LIMIT_MILLIS = 1000;
 
-    private AgentRuntime runtime;
+    private AgentAssembly runtime;
     private int port;
 
     @BeforeEach
@@ -44,7 +44,7 @@ class AgentEndpointChaosTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        runtime = new AgentRuntime(AgentSettings.parse("port=" + port + ",interval=1s"), AgentLog.create());
+        runtime = new AgentAssembly(AgentSettings.parse("port=" + port + ",interval=1s"), AgentLog.create());
         runtime.start(AgentLog.create());
         assertEquals(200, get("/metrics").status, "the endpoint answers before the chaos starts");
     }

@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.agent.naming.BrokerConnectionIds;
 import io.tcpsight.model.Role;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
@@ -27,7 +28,7 @@ class AgentRuntimeAdoptionTest {
     @ValueSource(strings = {"-7", "-2-7"})
     void connectionsOpenedBeforeTheHooksAreAdoptedAndAttributedAtTheirFirstRequest(String idSuffix) throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             InetSocketAddress brokerSide = pair.brokerSide();
             InetSocketAddress clientSide = pair.clientSide();
             assertTrue(runtime.adoptOpenConnections() >= 2, "both ends adopted");
@@ -37,20 +38,24 @@ class AgentRuntimeAdoptionTest {
             assertEquals(Role.CLIENT, clientEnd.identity().role());
 
             String connectionId = BrokerConnectionIds.addressKey(brokerSide, clientSide) + idSuffix;
-            runtime.request(
-                    connectionId, request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
+            runtime.hooks()
+                    .request(
+                            connectionId,
+                            request(connectionId, "late-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT"));
 
             assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow());
             assertEquals("PLAINTEXT", brokerEnd.identity().listener().orElseThrow());
             assertEquals("User:ANONYMOUS", brokerEnd.identity().principal().orElseThrow());
-            runtime.request(
-                    connectionId, request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
+            runtime.hooks()
+                    .request(
+                            connectionId,
+                            request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
             assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow(), "attributed once");
             assertEquals(0, runtime.adoptOpenConnections(), "nothing adopted twice");
         }
     }
 
-    private static TrackedConnection find(AgentRuntime runtime, InetSocketAddress local, InetSocketAddress remote) {
+    private static TrackedConnection find(AgentAssembly runtime, InetSocketAddress local, InetSocketAddress remote) {
         return runtime.tracked().stream()
                 .filter(connection -> local.equals(connection.identity().local())
                         && remote.equals(connection.identity().remote()))

@@ -37,18 +37,18 @@ class AgentRuntimeClientFlowTest {
         assumeTrue( // in CI a missing native library fails the test below instead
                 TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
                 TcpSockets.availability().reason());
-        AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+        AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
         Object selector = new Object();
         try (ServerSocketChannel server = ServerSocketChannel.open();
                 SocketChannel client = SocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            runtime.networkClient(selector, clientId);
+            runtime.hooks().networkClient(selector, clientId);
             client.configureBlocking(false);
             client.connect(server.getLocalAddress());
-            runtime.registered(selector, connectionId, client, System.nanoTime());
+            runtime.hooks().registered(selector, connectionId, client, System.nanoTime());
             try (SocketChannel accepted = server.accept()) {
                 client.finishConnect();
-                runtime.connected(client);
+                runtime.hooks().connected(client);
                 InetSocketAddress local = (InetSocketAddress) client.getLocalAddress();
                 ConnectionIdentity identity = runtime.tracked().stream()
                         .map(tracked -> tracked.identity())
@@ -61,12 +61,13 @@ class AgentRuntimeClientFlowTest {
                 assertEquals(OwnerKnownBy.HOOKS, identity.ownerKnownBy());
                 // what the Connect plugin and the reporter in the same JVM read through Hooks.clientConnection
                 int fd = TcpSockets.fileDescriptor(client);
-                String[] owner = runtime.clientConnection(fd);
+                String[] owner = runtime.hooks().clientConnection(fd);
                 assertEquals(clientId, owner[0]);
                 assertEquals(node, owner[1]);
                 assertEquals(flow.name(), owner[2]);
                 assertEquals(Long.toString(TcpSockets.socketInode(fd).orElseThrow()), owner[3]);
-                assertEquals(null, runtime.clientConnection(TcpSockets.fileDescriptor(accepted)), "not tracked");
+                assertEquals(
+                        null, runtime.hooks().clientConnection(TcpSockets.fileDescriptor(accepted)), "not tracked");
             }
         }
     }

@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.agent.naming.BrokerConnectionIds;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.OwnerKnownBy;
 import io.tcpsight.sampling.TrackedConnection;
@@ -30,12 +31,13 @@ class AgentRuntimeIdentityTest {
     @Test
     void principalAndClientSoftwareFollowAuthenticationAndTheClientsAnnouncement() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             runtime.adoptOpenConnections();
             InetSocketAddress brokerSide = pair.brokerSide();
             String connectionId = BrokerConnectionIds.addressKey(brokerSide, pair.clientSide()) + "-2-7";
 
-            runtime.request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY));
+            runtime.hooks()
+                    .request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY));
             TrackedConnection connection = runtime.tracked().stream()
                     .filter(tracked -> brokerSide.equals(tracked.identity().local()))
                     .findFirst()
@@ -45,7 +47,7 @@ class AgentRuntimeIdentityTest {
 
             ClientInformation java = new ClientInformation("apache-kafka-java", "4.3.1");
             for (int i = 0; i < 3; i++) {
-                runtime.request(connectionId, request(connectionId, new KafkaPrincipal("User", "alice"), java));
+                runtime.hooks().request(connectionId, request(connectionId, new KafkaPrincipal("User", "alice"), java));
             }
             ConnectionIdentity authenticated = connection.identity();
             assertEquals("User:alice", authenticated.principal().orElseThrow());
@@ -53,10 +55,10 @@ class AgentRuntimeIdentityTest {
                     "apache-kafka-java/4.3.1", authenticated.clientSoftware().orElseThrow());
             assertEquals("orders-consumer", authenticated.clientId().orElseThrow());
 
-            runtime.request(connectionId, request(connectionId, new KafkaPrincipal("User", "alice"), java));
+            runtime.hooks().request(connectionId, request(connectionId, new KafkaPrincipal("User", "alice"), java));
             assertTrue(authenticated == connection.identity(), "an unchanged request rebuilds nothing");
 
-            runtime.request(connectionId, request(connectionId, new KafkaPrincipal("User", "bob"), java));
+            runtime.hooks().request(connectionId, request(connectionId, new KafkaPrincipal("User", "bob"), java));
             assertEquals("User:bob", connection.identity().principal().orElseThrow(), "after re-authentication");
             assertEquals("orders-consumer", connection.identity().clientId().orElseThrow(), "client.id stays");
         }
@@ -69,11 +71,13 @@ class AgentRuntimeIdentityTest {
     @Test
     void anEmptyClientIdNamesNobodyAndTheNextRequestsIdNamesTheConnection() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             runtime.adoptOpenConnections();
             InetSocketAddress brokerSide = pair.brokerSide();
             String connectionId = BrokerConnectionIds.addressKey(brokerSide, pair.clientSide()) + "-2-8";
-            runtime.request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, ""));
+            runtime.hooks()
+                    .request(
+                            connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, ""));
             TrackedConnection connection = runtime.tracked().stream()
                     .filter(tracked -> brokerSide.equals(tracked.identity().local()))
                     .findFirst()
@@ -81,7 +85,8 @@ class AgentRuntimeIdentityTest {
             assertEquals(Optional.empty(), connection.identity().clientId());
             assertEquals(OwnerKnownBy.UNPLACED, connection.identity().ownerKnownBy());
             KafkaPrincipal alice = new KafkaPrincipal("User", "alice");
-            runtime.request(connectionId, request(connectionId, alice, ClientInformation.EMPTY, "connect-worker-1"));
+            runtime.hooks()
+                    .request(connectionId, request(connectionId, alice, ClientInformation.EMPTY, "connect-worker-1"));
             assertEquals("connect-worker-1", connection.identity().clientId().orElseThrow());
             assertEquals(OwnerKnownBy.HOOKS, connection.identity().ownerKnownBy());
         }
@@ -95,30 +100,39 @@ class AgentRuntimeIdentityTest {
     @Test
     void aForwardedRequestDoesNotRelabelTheBrokerToControllerConnection() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentRuntime runtime = new AgentRuntime(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             runtime.adoptOpenConnections();
             InetSocketAddress controllerSide = pair.brokerSide();
             String connectionId = BrokerConnectionIds.addressKey(controllerSide, pair.clientSide()) + "-2-9";
             ClientInformation java = new ClientInformation("apache-kafka-java", "4.3.1");
-            runtime.request(
-                    connectionId,
-                    request(connectionId, KafkaPrincipal.ANONYMOUS, java, "broker-1-to-controller-forwarding-channel"));
+            runtime.hooks()
+                    .request(
+                            connectionId,
+                            request(
+                                    connectionId,
+                                    KafkaPrincipal.ANONYMOUS,
+                                    java,
+                                    "broker-1-to-controller-forwarding-channel"));
             TrackedConnection connection = runtime.tracked().stream()
                     .filter(tracked -> controllerSide.equals(tracked.identity().local()))
                     .findFirst()
                     .orElseThrow();
-            runtime.request(
-                    connectionId,
-                    new RequestContext(
-                            new RequestHeader(
-                                    ApiKeys.CREATE_TOPICS, ApiKeys.CREATE_TOPICS.latestVersion(), "alice-admin", 5),
+            runtime.hooks()
+                    .request(
                             connectionId,
-                            InetAddress.getLoopbackAddress(),
-                            new KafkaPrincipal("User", "alice"),
-                            new ListenerName("CONTROLLER"),
-                            SecurityProtocol.PLAINTEXT,
-                            ClientInformation.EMPTY,
-                            false));
+                            new RequestContext(
+                                    new RequestHeader(
+                                            ApiKeys.CREATE_TOPICS,
+                                            ApiKeys.CREATE_TOPICS.latestVersion(),
+                                            "alice-admin",
+                                            5),
+                                    connectionId,
+                                    InetAddress.getLoopbackAddress(),
+                                    new KafkaPrincipal("User", "alice"),
+                                    new ListenerName("CONTROLLER"),
+                                    SecurityProtocol.PLAINTEXT,
+                                    ClientInformation.EMPTY,
+                                    false));
             assertEquals("User:ANONYMOUS", connection.identity().principal().orElseThrow());
             assertEquals(
                     "broker-1-to-controller-forwarding-channel",

@@ -28,14 +28,14 @@ class AgentWithoutNativeLibraryTest {
         }
         AgentSettings settings =
                 AgentSettings.parse("port=" + port + ",connect.rate=1,connect.burst=1,connect.max.wait=0ms");
-        AgentRuntime runtime = new AgentRuntime(settings, AgentLog.create(), false);
+        AgentAssembly runtime = new AgentAssembly(settings, AgentLog.create(), false);
         try (ServerSocketChannel listener =
                         ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(listener.getLocalAddress())) {
             runtime.start(AgentLog.create());
-            runtime.connecting(); // the only permit
-            runtime.connecting(); // would wait a second, past connect.max.wait=0ms: goes ahead, counted
-            runtime.registered(new Object(), "1", client, System.nanoTime()); // no TCP_INFO: not tracked
+            runtime.hooks().connecting(); // the only permit
+            runtime.hooks().connecting(); // would wait a second, past connect.max.wait=0ms: goes ahead, counted
+            runtime.hooks().registered(new Object(), "1", client, System.nanoTime()); // no TCP_INFO: not tracked
             String metrics = get(port);
             assertTrue(metrics.startsWith("HTTP/1.1 200"), metrics);
             assertTrue(metrics.contains("tcpsight_connects_paced_total 2.0"), metrics);

@@ -13,37 +13,66 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The agent's parts and what each may reach (docs/architecture.md): the hooks (bytecode for
- * Kafka's classes) and the HTTP endpoint are parts the agent's root package assembles, and know
- * nothing of it or of each other. The agent never links a Kafka type: it hooks Kafka's classes by
+ * Kafka's classes), the naming of connections (the hooks' receiver), the listener watch and the
+ * HTTP endpoint are parts the agent's root package (startup) assembles; they know nothing of it,
+ * and only naming reaches another part (the hooks' interface it implements). The agent never links a Kafka type: it hooks Kafka's classes by
  * name and reads their fields by reflection, so one jar serves every Kafka release.
  */
 class AgentLayeringTest {
+    private static final String[] PARTS = {
+        "io.tcpsight.agent.hooks..",
+        "io.tcpsight.agent.http..",
+        "io.tcpsight.agent.naming..",
+        "io.tcpsight.agent.listeners.."
+    };
     private static final JavaClasses AGENT = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.tcpsight.agent");
 
     @Test
-    void theHooksAndTheEndpointKnowNothingOfTheAgentThatAssemblesThem() {
+    void thePartsKnowNothingOfTheAgentThatAssemblesThem() {
         noClasses()
                 .that()
-                .resideInAnyPackage("io.tcpsight.agent.hooks..", "io.tcpsight.agent.http..")
+                .resideInAnyPackage(PARTS)
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.tcpsight.agent")
                 .check(AGENT);
+    }
+
+    @Test
+    void eachPartReachesOnlyThePartsBelowIt() {
+        // The hooks are the bottom: bytecode and the receiver's interface, which naming implements.
         noClasses()
                 .that()
                 .resideInAPackage("io.tcpsight.agent.hooks..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAPackage("io.tcpsight.agent.http..")
+                .resideInAnyPackage(
+                        "io.tcpsight.agent.http..", "io.tcpsight.agent.naming..", "io.tcpsight.agent.listeners..")
                 .check(AGENT);
         noClasses()
                 .that()
                 .resideInAPackage("io.tcpsight.agent.http..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAPackage("io.tcpsight.agent.hooks..")
+                .resideInAnyPackage(
+                        "io.tcpsight.agent.hooks..", "io.tcpsight.agent.naming..", "io.tcpsight.agent.listeners..")
+                .check(AGENT);
+        noClasses()
+                .that()
+                .resideInAPackage("io.tcpsight.agent.naming..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.tcpsight.agent.http..", "io.tcpsight.agent.listeners..")
+                .check(AGENT);
+        noClasses()
+                .that()
+                .resideInAPackage("io.tcpsight.agent.listeners..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.tcpsight.agent.http..", "io.tcpsight.agent.naming..", "io.tcpsight.agent.hooks..")
                 .check(AGENT);
     }
 
@@ -73,12 +102,10 @@ class AgentLayeringTest {
     }
 
     @Test
-    void meterTypesStayInTheMetersTheRuntimeAndTheEndpoint() {
+    void meterTypesStayInTheMetersAndConnectPacing() {
         noClasses()
                 .that()
-                .haveNameNotMatching(".*(Meters|\\.AgentRuntime|\\.ConnectPacer)(\\$.*)?")
-                .and()
-                .resideOutsideOfPackage("io.tcpsight.agent.http..")
+                .haveNameNotMatching(".*(Meters|\\.ConnectPacer)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.micrometer..")

@@ -43,7 +43,9 @@ class AgentHttpServerTest {
     }
 
     private AgentHttpServer start(List<MeterBinder> meters) throws IOException {
-        return AgentHttpServer.start("127.0.0.1", 0, EndpointAccess.OPEN, monitor(), meters, warnings::add);
+        ConnectionMonitor monitor = monitor();
+        return AgentHttpServer.start(
+                "127.0.0.1", 0, EndpointAccess.OPEN, PrometheusText.of(monitor, meters), monitor, warnings::add);
     }
 
     @Test

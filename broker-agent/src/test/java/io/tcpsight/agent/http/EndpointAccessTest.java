@@ -56,7 +56,13 @@ class EndpointAccessTest {
             new FindingsBoard(0, finding -> {}));
 
     private AgentHttpServer start(Map<String, String> settings) throws IOException {
-        return AgentHttpServer.start("127.0.0.1", 0, EndpointAccess.from(settings), monitor, List.of(), warnings::add);
+        return AgentHttpServer.start(
+                "127.0.0.1",
+                0,
+                EndpointAccess.from(settings),
+                PrometheusText.of(monitor, List.of()),
+                monitor,
+                warnings::add);
     }
 
     @Test

@@ -1,168 +1,76 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.naming;
 
-import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.agent.hooks.Hooks;
-import io.tcpsight.agent.http.AgentHttpServer;
 import io.tcpsight.model.BulkFlow;
 import io.tcpsight.model.ClientConnectionIds;
 import io.tcpsight.model.ClientKind;
 import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.KafkaSettings;
 import io.tcpsight.model.OwnerKnownBy;
-import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.model.Role;
 import io.tcpsight.model.SharedValues;
-import io.tcpsight.runtime.ObservationRuntime;
 import io.tcpsight.sampling.ConnectionRegistry;
 import io.tcpsight.sampling.TrackedConnection;
 import io.tcpsight.tcp.TcpSocketException;
 import io.tcpsight.tcp.TcpSockets;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
- * The agent at run time: receives the hooks' calls and keeps the registry of Kafka connections
- * in step with them, on top of the shared {@link ObservationRuntime} (monitor, sampling thread,
- * JMX, the HTTP endpoint) plus the listener watch.
+ * How a connection gets its name: receives the hooks' calls and keeps the registry of Kafka
+ * connections in step with them. A broker-side connection is named by its requests (client.id,
+ * principal, listener, client software, what it fetches or produces), a client-side one by its
+ * network client's client.id and connection id; connections open before the hooks are adopted
+ * from the process census. Nothing else: the agent's startup assembles it with the rest.
  */
-final class AgentRuntime implements Hooks.Receiver {
-    private final AgentSettings settings;
-    private final ObservationRuntime observation;
+public final class AgentRuntime implements Hooks.Receiver {
     private final ConnectionRegistry registry;
-    private final BrokerConnectionIds brokerIds = new BrokerConnectionIds();
+    private final BrokerConnectionIds brokerIds;
     /** One copy of the client.ids, principals and client software that many connections carry. */
     private final SharedValues<String> names = new SharedValues<>(16_384);
 
     private final Map<Object, String> clientIdBySelector = Collections.synchronizedMap(new WeakHashMap<>());
-    private final Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
-    private final OncePerKindLog failures;
+    private final Map<Integer, String> listenerByPort;
+    private final Runnable connecting;
+    private final String congestion;
+    private final int ownHttpPort;
     private final boolean nativeAvailable;
-    private final ConnectPacer connectPacer;
-    /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
-    private volatile String httpEndpoint;
+    private final BiConsumer<String, Throwable> failed;
 
-    AgentRuntime(AgentSettings settings, AgentLog log) {
-        this(settings, log, TcpSockets.availability().isAvailable());
-    }
-
-    /** @param nativeAvailable whether TCP_INFO can be read; without it connections are not tracked, the rest runs */
-    AgentRuntime(AgentSettings settings, AgentLog log, boolean nativeAvailable) {
-        this.settings = settings;
-        this.failures = new OncePerKindLog(log);
+    /**
+     * @param listenerByPort the listener names learned from requests, shared with the listener watch
+     * @param connecting what a client's connect waits for (pacing); runs whether or not TCP_INFO is available
+     * @param congestion the congestion control set on accepted sockets; null to leave them alone
+     * @param ownHttpPort the agent's own endpoint, never adopted
+     * @param nativeAvailable whether TCP_INFO can be read; without it connections are not tracked
+     * @param failed where a failure inside a hook goes (once per kind)
+     */
+    public AgentRuntime(
+            ConnectionRegistry registry,
+            BrokerConnectionIds brokerIds,
+            Map<Integer, String> listenerByPort,
+            Runnable connecting,
+            String congestion,
+            int ownHttpPort,
+            boolean nativeAvailable,
+            BiConsumer<String, Throwable> failed) {
+        this.registry = registry;
+        this.brokerIds = brokerIds;
+        this.listenerByPort = listenerByPort;
+        this.connecting = connecting;
+        this.congestion = congestion;
+        this.ownHttpPort = ownHttpPort;
         this.nativeAvailable = nativeAvailable;
-        this.connectPacer = settings.connectRate > 0
-                ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)
-                : null;
-        ListenerWatch listeners =
-                new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, this::failed);
-        ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
-                .log(log::info, log::warn)
-                .samplerThread("tcpsight-agent-sampler")
-                .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
-                .settings(this::requestedSettings)
-                .beforeRound(brokerIds::retainTracked)
-                .roundFindingSource(connections -> {
-                    try {
-                        return listeners.evaluate(settings.config, ListenerWatch.acceptedPorts(connections));
-                    } catch (IOException | RuntimeException unreadable) {
-                        failed("listener watch", unreadable);
-                        return Collections.emptyList();
-                    }
-                })
-                .jmx("BrokerAgent", "agent");
-        if (settings.port > 0) {
-            observation.exporter("HTTP endpoint on " + settings.host + ":" + settings.port, monitor -> {
-                AgentHttpServer server = AgentHttpServer.start(
-                        settings.host,
-                        settings.port,
-                        settings.access,
-                        monitor,
-                        agentMeters(listeners.meters(), connectPacer),
-                        log::warn);
-                httpEndpoint = (settings.access.tls() ? "https://" : "http://") + settings.host + ":" + server.port()
-                        + "/metrics"
-                        + (settings.access.restricted() || settings.access.redacted()
-                                ? " (" + settings.access.describe() + ")"
-                                : "");
-                if (!settings.access.restricted() && !isLoopback(settings.host)) {
-                    log.warn("tcpsight agent: the HTTP endpoint listens on " + settings.host
-                            + " with no TLS, authentication or allowlist: anyone who reaches the port reads client.ids,"
-                            + " principals and addresses; set http.auth.token.file, http.allow or http.tls.*, or"
-                            + " http.redact=true");
-                }
-                return server;
-            });
-        }
-        this.observation = observation.build();
-        this.registry = this.observation.registry();
-    }
-
-    /** A loopback address, or a name that resolves only to loopback ones (localhost). */
-    static boolean isLoopback(String host) {
-        try {
-            for (InetAddress address : InetAddress.getAllByName(host)) {
-                if (!address.isLoopbackAddress()) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (IOException unresolved) {
-            return false;
-        }
-    }
-
-    /** The agent's meters beside the connection meters: the listeners and, when on, connect pacing. */
-    private static List<MeterBinder> agentMeters(ListenerMeters listenerMeters, ConnectPacer connectPacer) {
-        List<MeterBinder> binders = new ArrayList<>();
-        binders.add(listenerMeters);
-        if (connectPacer != null) {
-            binders.add(connectPacer);
-        }
-        return binders;
-    }
-
-    /** For the round step, which is built before the field is assigned. */
-    private ConnectionRegistry registry() {
-        return registry;
-    }
-
-    /** What the startup line says about the HTTP endpoint: its URL, or null when it does not listen. */
-    String httpEndpoint() {
-        return httpEndpoint;
-    }
-
-    /** What the startup line says about connect pacing; null when it is off. */
-    String connectPacing() {
-        return connectPacer == null ? null : connectPacer.describe();
+        this.failed = failed;
     }
 
     @Override
     public void connecting() {
-        if (connectPacer != null) {
-            connectPacer.pace(); // whether or not TCP_INFO is available: pacing needs no native code
-        }
-    }
-
-    /**
-     * Starts sampling and the outputs. Without the native library the agent goes on with what needs
-     * none: connect pacing, the host's listen-queue counters, the endpoint and JMX.
-     */
-    void start(AgentLog log) {
-        TcpSockets.availability().advice().ifPresent(log::warn); // refused: the line below names the option
-        if (!nativeAvailable) {
-            log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason()
-                    + "; connections, listen queues and the host's qdisc and driver drops are not read, connect"
-                    + " pacing, the endpoint and the host's listen overflow counters go on");
-        }
-        observation.start();
+        connecting.run(); // pacing needs no native code
     }
 
     @Override
@@ -203,22 +111,22 @@ final class AgentRuntime implements Hooks.Receiver {
             tracked.handshakeStarted(connectStartNanos);
         } else {
             brokerIds.registered(connectionId, tracked);
-            if (settings.congestion != null) {
+            if (congestion != null) {
                 setCongestion(channel);
             }
         }
     }
 
     /** Adopts the connections open before the hooks (an attach); see {@link OpenConnectionAdoption}. Returns how many. */
-    int adoptOpenConnections() throws IOException {
-        return nativeAvailable ? OpenConnectionAdoption.adopt(registry, brokerIds, settings.port) : 0;
+    public int adoptOpenConnections() throws IOException {
+        return nativeAvailable ? OpenConnectionAdoption.adopt(registry, brokerIds, ownHttpPort) : 0;
     }
 
     private void setCongestion(SocketChannel channel) {
         try {
-            TcpSockets.setCongestionControl(channel, settings.congestion);
+            TcpSockets.setCongestionControl(channel, congestion);
         } catch (TcpSocketException refused) {
-            failed("congestion=" + settings.congestion, refused);
+            failed("congestion=" + congestion, refused);
         }
     }
 
@@ -365,25 +273,6 @@ final class AgentRuntime implements Hooks.Receiver {
     }
 
     /**
-     * The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for,
-     * and what its Produce requests carried since the previous round. Called once a round per
-     * connection, by the monitor.
-     */
-    private KafkaSettings requestedSettings(TrackedConnection connection) {
-        BrokerConnection broker = connection
-                .ownerKey()
-                .map(brokerIds::known)
-                .filter(known -> known.tracked == connection)
-                .orElse(null);
-        FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
-        KafkaSettings settings = sizes == null
-                ? KafkaSettings.unknown()
-                : new KafkaSettings(null, null, sizes.maxBytes, sizes.partitionMaxBytes, sizes.partitions);
-        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(System.nanoTime());
-        return traffic == null ? settings : settings.withProduceTraffic(traffic);
-    }
-
-    /**
      * What the client asks for decides which buffers can limit the connection: fetches (and share
      * fetches) pull responses out of the broker, produces push requests into it. Read until the first Fetch or Produce; from then
      * on a request costs one volatile read here (a client that does both on one connection is rare and
@@ -425,15 +314,6 @@ final class AgentRuntime implements Hooks.Receiver {
 
     @Override
     public void failed(String where, Throwable failure) {
-        failures.failed(where, failure);
-    }
-
-    /** For tests in this package: what the registry tracks now. */
-    List<TrackedConnection> tracked() {
-        return registry.connections();
-    }
-
-    void close() {
-        observation.close();
+        failed.accept(where, failure);
     }
 }

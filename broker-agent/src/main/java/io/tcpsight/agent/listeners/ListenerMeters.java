@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.listeners;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,7 +20,7 @@ import java.util.Map;
  * rollout view, the namespace's aborted connections by the kernel's reason (TcpExt TCPAbortOn*:
  * a reset sent). Updated by the listener watch every round; a listener that closed loses its rows.
  */
-final class ListenerMeters implements MeterBinder {
+public final class ListenerMeters implements MeterBinder {
     private final Map<Tags, Long> queueRows = new HashMap<>();
     private final Map<Tags, Long> backlogRows = new HashMap<>();
     private volatile long[] counters = new long[0];

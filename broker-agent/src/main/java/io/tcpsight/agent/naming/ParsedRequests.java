@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.naming;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

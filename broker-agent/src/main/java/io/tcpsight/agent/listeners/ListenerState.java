@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.listeners;
 
 import io.tcpsight.tcp.ListenQueue;
 

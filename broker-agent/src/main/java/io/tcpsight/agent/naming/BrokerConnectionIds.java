@@ -1,5 +1,7 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.naming;
 
+import io.tcpsight.model.KafkaSettings;
+import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -10,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (which carries only the id) reaches its connection. Ids are "local:port-remote:port-index" in
  * Kafka 3.x and "local:port-remote:port-processor-index" in 4.x.
  */
-final class BrokerConnectionIds {
+public final class BrokerConnectionIds {
     private final Map<String, BrokerConnection> byConnectionId = new ConcurrentHashMap<>();
     /**
      * Connections adopted from the census (open before the hooks), by the addresses part of the id,
@@ -46,13 +48,32 @@ final class BrokerConnectionIds {
     }
 
     /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
-    void retainTracked() {
+    public void retainTracked() {
         byConnectionId.values().removeIf(connection -> !connection.tracked.isTracked());
         adoptedByAddresses.values().removeIf(connection -> !connection.isTracked());
     }
 
+    /**
+     * The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for,
+     * and what its Produce requests carried since the previous round. Called once a round per
+     * connection, by the monitor.
+     */
+    public KafkaSettings requestedSettings(TrackedConnection connection) {
+        BrokerConnection broker = connection
+                .ownerKey()
+                .map(this::known)
+                .filter(known -> known.tracked == connection)
+                .orElse(null);
+        FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
+        KafkaSettings settings = sizes == null
+                ? KafkaSettings.unknown()
+                : new KafkaSettings(null, null, sizes.maxBytes, sizes.partitionMaxBytes, sizes.partitions);
+        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(System.nanoTime());
+        return traffic == null ? settings : settings.withProduceTraffic(traffic);
+    }
+
     /** The addresses part of a broker-side connection id. */
-    static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
+    public static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
         return local.getAddress().getHostAddress() + ":" + local.getPort() + "-"
                 + remote.getAddress().getHostAddress() + ":" + remote.getPort();
     }

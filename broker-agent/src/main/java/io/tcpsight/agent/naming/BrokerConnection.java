@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.naming;
 
 import io.tcpsight.model.ProduceTraffic;
 import io.tcpsight.sampling.TrackedConnection;

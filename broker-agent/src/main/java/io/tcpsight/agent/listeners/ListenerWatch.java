@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.listeners;
 
 import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.diagnose.Diagnosis;
@@ -39,7 +39,7 @@ import java.util.function.Consumer;
  * anyone who looks later. A listener is named for an overflow only by its own drops; what only
  * the namespace's counters show is judged once, for the namespace, without a listener name.
  */
-final class ListenerWatch {
+public final class ListenerWatch {
     static final long WINDOW_NANOS = TimeUnit.MINUTES.toNanos(5);
     private static final String[] COUNTERS = ListenerMeters.COUNTERS;
 
@@ -65,7 +65,7 @@ final class ListenerWatch {
         this(listenerByPort, ownHttpPort, 0, line -> {}, (what, failure) -> {});
     }
 
-    ListenerWatch(
+    public ListenerWatch(
             Map<Integer, String> listenerByPort,
             int ownHttpPort,
             int deeperBacklog,
@@ -95,7 +95,7 @@ final class ListenerWatch {
     }
 
     /** The listener state as meters, bound by the HTTP endpoint. */
-    ListenerMeters meters() {
+    public ListenerMeters meters() {
         return meters;
     }
 
@@ -143,7 +143,7 @@ final class ListenerWatch {
     }
 
     /** The local ports of the connections this broker accepted among these: the ports of its listeners, a few. */
-    static Set<Integer> acceptedPorts(List<TrackedConnection> connections) {
+    public static Set<Integer> acceptedPorts(List<TrackedConnection> connections) {
         int[] ports = new int[4];
         int count = 0;
         next:
@@ -170,7 +170,7 @@ final class ListenerWatch {
         return accepted;
     }
 
-    List<Finding> evaluate(TcpsightConfig config, Set<Integer> acceptedPorts) throws IOException {
+    public List<Finding> evaluate(TcpsightConfig config, Set<Integer> acceptedPorts) throws IOException {
         long[] now = snapshot(NetstatCounters.read(), System.nanoTime());
         while (!history.isEmpty() && now[0] - history.peekFirst()[0] > WINDOW_NANOS) {
             history.removeFirst();

@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.naming;
 
 import io.tcpsight.agent.hooks.RequestContextReads;
 import java.lang.reflect.Field;

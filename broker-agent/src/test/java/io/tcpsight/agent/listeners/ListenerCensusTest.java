@@ -1,4 +1,4 @@
-package io.tcpsight.agent;
+package io.tcpsight.agent.listeners;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

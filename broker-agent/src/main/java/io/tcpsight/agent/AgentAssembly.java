@@ -1,0 +1,155 @@
+package io.tcpsight.agent;
+
+import io.tcpsight.agent.http.AgentHttpServer;
+import io.tcpsight.agent.listeners.ListenerWatch;
+import io.tcpsight.agent.naming.AgentRuntime;
+import io.tcpsight.agent.naming.BrokerConnectionIds;
+import io.tcpsight.model.Role;
+import io.tcpsight.runtime.ObservationRuntime;
+import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.tcp.TcpSockets;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The agent put together from its settings: the shared {@link ObservationRuntime} (monitor,
+ * sampling thread, JMX), the listener watch, connect pacing, the HTTP endpoint and the registry it
+ * serves, and the {@link AgentRuntime} that receives the hooks and names connections.
+ */
+final class AgentAssembly {
+    private final AgentSettings settings;
+    private final ObservationRuntime observation;
+    private final AgentRuntime hooks;
+    private final boolean nativeAvailable;
+    private final ConnectPacer connectPacer;
+    /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
+    private volatile String httpEndpoint;
+
+    AgentAssembly(AgentSettings settings, AgentLog log) {
+        this(settings, log, TcpSockets.availability().isAvailable());
+    }
+
+    /** @param nativeAvailable whether TCP_INFO can be read; without it connections are not tracked, the rest runs */
+    AgentAssembly(AgentSettings settings, AgentLog log, boolean nativeAvailable) {
+        this.settings = settings;
+        this.nativeAvailable = nativeAvailable;
+        OncePerKindLog failures = new OncePerKindLog(log);
+        this.connectPacer = settings.connectRate > 0
+                ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)
+                : null;
+        Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
+        BrokerConnectionIds brokerIds = new BrokerConnectionIds();
+        ListenerWatch listeners =
+                new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, failures::failed);
+        ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
+                .log(log::info, log::warn)
+                .samplerThread("tcpsight-agent-sampler")
+                .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
+                .settings(brokerIds::requestedSettings)
+                .beforeRound(brokerIds::retainTracked)
+                .roundFindingSource(connections -> {
+                    try {
+                        return listeners.evaluate(settings.config, ListenerWatch.acceptedPorts(connections));
+                    } catch (IOException | RuntimeException unreadable) {
+                        failures.failed("listener watch", unreadable);
+                        return Collections.emptyList();
+                    }
+                })
+                .jmx("BrokerAgent", "agent");
+        if (settings.port > 0) {
+            observation.exporter("HTTP endpoint on " + settings.host + ":" + settings.port, monitor -> {
+                AgentHttpServer server = AgentHttpServer.start(
+                        settings.host,
+                        settings.port,
+                        settings.access,
+                        EndpointMeters.prometheus(monitor, listeners.meters(), connectPacer),
+                        monitor,
+                        log::warn);
+                httpEndpoint = (settings.access.tls() ? "https://" : "http://") + settings.host + ":" + server.port()
+                        + "/metrics"
+                        + (settings.access.restricted() || settings.access.redacted()
+                                ? " (" + settings.access.describe() + ")"
+                                : "");
+                if (!settings.access.restricted() && !isLoopback(settings.host)) {
+                    log.warn("tcpsight agent: the HTTP endpoint listens on " + settings.host
+                            + " with no TLS, authentication or allowlist: anyone who reaches the port reads client.ids,"
+                            + " principals and addresses; set http.auth.token.file, http.allow or http.tls.*, or"
+                            + " http.redact=true");
+                }
+                return server;
+            });
+        }
+        this.observation = observation.build();
+        ConnectPacer pacer = connectPacer;
+        this.hooks = new AgentRuntime(
+                this.observation.registry(),
+                brokerIds,
+                listenerByPort,
+                pacer == null ? () -> {} : pacer::pace,
+                settings.congestion,
+                settings.port,
+                nativeAvailable,
+                failures::failed);
+    }
+
+    /** A loopback address, or a name that resolves only to loopback ones (localhost). */
+    static boolean isLoopback(String host) {
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (!address.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException unresolved) {
+            return false;
+        }
+    }
+
+    /** What the hooks call. */
+    AgentRuntime hooks() {
+        return hooks;
+    }
+
+    /** Adopts the connections open before the hooks (an attach). Returns how many. */
+    int adoptOpenConnections() throws IOException {
+        return hooks.adoptOpenConnections();
+    }
+
+    /** What the startup line says about the HTTP endpoint: its URL, or null when it does not listen. */
+    String httpEndpoint() {
+        return httpEndpoint;
+    }
+
+    /** What the startup line says about connect pacing; null when it is off. */
+    String connectPacing() {
+        return connectPacer == null ? null : connectPacer.describe();
+    }
+
+    /**
+     * Starts sampling and the outputs. Without the native library the agent goes on with what needs
+     * none: connect pacing, the host's listen-queue counters, the endpoint and JMX.
+     */
+    void start(AgentLog log) {
+        TcpSockets.availability().advice().ifPresent(log::warn); // refused: the line below names the option
+        if (!nativeAvailable) {
+            log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason()
+                    + "; connections, listen queues and the host's qdisc and driver drops are not read, connect"
+                    + " pacing, the endpoint and the host's listen overflow counters go on");
+        }
+        observation.start();
+    }
+
+    /** For tests in this package: what the registry tracks now. */
+    List<TrackedConnection> tracked() {
+        return observation.registry().connections();
+    }
+
+    void close() {
+        observation.close();
+    }
+}

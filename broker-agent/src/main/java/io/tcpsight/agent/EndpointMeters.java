@@ -1,0 +1,27 @@
+package io.tcpsight.agent;
+
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tcpsight.agent.http.MetricsText;
+import io.tcpsight.agent.listeners.ListenerMeters;
+import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.monitor.ConnectionMonitor;
+import java.util.List;
+
+/** The Prometheus registry the endpoint serves: the connection meters and the agent's own beside them. */
+final class EndpointMeters {
+    private EndpointMeters() {}
+
+    /** @param connectPacer null when pacing is off */
+    static MetricsText prometheus(ConnectionMonitor monitor, ListenerMeters listeners, ConnectPacer connectPacer) {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        for (MeterBinder meters : List.of(new TcpsightMeterBinder(monitor), listeners)) {
+            meters.bindTo(prometheus);
+        }
+        if (connectPacer != null) {
+            connectPacer.bindTo(prometheus);
+        }
+        return prometheus::scrape;
+    }
+}
