@@ -3,13 +3,11 @@ package io.tcpsight.export;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.tcpsight.diagnose.Finding;
 import io.tcpsight.host.CgroupCpu;
 import io.tcpsight.host.HostCounters;
 import io.tcpsight.host.SoftnetStat;
 import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.sampling.TrackedConnection;
-import java.util.List;
+import io.tcpsight.monitor.Round;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -77,7 +75,7 @@ public final class HostSignalMeters implements MeterBinder, ConnectionMonitor.Ro
     }
 
     @Override
-    public void onRound(List<TrackedConnection> sampled, List<Finding> findings) {
+    public void onRound(Round round) {
         registerDevices();
     }
 

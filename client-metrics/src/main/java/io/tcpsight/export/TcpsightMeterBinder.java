@@ -16,13 +16,15 @@ import io.tcpsight.diagnose.Severity;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.monitor.JudgedConnection;
+import io.tcpsight.monitor.Round;
 import io.tcpsight.sampling.ConnectionSample;
 import io.tcpsight.sampling.TrackedConnection;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -53,6 +55,12 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private final boolean peerLabels;
     private final Map<Tags, AggregateMeters> aggregates = new ConcurrentHashMap<>();
     private final Map<List<Object>, AggregateMeters> byTagSet = new ConcurrentHashMap<>();
+    /**
+     * The tag set each tracked connection's opening was counted under, so that its close is counted
+     * under the same whatever its identity learned since; an entry leaves when its connection does.
+     */
+    private final Map<TrackedConnection, AggregateMeters> countedAs = new ConcurrentHashMap<>();
+
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
     private volatile GaugeRows findingsByTagSet;
@@ -68,6 +76,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         this.peerLabels = monitor.config().get(TcpsightConfig.METRICS_PEER_LABELS);
         monitor.addListener(this);
         monitor.registry().onClose(this::closed);
+        monitor.registry().onForget(countedAs::remove); // not this component's: it did not close
         this.hostMeters = new HostSignalMeters(monitor);
     }
 
@@ -129,24 +138,27 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
 
     /** The aggregate's tags: only dimensions whose values are few and fixed per process. */
     @Override
-    public void onRound(List<TrackedConnection> sampled, List<Finding> findings) {
+    public void onRound(Round round) {
         MeterRegistry meters = registry;
         if (meters == null) {
             return;
         }
         monitor.lastRoundNanos().ifPresent(nanos -> roundDuration.record(nanos, TimeUnit.NANOSECONDS));
         monitor.lastPreparationNanos().ifPresent(nanos -> preparationDuration.record(nanos, TimeUnit.NANOSECONDS));
-        for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = connection.latest().get();
+        for (JudgedConnection judged : round.connections()) {
+            TrackedConnection connection = judged.connection();
             AggregateMeters aggregate = aggregate(meters, connection.identity());
-            aggregate.record(sample, connection.windowCeilingBytes());
-            if (connection.countedAs().isEmpty()) {
-                connection.countedAs(aggregate);
+            aggregate.record(judged.sample(), judged.windowCeilingBytes());
+            if (!countedAs.containsKey(connection) && countedAs.putIfAbsent(connection, aggregate) == null) {
                 aggregate.opened.increment();
+                if (!connection.isTracked()) {
+                    // let go while this round ran, before its entry was here: its close counted nothing
+                    closed(connection);
+                }
             }
         }
-        worst.update(sampled, findings);
-        showFindingsByTagSet(findings);
+        worst.update(round);
+        showFindingsByTagSet(round.findings());
         showUntracked();
     }
 
@@ -185,14 +197,20 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
         untrackedByListener.show(untracked);
     }
 
+    /** How many connections' openings are held for their closes: what this binder keeps per connection. */
+    int countedConnections() {
+        return countedAs.size();
+    }
+
     /**
      * A connection ended: counted as closed under the tags its opening was counted under, so that
      * opened minus closed is what is open per tag set; one never sampled was never counted.
      */
     private void closed(TrackedConnection connection) {
-        connection.countedAs().filter(AggregateMeters.class::isInstance).ifPresent(counted -> ((AggregateMeters)
-                        counted)
-                .closed.increment());
+        AggregateMeters counted = countedAs.remove(connection);
+        if (counted != null) {
+            counted.closed.increment();
+        }
     }
 
     /**
@@ -297,7 +315,7 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
                     .register(meters);
         }
 
-        void record(ConnectionSample sample, OptionalLong windowCeilingBytes) {
+        void record(ConnectionSample sample, Optional<Long> windowCeilingBytes) {
             rtt.record(sample.rttMicros(), TimeUnit.MICROSECONDS);
             sample.deliveryRateBytesPerSecond().ifPresent(deliveryRate::record);
             windowCeilingBytes.ifPresent(windowCeiling::record);

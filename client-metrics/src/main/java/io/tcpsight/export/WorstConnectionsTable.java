@@ -3,13 +3,12 @@ package io.tcpsight.export;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.tcpsight.diagnose.Finding;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.IntervalStats;
 import io.tcpsight.model.Role;
 import io.tcpsight.monitor.ConnectionRanking;
+import io.tcpsight.monitor.Round;
 import io.tcpsight.sampling.ConnectionSample;
-import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,11 +64,11 @@ final class WorstConnectionsTable {
         }
     }
 
-    void update(List<TrackedConnection> sampled, List<Finding> findings) {
+    void update(Round round) {
         if (size == 0) {
             return;
         }
-        List<Row> rows = rank(sampled, findings, size, peerLabels);
+        List<Row> rows = rank(round, size, peerLabels);
         for (Column column : columns) {
             column.show(rows);
         }
@@ -80,12 +79,12 @@ final class WorstConnectionsTable {
      * with tags of its own. Two hosts' connections can share a client.id and an ephemeral port; without
      * address labels their rows would be one series, so the worse is shown and the next fills the table.
      */
-    static List<Row> rank(List<TrackedConnection> sampled, List<Finding> findings, int limit, boolean peerLabels) {
+    static List<Row> rank(Round round, int limit, boolean peerLabels) {
         // Twice the rows leaves room for the rare pair that shares tags; when it does not, every connection is ranked.
-        List<ConnectionRanking.Ranked> candidates = ConnectionRanking.rank(sampled, findings, 2 * limit);
+        List<ConnectionRanking.Ranked> candidates = ConnectionRanking.rank(round, 2 * limit);
         Map<Tags, Row> rows = rows(candidates, limit, peerLabels);
         if (rows.size() < limit && candidates.size() == 2 * limit) {
-            rows = rows(ConnectionRanking.rank(sampled, findings, Integer.MAX_VALUE), limit, peerLabels);
+            rows = rows(ConnectionRanking.rank(round, Integer.MAX_VALUE), limit, peerLabels);
         }
         return new ArrayList<>(rows.values());
     }
@@ -117,7 +116,7 @@ final class WorstConnectionsTable {
             this.identity = ranked.connection.identity();
             this.findings = ranked.findings;
             this.rttSeconds = sample.rttMicros() / 1e6;
-            this.windowCeilingBytes = ranked.connection.windowCeilingBytes().orElse(0);
+            this.windowCeilingBytes = ranked.windowCeilingBytes.orElse(0L);
             this.deliveryRate = sample.deliveryRateBytesPerSecond().orElse(0);
             this.rwndLimited =
                     sample.interval().map(IntervalStats::rwndLimitedRatio).orElse(0.0);

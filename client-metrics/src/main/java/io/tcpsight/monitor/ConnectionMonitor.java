@@ -32,7 +32,7 @@ import java.util.function.Supplier;
 public final class ConnectionMonitor {
     /** Told after every round; exporters implement it. */
     public interface RoundListener {
-        void onRound(List<TrackedConnection> sampled, List<Finding> findings);
+        void onRound(Round round);
     }
 
     private final ConnectionRegistry registry;
@@ -170,11 +170,13 @@ public final class ConnectionMonitor {
         }
         KernelFacts kernelFacts = kernel.get();
         List<Finding> findings = new ArrayList<>();
+        List<JudgedConnection> judged = new ArrayList<>(sampled.size());
         UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
-            ConnectionFacts facts = facts(connection, kernelFacts);
-            WindowModel.windowCeiling(facts).ifPresent(connection::windowCeilingBytes);
+            ConnectionSample sample = connection.latest().get();
+            ConnectionFacts facts = facts(connection, sample, kernelFacts);
             List<Finding> own = Diagnosis.connection(facts, config);
+            judged.add(new JudgedConnection(connection, sample, facts, WindowModel.windowCeiling(facts), own));
             unplaced.add(connection.identity(), own);
             if (connection.identity().ownerKnownBy().known()) {
                 findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
@@ -200,8 +202,9 @@ public final class ConnectionMonitor {
         }
         board.publish(findings, System.currentTimeMillis());
         lastRoundNanos = System.nanoTime() - started;
+        Round round = new Round(judged, findings);
         for (RoundListener listener : listeners) {
-            listener.onRound(sampled, findings);
+            listener.onRound(round);
         }
         if (failed instanceof RuntimeException) {
             throw (RuntimeException) failed;
@@ -211,8 +214,7 @@ public final class ConnectionMonitor {
         }
     }
 
-    private ConnectionFacts facts(TrackedConnection connection, KernelFacts kernelFacts) {
-        ConnectionSample sample = connection.latest().get();
+    private ConnectionFacts facts(TrackedConnection connection, ConnectionSample sample, KernelFacts kernelFacts) {
         ConnectionFacts.Builder facts = ConnectionFacts.builder(connection.identity())
                 .established(sample.state() == TcpState.ESTABLISHED)
                 .rttMicros(sample.pathRttMicros())

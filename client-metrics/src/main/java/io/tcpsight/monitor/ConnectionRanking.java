@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
@@ -31,15 +32,23 @@ public final class ConnectionRanking {
         public final int findings;
         /** The worst finding's severity ordinal; -1 without findings. */
         public final int worstSeverity;
+        /** As the round judged it; empty when ranked between rounds (the live connections) or unknown. */
+        public final Optional<Long> windowCeilingBytes;
 
         final double limited;
         final int order;
 
-        Ranked(TrackedConnection connection, ConnectionSample sample, int findings, int worstSeverity, int order) {
+        Ranked(
+                TrackedConnection connection,
+                ConnectionSample sample,
+                Optional<Long> windowCeilingBytes,
+                int[] findingCounts,
+                int order) {
             this.connection = connection;
             this.sample = sample;
-            this.findings = findings;
-            this.worstSeverity = worstSeverity;
+            this.windowCeilingBytes = windowCeilingBytes;
+            this.findings = findingCounts[0];
+            this.worstSeverity = findingCounts[1];
             this.order = order;
             this.limited = sample.interval()
                     .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
@@ -72,7 +81,30 @@ public final class ConnectionRanking {
      * keeps the worst {@code limit} as the connections go by, so a round at 15,000 connections sorts 50.
      */
     public static List<Ranked> rank(List<TrackedConnection> connections, List<Finding> findings, int limit) {
-        Map<List<InetSocketAddress>, int[]> byConnection = new HashMap<>(); // ends -> {count, worst severity ordinal}
+        Map<List<InetSocketAddress>, int[]> counts = findingCounts(findings);
+        Worst worst = new Worst(limit);
+        for (TrackedConnection connection : connections) {
+            ConnectionSample sample = connection.latest().orElse(null);
+            if (sample != null) {
+                worst.offer(connection, sample, Optional.empty(), counts);
+            }
+        }
+        return worst.sorted();
+    }
+
+    /** The {@code limit} worst connections of a round, each with the sample and the ceiling the round judged. */
+    public static List<Ranked> rank(Round round, int limit) {
+        Map<List<InetSocketAddress>, int[]> counts = findingCounts(round.findings());
+        Worst worst = new Worst(limit);
+        for (JudgedConnection judged : round.connections()) {
+            worst.offer(judged.connection(), judged.sample(), judged.windowCeilingBytes(), counts);
+        }
+        return worst.sorted();
+    }
+
+    /** Per connection (its two ends): {count, worst severity ordinal}. */
+    private static Map<List<InetSocketAddress>, int[]> findingCounts(List<Finding> findings) {
+        Map<List<InetSocketAddress>, int[]> byConnection = new HashMap<>();
         for (Finding finding : findings) {
             ConnectionIdentity connection = finding.connection();
             if (connection != null && connection.remote() != null) {
@@ -81,30 +113,44 @@ public final class ConnectionRanking {
                 counts[1] = Math.max(counts[1], finding.severity().ordinal());
             }
         }
-        if (limit <= 0) {
-            return new ArrayList<>();
+        return byConnection;
+    }
+
+    /** The worst {@code limit} kept as connections go by; the head is the least bad of those kept. */
+    private static final class Worst {
+        private static final int[] NONE = {0, -1};
+        private final int limit;
+        private final PriorityQueue<Ranked> kept;
+        private int order;
+
+        Worst(int limit) {
+            this.limit = limit;
+            this.kept = new PriorityQueue<>(Math.max(1, Math.min(limit, 1024) + 1), WORST_FIRST.reversed());
         }
-        // the head is the least bad of those kept: a newcomer enters only when worse than it
-        PriorityQueue<Ranked> worst = new PriorityQueue<>(Math.min(limit, 1024) + 1, WORST_FIRST.reversed());
-        int order = 0;
-        int[] none = {0, -1};
-        for (TrackedConnection connection : connections) {
-            ConnectionSample sample = connection.latest().orElse(null);
-            if (sample == null) {
-                continue;
+
+        void offer(
+                TrackedConnection connection,
+                ConnectionSample sample,
+                Optional<Long> windowCeilingBytes,
+                Map<List<InetSocketAddress>, int[]> counts) {
+            if (limit <= 0) {
+                return;
             }
-            int[] counts = byConnection.isEmpty() ? none : byConnection.getOrDefault(ends(connection.identity()), none);
-            Ranked ranked = new Ranked(connection, sample, counts[0], counts[1], order++);
-            if (worst.size() < limit) {
-                worst.add(ranked);
-            } else if (WORST_FIRST.compare(ranked, worst.peek()) < 0) {
-                worst.poll();
-                worst.add(ranked);
+            int[] found = counts.isEmpty() ? NONE : counts.getOrDefault(ends(connection.identity()), NONE);
+            Ranked ranked = new Ranked(connection, sample, windowCeilingBytes, found, order++);
+            if (kept.size() < limit) {
+                kept.add(ranked);
+            } else if (WORST_FIRST.compare(ranked, kept.peek()) < 0) {
+                kept.poll();
+                kept.add(ranked);
             }
         }
-        List<Ranked> ranked = new ArrayList<>(worst);
-        ranked.sort(WORST_FIRST);
-        return ranked;
+
+        List<Ranked> sorted() {
+            List<Ranked> ranked = new ArrayList<>(kept);
+            ranked.sort(WORST_FIRST);
+            return ranked;
+        }
     }
 
     /** The connections alone, in the same order. */

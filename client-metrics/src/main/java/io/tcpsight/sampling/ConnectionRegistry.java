@@ -30,6 +30,7 @@ public final class ConnectionRegistry {
     private final AtomicLong refused = new AtomicLong();
     private final UntrackedConnections untracked = new UntrackedConnections();
     private final List<Consumer<TrackedConnection>> closeListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<TrackedConnection>> forgetListeners = new CopyOnWriteArrayList<>();
 
     public ConnectionRegistry(int capacity) {
         if (capacity < 1) {
@@ -101,10 +102,24 @@ public final class ConnectionRegistry {
         }
     }
 
+    /** Called with each connection forgotten as not this component's (it did not end); on the caller's thread. */
+    public void onForget(Consumer<TrackedConnection> listener) {
+        forgetListeners.add(listener);
+    }
+
     /** Stops tracking a connection that is not this component's (another client's): it did not end. */
-    public synchronized void forget(TrackedConnection connection) {
-        if (removeIfSame(connection)) {
-            connection.untracked();
+    public void forget(TrackedConnection connection) {
+        boolean removed;
+        synchronized (this) {
+            removed = removeIfSame(connection);
+            if (removed) {
+                connection.untracked();
+            }
+        }
+        if (removed) {
+            for (Consumer<TrackedConnection> listener : forgetListeners) {
+                listener.accept(connection);
+            }
         }
     }
 

@@ -267,10 +267,10 @@ public final class ConnectionSample {
             return this;
         }
 
-        /** SIOCINQ and SIOCOUTQ, read with tcp_info; -1 when unknown. */
-        Builder queues(long unread, long unacked) {
-            unreadBytes = unread;
-            unackedBytes = unacked;
+        /** SIOCINQ and SIOCOUTQ, read with tcp_info; empty when unknown. */
+        Builder queues(OptionalLong unread, OptionalLong unacked) {
+            unreadBytes = unread.orElse(-1); // held compactly, as the kernel's fields are (see narrow)
+            unackedBytes = unacked.orElse(-1);
             return this;
         }
 

@@ -11,6 +11,7 @@ import io.tcpsight.tcp.TcpSockets;
 import io.tcpsight.tcp.TcpState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Samples every tracked connection in one batched call, keeps the previous sample of each and
@@ -21,6 +22,8 @@ import java.util.List;
 public final class ConnectionSampler {
     /** Buffer state is re-read every this many samples. */
     static final int BUFFER_READ_EVERY = 6;
+
+    private static final OptionalLong EMPTY_QUEUE = OptionalLong.of(0);
 
     private final ConnectionRegistry registry;
     /** Most sockets of a process share their buffer settings: one copy of each. */
@@ -171,8 +174,8 @@ public final class ConnectionSampler {
                         field(i, TcpInfoField.BYTES_ACKED),
                         field(i, TcpInfoField.BYTES_RECEIVED))
                 .queues(
-                        queuesStillEmpty ? 0 : batch.unreadBytes(i).orElse(-1),
-                        queuesStillEmpty ? 0 : batch.unackedBytes(i).orElse(-1))
+                        queuesStillEmpty ? EMPTY_QUEUE : batch.unreadBytes(i),
+                        queuesStillEmpty ? EMPTY_QUEUE : batch.unackedBytes(i))
                 .buffers(buffers)
                 .build();
     }

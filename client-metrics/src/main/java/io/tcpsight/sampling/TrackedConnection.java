@@ -26,10 +26,6 @@ public final class TrackedConnection {
     private volatile String ownerKey;
     private volatile ConnectionSample latest;
     private int samplesSinceBufferRead;
-    /** Tags it was counted as opened under, by the meters (so its close is counted under the same); null before. */
-    private volatile Object countedAs;
-
-    private volatile long windowCeilingBytes = -1;
     /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
     private volatile boolean tracked = true;
 
@@ -121,29 +117,6 @@ public final class TrackedConnection {
             return true;
         }
         return false;
-    }
-
-    /**
-     * The most this end could advertise in the last round, as the rules judge it
-     * ({@code WindowModel.windowCeiling}): the meters show this value, so that a dashboard and a
-     * finding never disagree about one sample. Empty until a round has judged it.
-     */
-    public OptionalLong windowCeilingBytes() {
-        long bytes = windowCeilingBytes;
-        return bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes);
-    }
-
-    public void windowCeilingBytes(long bytes) {
-        windowCeilingBytes = bytes;
-    }
-
-    /** What the meters counted this connection's opening under; empty when they have not (yet). */
-    public Optional<Object> countedAs() {
-        return Optional.ofNullable(countedAs);
-    }
-
-    public void countedAs(Object key) {
-        countedAs = key;
     }
 
     @Override

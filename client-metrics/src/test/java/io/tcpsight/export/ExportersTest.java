@@ -84,7 +84,8 @@ class ExportersTest {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
+        TcpsightMeterBinder binder = new TcpsightMeterBinder(monitor);
+        binder.bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             for (SocketChannel client : loopback.clients) {
                 track(registry, client, "consumer-g-" + client.hashCode());
@@ -100,6 +101,7 @@ class ExportersTest {
             monitor.round();
             assertEquals(2.0, churn(meters, "closed"), "released and gone; the forgotten one did not close");
             assertEquals(3.0, churn(meters, "opened"));
+            assertEquals(0, binder.countedConnections(), "nothing kept for a connection let go, forgotten ones too");
         }
     }
 

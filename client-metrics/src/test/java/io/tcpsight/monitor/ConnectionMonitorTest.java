@@ -164,7 +164,7 @@ class ConnectionMonitorTest {
                 connection -> KafkaSettings.unknown(),
                 () -> HostTcpFacts.current().kernelFacts(),
                 board);
-        monitor.addListener((sampled, findings) -> rounds.add(findings));
+        monitor.addListener(round -> rounds.add(round.findings()));
         try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
             loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
             SocketChannel broker = loopback.connectPair(0);

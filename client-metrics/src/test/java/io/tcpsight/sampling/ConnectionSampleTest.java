@@ -3,6 +3,7 @@ package io.tcpsight.sampling;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The kernel's 32-bit fields held in ints: their whole range, unknown kept unknown. */
@@ -14,7 +15,7 @@ class ConnectionSampleTest {
                 .windows(2_000_000, 1L << 30, -1)
                 .sndMss(1448)
                 .counters(123_456, 7, 8, 9)
-                .queues(-1, 65_536)
+                .queues(OptionalLong.empty(), OptionalLong.of(65_536))
                 .windowScales(14, 7)
                 .build();
         assertEquals(100_000, sample.rttMicros());
