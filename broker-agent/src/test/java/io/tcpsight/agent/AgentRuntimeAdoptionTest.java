@@ -7,6 +7,7 @@ import io.tcpsight.agent.naming.BrokerConnectionIds;
 import io.tcpsight.model.Role;
 import io.tcpsight.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -57,8 +58,8 @@ class AgentRuntimeAdoptionTest {
 
     private static TrackedConnection find(AgentAssembly runtime, InetSocketAddress local, InetSocketAddress remote) {
         return runtime.tracked().stream()
-                .filter(connection -> local.equals(connection.identity().local())
-                        && remote.equals(connection.identity().remote()))
+                .filter(connection -> connection.identity().local().equals(Optional.of(local))
+                        && connection.identity().remote().equals(Optional.of(remote)))
                 .findFirst()
                 .orElseThrow(() ->
                         new AssertionError("not adopted: " + local + " -> " + remote + " in " + runtime.tracked()));

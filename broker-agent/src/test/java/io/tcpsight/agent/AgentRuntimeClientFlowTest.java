@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -52,7 +53,7 @@ class AgentRuntimeClientFlowTest {
                 InetSocketAddress local = (InetSocketAddress) client.getLocalAddress();
                 ConnectionIdentity identity = runtime.tracked().stream()
                         .map(tracked -> tracked.identity())
-                        .filter(candidate -> local.equals(candidate.local()))
+                        .filter(candidate -> candidate.local().equals(Optional.of(local)))
                         .findFirst()
                         .orElseThrow();
                 assertEquals(clientId, identity.clientId().orElseThrow());
@@ -61,13 +62,15 @@ class AgentRuntimeClientFlowTest {
                 assertEquals(OwnerKnownBy.HOOKS, identity.ownerKnownBy());
                 // what the Connect plugin and the reporter in the same JVM read through Hooks.clientConnection
                 int fd = TcpSockets.fileDescriptor(client);
-                String[] owner = runtime.hooks().clientConnection(fd);
+                String[] owner = runtime.hooks().clientConnection(fd).orElseThrow();
                 assertEquals(clientId, owner[0]);
                 assertEquals(node, owner[1]);
                 assertEquals(flow.name(), owner[2]);
                 assertEquals(Long.toString(TcpSockets.socketInode(fd).orElseThrow()), owner[3]);
                 assertEquals(
-                        null, runtime.hooks().clientConnection(TcpSockets.fileDescriptor(accepted)), "not tracked");
+                        Optional.empty(),
+                        runtime.hooks().clientConnection(TcpSockets.fileDescriptor(accepted)),
+                        "not tracked");
             }
         }
     }

@@ -39,7 +39,7 @@ class AgentRuntimeIdentityTest {
             runtime.hooks()
                     .request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY));
             TrackedConnection connection = runtime.tracked().stream()
-                    .filter(tracked -> brokerSide.equals(tracked.identity().local()))
+                    .filter(tracked -> tracked.identity().local().equals(Optional.of(brokerSide)))
                     .findFirst()
                     .orElseThrow();
             assertEquals("User:ANONYMOUS", connection.identity().principal().orElseThrow(), "before authentication");
@@ -79,7 +79,7 @@ class AgentRuntimeIdentityTest {
                     .request(
                             connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, ""));
             TrackedConnection connection = runtime.tracked().stream()
-                    .filter(tracked -> brokerSide.equals(tracked.identity().local()))
+                    .filter(tracked -> tracked.identity().local().equals(Optional.of(brokerSide)))
                     .findFirst()
                     .orElseThrow();
             assertEquals(Optional.empty(), connection.identity().clientId());
@@ -114,7 +114,7 @@ class AgentRuntimeIdentityTest {
                                     java,
                                     "broker-1-to-controller-forwarding-channel"));
             TrackedConnection connection = runtime.tracked().stream()
-                    .filter(tracked -> controllerSide.equals(tracked.identity().local()))
+                    .filter(tracked -> tracked.identity().local().equals(Optional.of(controllerSide)))
                     .findFirst()
                     .orElseThrow();
             runtime.hooks()

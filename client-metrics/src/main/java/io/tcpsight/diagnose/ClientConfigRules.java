@@ -57,7 +57,7 @@ public final class ClientConfigRules {
         }
         // the flow its kind carries decided the buffer judged, and the finding says so
         ConnectionIdentity client = owner.withFlow(flow);
-        String peer = ConnectionIdentity.address(owner.remote());
+        String peer = owner.remote().map(ConnectionIdentity::address).orElse(null);
         String path = String.format(
                 "the %.1f ms measured to %s",
                 rttMicros / 1000.0,

@@ -133,8 +133,14 @@ public final class FindingJson {
         BulkFlow flow = identity.knownFlow();
         field(json, "flow", flow == BulkFlow.UNKNOWN ? null : flow.label());
         if (!redacted) {
-            field(json, "local", ConnectionIdentity.address(identity.local()));
-            field(json, "remote", ConnectionIdentity.address(identity.remote()));
+            field(
+                    json,
+                    "local",
+                    identity.local().map(ConnectionIdentity::address).orElse(null));
+            field(
+                    json,
+                    "remote",
+                    identity.remote().map(ConnectionIdentity::address).orElse(null));
         }
         json.append('}');
     }
@@ -145,7 +151,9 @@ public final class FindingJson {
             return null;
         }
         String redacted = text;
-        for (InetSocketAddress end : new InetSocketAddress[] {identity.local(), identity.remote()}) {
+        for (InetSocketAddress end : new InetSocketAddress[] {
+            identity.local().orElse(null), identity.remote().orElse(null)
+        }) {
             if (end != null) {
                 redacted = redacted.replace(ConnectionIdentity.address(end), REDACTED);
                 if (end.getAddress() != null) {

@@ -3,6 +3,7 @@ package io.tcpsight.diagnose;
 import io.tcpsight.model.ConnectionIdentity;
 import io.tcpsight.model.HostSignals;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class HostSignalRules {
         }
 
         InetAddress local() {
-            return identity.local() == null ? null : identity.local().getAddress();
+            return identity.local().map(InetSocketAddress::getAddress).orElse(null);
         }
     }
 

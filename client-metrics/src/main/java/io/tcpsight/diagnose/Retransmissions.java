@@ -9,6 +9,7 @@ import io.tcpsight.config.TcpsightConfig;
 import io.tcpsight.model.ConnectionFacts;
 import io.tcpsight.model.HostSignals;
 import io.tcpsight.model.IntervalStats;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -85,10 +86,10 @@ final class Retransmissions implements ConnectionRule {
         // This host's own drops on the connection's device in the same interval: the loss is local.
         Optional<HostSignals.Device> device = facts.kernel()
                 .hostSignals()
-                .flatMap(signals -> signals.deviceOf(
-                        facts.identity().local() == null
-                                ? null
-                                : facts.identity().local().getAddress()));
+                .flatMap(signals -> signals.deviceOf(facts.identity()
+                        .local()
+                        .map(InetSocketAddress::getAddress)
+                        .orElse(null)));
         long localDrops = device.map(HostSignals.Device::egressDrops).orElse(0L);
         if (device.isPresent()) {
             evidence.add(new Evidence("lossAt", localDrops > 0 ? "local" : "path", ""));

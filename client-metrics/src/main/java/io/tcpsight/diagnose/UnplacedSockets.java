@@ -61,7 +61,7 @@ public final class UnplacedSockets {
     /** Client sockets by the broker they reach; broker-side ones by the listener's port they came in on. */
     private static List<Object> key(ConnectionIdentity connection) {
         if (connection.role() == Role.BROKER) {
-            InetSocketAddress local = connection.local();
+            InetSocketAddress local = connection.local().orElse(null);
             return Arrays.asList(Role.BROKER, local == null ? null : local.getPort());
         }
         return Arrays.asList(connection.role(), connection.remote());
@@ -80,8 +80,12 @@ public final class UnplacedSockets {
         Path(ConnectionIdentity connection) {
             ConnectionIdentity path = ConnectionIdentity.of(
                             connection.role(),
-                            connection.role() == Role.BROKER ? connection.local() : null,
-                            connection.role() == Role.BROKER ? null : connection.remote())
+                            connection.role() == Role.BROKER
+                                    ? connection.local().orElse(null)
+                                    : null,
+                            connection.role() == Role.BROKER
+                                    ? null
+                                    : connection.remote().orElse(null))
                     .withListener(connection.listener().orElse(null));
             this.at = connection.role() == Role.BROKER
                     ? path
@@ -118,7 +122,7 @@ public final class UnplacedSockets {
         }
 
         private String describePath() {
-            String peer = ConnectionIdentity.address(at.remote());
+            String peer = at.remote().map(ConnectionIdentity::address).orElse(null);
             return at.nodeId().map(node -> "node " + node + " (" + peer + ")").orElse(String.valueOf(peer));
         }
     }

@@ -128,7 +128,9 @@ final class WorstConnectionsTable {
          * is.
          */
         private Tags tags(boolean peerLabels) {
-            InetSocketAddress clientEnd = identity.role() == Role.CLIENT ? identity.local() : identity.remote();
+            InetSocketAddress clientEnd = identity.role() == Role.CLIENT
+                    ? identity.local().orElse(null)
+                    : identity.remote().orElse(null);
             Tags tags = ConnectionTags.of(identity)
                     .and("client.id", ConnectionTags.orUnknown(identity.clientId()))
                     .and("client.port", clientEnd == null ? "0" : Integer.toString(clientEnd.getPort()));
@@ -136,7 +138,10 @@ final class WorstConnectionsTable {
                     ? tags.and(
                             "peer",
                             Objects.requireNonNullElse(
-                                    ConnectionIdentity.address(identity.remote()), ConnectionTags.UNKNOWN))
+                                    identity.remote()
+                                            .map(ConnectionIdentity::address)
+                                            .orElse(null),
+                                    ConnectionTags.UNKNOWN))
                     : tags;
         }
     }

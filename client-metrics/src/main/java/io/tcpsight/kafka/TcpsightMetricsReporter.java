@@ -24,6 +24,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.config.ConfigException;
@@ -198,9 +199,9 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         return brokerPorts.contains(socket.remote().getPort()) && ownSockets.mayBeOwn(socket.inode());
     }
 
-    /** The monitor behind this reporter, once init() ran (null before, or when tcpsight is unavailable). */
-    public ConnectionMonitor monitor() {
-        return runtime == null ? null : runtime.monitor();
+    /** The monitor behind this reporter, once init() ran; empty before, or when tcpsight is unavailable. */
+    public Optional<ConnectionMonitor> monitor() {
+        return runtime == null ? Optional.empty() : Optional.of(runtime.monitor());
     }
 
     @Override

@@ -159,12 +159,14 @@ public final class ConnectionIdentity {
         return Optional.ofNullable(clientSoftware);
     }
 
-    public InetSocketAddress local() {
-        return local;
+    /** Empty when not known (a client socket before its connect completed). */
+    public Optional<InetSocketAddress> local() {
+        return Optional.ofNullable(local);
     }
 
-    public InetSocketAddress remote() {
-        return remote;
+    /** Empty when not known. */
+    public Optional<InetSocketAddress> remote() {
+        return Optional.ofNullable(remote);
     }
 
     public ClientKind clientKind() {

@@ -14,23 +14,75 @@ public final class IntervalStats {
     private final long bytesAcked;
     private final long bytesReceived;
 
-    public IntervalStats(
-            double seconds,
-            long busyMicros,
-            long rwndLimitedMicros,
-            long sndbufLimitedMicros,
-            long retransmittedSegments,
-            long segmentsOut,
-            long bytesAcked,
-            long bytesReceived) {
-        this.seconds = seconds;
-        this.busyMicros = busyMicros;
-        this.rwndLimitedMicros = rwndLimitedMicros;
-        this.sndbufLimitedMicros = sndbufLimitedMicros;
-        this.retransmittedSegments = retransmittedSegments;
-        this.segmentsOut = segmentsOut;
-        this.bytesAcked = bytesAcked;
-        this.bytesReceived = bytesReceived;
+    private IntervalStats(Builder built) {
+        this.seconds = built.seconds;
+        this.busyMicros = built.busyMicros;
+        this.rwndLimitedMicros = built.rwndLimitedMicros;
+        this.sndbufLimitedMicros = built.sndbufLimitedMicros;
+        this.retransmittedSegments = built.retransmittedSegments;
+        this.segmentsOut = built.segmentsOut;
+        this.bytesAcked = built.bytesAcked;
+        this.bytesReceived = built.bytesReceived;
+    }
+
+    /** An interval of this many seconds in which nothing happened; each rise is added by name. */
+    public static Builder over(double seconds) {
+        return new Builder(seconds);
+    }
+
+    /** The rises of the kernel's counters between two samples, by name. */
+    public static final class Builder {
+        private final double seconds;
+        private long busyMicros;
+        private long rwndLimitedMicros;
+        private long sndbufLimitedMicros;
+        private long retransmittedSegments;
+        private long segmentsOut;
+        private long bytesAcked;
+        private long bytesReceived;
+
+        private Builder(double seconds) {
+            this.seconds = seconds;
+        }
+
+        public Builder busyMicros(long value) {
+            busyMicros = value;
+            return this;
+        }
+
+        public Builder rwndLimitedMicros(long value) {
+            rwndLimitedMicros = value;
+            return this;
+        }
+
+        public Builder sndbufLimitedMicros(long value) {
+            sndbufLimitedMicros = value;
+            return this;
+        }
+
+        public Builder retransmittedSegments(long value) {
+            retransmittedSegments = value;
+            return this;
+        }
+
+        public Builder segmentsOut(long value) {
+            segmentsOut = value;
+            return this;
+        }
+
+        public Builder bytesAcked(long value) {
+            bytesAcked = value;
+            return this;
+        }
+
+        public Builder bytesReceived(long value) {
+            bytesReceived = value;
+            return this;
+        }
+
+        public IntervalStats build() {
+            return new IntervalStats(this);
+        }
     }
 
     public double seconds() {

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 /**
  * The Kafka settings of one client that the rules judge, with Kafka's defaults applied for
  * its kind (3.9 and 4.x agree). A setting not known (e.g. a consumer's settings seen from the
- * broker) is null in the constructor and empty from its getter.
+ * broker) is empty from its getter: start from {@link #unknown()} and add what is known.
  */
 public final class KafkaSettings {
     public static final int DEFAULT_FETCH_MAX_BYTES = 52_428_800;
@@ -23,22 +23,6 @@ public final class KafkaSettings {
     private final String securityProtocol;
     /** What its Produce requests carried in the latest interval (the broker's side); null when not seen. */
     private final ProduceTraffic produceTraffic;
-
-    public KafkaSettings(
-            Integer receiveBufferBytes,
-            Integer sendBufferBytes,
-            Long fetchMaxBytes,
-            Long maxPartitionFetchBytes,
-            Integer partitionsPerBroker) {
-        this(
-                receiveBufferBytes,
-                sendBufferBytes,
-                fetchMaxBytes,
-                maxPartitionFetchBytes,
-                partitionsPerBroker,
-                null,
-                null);
-    }
 
     private KafkaSettings(
             Integer receiveBufferBytes,
@@ -57,8 +41,11 @@ public final class KafkaSettings {
         this.partitionsPerBroker = partitionsPerBroker;
     }
 
+    private static final KafkaSettings UNKNOWN = new KafkaSettings(null, null, null, null, null, null, null);
+
+    /** Nothing known; add what is with the withers. */
     public static KafkaSettings unknown() {
-        return new KafkaSettings(null, null, null, null, null);
+        return UNKNOWN;
     }
 
     /** Reads a client config (values as Kafka accepts them: strings or numbers), defaults by kind. */
@@ -95,7 +82,53 @@ public final class KafkaSettings {
         }
     }
 
-    public KafkaSettings withPartitionsPerBroker(Integer partitions) {
+    /** receive.buffer.bytes: -1 is kernel autotuning. */
+    public KafkaSettings withReceiveBufferBytes(int bytes) {
+        return new KafkaSettings(
+                bytes,
+                sendBufferBytes,
+                fetchMaxBytes,
+                maxPartitionFetchBytes,
+                partitionsPerBroker,
+                securityProtocol,
+                produceTraffic);
+    }
+
+    /** send.buffer.bytes: -1 is kernel autotuning. */
+    public KafkaSettings withSendBufferBytes(int bytes) {
+        return new KafkaSettings(
+                receiveBufferBytes,
+                bytes,
+                fetchMaxBytes,
+                maxPartitionFetchBytes,
+                partitionsPerBroker,
+                securityProtocol,
+                produceTraffic);
+    }
+
+    public KafkaSettings withFetchMaxBytes(long bytes) {
+        return new KafkaSettings(
+                receiveBufferBytes,
+                sendBufferBytes,
+                bytes,
+                maxPartitionFetchBytes,
+                partitionsPerBroker,
+                securityProtocol,
+                produceTraffic);
+    }
+
+    public KafkaSettings withMaxPartitionFetchBytes(long bytes) {
+        return new KafkaSettings(
+                receiveBufferBytes,
+                sendBufferBytes,
+                fetchMaxBytes,
+                bytes,
+                partitionsPerBroker,
+                securityProtocol,
+                produceTraffic);
+    }
+
+    public KafkaSettings withPartitionsPerBroker(int partitions) {
         return new KafkaSettings(
                 receiveBufferBytes,
                 sendBufferBytes,

@@ -107,7 +107,7 @@ public final class ConnectionRanking {
         Map<List<InetSocketAddress>, int[]> byConnection = new HashMap<>();
         for (Finding finding : findings) {
             ConnectionIdentity connection = finding.connection();
-            if (connection != null && connection.remote() != null) {
+            if (connection != null && connection.remote().isPresent()) {
                 int[] counts = byConnection.computeIfAbsent(ends(connection), k -> new int[] {0, -1});
                 counts[0]++;
                 counts[1] = Math.max(counts[1], finding.severity().ordinal());
@@ -165,6 +165,6 @@ public final class ConnectionRanking {
 
     /** A connection's two ends: what ties a finding to the connection it was raised for, whatever the names. */
     private static List<InetSocketAddress> ends(ConnectionIdentity identity) {
-        return Arrays.asList(identity.local(), identity.remote());
+        return Arrays.asList(identity.local().orElse(null), identity.remote().orElse(null));
     }
 }

@@ -74,18 +74,19 @@ public final class ConnectionSample {
     }
 
     private IntervalStats intervalSince(ConnectionSample before) {
-        return new IntervalStats(
-                (nanoTime - before.nanoTime) / 1e9,
-                rise(busyMicros, before.busyMicros),
-                rise(rwndLimitedMicros, before.rwndLimitedMicros),
-                rise(sndbufLimitedMicros, before.sndbufLimitedMicros),
-                rise(totalRetrans, before.totalRetrans),
+        return IntervalStats.over((nanoTime - before.nanoTime) / 1e9)
+                .busyMicros(rise(busyMicros, before.busyMicros))
+                .rwndLimitedMicros(rise(rwndLimitedMicros, before.rwndLimitedMicros))
+                .sndbufLimitedMicros(rise(sndbufLimitedMicros, before.sndbufLimitedMicros))
+                .retransmittedSegments(rise(totalRetrans, before.totalRetrans))
                 // segs_out is 32 bits in the kernel and wraps
-                segmentsOut >= before.segmentsOut
-                        ? segmentsOut - before.segmentsOut
-                        : segmentsOut + (1L << 32) - before.segmentsOut,
-                rise(bytesAcked, before.bytesAcked),
-                rise(bytesReceived, before.bytesReceived));
+                .segmentsOut(
+                        segmentsOut >= before.segmentsOut
+                                ? segmentsOut - before.segmentsOut
+                                : segmentsOut + (1L << 32) - before.segmentsOut)
+                .bytesAcked(rise(bytesAcked, before.bytesAcked))
+                .bytesReceived(rise(bytesReceived, before.bytesReceived))
+                .build();
     }
 
     /** An unknown (-1) or reset counter counts as no rise. */

@@ -42,7 +42,7 @@ public final class MeasuredPaths {
         Map<InetSocketAddress, Path> paths = new HashMap<>();
         for (TrackedConnection connection : sampled) {
             ConnectionIdentity identity = connection.identity();
-            InetSocketAddress remote = identity.remote();
+            InetSocketAddress remote = identity.remote().orElse(null);
             Optional<ConnectionSample> sample = connection.latest();
             if (identity.role() != Role.CLIENT || remote == null || sample.isEmpty() || !onCluster.test(remote)) {
                 continue;

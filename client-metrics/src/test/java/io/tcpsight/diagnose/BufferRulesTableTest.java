@@ -84,7 +84,7 @@ class BufferRulesTableTest {
                 .rcvWindowScale(2)
                 .receiveBufferBytes(131_072)
                 .windowClampBytes(65_536)
-                .kafka(new KafkaSettings(65_536, null, null, null, null))
+                .kafka(KafkaSettings.unknown().withReceiveBufferBytes(65_536))
                 .kernel(KERNEL_618)
                 .build();
         assertEquals(expected, describe(ConnectionRules.smallReceiveBuffer(facts, DEFAULTS)));
@@ -146,7 +146,7 @@ class BufferRulesTableTest {
                 .established(true)
                 .rttMicros(100_000)
                 .windowScaling(true)
-                .kafka(new KafkaSettings(null, 131_072, null, null, null))
+                .kafka(KafkaSettings.unknown().withSendBufferBytes(131_072))
                 .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 33_554_432L, 1L)) // tcp_wmem holds it
                 .build();
         assertEquals(expected, describe(ConnectionRules.smallSendBuffer(facts, DEFAULTS)));

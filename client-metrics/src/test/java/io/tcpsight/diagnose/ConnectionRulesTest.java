@@ -50,7 +50,11 @@ class ConnectionRulesTest {
                 .rcvWindowScale(2)
                 .receiveBufferBytes(131_072)
                 .windowClampBytes(65_536)
-                .kafka(new KafkaSettings(65_536, 131_072, 52_428_800L, 1_048_576L, null))
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(65_536)
+                        .withSendBufferBytes(131_072)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L))
                 .kernel(KERNEL_618);
     }
 
@@ -61,7 +65,12 @@ class ConnectionRulesTest {
                 .rcvWindowScale(10)
                 .receiveBufferBytes(6_000_000)
                 .windowClampBytes(3_000_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 4))
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(4))
                 .kernel(KERNEL_618);
     }
 
@@ -180,7 +189,7 @@ class ConnectionRulesTest {
                 .windowScaling(true)
                 .rcvWindowScale(2)
                 .windowClampBytes(102_400)
-                .kafka(new KafkaSettings(102_400, 102_400, null, null, null))
+                .kafka(KafkaSettings.unknown().withReceiveBufferBytes(102_400).withSendBufferBytes(102_400))
                 .kernel(KERNEL_618)
                 .build();
         Finding finding =
@@ -254,20 +263,23 @@ class ConnectionRulesTest {
 
     /** A client's 10 s interval: busy this share of it, receiving this many bytes a second. */
     static IntervalStats received(double busy, double bytesPerSecond) {
-        return new IntervalStats(10, (long) (busy * 10_000_000), 0, 0, 0, 1_000, 0, (long) (bytesPerSecond * 10));
+        return IntervalStats.over(10)
+                .busyMicros((long) (busy * 10_000_000))
+                .segmentsOut(1_000)
+                .bytesReceived((long) (bytesPerSecond * 10))
+                .build();
     }
 
     static IntervalStats interval(double busy, double rwnd, double sndbuf, long retrans, long segments) {
         long busyMicros = (long) (busy * 10_000_000);
-        return new IntervalStats(
-                10,
-                busyMicros,
-                (long) (rwnd * busyMicros),
-                (long) (sndbuf * busyMicros),
-                retrans,
-                segments,
-                10_000_000,
-                0);
+        return IntervalStats.over(10)
+                .busyMicros(busyMicros)
+                .rwndLimitedMicros((long) (rwnd * busyMicros))
+                .sndbufLimitedMicros((long) (sndbuf * busyMicros))
+                .retransmittedSegments(retrans)
+                .segmentsOut(segments)
+                .bytesAcked(10_000_000)
+                .build();
     }
 
     @Test
@@ -551,7 +563,12 @@ class ConnectionRulesTest {
     void fetchSizeBelowBdpUsesPartitionsPerBrokerAndRecommendsSizes() {
         ConnectionFacts onePartition = ConnectionFacts.builder(client("consumer-g-1"))
                 .rttMicros(100_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 1))
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(1))
                 .kernel(KERNEL_618)
                 .build();
         TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
@@ -569,7 +586,12 @@ class ConnectionRulesTest {
         // the flow decides. 16.8 MB each 100 ms plus 134 ms at the target: 573 Mbit/s at most.
         ConnectionFacts.Builder manyPartitions = ConnectionFacts.builder(client("consumer-g-1"))
                 .rttMicros(100_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 16))
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(16))
                 .kernel(KERNEL_618);
         assertFalse(
                 ConnectionRules.fetchSizeBelowBdp(manyPartitions.build(), gigabit)
@@ -599,15 +621,24 @@ class ConnectionRulesTest {
         assertFalse(
                 ConnectionRules.fetchSizeBelowBdp(
                                 manyPartitions
-                                        .interval(new IntervalStats(
-                                                10, 9_000_000, 6_000_000, 0, 0, 1_000, 0, 600_000_000))
+                                        .interval(IntervalStats.over(10)
+                                                .busyMicros(9_000_000)
+                                                .rwndLimitedMicros(6_000_000)
+                                                .segmentsOut(1_000)
+                                                .bytesReceived(600_000_000)
+                                                .build())
                                         .build(),
                                 gigabit)
                         .isPresent(),
                 "busy, but two thirds of it held by the window: a slow consumer, receive-window-limited's to judge");
         ConnectionFacts evenMorePartitions = ConnectionFacts.builder(client("consumer-g-1"))
                 .rttMicros(100_000)
-                .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 64))
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(64))
                 .kernel(KERNEL_618)
                 .interval(received(0.9, 60e6))
                 .build();
@@ -618,7 +649,9 @@ class ConnectionRulesTest {
                 ConnectionRules.fetchSizeBelowBdp(
                                 ConnectionFacts.builder(client("producer-1"))
                                         .rttMicros(100_000)
-                                        .kafka(new KafkaSettings(-1, -1, null, null, null))
+                                        .kafka(KafkaSettings.unknown()
+                                                .withReceiveBufferBytes(-1)
+                                                .withSendBufferBytes(-1))
                                         .build(),
                                 gigabit)
                         .isPresent(),
@@ -627,7 +660,12 @@ class ConnectionRulesTest {
                 ConnectionRules.fetchSizeBelowBdp(
                                 ConnectionFacts.builder(client("consumer-g-1").withFlow(BulkFlow.NONE))
                                         .rttMicros(100_000)
-                                        .kafka(new KafkaSettings(-1, -1, 52_428_800L, 1_048_576L, 1))
+                                        .kafka(KafkaSettings.unknown()
+                                                .withReceiveBufferBytes(-1)
+                                                .withSendBufferBytes(-1)
+                                                .withFetchMaxBytes(52_428_800L)
+                                                .withMaxPartitionFetchBytes(1_048_576L)
+                                                .withPartitionsPerBroker(1))
                                         .build(),
                                 gigabit)
                         .isPresent(),
@@ -643,7 +681,10 @@ class ConnectionRulesTest {
         ConnectionFacts franzGo = ConnectionFacts.builder(
                         broker("kgo").withClientSoftware("kgo/v1.22.3").withFlow(BulkFlow.TO_CLIENT))
                 .rttMicros(76_000)
-                .kafka(new KafkaSettings(null, null, 65_536L, 65_536L, 1))
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(65_536L)
+                        .withMaxPartitionFetchBytes(65_536L)
+                        .withPartitionsPerBroker(1))
                 .kernel(KERNEL_618)
                 .build();
         Finding finding = ConnectionRules.fetchSizeBelowBdp(franzGo, DEFAULTS).get();
@@ -676,9 +717,16 @@ class ConnectionRulesTest {
         ConnectionFacts follower = ConnectionFacts.builder(
                         broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
                 .rttMicros(100_000)
-                .kafka(new KafkaSettings(null, null, 10_485_760L, 1_048_576L, 4))
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(10_485_760L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(4))
                 .kernel(KERNEL_618)
-                .interval(new IntervalStats(10, 9_800_000, 0, 0, 0, 90_000, 117_500_000, 0))
+                .interval(IntervalStats.over(10)
+                        .busyMicros(9_800_000)
+                        .segmentsOut(90_000)
+                        .bytesAcked(117_500_000)
+                        .build())
                 .build();
         TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
         Finding finding = ConnectionRules.fetchSizeBelowBdp(follower, line).get();

@@ -472,9 +472,11 @@ class ExportersTest {
             assertNotNull(first, "the connection with a finding is in the table");
             assertEquals(1.0, first.value());
             assertEquals(
-                    Integer.toString(troubled.local().getPort()), first.getId().getTag("client.port"));
+                    Integer.toString(troubled.local().orElseThrow().getPort()),
+                    first.getId().getTag("client.port"));
             assertEquals(
-                    ConnectionIdentity.address(troubled.remote()), first.getId().getTag("peer"));
+                    ConnectionIdentity.address(troubled.remote().orElseThrow()),
+                    first.getId().getTag("peer"));
             assertEquals(2, meters.find("tcpsight.top.connection.rtt").gauges().size());
             for (SocketChannel client : loopback.clients) {
                 registry.release(TcpSockets.fileDescriptor(client));

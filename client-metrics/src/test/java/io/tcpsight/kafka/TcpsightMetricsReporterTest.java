@@ -103,7 +103,7 @@ class TcpsightMetricsReporterTest {
                 Thread.sleep(500);
                 assertEquals(0, server.getAttribute(name, "FindingCount"), "a loopback path is healthy: " + logged);
                 // no Kafka client's byte counts match these sockets: sampled, and named by nobody
-                assertTrue(reporter.monitor().registry().connections().stream()
+                assertTrue(reporter.monitor().orElseThrow().registry().connections().stream()
                         .allMatch(c -> c.identity().clientId().isEmpty()
                                 && c.identity().ownerKnownBy() == OwnerKnownBy.UNPLACED
                                 && c.latest().isPresent()));

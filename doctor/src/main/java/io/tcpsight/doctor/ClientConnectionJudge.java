@@ -44,8 +44,11 @@ final class ClientConnectionJudge {
         nodeIds.forEach((address, node) -> byAddress.put(ConnectionIdentity.address(address), node));
         monitor.addNamer(sampled -> {
             for (TrackedConnection connection : sampled) {
-                String node = byAddress.get(
-                        ConnectionIdentity.address(connection.identity().remote()));
+                String node = byAddress.get(connection
+                        .identity()
+                        .remote()
+                        .map(ConnectionIdentity::address)
+                        .orElse(null));
                 if (node != null) {
                     connection.updateIdentity(identity -> identity.withNodeId(node));
                 }
@@ -65,7 +68,10 @@ final class ClientConnectionJudge {
         for (Finding finding : board.current()) {
             onePerRuleAndBroker.putIfAbsent(
                     finding.rule().id() + " "
-                            + ConnectionIdentity.address(finding.connection().remote()),
+                            + finding.connection()
+                                    .remote()
+                                    .map(ConnectionIdentity::address)
+                                    .orElse(null),
                     finding);
         }
         return new ArrayList<>(onePerRuleAndBroker.values());

@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.Optional;
 
 /**
  * What the calls {@link KafkaHookTransformer} puts into Kafka's classes reach. Only JDK types
@@ -34,8 +35,8 @@ public final class Hooks {
         void failed(String where, Throwable failure);
 
         /** The client connection on this descriptor as the hooks named it: see {@link Hooks#clientConnection}. */
-        default String[] clientConnection(int fd) {
-            return null;
+        default Optional<String[]> clientConnection(int fd) {
+            return Optional.empty();
         }
 
         /** Whether it tracks and names connections (not without TCP_INFO). */
@@ -193,7 +194,7 @@ public final class Hooks {
             return null;
         }
         try {
-            return current.clientConnection(fd);
+            return current.clientConnection(fd).orElse(null);
         } catch (Throwable failure) {
             report(current, "clientConnection", failure);
             return null;

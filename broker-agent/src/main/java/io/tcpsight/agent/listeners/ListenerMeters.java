@@ -8,10 +8,12 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.export.GaugeRows;
 import io.tcpsight.host.NetstatCounters;
 import io.tcpsight.tcp.ListenQueue;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * The listener state as meters of its own, for dashboards that must show a connect storm when no
@@ -23,7 +25,7 @@ import java.util.Map;
 public final class ListenerMeters implements MeterBinder {
     private final Map<Tags, Long> queueRows = new HashMap<>();
     private final Map<Tags, Long> backlogRows = new HashMap<>();
-    private volatile long[] counters = new long[0];
+    private volatile TcpExtReading counters = TcpExtReading.NONE;
     private GaugeRows acceptQueue;
     private GaugeRows backlog;
 
@@ -39,33 +41,31 @@ public final class ListenerMeters implements MeterBinder {
                 .register(registry));
         counter(
                 registry,
-                0,
+                NetstatCounters.LISTEN_OVERFLOWS,
                 "tcpsight.host.listen.overflows",
                 "TcpExt ListenOverflows: SYNs or ACKs a full accept queue dropped");
         counter(
                 registry,
-                1,
+                NetstatCounters.LISTEN_DROPS,
                 "tcpsight.host.listen.drops",
                 "TcpExt ListenDrops: connection requests a listener dropped");
         counter(
                 registry,
-                2,
+                NetstatCounters.SYNCOOKIES_SENT,
                 "tcpsight.host.syncookies.sent",
                 "TcpExt SyncookiesSent: SYN cookies sent for a full SYN queue");
-        for (int i = FIRST_ABORT; i < COUNTERS.length; i++) {
-            int index = i;
-            FunctionCounter.builder("tcpsight.host.tcp.aborts", this, meters -> meters.counter(index))
+        for (String abort : ABORTS) {
+            FunctionCounter.builder("tcpsight.host.tcp.aborts", this, meters -> meters.counter(abort))
                     .baseUnit("connections")
-                    .tags("reason", abortReason(COUNTERS[index]))
-                    .description("TcpExt " + COUNTERS[index]
+                    .tags("reason", abortReason(abort))
+                    .description("TcpExt " + abort
                             + ": connections the kernel ended with a reset, by reason (per network namespace)")
                     .register(registry);
         }
         show();
     }
 
-    /** @param namespaceCounters {@link #COUNTERS} in order; -1 where unknown */
-    synchronized void update(List<ListenerState> listeners, long[] namespaceCounters) {
+    synchronized void update(List<ListenerState> listeners, TcpExtReading namespaceCounters) {
         queueRows.clear();
         backlogRows.clear();
         for (ListenerState listener : listeners) {
@@ -74,7 +74,7 @@ public final class ListenerMeters implements MeterBinder {
             queueRows.put(tags, queue.acceptQueueLength());
             backlogRows.put(tags, queue.effectiveBacklog());
         }
-        counters = namespaceCounters.clone();
+        counters = namespaceCounters;
         show();
     }
 
@@ -85,31 +85,36 @@ public final class ListenerMeters implements MeterBinder {
         }
     }
 
-    private void counter(MeterRegistry registry, int index, String name, String description) {
-        FunctionCounter.builder(name, this, meters -> meters.counter(index))
+    private void counter(MeterRegistry registry, String counter, String name, String description) {
+        FunctionCounter.builder(name, this, meters -> meters.counter(counter))
                 .description(description + " (per network namespace)")
                 .register(registry);
     }
 
-    private double counter(int index) {
-        long[] values = counters;
-        return index < values.length && values[index] >= 0 ? values[index] : Double.NaN;
+    /** NaN where this kernel lacks the counter, or before the first round. */
+    private double counter(String name) {
+        OptionalLong value = counters.value(name);
+        return value.isPresent() ? value.getAsLong() : Double.NaN;
     }
 
-    /** The TcpExt names, in the order {@link #update} takes them: the listener's three, then the aborts. */
-    static final String[] COUNTERS = {
-        NetstatCounters.LISTEN_OVERFLOWS,
-        NetstatCounters.LISTEN_DROPS,
-        NetstatCounters.SYNCOOKIES_SENT,
-        "TCPAbortOnData",
-        "TCPAbortOnClose",
-        "TCPAbortOnMemory",
-        "TCPAbortOnTimeout",
-        "TCPAbortOnLinger",
-        "TCPAbortFailed"
-    };
+    /** The connections the kernel ended with a reset, by reason. */
+    static final List<String> ABORTS = List.of(
+            "TCPAbortOnData",
+            "TCPAbortOnClose",
+            "TCPAbortOnMemory",
+            "TCPAbortOnTimeout",
+            "TCPAbortOnLinger",
+            "TCPAbortFailed");
 
-    private static final int FIRST_ABORT = 3;
+    /** Every TcpExt counter the listener watch reads: the listeners' three, then the aborts. */
+    static final String[] COUNTERS = counters();
+
+    private static String[] counters() {
+        List<String> all = new ArrayList<>(List.of(
+                NetstatCounters.LISTEN_OVERFLOWS, NetstatCounters.LISTEN_DROPS, NetstatCounters.SYNCOOKIES_SENT));
+        all.addAll(ABORTS);
+        return all.toArray(new String[0]);
+    }
 
     /**
      * The reason tag of a TCPAbort* counter, from its name: data (data arrived on a connection this

@@ -46,15 +46,15 @@ public final class ListenerWatch {
     private final Map<Integer, String> listenerByPort;
     private final int ownHttpPort;
     private final ListenerMeters meters = new ListenerMeters();
-    /** (nanoTime, counters) per round within the window, oldest first; only the three counters are kept. */
-    private final Deque<long[]> history = new ArrayDeque<>();
+    /** The namespace's counters per round within the window, oldest first. */
+    private final Deque<TcpExtReading> history = new ArrayDeque<>();
     /** listen.backlog: the backlog Kafka's listeners get at run time; 0 when off (the default). */
     private final int deeperBacklog;
 
     private final Consumer<String> info;
     private final BiConsumer<String, Throwable> failed;
-    /** Per listening address: (nanoTime, its own drops) within the window, oldest first. */
-    private final Map<String, Deque<long[]>> dropHistory = new HashMap<>();
+    /** Per listening address: its own drops within the window, oldest first. */
+    private final Map<String, Deque<DropReading>> dropHistory = new HashMap<>();
     /** Ports given the deeper backlog, so each is said once. */
     private final Set<Integer> deepened = new HashSet<>();
 
@@ -149,10 +149,10 @@ public final class ListenerWatch {
         next:
         for (TrackedConnection connection : connections) {
             ConnectionIdentity identity = connection.identity();
-            if (identity.role() != Role.BROKER || identity.local() == null) {
+            if (identity.role() != Role.BROKER || identity.local().isEmpty()) {
                 continue;
             }
-            int port = identity.local().getPort();
+            int port = identity.local().get().getPort();
             for (int i = 0; i < count; i++) {
                 if (ports[i] == port) {
                     continue next;
@@ -171,11 +171,11 @@ public final class ListenerWatch {
     }
 
     public List<Finding> evaluate(TcpsightConfig config, Set<Integer> acceptedPorts) throws IOException {
-        long[] now = snapshot(NetstatCounters.read(), System.nanoTime());
-        while (!history.isEmpty() && now[0] - history.peekFirst()[0] > WINDOW_NANOS) {
+        TcpExtReading now = TcpExtReading.of(NetstatCounters.read(), System.nanoTime(), COUNTERS);
+        while (!history.isEmpty() && now.nanoTime - history.peekFirst().nanoTime > WINDOW_NANOS) {
             history.removeFirst();
         }
-        long[] before = history.peekFirst();
+        TcpExtReading before = history.isEmpty() ? TcpExtReading.NONE : history.peekFirst();
         history.addLast(now);
         HostTcpFacts host = HostTcpFacts.current();
         Long somaxconn = OptionalValues.orNull(host.somaxconn());
@@ -189,24 +189,26 @@ public final class ListenerWatch {
         for (Listener listener : listeners) {
             states.add(new ListenerState(listener.identity.listener().orElse("unknown"), listener.queue));
         }
-        meters.update(states, Arrays.copyOfRange(now, 1, now.length));
-        Long overflows = rise(now, before, 1);
-        Long drops = rise(now, before, 2);
-        Long cookies = rise(now, before, 3);
+        meters.update(states, now);
+        Long overflows = OptionalValues.orNull(now.riseSince(before, NetstatCounters.LISTEN_OVERFLOWS));
+        Long drops = OptionalValues.orNull(now.riseSince(before, NetstatCounters.LISTEN_DROPS));
+        Long cookies = OptionalValues.orNull(now.riseSince(before, NetstatCounters.SYNCOOKIES_SENT));
         boolean everyListenerCounts = !listeners.isEmpty();
         boolean anyListenerDropped = false;
         Set<String> listening = new HashSet<>();
         Listener smallest = null;
         for (Listener listener : listeners) {
-            String address = ConnectionIdentity.address(listener.identity.local());
+            String address =
+                    listener.identity.local().map(ConnectionIdentity::address).orElse(null);
             listening.add(address);
             ListenerFacts.Builder facts =
                     facts(listener, listener.identity, somaxconn, timestamps).rises(overflows, drops, cookies);
             OptionalLong ownDrops = ownDrops(listener.fd);
             if (ownDrops.isPresent()) {
-                Long ownRise = ownRise(address, now[0], ownDrops.getAsLong(), listener.openedWhileWatched);
-                facts.ownDrops(ownRise);
-                anyListenerDropped |= ownRise != null && ownRise > 0;
+                OptionalLong ownRise =
+                        ownRise(address, now.nanoTime, ownDrops.getAsLong(), listener.openedWhileWatched);
+                facts.ownDrops(OptionalValues.orNull(ownRise));
+                anyListenerDropped |= ownRise.orElse(0) > 0;
             } else {
                 everyListenerCounts = false;
             }
@@ -250,24 +252,35 @@ public final class ListenerWatch {
     }
 
     /**
-     * How much a listener dropped over the window; null at its first reading or after it was replaced,
+     * How much a listener dropped over the window; empty at its first reading or after it was replaced,
      * unless it was opened while the agent watched: then all it counted is the rise.
      */
-    private Long ownRise(String address, long nanoTime, long drops, boolean openedWhileWatched) {
-        Deque<long[]> readings = dropHistory.computeIfAbsent(address, unused -> new ArrayDeque<>());
+    private OptionalLong ownRise(String address, long nanoTime, long drops, boolean openedWhileWatched) {
+        Deque<DropReading> readings = dropHistory.computeIfAbsent(address, unused -> new ArrayDeque<>());
         if (readings.isEmpty() && openedWhileWatched) {
-            readings.addLast(new long[] {nanoTime, 0});
+            readings.addLast(new DropReading(nanoTime, 0));
         }
-        while (!readings.isEmpty() && nanoTime - readings.peekFirst()[0] > WINDOW_NANOS) {
+        while (!readings.isEmpty() && nanoTime - readings.peekFirst().nanoTime > WINDOW_NANOS) {
             readings.removeFirst();
         }
-        long[] oldest = readings.peekFirst();
-        if (oldest != null && drops < oldest[1]) {
+        if (!readings.isEmpty() && drops < readings.peekFirst().drops) {
             readings.clear(); // a new socket on the port counts from zero
-            oldest = null;
         }
-        readings.addLast(new long[] {nanoTime, drops});
-        return oldest == null ? null : drops - oldest[1];
+        OptionalLong rise =
+                readings.isEmpty() ? OptionalLong.empty() : OptionalLong.of(drops - readings.peekFirst().drops);
+        readings.addLast(new DropReading(nanoTime, drops));
+        return rise;
+    }
+
+    /** A listener's own drop count at one moment. */
+    private static final class DropReading {
+        final long nanoTime;
+        final long drops;
+
+        DropReading(long nanoTime, long drops) {
+            this.nanoTime = nanoTime;
+            this.drops = drops;
+        }
     }
 
     /**
@@ -279,7 +292,7 @@ public final class ListenerWatch {
         long target = somaxconn == null ? deeperBacklog : Math.min(deeperBacklog, somaxconn);
         boolean changed = false;
         for (Listener listener : listeners) {
-            int port = listener.identity.local().getPort();
+            int port = listener.identity.local().orElseThrow().getPort();
             if (!listenerByPort.containsKey(port) || listener.queue.effectiveBacklog() >= target) {
                 continue;
             }
@@ -299,24 +312,5 @@ public final class ListenerWatch {
             }
         }
         return changed;
-    }
-
-    /** nanoTime, then each of {@link #COUNTERS}, -1 where this kernel lacks it. */
-    private static long[] snapshot(NetstatCounters counters, long nanoTime) {
-        long[] values = new long[COUNTERS.length + 1];
-        values[0] = nanoTime;
-        for (int i = 0; i < COUNTERS.length; i++) {
-            OptionalLong value = counters.tcpExt(COUNTERS[i]);
-            values[i + 1] = value.isPresent() ? value.getAsLong() : -1;
-        }
-        return values;
-    }
-
-    /** Counters are per network namespace: every listener of this broker shares them. */
-    private static Long rise(long[] now, long[] before, int index) {
-        if (before == null || now[index] < 0 || before[index] < 0) {
-            return null;
-        }
-        return Math.max(0, now[index] - before[index]);
     }
 }

@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Optional;
 import java.util.WeakHashMap;
 import java.util.function.BiConsumer;
 
@@ -147,7 +148,7 @@ public final class AgentRuntime implements Hooks.Receiver {
         registry.get(fd).ifPresent(connection -> {
             connection.handshakeCompleted(System.nanoTime());
             InetSocketAddress local = address(channel, true);
-            if (connection.identity().local() == null && local != null) {
+            if (connection.identity().local().isEmpty() && local != null) {
                 connection.updateIdentity(identity -> identity.withLocal(local));
             }
         });
@@ -183,7 +184,7 @@ public final class AgentRuntime implements Hooks.Receiver {
         }
         TrackedConnection connection = broker.tracked;
         RequestFields fields = RequestFields.of(context);
-        if (fields.forwarded(context, connection.identity().remote())) {
+        if (fields.forwarded(context, connection.identity().remote().orElse(null))) {
             return; // the original client's request, not this connection's
         }
         observeFlow(connection, context, fields);
@@ -214,7 +215,7 @@ public final class AgentRuntime implements Hooks.Receiver {
             return software == null ? known : known.withClientSoftware(software);
         });
         broker.read(principal, clientInformation);
-        InetSocketAddress local = connection.identity().local();
+        InetSocketAddress local = connection.identity().local().orElse(null);
         if (listener != null && local != null && listenerByPort.size() < 64) {
             listenerByPort.putIfAbsent(local.getPort(), listener);
         }
@@ -295,21 +296,21 @@ public final class AgentRuntime implements Hooks.Receiver {
     }
 
     @Override
-    public String[] clientConnection(int fd) {
+    public Optional<String[]> clientConnection(int fd) {
         TrackedConnection connection = registry.get(fd).orElse(null);
         if (connection == null) {
-            return null;
+            return Optional.empty();
         }
         ConnectionIdentity identity = connection.identity();
         if (identity.role() != Role.CLIENT || identity.clientId().isEmpty()) {
-            return null;
+            return Optional.empty();
         }
-        return new String[] {
+        return Optional.of(new String[] {
             identity.clientId().get(),
             identity.nodeId().orElse(""),
             identity.knownFlow().name(),
             Long.toString(connection.inode())
-        };
+        });
     }
 
     @Override

@@ -67,7 +67,10 @@ public final class BrokerConnectionIds {
         FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
         KafkaSettings settings = sizes == null
                 ? KafkaSettings.unknown()
-                : new KafkaSettings(null, null, sizes.maxBytes, sizes.partitionMaxBytes, sizes.partitions);
+                : KafkaSettings.unknown()
+                        .withFetchMaxBytes(sizes.maxBytes)
+                        .withMaxPartitionFetchBytes(sizes.partitionMaxBytes)
+                        .withPartitionsPerBroker(sizes.partitions);
         ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(System.nanoTime());
         return traffic == null ? settings : settings.withProduceTraffic(traffic);
     }

@@ -7,7 +7,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
+import io.tcpsight.architecture.NullReturns;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -116,5 +118,14 @@ class AgentLayeringTest {
     void noTwoFilesUseEachOther() throws Exception {
         assertEquals(Set.of(), FileTies.twoWay(AGENT), "in the class files");
         assertEquals(Set.of(), FileTies.twoWayInSources(Path.of("src/main/java")), "in the sources");
+    }
+
+    @Test
+    void noPublicMethodMayReturnNull() throws Exception {
+        // A ClassFileTransformer answers null for "unchanged": the JDK's contract, not ours to change.
+        assertEquals(
+                List.of("io.tcpsight.agent.hooks.KafkaHookTransformer.transform"),
+                NullReturns.in(Path.of("target/classes/io/tcpsight")),
+                "unknown is empty: an Optional");
     }
 }

@@ -80,8 +80,7 @@ final class ClientSettingsOnPaths {
             String clientId = identity.clientId().orElse("");
             if (identity.ownerKnownBy().known()
                     && (tasks.contains(clientId) || clientId.equals(group))
-                    && identity.remote() != null
-                    && onCluster.test(identity.remote())) {
+                    && identity.remote().filter(onCluster).isPresent()) {
                 return true;
             }
         }

@@ -162,7 +162,9 @@ public final class WorkerObservation implements AutoCloseable {
             ConnectionSample sample = connection.latest().get();
             if (sample.bytesReceived().isPresent() && sample.bytesAcked().isPresent()) {
                 sockets.add(ByteCountAttribution.SocketCounts.of(
-                        connection.inode(), brokers.nodeAt(connection.identity().remote()), sample));
+                        connection.inode(),
+                        brokers.nodeAt(connection.identity().remote().orElse(null)),
+                        sample));
                 byInode.put(connection.inode(), connection);
             }
         }
@@ -180,8 +182,8 @@ public final class WorkerObservation implements AutoCloseable {
             ByteCountAttribution.ClientConnection client = owners.get(inode);
             if (client != null) {
                 // a broker of another cluster is not in the directory: its node is the client's connection id
-                connection.updateIdentity(
-                        client.naming(brokers.nodeAt(connection.identity().remote())));
+                connection.updateIdentity(client.naming(
+                        brokers.nodeAt(connection.identity().remote().orElse(null))));
             } else if (connection.identity().ownerKnownBy() == OwnerKnownBy.BYTE_COUNTS) {
                 connection.updateIdentity(ByteCountAttribution::unnamed); // contradicted: the name goes
             }

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -111,8 +112,9 @@ public final class ClusterTuning {
         return advice;
     }
 
-    public synchronized ProvidedSettings lastHandedOut() {
-        return lastHandedOut;
+    /** The advice tasks were last built with here; empty before the first. */
+    public synchronized Optional<ProvidedSettings> lastHandedOut() {
+        return Optional.ofNullable(lastHandedOut);
     }
 
     /** Re-adaptation's baseline after it restarted tasks: they are rebuilt with this advice. */

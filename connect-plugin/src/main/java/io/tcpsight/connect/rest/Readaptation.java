@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,10 +75,11 @@ public final class Readaptation implements AutoCloseable {
 
     /** One check; returns the tasks it restarted, as connector/task. */
     List<String> check() {
-        ProvidedSettings before = tuning.lastHandedOut();
-        if (before == null) {
+        Optional<ProvidedSettings> handedOut = tuning.lastHandedOut();
+        if (handedOut.isEmpty()) {
             return List.of(); // no task was built here with tcpsight values yet
         }
+        ProvidedSettings before = handedOut.get();
         ProvidedSettings now = tuning.remeasure();
         if (now.isFallback()) {
             return List.of(); // never restart on a failed measurement

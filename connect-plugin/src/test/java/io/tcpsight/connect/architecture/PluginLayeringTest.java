@@ -8,7 +8,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
+import io.tcpsight.architecture.NullReturns;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -95,5 +97,10 @@ class PluginLayeringTest {
     void noTwoFilesUseEachOther() throws Exception {
         assertEquals(Set.of(), FileTies.twoWay(PLUGIN), "in the class files");
         assertEquals(Set.of(), FileTies.twoWayInSources(Path.of("src/main/java")), "in the sources");
+    }
+
+    @Test
+    void noPublicMethodMayReturnNull() throws Exception {
+        assertEquals(List.of(), NullReturns.in(Path.of("target/classes/io/tcpsight")), "unknown is empty: an Optional");
     }
 }

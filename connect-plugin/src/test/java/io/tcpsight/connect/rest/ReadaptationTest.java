@@ -82,7 +82,7 @@ class ReadaptationTest {
                     List.of("POST /connectors/orders/tasks/0/restart", "POST /connectors/orders/tasks/2/restart"),
                     posted);
             assertEquals(List.of(), second, "the same drift is acted on once");
-            assertFalse(tuning.lastHandedOut().isFallback());
+            assertFalse(tuning.lastHandedOut().orElseThrow().isFallback());
         } finally {
             clients.forEach(KafkaConsumer::close);
             rest.stop(0);
