@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_tcpsight_tcp_NativeTcp.h"
+#include "io_tcpsight_internal_tcp_NativeTcp.h"
 #include "tcpsight_host.h"
 #include "tcpsight_socket.h"
 
@@ -22,17 +22,17 @@ static void throw_illegal_argument(JNIEnv *env, const char *message) {
     }
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_recordStride(JNIEnv *env, jclass cls) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_recordStride(JNIEnv *env, jclass cls) {
     return TCPSIGHT_RECORD_STRIDE;
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_infoCapacity(JNIEnv *env, jclass cls) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_infoCapacity(JNIEnv *env, jclass cls) {
     return TCPSIGHT_INFO_CAPACITY;
 }
 
 /* NIO socket channels keep their descriptor in an int field named fdVal. JNI field access
  * is not subject to module encapsulation, so no --add-opens is needed. */
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_fileDescriptor(JNIEnv *env, jclass cls, jobject channel) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_fileDescriptor(JNIEnv *env, jclass cls, jobject channel) {
     if (channel == NULL) {
         return -1;
     }
@@ -45,7 +45,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_fileDescriptor(JNIEnv *env
     return (*env)->GetIntField(env, channel, field);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_tcpInfo(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_tcpInfo(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
     unsigned char buffer[TCPSIGHT_INFO_CAPACITY];
     jsize length = (*env)->GetArrayLength(env, out);
     if (length < TCPSIGHT_INFO_CAPACITY) {
@@ -59,7 +59,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_tcpInfo(JNIEnv *env, jclas
     return filled;
 }
 
-JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_sampleBatch(JNIEnv *env, jclass cls, jobject fds, jint count, jobject records) {
+JNIEXPORT void JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_sampleBatch(JNIEnv *env, jclass cls, jobject fds, jint count, jobject records) {
     const int32_t *fd_array = (*env)->GetDirectBufferAddress(env, fds);
     unsigned char *record_array = (*env)->GetDirectBufferAddress(env, records);
     if (fd_array == NULL || record_array == NULL) {
@@ -75,7 +75,7 @@ JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_sampleBatch(JNIEnv *env, j
     tcpsight_sample_batch(fd_array, count, record_array);
 }
 
-JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_queueBatch(JNIEnv *env, jclass cls, jobject fds, jint count, jobject queues) {
+JNIEXPORT void JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_queueBatch(JNIEnv *env, jclass cls, jobject fds, jint count, jobject queues) {
     const int32_t *fd_array = (*env)->GetDirectBufferAddress(env, fds);
     int32_t *queue_array = (*env)->GetDirectBufferAddress(env, queues);
     if (fd_array == NULL || queue_array == NULL) {
@@ -91,7 +91,7 @@ JNIEXPORT void JNICALL Java_io_tcpsight_tcp_NativeTcp_queueBatch(JNIEnv *env, jc
     tcpsight_queue_batch(fd_array, count, queue_array);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketState(JNIEnv *env, jclass cls, jint fd, jintArray out) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_socketState(JNIEnv *env, jclass cls, jint fd, jintArray out) {
     int32_t values[TCPSIGHT_STATE_COUNT];
     if ((*env)->GetArrayLength(env, out) < TCPSIGHT_STATE_COUNT) {
         throw_illegal_argument(env, "socket state array is too small");
@@ -104,11 +104,11 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketState(JNIEnv *env, j
     return rc;
 }
 
-JNIEXPORT jlong JNICALL Java_io_tcpsight_tcp_NativeTcp_socketDrops(JNIEnv *env, jclass cls, jint fd) {
+JNIEXPORT jlong JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_socketDrops(JNIEnv *env, jclass cls, jint fd) {
     return (jlong) tcpsight_socket_drops(fd);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_congestion(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_congestion(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
     char name[CONGESTION_NAME_CAPACITY + 1];
     if ((*env)->GetArrayLength(env, out) < CONGESTION_NAME_CAPACITY) {
         throw_illegal_argument(env, "congestion name array is too small");
@@ -121,7 +121,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_congestion(JNIEnv *env, jc
     return length;
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_setCongestion(JNIEnv *env, jclass cls, jint fd, jbyteArray name) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_setCongestion(JNIEnv *env, jclass cls, jint fd, jbyteArray name) {
     char buffer[CONGESTION_NAME_CAPACITY];
     jsize length = (*env)->GetArrayLength(env, name);
     if (length < 1 || length >= CONGESTION_NAME_CAPACITY) {
@@ -131,7 +131,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_setCongestion(JNIEnv *env,
     return tcpsight_set_congestion(fd, buffer, length);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketAddresses(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_socketAddresses(JNIEnv *env, jclass cls, jint fd, jbyteArray out) {
     unsigned char buffer[TCPSIGHT_ADDRESSES_BYTES];
     if ((*env)->GetArrayLength(env, out) < TCPSIGHT_ADDRESSES_BYTES) {
         throw_illegal_argument(env, "address array is too small");
@@ -144,7 +144,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_socketAddresses(JNIEnv *en
     return rc;
 }
 
-JNIEXPORT jstring JNICALL Java_io_tcpsight_tcp_NativeTcp_errnoMessage(JNIEnv *env, jclass cls, jint error) {
+JNIEXPORT jstring JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_errnoMessage(JNIEnv *env, jclass cls, jint error) {
     char message[256];
     const char *text = strerror_r(error, message, sizeof message);
     return (*env)->NewStringUTF(env, text);
@@ -171,11 +171,11 @@ static int qdisc_dump(const char *unused, unsigned char *out, int capacity) {
     return tcpsight_qdisc_dump(out, capacity);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_qdiscDump(JNIEnv *env, jclass cls, jbyteArray out) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_qdiscDump(JNIEnv *env, jclass cls, jbyteArray out) {
     return host_call_into(env, out, NULL, qdisc_dump);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_ethtoolStats(JNIEnv *env, jclass cls, jbyteArray device, jbyteArray out) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_ethtoolStats(JNIEnv *env, jclass cls, jbyteArray device, jbyteArray out) {
     char name[DEVICE_NAME_CAPACITY];
     jsize length = (*env)->GetArrayLength(env, device);
     if (length < 1 || length >= DEVICE_NAME_CAPACITY) {
@@ -186,7 +186,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_ethtoolStats(JNIEnv *env, 
     return host_call_into(env, out, name, tcpsight_ethtool_stats);
 }
 
-JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_listen(JNIEnv *env, jclass cls, jint fd, jint backlog) {
+JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_listen(JNIEnv *env, jclass cls, jint fd, jint backlog) {
     return tcpsight_listen(fd, backlog);
 }
 
@@ -198,21 +198,21 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_tcp_NativeTcp_listen(JNIEnv *env, jclass
 static const char *const RELOCATED_CLASS = "io/tcpsight/shaded/tcp/NativeTcp";
 
 static JNINativeMethod METHODS[] = {
-    {"recordStride", "()I", (void *) Java_io_tcpsight_tcp_NativeTcp_recordStride},
-    {"infoCapacity", "()I", (void *) Java_io_tcpsight_tcp_NativeTcp_infoCapacity},
-    {"fileDescriptor", "(Ljava/lang/Object;)I", (void *) Java_io_tcpsight_tcp_NativeTcp_fileDescriptor},
-    {"tcpInfo", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_tcpInfo},
-    {"sampleBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_tcp_NativeTcp_sampleBatch},
-    {"queueBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_tcp_NativeTcp_queueBatch},
-    {"socketState", "(I[I)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketState},
-    {"congestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_congestion},
-    {"setCongestion", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_setCongestion},
-    {"socketAddresses", "(I[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_socketAddresses},
-    {"errnoMessage", "(I)Ljava/lang/String;", (void *) Java_io_tcpsight_tcp_NativeTcp_errnoMessage},
-    {"qdiscDump", "([B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_qdiscDump},
-    {"ethtoolStats", "([B[B)I", (void *) Java_io_tcpsight_tcp_NativeTcp_ethtoolStats},
-    {"listen", "(II)I", (void *) Java_io_tcpsight_tcp_NativeTcp_listen},
-    {"socketDrops", "(I)J", (void *) Java_io_tcpsight_tcp_NativeTcp_socketDrops},
+    {"recordStride", "()I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_recordStride},
+    {"infoCapacity", "()I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_infoCapacity},
+    {"fileDescriptor", "(Ljava/lang/Object;)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_fileDescriptor},
+    {"tcpInfo", "(I[B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_tcpInfo},
+    {"sampleBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_sampleBatch},
+    {"queueBatch", "(Ljava/nio/ByteBuffer;ILjava/nio/ByteBuffer;)V", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_queueBatch},
+    {"socketState", "(I[I)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_socketState},
+    {"congestion", "(I[B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_congestion},
+    {"setCongestion", "(I[B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_setCongestion},
+    {"socketAddresses", "(I[B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_socketAddresses},
+    {"errnoMessage", "(I)Ljava/lang/String;", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_errnoMessage},
+    {"qdiscDump", "([B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_qdiscDump},
+    {"ethtoolStats", "([B[B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_ethtoolStats},
+    {"listen", "(II)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_listen},
+    {"socketDrops", "(I)J", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_socketDrops},
 };
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {

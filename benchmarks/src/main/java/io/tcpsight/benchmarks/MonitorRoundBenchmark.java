@@ -1,7 +1,7 @@
 package io.tcpsight.benchmarks;
 
-import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

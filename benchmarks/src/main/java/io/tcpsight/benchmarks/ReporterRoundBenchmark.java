@@ -1,15 +1,15 @@
 package io.tcpsight.benchmarks;
 
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.diagnose.FindingsBoard;
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.model.ClientKind;
-import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.OwnerKnownBy;
-import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.sampling.CensusTracker;
-import io.tcpsight.sampling.ConnectionRegistry;
-import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.sampling.CensusTracker;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -3,9 +3,9 @@ package io.tcpsight.benchmarks;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.export.TcpsightMeterBinder;
-import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.sampling.ConnectionRegistry;
-import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.lang.management.ManagementFactory;
 
 /**

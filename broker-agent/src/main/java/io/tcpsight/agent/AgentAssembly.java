@@ -1,13 +1,13 @@
 package io.tcpsight.agent;
 
-import io.tcpsight.agent.http.AgentHttpServer;
-import io.tcpsight.agent.listeners.ListenerWatch;
-import io.tcpsight.agent.naming.AgentRuntime;
-import io.tcpsight.agent.naming.BrokerConnectionIds;
-import io.tcpsight.model.Role;
-import io.tcpsight.runtime.ObservationRuntime;
-import io.tcpsight.sampling.TrackedConnection;
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.agent.internal.http.AgentHttpServer;
+import io.tcpsight.agent.internal.listeners.ListenerWatch;
+import io.tcpsight.agent.internal.naming.AgentRuntime;
+import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.runtime.ObservationRuntime;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Collections;

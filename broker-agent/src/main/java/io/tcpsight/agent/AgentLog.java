@@ -1,6 +1,6 @@
 package io.tcpsight.agent;
 
-import io.tcpsight.model.LogText;
+import io.tcpsight.internal.model.LogText;
 import java.lang.reflect.Method;
 import java.util.logging.Level;
 import java.util.logging.Logger;

@@ -1,9 +1,9 @@
 package io.tcpsight.agent;
 
-import io.tcpsight.agent.http.EndpointAccess;
-import io.tcpsight.config.InvalidSettingException;
-import io.tcpsight.config.SettingKey;
-import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.agent.internal.http.EndpointAccess;
+import io.tcpsight.internal.config.InvalidSettingException;
+import io.tcpsight.internal.config.SettingKey;
+import io.tcpsight.internal.config.TcpsightConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.tcpsight.agent;
 
-import io.tcpsight.agent.hooks.Hooks;
-import io.tcpsight.agent.hooks.KafkaHookTransformer;
-import io.tcpsight.config.InvalidSettingException;
-import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.agent.internal.hooks.Hooks;
+import io.tcpsight.agent.internal.hooks.KafkaHookTransformer;
+import io.tcpsight.internal.config.InvalidSettingException;
+import io.tcpsight.internal.config.TcpsightConfig;
 import java.lang.instrument.Instrumentation;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

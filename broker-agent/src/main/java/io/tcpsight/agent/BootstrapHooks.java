@@ -1,6 +1,6 @@
 package io.tcpsight.agent;
 
-import io.tcpsight.tcp.PrivateExtraction;
+import io.tcpsight.internal.tcp.PrivateExtraction;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,9 +21,9 @@ import java.util.jar.JarOutputStream;
 final class BootstrapHooks {
     /** The hook classes and nothing else: they name only JDK types. BootstrapHooksTest keeps this list complete. */
     static final List<String> CLASSES = List.of(
-            "io/tcpsight/agent/hooks/Hooks.class",
-            "io/tcpsight/agent/hooks/Hooks$Receiver.class",
-            "io/tcpsight/agent/hooks/Hooks$1.class");
+            "io/tcpsight/agent/internal/hooks/Hooks.class",
+            "io/tcpsight/agent/internal/hooks/Hooks$Receiver.class",
+            "io/tcpsight/agent/internal/hooks/Hooks$1.class");
 
     private BootstrapHooks() {}
 

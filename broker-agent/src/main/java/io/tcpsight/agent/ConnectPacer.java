@@ -3,7 +3,7 @@ package io.tcpsight.agent;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.tcpsight.pacing.Pacer;
+import io.tcpsight.internal.pacing.Pacer;
 
 /**
  * Spaces out the TCP connects of every Kafka client in this JVM (opt-in: {@code connect.rate}).

@@ -3,10 +3,10 @@ package io.tcpsight.agent;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tcpsight.agent.http.MetricsText;
-import io.tcpsight.agent.listeners.ListenerMeters;
+import io.tcpsight.agent.internal.http.MetricsText;
+import io.tcpsight.agent.internal.listeners.ListenerMeters;
 import io.tcpsight.export.TcpsightMeterBinder;
-import io.tcpsight.monitor.ConnectionMonitor;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.List;
 
 /** The Prometheus registry the endpoint serves: the connection meters and the agent's own beside them. */

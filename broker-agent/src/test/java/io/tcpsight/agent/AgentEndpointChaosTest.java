@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -3,9 +3,9 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.agent.naming.BrokerConnectionIds;
-import io.tcpsight.model.Role;
-import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import org.apache.kafka.common.network.ClientInformation;

@@ -3,10 +3,10 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tcpsight.model.BulkFlow;
-import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.OwnerKnownBy;
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.internal.model.BulkFlow;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;

@@ -3,10 +3,10 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.agent.naming.BrokerConnectionIds;
-import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.OwnerKnownBy;
-import io.tcpsight.sampling.TrackedConnection;
+import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Optional;

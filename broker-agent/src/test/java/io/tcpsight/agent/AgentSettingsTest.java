@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.config.InvalidSettingException;
-import io.tcpsight.config.TcpsightConfig;
+import io.tcpsight.internal.config.InvalidSettingException;
+import io.tcpsight.internal.config.TcpsightConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -21,10 +21,10 @@ class BootstrapHooksTest {
     @Test
     void theBootstrapJarHoldsEveryCompiledHookClass() throws IOException {
         Set<String> compiled;
-        try (Stream<Path> files = Files.list(Paths.get("target/classes/io/tcpsight/agent/hooks"))) {
-            compiled = files.map(file -> "io/tcpsight/agent/hooks/" + file.getFileName())
-                    .filter(name -> name.startsWith("io/tcpsight/agent/hooks/Hooks.")
-                            || name.startsWith("io/tcpsight/agent/hooks/Hooks$"))
+        try (Stream<Path> files = Files.list(Paths.get("target/classes/io/tcpsight/agent/internal/hooks"))) {
+            compiled = files.map(file -> "io/tcpsight/agent/internal/hooks/" + file.getFileName())
+                    .filter(name -> name.startsWith("io/tcpsight/agent/internal/hooks/Hooks.")
+                            || name.startsWith("io/tcpsight/agent/internal/hooks/Hooks$"))
                     .collect(Collectors.toCollection(TreeSet::new));
         }
         Set<String> packed = new TreeSet<>();

@@ -2,7 +2,7 @@ package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,14 +1,14 @@
 package io.tcpsight.report;
 
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.host.NetstatCounters;
-import io.tcpsight.tcp.ProcessSocket;
-import io.tcpsight.tcp.ProcessSocketCensus;
-import io.tcpsight.tcp.SocketBufferState;
-import io.tcpsight.tcp.TcpInfo;
-import io.tcpsight.tcp.TcpSocketException;
-import io.tcpsight.tcp.TcpSockets;
-import io.tcpsight.tcp.TcpState;
+import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.host.NetstatCounters;
+import io.tcpsight.internal.tcp.ProcessSocket;
+import io.tcpsight.internal.tcp.ProcessSocketCensus;
+import io.tcpsight.internal.tcp.SocketBufferState;
+import io.tcpsight.internal.tcp.TcpInfo;
+import io.tcpsight.internal.tcp.TcpSocketException;
+import io.tcpsight.internal.tcp.TcpSockets;
+import io.tcpsight.internal.tcp.TcpState;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -5,14 +5,18 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The core's imports go one way, bottom to top (docs/architecture.md draws it):
+ * The core's imports go one way, bottom to top (docs/architecture.md draws it). Every layer lives
+ * under io.tcpsight.internal but for what users name (the reporter, the meter binder, the facts
+ * report), which keeps its own package:
  * model; kernel access (host, tcp); config and pacing beside them; sampling; rules (diagnose,
  * tuning); monitoring; export; the runtime assembly; and the integrations on top (the client
  * reporter, the facts report).
@@ -27,25 +31,25 @@ class LayeringTest {
         layeredArchitecture()
                 .consideringOnlyDependenciesInLayers()
                 .layer("model")
-                .definedBy("io.tcpsight.model..")
+                .definedBy("io.tcpsight.internal.model..")
                 .layer("config")
-                .definedBy("io.tcpsight.config..")
+                .definedBy("io.tcpsight.internal.config..")
                 .layer("pacing")
-                .definedBy("io.tcpsight.pacing..")
+                .definedBy("io.tcpsight.internal.pacing..")
                 .layer("kernel")
-                .definedBy("io.tcpsight.host..", "io.tcpsight.tcp..")
+                .definedBy("io.tcpsight.internal.host..", "io.tcpsight.internal.tcp..")
                 .layer("sampling")
-                .definedBy("io.tcpsight.sampling..")
+                .definedBy("io.tcpsight.internal.sampling..")
                 .layer("rules")
-                .definedBy("io.tcpsight.diagnose..", "io.tcpsight.tuning..")
+                .definedBy("io.tcpsight.internal.diagnose..", "io.tcpsight.internal.tuning..")
                 .layer("monitoring")
-                .definedBy("io.tcpsight.monitor..")
+                .definedBy("io.tcpsight.internal.monitor..")
                 .layer("export")
-                .definedBy("io.tcpsight.export..")
+                .definedBy("io.tcpsight.export..", "io.tcpsight.internal.export..")
                 .layer("runtime")
-                .definedBy("io.tcpsight.runtime..")
+                .definedBy("io.tcpsight.internal.runtime..")
                 .layer("integrations")
-                .definedBy("io.tcpsight.kafka..", "io.tcpsight.report..")
+                .definedBy("io.tcpsight.kafka..", "io.tcpsight.internal.kafka..", "io.tcpsight.report..")
                 .whereLayer("integrations")
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("runtime")
@@ -75,7 +79,22 @@ class LayeringTest {
 
     @Test
     void packagesHaveNoCycles() {
-        slices().matching("io.tcpsight.(*)..").should().beFreeOfCycles().check(CORE);
+        slices().matching("io.tcpsight.(**)").should().beFreeOfCycles().check(CORE);
+    }
+
+    @Test
+    void onlyWhatTheDocsNameIsOutsideInternal() {
+        Set<String> outside = new TreeSet<>();
+        CORE.stream()
+                .filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.isTopLevelClass())
+                .filter(type -> !type.getPackageName().startsWith("io.tcpsight.internal"))
+                .forEach(type -> outside.add(type.getName()));
+        assertEquals(
+                Set.of(
+                        "io.tcpsight.export.TcpsightMeterBinder",
+                        "io.tcpsight.kafka.TcpsightMetricsReporter",
+                        "io.tcpsight.report.TcpFactsReport"),
+                outside);
     }
 
     @Test

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.monitor.ConnectionMonitor;
-import io.tcpsight.sampling.ConnectionRegistry;
-import io.tcpsight.tcp.LoopbackConnections;
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.export.HistogramBuckets;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.tcp.LoopbackConnections;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.export.TcpsightJmx;
-import io.tcpsight.model.ClientKind;
-import io.tcpsight.model.OwnerKnownBy;
-import io.tcpsight.tcp.LoopbackConnections;
+import io.tcpsight.internal.export.TcpsightJmx;
+import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,9 +1,9 @@
 package io.tcpsight.connect;
 
-import io.tcpsight.connect.provider.ClusterTuning;
-import io.tcpsight.connect.provider.TuningByCluster;
-import io.tcpsight.connect.settings.ConnectSettings;
-import io.tcpsight.connect.state.PluginState;
+import io.tcpsight.connect.internal.provider.ClusterTuning;
+import io.tcpsight.connect.internal.provider.TuningByCluster;
+import io.tcpsight.connect.internal.settings.ConnectSettings;
+import io.tcpsight.connect.internal.state.PluginState;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

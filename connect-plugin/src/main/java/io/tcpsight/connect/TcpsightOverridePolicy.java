@@ -1,14 +1,14 @@
 package io.tcpsight.connect;
 
-import io.tcpsight.config.SettingKey;
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.connect.policy.BufferCheck;
-import io.tcpsight.connect.policy.StartupPacer;
-import io.tcpsight.connect.policy.WorkerTaskStart;
-import io.tcpsight.connect.settings.ConnectSettings;
-import io.tcpsight.connect.settings.PluginVersion;
-import io.tcpsight.connect.state.PluginState;
-import io.tcpsight.model.LogText;
+import io.tcpsight.connect.internal.policy.BufferCheck;
+import io.tcpsight.connect.internal.policy.StartupPacer;
+import io.tcpsight.connect.internal.policy.WorkerTaskStart;
+import io.tcpsight.connect.internal.settings.ConnectSettings;
+import io.tcpsight.connect.internal.settings.PluginVersion;
+import io.tcpsight.connect.internal.state.PluginState;
+import io.tcpsight.internal.config.SettingKey;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.LogText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

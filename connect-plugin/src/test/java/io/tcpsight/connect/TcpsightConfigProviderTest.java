@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.connect.provider.ClusterTuning;
-import io.tcpsight.connect.provider.ProvidedSettings;
-import io.tcpsight.connect.provider.SettingsUse;
-import io.tcpsight.connect.provider.TuningByCluster;
-import io.tcpsight.connect.settings.ConnectSettings;
-import io.tcpsight.tuning.BdpSettings;
+import io.tcpsight.connect.internal.provider.ClusterTuning;
+import io.tcpsight.connect.internal.provider.ProvidedSettings;
+import io.tcpsight.connect.internal.provider.SettingsUse;
+import io.tcpsight.connect.internal.provider.TuningByCluster;
+import io.tcpsight.connect.internal.settings.ConnectSettings;
+import io.tcpsight.internal.tuning.BdpSettings;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Instant;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.connect.policy.WorkerTaskStart;
+import io.tcpsight.connect.internal.policy.WorkerTaskStart;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;

@@ -1,13 +1,13 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.diagnose.ConnectionRules;
-import io.tcpsight.diagnose.Finding;
-import io.tcpsight.model.BulkFlow;
-import io.tcpsight.model.ConnectionFacts;
-import io.tcpsight.model.ConnectionIdentity;
-import io.tcpsight.model.Role;
-import io.tcpsight.sampling.HandshakeProbe;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.ConnectionRules;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.model.BulkFlow;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.sampling.HandshakeProbe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.config.TcpsightConfig;
-import io.tcpsight.diagnose.ConnectionRules;
-import io.tcpsight.diagnose.Finding;
-import io.tcpsight.model.BootstrapServers;
-import io.tcpsight.model.KafkaSettings;
-import io.tcpsight.model.KernelFacts;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.ConnectionRules;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.model.BootstrapServers;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

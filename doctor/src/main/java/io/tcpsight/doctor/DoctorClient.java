@@ -1,7 +1,7 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.model.ClientLibrary;
-import io.tcpsight.model.ConnectionIdentity;
+import io.tcpsight.internal.model.ClientLibrary;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

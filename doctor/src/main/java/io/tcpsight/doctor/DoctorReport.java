@@ -1,9 +1,9 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.diagnose.Finding;
-import io.tcpsight.diagnose.Severity;
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.tuning.BdpSettings;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.tuning.BdpSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

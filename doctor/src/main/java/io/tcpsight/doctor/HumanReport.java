@@ -1,12 +1,12 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.diagnose.ConnectionRules;
-import io.tcpsight.diagnose.Evidence;
-import io.tcpsight.diagnose.Finding;
-import io.tcpsight.diagnose.Setting;
-import io.tcpsight.diagnose.Severity;
-import io.tcpsight.host.HostTcpFacts;
-import io.tcpsight.model.KernelVersion;
+import io.tcpsight.internal.diagnose.ConnectionRules;
+import io.tcpsight.internal.diagnose.Evidence;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.Setting;
+import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.model.KernelVersion;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;

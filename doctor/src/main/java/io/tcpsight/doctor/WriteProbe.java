@@ -1,6 +1,6 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.tuning.ProducerSizing;
+import io.tcpsight.internal.tuning.ProducerSizing;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -70,7 +70,7 @@ public final class IsolatedKafkaClients {
             Object batch = poll.invoke(consumer, Duration.ofMillis(200));
             consumed += (Integer) batch.getClass().getMethod("count").invoke(batch);
         }
-        Class<?> hooks = Class.forName("io.tcpsight.agent.hooks.Hooks", false, null);
+        Class<?> hooks = Class.forName("io.tcpsight.agent.internal.hooks.Hooks", false, null);
         System.out.println("isolated clients: consumed " + consumed + " of " + records + ", hooks from "
                 + (hooks.getClassLoader() == null ? "the bootstrap class path" : hooks.getClassLoader()));
         // Both clients stay open, and keep polling, until the test has asked the agent and ends this JVM.

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.tcpsight.diagnose.RuleId;
+import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.LabPrerequisites;
 import java.io.IOException;

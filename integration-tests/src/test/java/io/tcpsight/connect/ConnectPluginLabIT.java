@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.internal.host.NetstatCounters;
 import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;

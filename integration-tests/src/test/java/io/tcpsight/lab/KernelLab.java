@@ -1,6 +1,6 @@
 package io.tcpsight.lab;
 
-import io.tcpsight.host.NetstatCounters;
+import io.tcpsight.internal.host.NetstatCounters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,9 +3,9 @@ package io.tcpsight.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.host.NetstatCounters;
-import io.tcpsight.tcp.TcpInfo;
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.internal.host.NetstatCounters;
+import io.tcpsight.internal.tcp.TcpInfo;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

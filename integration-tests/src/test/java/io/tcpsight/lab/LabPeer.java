@@ -1,7 +1,7 @@
 package io.tcpsight.lab;
 
-import io.tcpsight.tcp.TcpInfo;
-import io.tcpsight.tcp.TcpSockets;
+import io.tcpsight.internal.tcp.TcpInfo;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

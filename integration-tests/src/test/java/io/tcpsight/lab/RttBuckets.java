@@ -2,7 +2,7 @@ package io.tcpsight.lab;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.export.HistogramBuckets;
+import io.tcpsight.internal.export.HistogramBuckets;
 
 /** "Within one bucket" of tcpsight's RTT histogram layout, for quantiles Prometheus computes. */
 public final class RttBuckets {

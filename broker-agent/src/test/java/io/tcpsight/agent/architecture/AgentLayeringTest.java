@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
@@ -11,6 +12,7 @@ import io.tcpsight.architecture.NullReturns;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,10 +24,10 @@ import org.junit.jupiter.api.Test;
  */
 class AgentLayeringTest {
     private static final String[] PARTS = {
-        "io.tcpsight.agent.hooks..",
-        "io.tcpsight.agent.http..",
-        "io.tcpsight.agent.naming..",
-        "io.tcpsight.agent.listeners.."
+        "io.tcpsight.agent.internal.hooks..",
+        "io.tcpsight.agent.internal.http..",
+        "io.tcpsight.agent.internal.naming..",
+        "io.tcpsight.agent.internal.listeners.."
     };
     private static final JavaClasses AGENT = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -47,34 +49,40 @@ class AgentLayeringTest {
         // The hooks are the bottom: bytecode and the receiver's interface, which naming implements.
         noClasses()
                 .that()
-                .resideInAPackage("io.tcpsight.agent.hooks..")
+                .resideInAPackage("io.tcpsight.agent.internal.hooks..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "io.tcpsight.agent.http..", "io.tcpsight.agent.naming..", "io.tcpsight.agent.listeners..")
+                        "io.tcpsight.agent.internal.http..",
+                        "io.tcpsight.agent.internal.naming..",
+                        "io.tcpsight.agent.internal.listeners..")
                 .check(AGENT);
         noClasses()
                 .that()
-                .resideInAPackage("io.tcpsight.agent.http..")
+                .resideInAPackage("io.tcpsight.agent.internal.http..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "io.tcpsight.agent.hooks..", "io.tcpsight.agent.naming..", "io.tcpsight.agent.listeners..")
+                        "io.tcpsight.agent.internal.hooks..",
+                        "io.tcpsight.agent.internal.naming..",
+                        "io.tcpsight.agent.internal.listeners..")
                 .check(AGENT);
         noClasses()
                 .that()
-                .resideInAPackage("io.tcpsight.agent.naming..")
+                .resideInAPackage("io.tcpsight.agent.internal.naming..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("io.tcpsight.agent.http..", "io.tcpsight.agent.listeners..")
+                .resideInAnyPackage("io.tcpsight.agent.internal.http..", "io.tcpsight.agent.internal.listeners..")
                 .check(AGENT);
         noClasses()
                 .that()
-                .resideInAPackage("io.tcpsight.agent.listeners..")
+                .resideInAPackage("io.tcpsight.agent.internal.listeners..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "io.tcpsight.agent.http..", "io.tcpsight.agent.naming..", "io.tcpsight.agent.hooks..")
+                        "io.tcpsight.agent.internal.http..",
+                        "io.tcpsight.agent.internal.naming..",
+                        "io.tcpsight.agent.internal.hooks..")
                 .check(AGENT);
     }
 
@@ -87,7 +95,7 @@ class AgentLayeringTest {
                 .check(AGENT);
         noClasses()
                 .that()
-                .resideOutsideOfPackage("io.tcpsight.agent.hooks..")
+                .resideOutsideOfPackage("io.tcpsight.agent.internal.hooks..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("org.objectweb.asm..")
@@ -124,8 +132,19 @@ class AgentLayeringTest {
     void noPublicMethodMayReturnNull() throws Exception {
         // A ClassFileTransformer answers null for "unchanged": the JDK's contract, not ours to change.
         assertEquals(
-                List.of("io.tcpsight.agent.hooks.KafkaHookTransformer.transform"),
+                List.of("io.tcpsight.agent.internal.hooks.KafkaHookTransformer.transform"),
                 NullReturns.in(Path.of("target/classes/io/tcpsight")),
                 "unknown is empty: an Optional");
+    }
+
+    /** What users name (docs): the rest is internal, as Kafka keeps its own. */
+    @Test
+    void onlyWhatTheDocsNameIsOutsideInternal() {
+        Set<String> outside = new TreeSet<>();
+        AGENT.stream()
+                .filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.isTopLevelClass())
+                .filter(type -> !type.getPackageName().startsWith("io.tcpsight.agent.internal"))
+                .forEach(type -> outside.add(type.getName()));
+        assertEquals(Set.of("io.tcpsight.agent.TcpsightAgent"), outside);
     }
 }

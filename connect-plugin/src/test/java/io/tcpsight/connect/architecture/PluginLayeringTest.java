@@ -5,6 +5,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
@@ -12,6 +13,7 @@ import io.tcpsight.architecture.NullReturns;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,17 +37,17 @@ class PluginLayeringTest {
                 .layer("plugin types")
                 .definedBy("io.tcpsight.connect")
                 .layer("rest")
-                .definedBy("io.tcpsight.connect.rest..")
+                .definedBy("io.tcpsight.connect.internal.rest..")
                 .layer("observation")
-                .definedBy("io.tcpsight.connect.observation..")
+                .definedBy("io.tcpsight.connect.internal.observation..")
                 .layer("state")
-                .definedBy("io.tcpsight.connect.state..")
+                .definedBy("io.tcpsight.connect.internal.state..")
                 .layer("policy")
-                .definedBy("io.tcpsight.connect.policy..")
+                .definedBy("io.tcpsight.connect.internal.policy..")
                 .layer("provider")
-                .definedBy("io.tcpsight.connect.provider..")
+                .definedBy("io.tcpsight.connect.internal.provider..")
                 .layer("settings")
-                .definedBy("io.tcpsight.connect.settings..")
+                .definedBy("io.tcpsight.connect.internal.settings..")
                 .whereLayer("plugin types")
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("rest")
@@ -80,7 +82,7 @@ class PluginLayeringTest {
                         ".*\\.(WorkerObservation|TcpsightEndpoints|TcpsightResource|TcpsightJavaxResource)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("io.tcpsight.runtime..", "io.tcpsight.export..")
+                .resideInAnyPackage("io.tcpsight.internal.runtime..", "io.tcpsight.export..")
                 .check(PLUGIN);
     }
 
@@ -102,5 +104,21 @@ class PluginLayeringTest {
     @Test
     void noPublicMethodMayReturnNull() throws Exception {
         assertEquals(List.of(), NullReturns.in(Path.of("target/classes/io/tcpsight")), "unknown is empty: an Optional");
+    }
+
+    /** What users name (docs): the rest is internal, as Kafka keeps its own. */
+    @Test
+    void onlyWhatTheDocsNameIsOutsideInternal() {
+        Set<String> outside = new TreeSet<>();
+        PLUGIN.stream()
+                .filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.isTopLevelClass())
+                .filter(type -> !type.getPackageName().startsWith("io.tcpsight.connect.internal"))
+                .forEach(type -> outside.add(type.getName()));
+        assertEquals(
+                Set.of(
+                        "io.tcpsight.connect.TcpsightConfigProvider",
+                        "io.tcpsight.connect.TcpsightOverridePolicy",
+                        "io.tcpsight.connect.TcpsightRestExtension"),
+                outside);
     }
 }

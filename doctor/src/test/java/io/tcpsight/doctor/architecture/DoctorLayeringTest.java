@@ -41,7 +41,10 @@ class DoctorLayeringTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "io.micrometer..", "io.tcpsight.runtime..", "io.tcpsight.export..", "io.tcpsight.kafka..")
+                        "io.micrometer..",
+                        "io.tcpsight.internal.runtime..",
+                        "io.tcpsight.export..",
+                        "io.tcpsight.kafka..")
                 .check(DOCTOR);
     }
 

@@ -1,6 +1,6 @@
 package io.tcpsight.lab;
 
-import io.tcpsight.export.TcpsightJmx;
+import io.tcpsight.internal.export.TcpsightJmx;
 import java.lang.management.ManagementFactory;
 import javax.management.JMException;
 

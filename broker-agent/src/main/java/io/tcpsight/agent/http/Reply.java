@@ -1,6 +1,0 @@
-package io.tcpsight.agent.http;
-
-/** Where one request's answer goes. Called on the selector thread only, once. */
-interface Reply {
-    void send(Response response);
-}

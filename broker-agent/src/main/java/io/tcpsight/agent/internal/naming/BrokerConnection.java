@@ -1,0 +1,116 @@
+package io.tcpsight.agent.internal.naming;
+
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.util.Objects;
+
+/**
+ * A broker-side Kafka connection as the request hook knows it: the tracked socket, and the
+ * principal and client information its identity was last read from, so that a request that
+ * changes nothing costs two equals calls, not an update.
+ */
+final class BrokerConnection {
+    final TrackedConnection tracked;
+    private volatile Object lastPrincipal;
+    /** Null until a request was read; {@link #NOT_READABLE} when its Kafka has none to read. */
+    private volatile Object lastClientInformation;
+
+    private static final Object NOT_READABLE = new Object();
+    /** What the client's first full Fetch on this connection asked for; null until one came. */
+    volatile FetchRequestSizes.Sizes fetchSizes;
+    /** Its first Fetch (or ShareFetch) body was read: no more are. */
+    volatile boolean bodiesRead;
+
+    /** Read the partitions of every this-many Produce requests: a walk of the request's topics each time. */
+    private static final int PARTITIONS_READ_EVERY = 64;
+
+    /*
+     * Produce requests: counted by the connection's network thread (its one writer), read by the
+     * sampling thread once a round. Null until the first: most of a big broker's connections never
+     * produce, and the counts would cost each of them 40 bytes.
+     */
+    private volatile ProduceCounts produce;
+    /* The sampling thread's own: when the interval began. */
+    private long intervalStartNanos;
+
+    BrokerConnection(TrackedConnection tracked) {
+        this.tracked = tracked;
+    }
+
+    /** Whether this Produce request's partitions should be read (the first, then every 64th). */
+    boolean readsPartitionsOfNextProduce() {
+        ProduceCounts counts = produce;
+        return counts == null || counts.requests % PARTITIONS_READ_EVERY == 0;
+    }
+
+    /** One Produce request of {@code bytes}; {@code partitions} below 0 when they were not read. */
+    void produced(int bytes, int partitions) {
+        ProduceCounts counts = produce;
+        if (counts == null) {
+            counts = new ProduceCounts();
+            produce = counts; // one writer: the connection's network thread
+        }
+        if (partitions >= 0) {
+            counts.partitionsPerProduce = partitions;
+        }
+        counts.bytes += bytes;
+        counts.requests++;
+    }
+
+    /**
+     * What Produce requests carried since the previous call (the previous round), or null: before
+     * the first interval, or when none came in it.
+     */
+    ProduceTraffic produceTrafficSince(long nowNanos) {
+        long start = intervalStartNanos;
+        intervalStartNanos = nowNanos;
+        ProduceCounts counts = produce;
+        if (counts == null) {
+            return null;
+        }
+        long requests = counts.requests;
+        long bytes = counts.bytes;
+        long previousRequests = counts.intervalRequests;
+        long previousBytes = counts.intervalBytes;
+        counts.intervalRequests = requests;
+        counts.intervalBytes = bytes;
+        if (start == 0 || requests == previousRequests || nowNanos <= start) {
+            return null;
+        }
+        int partitions = counts.partitionsPerProduce;
+        return new ProduceTraffic(
+                requests - previousRequests,
+                bytes - previousBytes,
+                (nowNanos - start) / 1e9,
+                partitions < 0 ? null : partitions);
+    }
+
+    /** A producing connection's counts. */
+    private static final class ProduceCounts {
+        /* written by the network thread */
+        volatile long requests;
+        volatile long bytes;
+        volatile int partitionsPerProduce = -1;
+        /* the sampling thread's own: the counts at the end of the previous interval */
+        long intervalRequests;
+        long intervalBytes;
+    }
+
+    /**
+     * Whether the identity was read from an equal principal and client information (their own
+     * equals: a SASL channel builds a new KafkaPrincipal for every request, equal to the last until
+     * the connection authenticates again). Kafka handles one request of a connection at a time, so
+     * the two are written together; two fields, not a pair object, for each of 100,000 connections.
+     */
+    boolean readFrom(Object principal, Object clientInformation) {
+        Object lastClient = lastClientInformation;
+        return lastClient != null
+                && Objects.equals(lastPrincipal, principal)
+                && Objects.equals(lastClient, clientInformation == null ? NOT_READABLE : clientInformation);
+    }
+
+    void read(Object principal, Object clientInformation) {
+        lastPrincipal = principal;
+        lastClientInformation = clientInformation == null ? NOT_READABLE : clientInformation;
+    }
+}

@@ -1,0 +1,102 @@
+package io.tcpsight.agent.internal.naming;
+
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Kafka's broker-side connection ids and the tracked connections they name, so that a request
+ * (which carries only the id) reaches its connection. Ids are "local:port-remote:port-index" in
+ * Kafka 3.x and "local:port-remote:port-processor-index" in 4.x.
+ */
+public final class BrokerConnectionIds {
+    private final Map<String, BrokerConnection> byConnectionId = new ConcurrentHashMap<>();
+    /**
+     * Connections adopted from the census (open before the hooks), by the addresses part of the id,
+     * until a request tells their full id.
+     */
+    private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
+
+    void registered(String connectionId, TrackedConnection connection) {
+        connection.ownerKey(connectionId);
+        byConnectionId.put(connectionId, new BrokerConnection(connection));
+    }
+
+    void adopted(InetSocketAddress local, InetSocketAddress remote, TrackedConnection connection) {
+        adoptedByAddresses.put(addressKey(local, remote), connection);
+    }
+
+    /** The connection a request's id names; an adopted one learns its full id here. Null when not ours. */
+    /** The connection Kafka knows by this id, without claiming an adopted one (a read for the rules). */
+    BrokerConnection known(String connectionId) {
+        return byConnectionId.get(connectionId);
+    }
+
+    BrokerConnection find(String connectionId) {
+        BrokerConnection connection = byConnectionId.get(connectionId);
+        return connection != null || adoptedByAddresses.isEmpty() ? connection : claimAdopted(connectionId);
+    }
+
+    void closed(TrackedConnection connection) {
+        if (connection.ownerKey().isPresent()) {
+            byConnectionId.computeIfPresent(
+                    connection.ownerKey().get(), (id, known) -> known.tracked == connection ? null : known);
+        }
+    }
+
+    /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
+    public void retainTracked() {
+        byConnectionId.values().removeIf(connection -> !connection.tracked.isTracked());
+        adoptedByAddresses.values().removeIf(connection -> !connection.isTracked());
+    }
+
+    /**
+     * The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for,
+     * and what its Produce requests carried since the previous round. Called once a round per
+     * connection, by the monitor.
+     */
+    public KafkaSettings requestedSettings(TrackedConnection connection) {
+        BrokerConnection broker = connection
+                .ownerKey()
+                .map(this::known)
+                .filter(known -> known.tracked == connection)
+                .orElse(null);
+        FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
+        KafkaSettings settings = sizes == null
+                ? KafkaSettings.unknown()
+                : KafkaSettings.unknown()
+                        .withFetchMaxBytes(sizes.maxBytes)
+                        .withMaxPartitionFetchBytes(sizes.partitionMaxBytes)
+                        .withPartitionsPerBroker(sizes.partitions);
+        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(System.nanoTime());
+        return traffic == null ? settings : settings.withProduceTraffic(traffic);
+    }
+
+    /** The addresses part of a broker-side connection id. */
+    public static String addressKey(InetSocketAddress local, InetSocketAddress remote) {
+        return local.getAddress().getHostAddress() + ":" + local.getPort() + "-"
+                + remote.getAddress().getHostAddress() + ":" + remote.getPort();
+    }
+
+    /** 3.x ends the id with "-index", 4.x with "-processor-index": the addresses come before either. */
+    private BrokerConnection claimAdopted(String connectionId) {
+        TrackedConnection connection = null;
+        String prefix = connectionId;
+        for (int suffixes = 0; suffixes < 2 && connection == null; suffixes++) {
+            int dash = prefix.lastIndexOf('-');
+            if (dash < 0) {
+                return null;
+            }
+            prefix = prefix.substring(0, dash);
+            connection = adoptedByAddresses.remove(prefix);
+        }
+        if (connection == null) {
+            return null;
+        }
+        registered(connectionId, connection);
+        return byConnectionId.get(connectionId);
+    }
+}

@@ -1,0 +1,43 @@
+package io.tcpsight.internal.diagnose;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.model.ListenerFacts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Runs every rule over facts. */
+public final class Diagnosis {
+    private Diagnosis() {}
+
+    public static List<Finding> connection(ConnectionFacts facts, TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        for (ConnectionRule rule : ConnectionRules.ALL) {
+            add(findings, rule.judge(facts, config));
+        }
+        return findings;
+    }
+
+    public static List<Finding> listener(ListenerFacts facts, TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        add(findings, ListenerRules.listenBacklogOverflow(facts, config));
+        add(findings, ListenerRules.synCookies(facts, config));
+        return findings;
+    }
+
+    /** The host rules for the path to a cluster (identity of the slowest broker, its RTT). */
+    public static List<Finding> host(
+            KernelFacts kernel, ConnectionIdentity path, long rttMicros, TcpsightConfig config) {
+        List<Finding> findings = new ArrayList<>();
+        add(findings, HostRules.windowScalingDisabled(kernel, path, rttMicros, config));
+        add(findings, HostRules.timestampsDisabled(kernel, path, config));
+        return findings;
+    }
+
+    private static void add(List<Finding> findings, Optional<Finding> finding) {
+        finding.ifPresent(findings::add);
+    }
+}

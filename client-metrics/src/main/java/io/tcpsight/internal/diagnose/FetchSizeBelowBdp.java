@@ -1,0 +1,141 @@
+package io.tcpsight.internal.diagnose;
+
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.found;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.longPath;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.rtt;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.OptionalValues;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.tuning.Bdp;
+import io.tcpsight.internal.tuning.BdpSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * fetch-size-below-bdp: a fetcher's sizes cap it below the target on this path. On the
+ * client's side from its config; on the broker's side (the agent) from the sizes its Fetch
+ * requests asked for, so any client library, and a follower's replica fetcher, is judged by
+ * what it sent, in its own keys. Below one BDP a fetch the cap holds on any line. From one to
+ * four, it holds where the line is about as fast as the target, which the flow itself shows:
+ * busy fetching back to back, full responses, and less than the share of the target moved.
+ */
+final class FetchSizeBelowBdp implements ConnectionRule {
+    static final ConnectionRule RULE = new FetchSizeBelowBdp();
+
+    private FetchSizeBelowBdp() {}
+
+    /**
+     * The share of the target a fetcher must be able to reach. A client waits for each fetch
+     * response before it asks again, so a response of B bytes takes a round trip plus its own time
+     * on the line: on a line as fast as the target, four BDPs a fetch reach 80% of it, the
+     * sizing's nine 90%.
+     */
+    static final double FETCH_CEILING_SHARE = 0.8;
+
+    /**
+     * Busy this share of an interval or more, neither window- nor buffer-limited, a fetcher fetches
+     * back to back: it moves what its sizes allow.
+     */
+    static final double FETCHING_BACK_TO_BACK = 0.5;
+
+    /**
+     * A fetcher that moved at least this share of its fetch ceiling (of its fetch size a cycle)
+     * got full responses: its sizes held it, not a topic with little new data.
+     */
+    static final double FULL_RESPONSE_SHARE = 0.5;
+
+    @Override
+    public Optional<Finding> judge(ConnectionFacts facts, TcpsightConfig config) {
+        KafkaSettings kafka = facts.kafka();
+        // a consumer's coordinator and bootstrap connections fetch nothing
+        if (!facts.identity().bulkFlow().arrivesAt(Role.CLIENT)
+                || kafka.fetchMaxBytes().isEmpty()
+                || kafka.maxPartitionFetchBytes().isEmpty()
+                || !longPath(facts, config)) {
+            return Optional.empty();
+        }
+        int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
+        double target = config.targetBytesPerSecond();
+        long bdp = Bdp.bytes(facts.rttMicros(), target);
+        long perFetch = Math.min(
+                kafka.fetchMaxBytes().getAsLong(),
+                kafka.maxPartitionFetchBytes().getAsLong() * partitions);
+        // one response a cycle: a round trip plus its own time on a line as fast as the target
+        double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;
+        double ceiling = perFetch / cycleSeconds;
+        if (ceiling >= FETCH_CEILING_SHARE * target) {
+            return Optional.empty();
+        }
+        Optional<IntervalStats> fetching = facts.interval().filter(interval -> {
+            double moved = fetchedRate(facts, interval);
+            return fetchBoundRatio(interval) >= FETCHING_BACK_TO_BACK
+                    && moved < FETCH_CEILING_SHARE * target
+                    && moved >= FULL_RESPONSE_SHARE * ceiling;
+        });
+        if (perFetch >= bdp && fetching.isEmpty()) {
+            return Optional.empty();
+        }
+        BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
+                facts.rttMicros(),
+                config.targetBytesPerSecond(),
+                partitions,
+                OptionalValues.orNull(facts.kernel().tcpRmemMax()),
+                null,
+                config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(rtt(facts));
+        evidence.add(new Evidence("bdp", bdp, "bytes"));
+        evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
+        evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
+        evidence.add(new Evidence("fetchCeilingRate", WindowModel.mbit(ceiling), "Mbit/s"));
+        fetching.ifPresent(interval -> {
+            double moved = fetchedRate(facts, interval);
+            evidence.add(new Evidence("fetchBound", fetchBoundRatio(interval), "ratio of interval"));
+            evidence.add(new Evidence("fetchRate", WindowModel.mbit(moved), "Mbit/s"));
+            evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
+        });
+        List<Setting> settings = new ArrayList<>();
+        settings.addAll(
+                KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
+        settings.addAll(KafkaKeys.client(
+                facts.identity(), "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
+        settings.addAll(
+                KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
+        return found(
+                RuleId.FETCH_SIZE_BELOW_BDP,
+                Severity.WARN,
+                facts.identity(),
+                evidence,
+                settings,
+                String.format(
+                        "a fetcher waits for each fetch response before it asks again, so %d bytes per fetch take"
+                                + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s on a"
+                                + " line as fast as the target, below %.0f%% of its %.1f Mbit/s",
+                        perFetch,
+                        facts.rttMillis(),
+                        WindowModel.mbit(ceiling),
+                        FETCH_CEILING_SHARE * 100,
+                        WindowModel.mbit(config.targetBytesPerSecond())));
+    }
+
+    /**
+     * The share of the interval the connection had data in flight with neither the peer's window
+     * nor the send buffer holding it: a consumer that processes slowly fills its window instead.
+     */
+    static double fetchBoundRatio(IntervalStats interval) {
+        long free = interval.busyMicros() - interval.rwndLimitedMicros() - interval.sndbufLimitedMicros();
+        return interval.seconds() <= 0 ? 0 : free / (interval.seconds() * 1e6);
+    }
+
+    /** What the fetch responses moved over the interval: sent at the broker's end, received at the client's. */
+    static double fetchedRate(ConnectionFacts facts, IntervalStats interval) {
+        return facts.identity().role() == Role.BROKER
+                ? interval.sendRateBytesPerSecond()
+                : interval.receiveRateBytesPerSecond();
+    }
+}

@@ -1,0 +1,124 @@
+package io.tcpsight.internal.diagnose;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.tuning.Bdp;
+import io.tcpsight.internal.tuning.BdpSettings;
+import io.tcpsight.internal.tuning.ProducerSizing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * produce-pipeline-below-bdp: a producer whose requests carry far less per round trip than the
+ * path's bandwidth-delay product (under half the target rate; critical under a quarter) while its
+ * batches fill, judged from the Produce requests: on the broker's side from those the agent
+ * read (their count, sizes and partitions), on the producer's side from the client's own
+ * per-broker request and byte counts (the reporter). The broker processes one
+ * request of a connection at a time, and a client keeps at most a few in flight (five for the
+ * Java client with idempotence), so what a round trip can carry is requests in flight times
+ * their size: the batch size per partition, the partitions each request names, and the client's
+ * send buffer, which must hold every unacknowledged byte.
+ */
+final class ProduceRules {
+    private ProduceRules() {}
+
+    /**
+     * A request whose batches average at least this share of the default batch.size filled them
+     * before linger.ms ran out: the client had more to send than it sent. Smaller batches leave at
+     * linger.ms, and then the application sends no more than that.
+     */
+    static final double FULL_BATCH_SHARE = 0.75;
+    /**
+     * A rate this share of the target or more is no finding: a producer's rate is measured, not a
+     * ceiling, and one at the line never reaches a target set at the line's rate.
+     */
+    static final double FAR_BELOW = 0.5;
+    /**
+     * Requests a round trip that make a busy pipeline (with full batches). A producer with one
+     * request in flight, Connect's source default, sends one a round trip plus the request's own
+     * time on the line, at the broker and in the sender's pacing: 0.73 of a round trip measured for
+     * a Connect source task's 16 KiB requests over 100 ms with BBR. Full batches already say the
+     * application had more to send; fewer requests than this leave half of each round trip idle.
+     */
+    static final double BUSY_REQUESTS_PER_ROUND_TRIP = 0.5;
+
+    static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
+        Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
+        if (seen.isEmpty() || !facts.established() || !ConnectionRuleParts.longPath(facts.rttMicros(), config)) {
+            return Optional.empty();
+        }
+        ProduceTraffic traffic = seen.get();
+        long rtt = facts.rttMicros();
+        double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
+        int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
+        double batchBytes = (double) traffic.bytesPerRequest() / partitions;
+        if (perRoundTrip < BUSY_REQUESTS_PER_ROUND_TRIP
+                || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
+            return Optional
+                    .empty(); // idle part of each round trip, or batches that leave unfilled: the application's pace
+        }
+        double rate = traffic.bytesPerSecond();
+        // Judged by what the producer achieved: within FAR_BELOW of the target it is fast, whatever its settings.
+        Optional<Severity> severity = WindowModel.judge(rate / FAR_BELOW, config.targetBytesPerSecond())
+                .map(below -> rate * 4 < config.targetBytesPerSecond() ? Severity.CRITICAL : Severity.WARN);
+        if (severity.isEmpty()) {
+            return Optional.empty();
+        }
+        long bdp = Bdp.bytes(rtt, config.targetBytesPerSecond());
+        ProducerSizing sizing = ProducerSizing.forPath(rtt, config.targetBytesPerSecond(), partitions);
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(WindowModel.rtt(rtt));
+        evidence.add(new Evidence("bdp", bdp, "bytes"));
+        evidence.add(new Evidence("produceRate", WindowModel.mbit(rate), "Mbit/s"));
+        evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
+        evidence.add(new Evidence("bytesPerRoundTrip", Math.round(rate * rtt / 1e6), "bytes"));
+        evidence.add(new Evidence("requestsPerRoundTrip", Math.round(perRoundTrip * 10) / 10.0, "count"));
+        evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
+        evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
+        List<Setting> settings = new ArrayList<>();
+        settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(sizing.batchBytes())));
+        if (sizing.raisesMaxRequest()) {
+            settings.addAll(
+                    KafkaKeys.client(facts.identity(), "max.request.size", Long.toString(sizing.maxRequestBytes())));
+        }
+        settings.addAll(KafkaKeys.client(facts.identity(), "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
+        settings.addAll(KafkaKeys.client(
+                facts.identity(),
+                "max.in.flight.requests.per.connection",
+                Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE)));
+        if (sizing.raisesBufferMemory()) {
+            settings.addAll(
+                    KafkaKeys.client(facts.identity(), "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
+        }
+        settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", Setting.AUTOTUNE));
+        long wmem = BdpSettings.kernelBufferMax(rtt, config.targetBytesPerSecond());
+        settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + wmem)
+                .withNote("on the producer's host, where its max is below " + wmem
+                        + ": the send buffer must hold every unacknowledged byte"));
+        return Optional.of(new Finding(
+                RuleId.PRODUCE_PIPELINE_BELOW_BDP,
+                severity.get(),
+                facts.identity(),
+                evidence,
+                new Remedy(
+                        settings,
+                        String.format(
+                                "this producer's requests carry about %d bytes per %.1f ms round trip (%.1f requests of %d"
+                                        + " bytes, %d partition(s) each, batches full), %.1f Mbit/s where the path's"
+                                        + " bandwidth-delay product is %d bytes; what a round trip carries is the requests in"
+                                        + " flight (at most %d with idempotence) times the batches in each, and the client's"
+                                        + " send buffer must hold all of it: larger batches and an autotuned send buffer"
+                                        + " carry %d bytes per round trip",
+                                Math.round(rate * rtt / 1e6),
+                                facts.rttMillis(),
+                                perRoundTrip,
+                                traffic.bytesPerRequest(),
+                                partitions,
+                                WindowModel.mbit(rate),
+                                bdp,
+                                ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
+                                sizing.bytesPerRoundTrip(partitions)))));
+    }
+}

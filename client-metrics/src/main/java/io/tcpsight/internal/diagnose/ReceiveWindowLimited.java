@@ -1,0 +1,94 @@
+package io.tcpsight.internal.diagnose;
+
+import static io.tcpsight.internal.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.RMEM_MIN_AND_DEFAULT;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.busyEnough;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.found;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.rtt;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.tuning.BdpSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The peer's window is the limit: the sender spent at least the threshold share of busy time
+ * rwnd-limited, or at least half of it while the peer's advertised window over the RTT is
+ * below the target rate. The second case is for BBR, which reports rwnd_limited low (about
+ * 44% measured in the lab) while fully window-bound.
+ */
+final class ReceiveWindowLimited implements ConnectionRule {
+    static final ConnectionRule RULE = new ReceiveWindowLimited();
+
+    private ReceiveWindowLimited() {}
+
+    @Override
+    public Optional<Finding> judge(ConnectionFacts facts, TcpsightConfig config) {
+        double threshold = config.get(RULE_WINDOW_LIMITED_RATIO);
+        if (!busyEnough(facts, config)) {
+            return Optional.empty();
+        }
+        IntervalStats interval = facts.interval().get();
+        OptionalLong peerWindow = facts.sndWindowBytes();
+        // what the peer's window allows over the RTT, when both are known
+        Optional<Double> ceiling = peerWindow.isPresent() && facts.rttMicros() > 0
+                ? Optional.of(WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros()))
+                : Optional.empty();
+        Optional<Severity> byRate = ceiling.flatMap(rate -> WindowModel.judge(rate, config.targetBytesPerSecond()));
+        boolean peerWindowTooSmall = byRate.isPresent();
+        if (interval.rwndLimitedRatio() < threshold
+                && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
+        evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
+        peerWindow.ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
+        if (facts.rttMicros() > 0) {
+            evidence.add(rtt(facts));
+        }
+        evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
+        String peer = facts.identity().role() == Role.BROKER
+                ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
+                : "the broker";
+        // Severity follows the cost, as for small-receive-buffer: a peer window whose rate over the RTT is
+        // below a quarter of the target is critical however little of the busy time the sender reports
+        // rwnd-limited (BBR reports about half).
+        ceiling.ifPresent(rate -> {
+            evidence.add(new Evidence("ceilingRate", WindowModel.mbit(rate), "Mbit/s"));
+            evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
+        });
+        Severity severity = byRate.orElse(Severity.WARN) == Severity.CRITICAL
+                        || interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
+                ? Severity.CRITICAL
+                : Severity.WARN;
+        List<Setting> settings = new ArrayList<>(KafkaKeys.peerReceiveBuffer(facts.identity(), Setting.AUTOTUNE));
+        boolean peerRmem = facts.rttMicros() > 0;
+        if (peerRmem) {
+            // this end cannot read the peer's sysctl: an autotuned buffer stops at the peer host's tcp_rmem max
+            long needed = BdpSettings.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond());
+            settings.add(Setting.sysctl("net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT + needed)
+                    .withNote("on " + peer + "'s host, where its max is below " + needed));
+        }
+        return found(
+                RuleId.RECEIVE_WINDOW_LIMITED,
+                severity,
+                facts.identity(),
+                evidence,
+                settings,
+                String.format(
+                        "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
+                                + "is the limit, so let it autotune%s",
+                        interval.rwndLimitedRatio() * 100,
+                        peer,
+                        peerRmem
+                                ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
+                                        + "down: raise it there"
+                                : ""));
+    }
+}

@@ -1,0 +1,213 @@
+package io.tcpsight.internal.model;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * Everything the connection rules may look at, as plain values: what the kernel says about the
+ * socket, what happened in the last interval, the Kafka settings that apply and the kernel.
+ * Built from real samples by ConnectionMonitor; built directly in rule tests.
+ */
+public final class ConnectionFacts {
+    private final ConnectionIdentity identity;
+    private final boolean established;
+    private final long rttMicros;
+    private final long sndMssBytes;
+    private final Boolean windowScaling;
+    private final int rcvWindowScale;
+    private final Long sndWindowBytes;
+    private final Integer receiveBufferBytes;
+    private final Integer windowClampBytes;
+    private final String congestionControl;
+    private final IntervalStats interval;
+    private final Long handshakeMillis;
+    private final KafkaSettings kafka;
+    private final KernelFacts kernel;
+
+    private ConnectionFacts(Builder builder) {
+        identity = builder.identity;
+        established = builder.established;
+        rttMicros = builder.rttMicros;
+        sndMssBytes = builder.sndMssBytes;
+        windowScaling = builder.windowScaling;
+        rcvWindowScale = builder.rcvWindowScale;
+        sndWindowBytes = builder.sndWindowBytes;
+        receiveBufferBytes = builder.receiveBufferBytes;
+        windowClampBytes = builder.windowClampBytes;
+        congestionControl = builder.congestionControl;
+        interval = builder.interval;
+        handshakeMillis = builder.handshakeMillis;
+        kafka = builder.kafka;
+        kernel = builder.kernel;
+    }
+
+    public static Builder builder(ConnectionIdentity identity) {
+        return new Builder(identity);
+    }
+
+    public ConnectionIdentity identity() {
+        return identity;
+    }
+
+    public boolean established() {
+        return established;
+    }
+
+    /** The path's round-trip time: min_rtt where known, else the smoothed RTT; 0 when not measured. */
+    public long rttMicros() {
+        return rttMicros;
+    }
+
+    /** The segment size this end sends; 0 when not known. */
+    public long sndMssBytes() {
+        return sndMssBytes;
+    }
+
+    /** For messages only: rules compute in microseconds. */
+    public double rttMillis() {
+        return rttMicros / 1000.0;
+    }
+
+    /** Whether window scaling was negotiated. */
+    public Optional<Boolean> windowScaling() {
+        return Optional.ofNullable(windowScaling);
+    }
+
+    public int rcvWindowScale() {
+        return rcvWindowScale;
+    }
+
+    /** The peer's advertised window. */
+    public OptionalLong sndWindowBytes() {
+        return OptionalValues.orEmpty(sndWindowBytes);
+    }
+
+    /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
+    public OptionalInt receiveBufferBytes() {
+        return OptionalValues.orEmpty(receiveBufferBytes);
+    }
+
+    public OptionalInt windowClampBytes() {
+        return OptionalValues.orEmpty(windowClampBytes);
+    }
+
+    public Optional<String> congestionControl() {
+        return Optional.ofNullable(congestionControl);
+    }
+
+    /** Empty on a connection's first sample. */
+    public Optional<IntervalStats> interval() {
+        return Optional.ofNullable(interval);
+    }
+
+    public OptionalLong handshakeMillis() {
+        return OptionalValues.orEmpty(handshakeMillis);
+    }
+
+    public KafkaSettings kafka() {
+        return kafka;
+    }
+
+    public KernelFacts kernel() {
+        return kernel;
+    }
+
+    /** Builder; every field but the identity is optional. */
+    public static final class Builder {
+        private final ConnectionIdentity identity;
+        private boolean established = true;
+        private long rttMicros;
+        private long sndMssBytes;
+        private Boolean windowScaling;
+        private int rcvWindowScale;
+        private Long sndWindowBytes;
+        private Integer receiveBufferBytes;
+        private Integer windowClampBytes;
+        private String congestionControl;
+        private IntervalStats interval;
+        private Long handshakeMillis;
+        private KafkaSettings kafka = KafkaSettings.unknown();
+        private KernelFacts kernel = KernelFacts.unknown();
+
+        private Builder(ConnectionIdentity identity) {
+            this.identity = identity;
+        }
+
+        public Builder established(boolean value) {
+            established = value;
+            return this;
+        }
+
+        /** The path's round-trip time: min_rtt where known, else the smoothed RTT. */
+        public Builder rttMicros(long value) {
+            rttMicros = value;
+            return this;
+        }
+
+        public Builder sndMssBytes(long value) {
+            sndMssBytes = value;
+            return this;
+        }
+
+        public Builder windowScaling(boolean value) {
+            windowScaling = value;
+            return this;
+        }
+
+        public Builder rcvWindowScale(int value) {
+            rcvWindowScale = value;
+            return this;
+        }
+
+        public Builder sndWindowBytes(long value) {
+            sndWindowBytes = value;
+            return this;
+        }
+
+        /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
+        public Builder receiveBufferBytes(int value) {
+            receiveBufferBytes = value;
+            return this;
+        }
+
+        public Builder windowClampBytes(int value) {
+            windowClampBytes = value;
+            return this;
+        }
+
+        public Builder congestionControl(String value) {
+            congestionControl = value;
+            return this;
+        }
+
+        public Builder interval(IntervalStats value) {
+            interval = value;
+            return this;
+        }
+
+        public Builder handshakeMillis(OptionalLong value) {
+            handshakeMillis = OptionalValues.orNull(value);
+            return this;
+        }
+
+        public Builder handshakeMillis(long value) {
+            handshakeMillis = value;
+            return this;
+        }
+
+        public Builder kafka(KafkaSettings value) {
+            kafka = value;
+            return this;
+        }
+
+        public Builder kernel(KernelFacts value) {
+            kernel = value;
+            return this;
+        }
+
+        public ConnectionFacts build() {
+            return new ConnectionFacts(this);
+        }
+    }
+}

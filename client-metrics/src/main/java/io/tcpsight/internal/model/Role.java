@@ -1,0 +1,16 @@
+package io.tcpsight.internal.model;
+
+import java.util.Locale;
+
+/** Which end of a Kafka connection this process is. */
+public enum Role {
+    /** This process opened the connection (producer, consumer, admin, replica fetcher). */
+    CLIENT,
+    /** This process accepted it on a listener (a broker). */
+    BROKER;
+
+    /** The lower-case name used in tags and JSON. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,234 @@
+package io.tcpsight.internal.monitor;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.Diagnosis;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.diagnose.UnplacedSockets;
+import io.tcpsight.internal.diagnose.WindowModel;
+import io.tcpsight.internal.host.HostSignalWatch;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.ConnectionSample;
+import io.tcpsight.internal.sampling.ConnectionSampler;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import io.tcpsight.internal.tcp.TcpState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One round of observation: sample every tracked connection, turn each into facts, run the
+ * rules, publish the findings and tell the exporters. Components (reporter, agent, plugin)
+ * decide what is tracked and which Kafka settings apply; this does the rest.
+ */
+public final class ConnectionMonitor {
+    /** Told after every round; exporters implement it. */
+    public interface RoundListener {
+        void onRound(Round round);
+    }
+
+    private final ConnectionRegistry registry;
+    private final ConnectionSampler sampler;
+    private final TcpsightConfig config;
+    private final Function<TrackedConnection, KafkaSettings> settings;
+    private final Supplier<KernelFacts> kernel;
+    private volatile HostSignalWatch hostSignals;
+    private final FindingsBoard board;
+    private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
+    private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
+    private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
+    private volatile long lastRoundNanos = -1;
+    private volatile long lastPreparationNanos = -1;
+
+    public ConnectionMonitor(
+            ConnectionRegistry registry,
+            TcpsightConfig config,
+            Function<TrackedConnection, KafkaSettings> settings,
+            Supplier<KernelFacts> kernel,
+            FindingsBoard board) {
+        this.registry = registry;
+        this.sampler = new ConnectionSampler(registry);
+        this.config = config;
+        this.settings = settings;
+        this.kernel = kernel;
+        this.board = board;
+    }
+
+    public void addListener(RoundListener listener) {
+        listeners.add(listener);
+    }
+
+    /** The host's counters this monitor's rounds read (the runtime sets it once, before the first round). */
+    public void observeHost(HostSignalWatch watch) {
+        this.hostSignals = watch;
+    }
+
+    /** The host's counters, when the runtime reads them. */
+    public Optional<HostSignalWatch> hostSignals() {
+        return Optional.ofNullable(hostSignals);
+    }
+
+    /**
+     * Told after sampling and before the rules: for components that name connections from what
+     * was just sampled (the Connect plugin matches byte counts), so this round's findings carry
+     * the names. A namer may release a connection it finds is not this component's; the round then
+     * leaves it out.
+     */
+    public void addNamer(Consumer<List<TrackedConnection>> namer) {
+        namers.add(namer);
+    }
+
+    /** Findings that come from elsewhere (listeners, host counters), evaluated each round. */
+    public void addFindingSource(Supplier<List<Finding>> source) {
+        extraFindings.add(source);
+    }
+
+    /**
+     * Findings from the round's judged connections as a whole, not from any one socket: a client's
+     * configured buffer against the RTT measured on its broker paths holds whoever owns each socket.
+     */
+    public void addRoundFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
+        roundFindings.add(source);
+    }
+
+    public ConnectionRegistry registry() {
+        return registry;
+    }
+
+    public FindingsBoard board() {
+        return board;
+    }
+
+    public TcpsightConfig config() {
+        return config;
+    }
+
+    /** The {@code limit} worst tracked connections by {@link ConnectionRanking}, with the current findings. */
+    public List<TrackedConnection> worstConnections(int limit) {
+        return ConnectionRanking.worst(registry.connections(), board.current(), limit);
+    }
+
+    /**
+     * How long the latest round took from sampling to its published findings (what the round
+     * costs the host JVM; listeners that export it are not counted); empty before the first.
+     */
+    public OptionalLong lastRoundNanos() {
+        long nanos = lastRoundNanos;
+        return nanos < 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
+    }
+
+    /**
+     * How long the steps before the latest round took (the process census, for a component that
+     * finds its sockets by it); empty before the first, or where no step runs.
+     */
+    public OptionalLong lastPreparationNanos() {
+        long nanos = lastPreparationNanos;
+        return nanos < 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
+    }
+
+    /** The steps before the next round took this long (the runtime that runs them says so). */
+    public void preparedIn(long nanos) {
+        lastPreparationNanos = nanos;
+    }
+
+    /** Samples that failed since the start, by reason: gone (descriptor closed), reused, failed (anything else). */
+    public long sampleErrors(String reason) {
+        switch (reason) {
+            case "gone":
+                return sampler.goneDescriptors();
+            case "reused":
+                return sampler.reusedDescriptors();
+            default:
+                return sampler.failedSamples();
+        }
+    }
+
+    public void round() {
+        long started = System.nanoTime();
+        List<TrackedConnection> sampled = sampler.sample();
+        for (Consumer<List<TrackedConnection>> namer : namers) {
+            namer.accept(sampled);
+        }
+        if (!namers.isEmpty()) {
+            // a namer releases what it found to be another's
+            List<TrackedConnection> kept = new ArrayList<>(sampled.size());
+            for (TrackedConnection connection : sampled) {
+                if (registry.get(connection.fd()).orElse(null) == connection) {
+                    kept.add(connection);
+                }
+            }
+            sampled = kept;
+        }
+        KernelFacts kernelFacts = kernel.get();
+        List<Finding> findings = new ArrayList<>();
+        List<JudgedConnection> judged = new ArrayList<>(sampled.size());
+        UnplacedSockets unplaced = new UnplacedSockets();
+        for (TrackedConnection connection : sampled) {
+            ConnectionSample sample = connection.latest().get();
+            ConnectionFacts facts = facts(connection, sample, kernelFacts);
+            List<Finding> own = Diagnosis.connection(facts, config);
+            judged.add(new JudgedConnection(connection, sample, facts, WindowModel.windowCeiling(facts), own));
+            unplaced.add(connection.identity(), own);
+            if (connection.identity().ownerKnownBy().known()) {
+                findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
+            }
+        }
+        findings.addAll(unplaced.summaries());
+        // A source that fails loses its own findings only; the round publishes the rest and then
+        // reports the first failure, which the loop logs once.
+        Throwable failed = null;
+        for (Function<List<TrackedConnection>, List<Finding>> source : roundFindings) {
+            try {
+                findings.addAll(source.apply(sampled));
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
+        }
+        for (Supplier<List<Finding>> source : extraFindings) {
+            try {
+                findings.addAll(source.get());
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
+        }
+        board.publish(findings, System.currentTimeMillis());
+        lastRoundNanos = System.nanoTime() - started;
+        Round round = new Round(judged, findings);
+        for (RoundListener listener : listeners) {
+            listener.onRound(round);
+        }
+        if (failed instanceof RuntimeException) {
+            throw (RuntimeException) failed;
+        }
+        if (failed != null) {
+            throw (LinkageError) failed;
+        }
+    }
+
+    private ConnectionFacts facts(TrackedConnection connection, ConnectionSample sample, KernelFacts kernelFacts) {
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(connection.identity())
+                .established(sample.state() == TcpState.ESTABLISHED)
+                .rttMicros(sample.pathRttMicros())
+                .sndMssBytes(sample.sndMssBytes())
+                .windowScaling(sample.options().windowScaling())
+                .rcvWindowScale(sample.rcvWindowScale())
+                .interval(sample.interval().orElse(null))
+                .handshakeMillis(connection.handshakeMillis())
+                .kafka(settings.apply(connection))
+                .kernel(kernelFacts);
+        sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
+        sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
+                .windowClampBytes(buffers.windowClampBytes())
+                .congestionControl(buffers.congestionControl()));
+        return facts.build();
+    }
+}

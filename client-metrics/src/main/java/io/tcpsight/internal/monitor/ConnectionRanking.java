@@ -1,0 +1,170 @@
+package io.tcpsight.internal.monitor;
+
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.sampling.ConnectionSample;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+
+/**
+ * The one order of "the worst connections", for every output that lists some (the metrics' table,
+ * JMX, the agent's and the plugin's /connections): connections with findings first (worst
+ * severity, then most findings), then the most limited by the peer's window or the send buffer,
+ * then the highest RTT. Each connection's sample is read once before sorting: the sampler
+ * replaces samples meanwhile, and a sort whose keys change under it fails ("Comparison method
+ * violates its general contract").
+ */
+public final class ConnectionRanking {
+    private ConnectionRanking() {}
+
+    /** A ranked connection with the sample and the findings it was ranked by. */
+    public static final class Ranked {
+        public final TrackedConnection connection;
+        public final ConnectionSample sample;
+        public final int findings;
+        /** The worst finding's severity ordinal; -1 without findings. */
+        public final int worstSeverity;
+        /** As the round judged it; empty when ranked between rounds (the live connections) or unknown. */
+        public final Optional<Long> windowCeilingBytes;
+
+        final double limited;
+        final int order;
+
+        Ranked(
+                TrackedConnection connection,
+                ConnectionSample sample,
+                Optional<Long> windowCeilingBytes,
+                int[] findingCounts,
+                int order) {
+            this.connection = connection;
+            this.sample = sample;
+            this.windowCeilingBytes = windowCeilingBytes;
+            this.findings = findingCounts[0];
+            this.worstSeverity = findingCounts[1];
+            this.order = order;
+            this.limited = sample.interval()
+                    .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
+                    .orElse(0.0);
+        }
+    }
+
+    /**
+     * Worst first: findings (worst severity, then how many), then the most limited, then the highest
+     * RTT; among equals, the order they came in, so the list is the same every time.
+     */
+    private static final Comparator<Ranked> WORST_FIRST = ConnectionRanking::worstFirst;
+
+    private static int worstFirst(Ranked a, Ranked b) {
+        int order = Integer.compare(b.worstSeverity, a.worstSeverity);
+        if (order == 0) {
+            order = Integer.compare(b.findings, a.findings);
+        }
+        if (order == 0) {
+            order = Double.compare(b.limited, a.limited);
+        }
+        if (order == 0) {
+            order = Long.compare(b.sample.rttMicros(), a.sample.rttMicros());
+        }
+        return order != 0 ? order : Integer.compare(a.order, b.order);
+    }
+
+    /**
+     * The {@code limit} worst of these connections that have a sample, worst first. A bounded heap
+     * keeps the worst {@code limit} as the connections go by, so a round at 15,000 connections sorts 50.
+     */
+    public static List<Ranked> rank(List<TrackedConnection> connections, List<Finding> findings, int limit) {
+        Map<List<InetSocketAddress>, int[]> counts = findingCounts(findings);
+        Worst worst = new Worst(limit);
+        for (TrackedConnection connection : connections) {
+            ConnectionSample sample = connection.latest().orElse(null);
+            if (sample != null) {
+                worst.offer(connection, sample, Optional.empty(), counts);
+            }
+        }
+        return worst.sorted();
+    }
+
+    /** The {@code limit} worst connections of a round, each with the sample and the ceiling the round judged. */
+    public static List<Ranked> rank(Round round, int limit) {
+        Map<List<InetSocketAddress>, int[]> counts = findingCounts(round.findings());
+        Worst worst = new Worst(limit);
+        for (JudgedConnection judged : round.connections()) {
+            worst.offer(judged.connection(), judged.sample(), judged.windowCeilingBytes(), counts);
+        }
+        return worst.sorted();
+    }
+
+    /** Per connection (its two ends): {count, worst severity ordinal}. */
+    private static Map<List<InetSocketAddress>, int[]> findingCounts(List<Finding> findings) {
+        Map<List<InetSocketAddress>, int[]> byConnection = new HashMap<>();
+        for (Finding finding : findings) {
+            ConnectionIdentity connection = finding.connection();
+            if (connection != null && connection.remote().isPresent()) {
+                int[] counts = byConnection.computeIfAbsent(ends(connection), k -> new int[] {0, -1});
+                counts[0]++;
+                counts[1] = Math.max(counts[1], finding.severity().ordinal());
+            }
+        }
+        return byConnection;
+    }
+
+    /** The worst {@code limit} kept as connections go by; the head is the least bad of those kept. */
+    private static final class Worst {
+        private static final int[] NONE = {0, -1};
+        private final int limit;
+        private final PriorityQueue<Ranked> kept;
+        private int order;
+
+        Worst(int limit) {
+            this.limit = limit;
+            this.kept = new PriorityQueue<>(Math.max(1, Math.min(limit, 1024) + 1), WORST_FIRST.reversed());
+        }
+
+        void offer(
+                TrackedConnection connection,
+                ConnectionSample sample,
+                Optional<Long> windowCeilingBytes,
+                Map<List<InetSocketAddress>, int[]> counts) {
+            if (limit <= 0) {
+                return;
+            }
+            int[] found = counts.isEmpty() ? NONE : counts.getOrDefault(ends(connection.identity()), NONE);
+            Ranked ranked = new Ranked(connection, sample, windowCeilingBytes, found, order++);
+            if (kept.size() < limit) {
+                kept.add(ranked);
+            } else if (WORST_FIRST.compare(ranked, kept.peek()) < 0) {
+                kept.poll();
+                kept.add(ranked);
+            }
+        }
+
+        List<Ranked> sorted() {
+            List<Ranked> ranked = new ArrayList<>(kept);
+            ranked.sort(WORST_FIRST);
+            return ranked;
+        }
+    }
+
+    /** The connections alone, in the same order. */
+    public static List<TrackedConnection> worst(
+            List<TrackedConnection> connections, List<Finding> findings, int limit) {
+        List<TrackedConnection> worst = new ArrayList<>();
+        for (Ranked ranked : rank(connections, findings, limit)) {
+            worst.add(ranked.connection);
+        }
+        return worst;
+    }
+
+    /** A connection's two ends: what ties a finding to the connection it was raised for, whatever the names. */
+    private static List<InetSocketAddress> ends(ConnectionIdentity identity) {
+        return Arrays.asList(identity.local().orElse(null), identity.remote().orElse(null));
+    }
+}

@@ -1,0 +1,312 @@
+package io.tcpsight.internal.runtime;
+
+import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.diagnose.HostSignalRules;
+import io.tcpsight.internal.diagnose.TrackingRules;
+import io.tcpsight.internal.export.OtlpExport;
+import io.tcpsight.internal.export.OtlpSettings;
+import io.tcpsight.internal.export.TcpsightJmx;
+import io.tcpsight.internal.host.HostSignalWatch;
+import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.model.LogText;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.monitor.SamplingLoop;
+import io.tcpsight.internal.sampling.CensusTracker;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.ConnectionSample;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import io.tcpsight.internal.tcp.LiveHostSources;
+import io.tcpsight.internal.tcp.ProcessSocket;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * One observation of a process's Kafka connections, assembled the same way for every component:
+ * the bounded registry, the findings board (logging through the component's sinks), the
+ * monitor, the sampling loop, the JMX bean and any other exporter, and their close.
+ *
+ * <p>The broker agent, the Connect plugin and the client reporter plug in only what differs:
+ * how connections are found (hooks or a census) and named, which Kafka settings apply to them,
+ * and extra finding sources. Nothing runs until {@link #start()}; an exporter that cannot start
+ * costs one log line and the rest runs.
+ */
+public final class ObservationRuntime implements AutoCloseable {
+    /** An output started with the runtime and closed with it: JMX, an HTTP endpoint, a meter registry. */
+    public interface Exporter {
+        AutoCloseable start(ConnectionMonitor monitor) throws Exception;
+    }
+
+    /** Work done on the sampling thread before each round, such as a census refresh. */
+    public interface RoundStep {
+        void run() throws IOException;
+    }
+
+    private final String component;
+    private final Consumer<String> warn;
+    private final ConnectionMonitor monitor;
+    private final List<RoundStep> beforeRound;
+    private final List<NamedExporter> exporters;
+    private final String samplerThread;
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private SamplingLoop loop;
+
+    private ObservationRuntime(Builder builder) {
+        this.component = builder.component;
+        this.warn = builder.warn;
+        TcpsightConfig config = builder.config;
+        ConnectionRegistry registry = new ConnectionRegistry(
+                config.get(TcpsightConfig.MAX_TRACKED_CONNECTIONS).intValue());
+        FindingsBoard board = new FindingsBoard(
+                config.get(TcpsightConfig.FINDING_LOG_INTERVAL_MS),
+                finding -> finding.logTo(builder.info, builder.warn));
+        // The host's counters are read once a round, before the rules: a connection's retransmissions
+        // are judged local or the path's from the same interval's drops.
+        HostSignalWatch host = new HostSignalWatch(new LiveHostSources(), builder.warn);
+        this.monitor = new ConnectionMonitor(
+                registry,
+                config,
+                builder.settings,
+                () -> {
+                    KernelFacts kernel = HostTcpFacts.current().kernelFacts();
+                    return host.next().map(kernel::withHostSignals).orElse(kernel);
+                },
+                board);
+        monitor.observeHost(host);
+        monitor.addRoundFindingSource(connections -> host.latest()
+                .map(signals -> HostSignalRules.evaluate(
+                        signals, sending(connections), ConnectionIdentity.of(builder.hostRole.get(), null, null)))
+                .orElse(List.of()));
+        monitor.addRoundFindingSource(connections -> TrackingRules.untrackedConnections(
+                registry.untracked(), registry.size(), registry.capacity(), builder.hostRole.get()));
+        builder.namers.forEach(monitor::addNamer);
+        builder.findingSources.forEach(monitor::addFindingSource);
+        builder.roundFindingSources.forEach(monitor::addRoundFindingSource);
+        this.beforeRound = new ArrayList<>();
+        builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
+        this.exporters = new ArrayList<>(builder.exporters);
+        if (config.get(TcpsightConfig.OTLP_ENABLED)) {
+            exporters.add(new NamedExporter("the OTLP push", observed -> {
+                OtlpSettings otlp = OtlpSettings.resolve(config, System::getenv, builder.serviceName);
+                AutoCloseable push = OtlpExport.start(new TcpsightMeterBinder(observed), otlp);
+                builder.info.accept(builder.component + ": pushing meters over OTLP to " + otlp.url() + " every "
+                        + otlp.step().toMillis() + " ms");
+                return push;
+            }));
+        }
+        this.samplerThread = builder.samplerThread;
+    }
+
+    /** The named connections that retransmitted or were busy in their last interval, for the host findings. */
+    private static List<HostSignalRules.Sending> sending(List<TrackedConnection> connections) {
+        List<HostSignalRules.Sending> sending = new ArrayList<>();
+        for (TrackedConnection connection : connections) {
+            if (!connection.identity().ownerKnownBy().known()) {
+                continue;
+            }
+            connection
+                    .latest()
+                    .flatMap(ConnectionSample::interval)
+                    .filter(interval -> interval.retransmittedSegments() > 0 || interval.busyRatio() > 0)
+                    .ifPresent(interval -> sending.add(new HostSignalRules.Sending(
+                            connection.identity(), interval.retransmittedSegments(), interval.busyRatio())));
+        }
+        return sending;
+    }
+
+    /**
+     * Starts observing for {@code component}, the name its log lines begin with ("tcpsight agent").
+     */
+    public static Builder builder(String component, TcpsightConfig config) {
+        return new Builder(component, config);
+    }
+
+    public ConnectionMonitor monitor() {
+        return monitor;
+    }
+
+    public ConnectionRegistry registry() {
+        return monitor.registry();
+    }
+
+    /** Starts the exporters, then the sampling loop. */
+    public ObservationRuntime start() {
+        for (NamedExporter exporter : exporters) {
+            try {
+                started.add(exporter.exporter.start(monitor));
+            } catch (Exception | LinkageError unavailable) {
+                warn.accept(component + ": " + exporter.what + " not started, the rest runs: " + unavailable);
+            }
+        }
+        loop = new SamplingLoop(samplerThread, monitor.config(), this::round, warn).start();
+        return this;
+    }
+
+    /** One round now, on the caller's thread: what the loop does each interval. */
+    public void round() {
+        long started = System.nanoTime();
+        for (RoundStep step : beforeRound) {
+            try {
+                step.run();
+            } catch (IOException unreadable) {
+                throw new IllegalStateException(unreadable.getMessage(), unreadable);
+            }
+        }
+        if (!beforeRound.isEmpty()) {
+            monitor.preparedIn(System.nanoTime() - started);
+        }
+        monitor.round();
+    }
+
+    @Override
+    public void close() {
+        if (loop != null) {
+            loop.close();
+        }
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (Exception | LinkageError failed) {
+                warn.accept(component + ": closing an exporter failed: " + failed);
+            }
+        }
+        started.clear();
+    }
+
+    private static final class NamedExporter {
+        final String what;
+        final Exporter exporter;
+
+        NamedExporter(String what, Exporter exporter) {
+            this.what = what;
+            this.exporter = exporter;
+        }
+    }
+
+    /** What a component plugs in; everything has a default but the component's name and config. */
+    public static final class Builder {
+        private final String component;
+        private final TcpsightConfig config;
+        private Consumer<String> info = message -> {};
+        private Consumer<String> warn = message -> {};
+        private Function<TrackedConnection, KafkaSettings> settings = connection -> KafkaSettings.unknown();
+        private final List<Function<ConnectionRegistry, RoundStep>> beforeRound = new ArrayList<>();
+        private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();
+        private final List<Supplier<List<Finding>>> findingSources = new ArrayList<>();
+        private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindingSources = new ArrayList<>();
+        private final List<NamedExporter> exporters = new ArrayList<>();
+        private String samplerThread;
+        private Supplier<Role> hostRole = () -> Role.CLIENT;
+        private String serviceName;
+
+        private Builder(String component, TcpsightConfig config) {
+            this.component = Objects.requireNonNull(component, "component");
+            this.config = Objects.requireNonNull(config, "config");
+            this.samplerThread = "tcpsight-sampler";
+            this.serviceName = component.replace(' ', '-');
+        }
+
+        /** Where findings and failures are logged. */
+        /** Every line reaches the sinks as one line: what came from clients cannot forge lines of its own. */
+        public Builder log(Consumer<String> info, Consumer<String> warn) {
+            this.info = message -> info.accept(LogText.oneLine(message));
+            this.warn = message -> warn.accept(LogText.oneLine(message));
+            return this;
+        }
+
+        /**
+         * The role this JVM's host findings carry when no Kafka connection was hurt: a broker's where
+         * it serves Kafka listeners, a client's (the default) where it only connects.
+         */
+        public Builder hostRole(Supplier<Role> role) {
+            this.hostRole = role;
+            return this;
+        }
+
+        /** The client settings a connection's owner runs with; unknown by default. */
+        public Builder settings(Function<TrackedConnection, KafkaSettings> settings) {
+            this.settings = settings;
+            return this;
+        }
+
+        /**
+         * Before each round, tracks this process's sockets that {@code belongs} accepts, as the process
+         * census finds them (for components that no hook tells of opens and closes).
+         */
+        public Builder census(Predicate<ProcessSocket> belongs, Function<ProcessSocket, ConnectionIdentity> identify) {
+            beforeRound.add(registry -> {
+                CensusTracker census = new CensusTracker(registry, belongs, identify);
+                return () -> {
+                    try {
+                        census.refresh();
+                    } catch (IOException unreadable) {
+                        throw new IOException("process census failed: " + unreadable.getMessage(), unreadable);
+                    }
+                };
+            });
+            return this;
+        }
+
+        /** Work on the sampling thread before each round, in the order the steps (and the census) were added. */
+        public Builder beforeRound(RoundStep step) {
+            beforeRound.add(registry -> step);
+            return this;
+        }
+
+        /** Names connections from what a round just sampled, before the rules run (see {@link ConnectionMonitor#addNamer}). */
+        public Builder namer(Consumer<List<TrackedConnection>> namer) {
+            namers.add(namer);
+            return this;
+        }
+
+        /** Findings from elsewhere (listeners, host counters), evaluated each round. */
+        public Builder findingSource(Supplier<List<Finding>> source) {
+            findingSources.add(source);
+            return this;
+        }
+
+        /** Findings from a round's connections as a whole (see {@link ConnectionMonitor#addRoundFindingSource}). */
+        public Builder roundFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
+            roundFindingSources.add(source);
+            return this;
+        }
+
+        /** The JMX bean {@code io.tcpsight:type=<type>,name=<name>}. */
+        public Builder jmx(String type, String name) {
+            return exporter("JMX bean " + type, monitor -> TcpsightJmx.register(monitor, type, name));
+        }
+
+        public Builder exporter(String what, Exporter exporter) {
+            exporters.add(new NamedExporter(what, exporter));
+            return this;
+        }
+
+        /** service.name of the OTLP push unless OTEL_SERVICE_NAME or the keys say otherwise. */
+        public Builder serviceName(String name) {
+            this.serviceName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        public Builder samplerThread(String name) {
+            this.samplerThread = name;
+            return this;
+        }
+
+        /** Assembles everything; nothing runs until {@link ObservationRuntime#start()}. */
+        public ObservationRuntime build() {
+            return new ObservationRuntime(this);
+        }
+    }
+}

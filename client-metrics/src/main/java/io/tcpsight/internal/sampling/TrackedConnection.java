@@ -1,0 +1,126 @@
+package io.tcpsight.internal.sampling;
+
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.OptionalValues;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.function.UnaryOperator;
+
+/**
+ * One connection under observation: its socket, who it belongs to (completed as the owner
+ * learns more) and what the last sample saw. The sampler thread writes samples; any thread may
+ * read them.
+ */
+public final class TrackedConnection {
+    private final int fd;
+    private final long inode;
+    // a field and its updater, not an AtomicReference: one object less for each of 100,000 connections
+    private static final AtomicReferenceFieldUpdater<TrackedConnection, ConnectionIdentity> IDENTITY =
+            AtomicReferenceFieldUpdater.newUpdater(TrackedConnection.class, ConnectionIdentity.class, "identity");
+    private volatile ConnectionIdentity identity;
+    /** -1 until measured. */
+    private volatile long handshakeMillis = -1;
+
+    private volatile long handshakeStartedNanos;
+    private volatile String ownerKey;
+    private volatile ConnectionSample latest;
+    private int samplesSinceBufferRead;
+    /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
+    private volatile boolean tracked = true;
+
+    TrackedConnection(int fd, long inode, ConnectionIdentity identity) {
+        this.fd = fd;
+        this.inode = inode;
+        this.identity = identity;
+    }
+
+    /** Whether its registry still tracks it: what a component's own tables of connections keep in step with. */
+    public boolean isTracked() {
+        return tracked;
+    }
+
+    void untracked() {
+        tracked = false;
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    /** The socket's inode, from a census or read at registration, else 0 (unknown): what tells it from a later socket on the same fd. */
+    public long inode() {
+        return inode;
+    }
+
+    public ConnectionIdentity identity() {
+        return identity;
+    }
+
+    /**
+     * Applies a change atomically: two threads that complete the identity at once (a request hook
+     * and a namer) both land. {@code change} may run more than once and must have no side effect.
+     */
+    public void updateIdentity(UnaryOperator<ConnectionIdentity> change) {
+        IDENTITY.updateAndGet(this, change);
+    }
+
+    /** Connection setup time, when the owner measured it (client side). */
+    public OptionalLong handshakeMillis() {
+        return OptionalValues.unlessNegative(handshakeMillis);
+    }
+
+    public void handshakeMillis(long millis) {
+        handshakeMillis = millis;
+    }
+
+    /** Marks when this end started connecting; {@link #handshakeCompleted} turns it into {@link #handshakeMillis()}. */
+    public void handshakeStarted(long nanoTime) {
+        handshakeStartedNanos = nanoTime;
+    }
+
+    /** Records the handshake's duration once, if a start was marked. */
+    public void handshakeCompleted(long nanoTime) {
+        long started = handshakeStartedNanos;
+        if (started != 0) {
+            handshakeStartedNanos = 0;
+            handshakeMillis = (nanoTime - started) / 1_000_000;
+        }
+    }
+
+    /** The owner's own name for the connection (the agent keeps Kafka's connection id here). */
+    public Optional<String> ownerKey() {
+        return Optional.ofNullable(ownerKey);
+    }
+
+    public void ownerKey(String key) {
+        ownerKey = key;
+    }
+
+    /** The last sample; empty before the first. */
+    public Optional<ConnectionSample> latest() {
+        return Optional.ofNullable(latest);
+    }
+
+    ConnectionSample previousOrNull() {
+        return latest;
+    }
+
+    void latest(ConnectionSample sample) {
+        latest = sample;
+    }
+
+    /** Buffer state is re-read every few samples: it changes slowly and costs five system calls. */
+    boolean bufferReadDue(int everySamples) {
+        if (latest == null || latest.buffers == null || ++samplesSinceBufferRead >= everySamples) {
+            samplesSinceBufferRead = 0;
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "fd " + fd + " " + identity.describe();
+    }
+}

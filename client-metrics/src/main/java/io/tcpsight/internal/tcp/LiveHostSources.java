@@ -1,0 +1,73 @@
+package io.tcpsight.internal.tcp;
+
+import io.tcpsight.internal.host.CgroupCpu;
+import io.tcpsight.internal.host.HostSources;
+import io.tcpsight.internal.host.QdiscStats;
+import io.tcpsight.internal.host.SoftnetStat;
+import java.io.IOException;
+import java.net.NetworkInterface;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The host's real counters: this namespace's devices and files, and the kernel calls of the native
+ * shim. For one thread (the sampling loop's).
+ */
+public final class LiveHostSources implements HostSources {
+    /** One buffer for every kernel call of a round: the sampling thread is the only caller. */
+    private final byte[] scratch = HostKernelCalls.scratch();
+
+    @Override
+    public List<NetDevice> devices() throws IOException {
+        List<NetDevice> devices = new ArrayList<>();
+        for (NetworkInterface device : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            devices.add(
+                    new NetDevice(device.getName(), device.getIndex(), Collections.list(device.getInetAddresses())));
+        }
+        return devices;
+    }
+
+    @Override
+    public Map<String, Long> deviceStatistics(String device) throws IOException {
+        Map<String, Long> statistics = new HashMap<>();
+        Path directory = Path.of("/sys/class/net", device, "statistics");
+        for (String name : List.of("tx_dropped", "tx_packets")) {
+            statistics.put(
+                    name,
+                    Long.parseLong(Files.readString(directory.resolve(name)).trim()));
+        }
+        return statistics;
+    }
+
+    @Override
+    public List<QdiscStats.Qdisc> qdiscs() {
+        if (!NativeTcp.availability().isAvailable()) {
+            return List.of(); // rtnetlink needs the native library; the component's start line said it is missing
+        }
+        return QdiscStats.decode(HostKernelCalls.qdiscDump(scratch));
+    }
+
+    @Override
+    public Map<String, Long> driverStatistics(String device) {
+        if (!NativeTcp.availability().isAvailable()) {
+            return Map.of(); // the ethtool ioctl likewise
+        }
+        return HostKernelCalls.ethtoolStats(device, scratch);
+    }
+
+    @Override
+    public Optional<SoftnetStat> softnet() {
+        return SoftnetStat.read(Path.of("/proc/net/softnet_stat"));
+    }
+
+    @Override
+    public Optional<CgroupCpu> cgroup() {
+        return CgroupCpu.ofThisProcess();
+    }
+}

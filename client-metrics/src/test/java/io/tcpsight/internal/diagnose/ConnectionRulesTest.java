@@ -1,0 +1,774 @@
+package io.tcpsight.internal.diagnose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.BulkFlow;
+import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.model.KernelVersion;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.tuning.BdpSettings;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ConnectionRulesTest {
+    static final TcpsightConfig DEFAULTS = TcpsightConfig.defaults();
+    static final KernelFacts KERNEL_618 = new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 4_194_304L, 1L);
+
+    static ConnectionIdentity client(String clientId) {
+        return ConnectionIdentity.of(
+                        Role.CLIENT, new InetSocketAddress("10.0.0.1", 50000), new InetSocketAddress("10.0.0.2", 9092))
+                .withClientId(clientId)
+                .withNodeId("1");
+    }
+
+    static ConnectionIdentity broker(String clientId) {
+        return ConnectionIdentity.of(
+                        Role.BROKER, new InetSocketAddress("10.0.0.2", 9092), new InetSocketAddress("10.0.0.1", 50000))
+                .withClientId(clientId)
+                .withListener("PLAINTEXT");
+    }
+
+    /** A consumer whose receive.buffer.bytes=65536 fixed a window of 64 KiB (wscale 2 on 6.18). */
+    static ConnectionFacts.Builder smallBufferConsumer(double rttMillis) {
+        return ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros((long) (rttMillis * 1000))
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .receiveBufferBytes(131_072)
+                .windowClampBytes(65_536)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(65_536)
+                        .withSendBufferBytes(131_072)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L))
+                .kernel(KERNEL_618);
+    }
+
+    static ConnectionFacts.Builder autotunedConsumer(double rttMillis) {
+        return ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros((long) (rttMillis * 1000))
+                .windowScaling(true)
+                .rcvWindowScale(10)
+                .receiveBufferBytes(6_000_000)
+                .windowClampBytes(3_000_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(4))
+                .kernel(KERNEL_618);
+    }
+
+    static Map<String, String> settings(Finding finding) {
+        return finding.remedy().settings().stream()
+                .collect(Collectors.toMap(s -> s.scope() + ":" + s.key().orElse(null), Setting::value));
+    }
+
+    @Test
+    void smallReceiveBufferFiresAt100MsAndNamesTheConsumerKey() {
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        smallBufferConsumer(100).build(), DEFAULTS)
+                .get();
+        assertEquals(RuleId.SMALL_RECEIVE_BUFFER, finding.rule());
+        assertEquals(Severity.CRITICAL, finding.severity(), "5 Mbit/s against a 100 Mbit/s target");
+        assertEquals(65_536L, finding.evidence("windowCeiling").get().value());
+        assertEquals(5.24, (Double) finding.evidence("ceilingRate").get().value(), 0.01);
+        assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
+        assertFalse(
+                settings(finding).containsKey("sysctl:net.ipv4.tcp_rmem"),
+                "33 MB tcp_rmem max already holds 2 x 1.25 MB");
+        assertEquals("consumer-g-1", finding.connection().clientId().orElseThrow());
+    }
+
+    @Test
+    void smallReceiveBufferAsksForTcpRmemWhenAutotuningCannotReachTheBdp() {
+        KernelFacts smallRmem = new KernelFacts(KernelVersion.of(6, 18, 0), 1_048_576L, 4_194_304L, 1L);
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        autotunedConsumer(100)
+                                .kernel(smallRmem)
+                                .windowClampBytes(400_000)
+                                .build(),
+                        DEFAULTS)
+                .get();
+        assertEquals(524_288L, finding.evidence("windowCeiling").get().value(), "half of tcp_rmem max");
+        // where autotuning already reached a larger share of the buffer (measured: 62.5% on 6.x), that is the ceiling
+        assertEquals(
+                655_360L,
+                ConnectionRules.smallReceiveBuffer(
+                                autotunedConsumer(100)
+                                        .kernel(smallRmem)
+                                        .windowClampBytes(655_360)
+                                        .build(),
+                                DEFAULTS)
+                        .get()
+                        .evidence("windowCeiling")
+                        .get()
+                        .value());
+        assertEquals("4096 131072 5242880", settings(finding).get("sysctl:net.ipv4.tcp_rmem"));
+        assertEquals(1, finding.remedy().settings().size(), "the application already autotunes: the host limit alone");
+        assertTrue(
+                finding.remedy().why().contains("net.ipv4.tcp_rmem max (1048576 bytes)"),
+                finding.remedy().why());
+        assertEquals(Severity.WARN, finding.severity(), "42 Mbit/s is within 4x of 100");
+    }
+
+    @Test
+    void smallReceiveBufferIsSilentOnShortPathsAndForAutotunedBuffers() {
+        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(0.2).build(), DEFAULTS)
+                .isPresent());
+        assertFalse(
+                ConnectionRules.smallReceiveBuffer(smallBufferConsumer(9.9).build(), DEFAULTS)
+                        .isPresent(),
+                "below 10 ms");
+        assertFalse(ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), DEFAULTS)
+                .isPresent());
+        assertFalse(ConnectionRules.smallReceiveBuffer(
+                        smallBufferConsumer(100).established(false).build(), DEFAULTS)
+                .isPresent());
+    }
+
+    @Test
+    void smallReceiveBufferRespectsTheConfiguredTarget() {
+        TcpsightConfig slow = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "4"));
+        assertFalse(
+                ConnectionRules.smallReceiveBuffer(smallBufferConsumer(100).build(), slow)
+                        .isPresent(),
+                "5.2 Mbit/s meets 4");
+        TcpsightConfig fast = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "2000"));
+        assertTrue(
+                ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), fast)
+                        .isPresent(),
+                "autotuning tops out at half of tcp_rmem max: 16.7 MB / 100 ms = 1.3 Gbit/s < 2 Gbit/s");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "connector-consumer-orders-sink-3, connect-worker:consumer.receive.buffer.bytes|connector orders-sink:consumer.override.receive.buffer.bytes",
+        "connector-producer-cdc-0, connect-worker:producer.receive.buffer.bytes|connector cdc:producer.override.receive.buffer.bytes",
+        "broker-2-fetcher-0, broker:replica.socket.receive.buffer.bytes",
+        "my-app, client:receive.buffer.bytes",
+        // MirrorMaker 2's own consumer: its connector's source.consumer.*, or a dedicated MM2's <alias>.consumer.*
+        "far->near|mm2-far|replication-consumer, connector mm2-far:source.consumer.receive.buffer.bytes|mm2.properties:far.consumer.receive.buffer.bytes",
+        "ops|eu->us|MirrorCheckpointConnector|checkpoints-target-consumer, connector MirrorCheckpointConnector:target.consumer.receive.buffer.bytes|mm2.properties:us.consumer.receive.buffer.bytes",
+    })
+    void smallReceiveBufferNamesTheKeyOfTheClientsKind(String clientId, String expected) {
+        ConnectionFacts facts = smallBufferConsumer(100).build();
+        ConnectionFacts renamed = ConnectionFacts.builder(client(clientId))
+                .rttMicros(facts.rttMicros())
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .windowClampBytes(65_536)
+                .kafka(facts.kafka())
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding = ConnectionRules.smallReceiveBuffer(renamed, DEFAULTS).get();
+        for (String setting : expected.split("\\|")) {
+            assertEquals("-1", settings(finding).get(setting), setting + " in " + settings(finding));
+        }
+    }
+
+    @Test
+    void brokerSideReceiveBufferIsTheBrokersSocketReceiveBuffer() {
+        ConnectionFacts producerUpload = ConnectionFacts.builder(broker("producer-1"))
+                .rttMicros(80_000)
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .windowClampBytes(102_400)
+                .kafka(KafkaSettings.unknown().withReceiveBufferBytes(102_400).withSendBufferBytes(102_400))
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding =
+                ConnectionRules.smallReceiveBuffer(producerUpload, DEFAULTS).get();
+        assertEquals("-1", settings(finding).get("broker:socket.receive.buffer.bytes"));
+    }
+
+    @Test
+    void clampRegressionFiresOnlyForAnExplicitBufferInTheAffectedKernels() {
+        for (int[] affected : new int[][] {{6, 6, 0}, {6, 6, 32}, {6, 6, 44}, {6, 7, 0}, {6, 9, 3}, {6, 10, 14}}) {
+            KernelFacts kernel = new KernelFacts(
+                    KernelVersion.of(affected[0], affected[1], affected[2]), 6_291_456L, 4_194_304L, 1L);
+            Optional<Finding> finding = ConnectionRules.kernelWindowClampRegression(
+                    smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS);
+            assertTrue(finding.isPresent(), kernel.version().get().release());
+            assertTrue(finding.get().remedy().why().contains("approximate"));
+            assertEquals("-1", settings(finding.get()).get("client:receive.buffer.bytes"));
+        }
+        for (int[] fine : new int[][] {{6, 5, 13}, {6, 6, 45}, {6, 11, 0}, {6, 18, 44}, {5, 15, 0}, {7, 0, 0}}) {
+            KernelFacts kernel =
+                    new KernelFacts(KernelVersion.of(fine[0], fine[1], fine[2]), 6_291_456L, 4_194_304L, 1L);
+            assertFalse(
+                    ConnectionRules.kernelWindowClampRegression(
+                                    smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS)
+                            .isPresent(),
+                    kernel.version().get().release());
+        }
+        KernelFacts affected = new KernelFacts(KernelVersion.of(6, 6, 10), 6_291_456L, 4_194_304L, 1L);
+        assertFalse(
+                ConnectionRules.kernelWindowClampRegression(
+                                autotunedConsumer(100).kernel(affected).build(), DEFAULTS)
+                        .isPresent(),
+                "autotuning is not affected");
+        assertFalse(ConnectionRules.kernelWindowClampRegression(
+                        smallBufferConsumer(100).kernel(KernelFacts.unknown()).build(), DEFAULTS)
+                .isPresent());
+    }
+
+    @Test
+    void noWindowScalingIsCriticalOnALongPathAndNamesBothSides() {
+        ConnectionFacts unscaled = ConnectionFacts.builder(broker("connector-consumer-s3-sink-7"))
+                .rttMicros(50_000)
+                .windowScaling(false)
+                .sndWindowBytes(65_535)
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding = ConnectionRules.noWindowScaling(unscaled, DEFAULTS).get();
+        assertEquals(Severity.CRITICAL, finding.severity());
+        assertEquals("1", settings(finding).get("sysctl:net.ipv4.tcp_timestamps"));
+        assertEquals("1024", settings(finding).get("broker:socket.listen.backlog.size"));
+        assertTrue(finding.remedy().why().contains("SYN cookie"));
+        ConnectionFacts local = ConnectionFacts.builder(broker("x"))
+                .rttMicros(200)
+                .windowScaling(false)
+                .build();
+        assertEquals(
+                Severity.WARN,
+                ConnectionRules.noWindowScaling(local, DEFAULTS).get().severity());
+        ConnectionFacts scaled = ConnectionFacts.builder(broker("x"))
+                .rttMicros(50_000)
+                .windowScaling(true)
+                .rcvWindowScale(7)
+                .build();
+        assertFalse(ConnectionRules.noWindowScaling(scaled, DEFAULTS).isPresent());
+        assertFalse(
+                ConnectionRules.noWindowScaling(
+                                ConnectionFacts.builder(broker("x")).build(), DEFAULTS)
+                        .isPresent(),
+                "unknown options");
+    }
+
+    /** A client's 10 s interval: busy this share of it, receiving this many bytes a second. */
+    static IntervalStats received(double busy, double bytesPerSecond) {
+        return IntervalStats.over(10)
+                .busyMicros((long) (busy * 10_000_000))
+                .segmentsOut(1_000)
+                .bytesReceived((long) (bytesPerSecond * 10))
+                .build();
+    }
+
+    static IntervalStats interval(double busy, double rwnd, double sndbuf, long retrans, long segments) {
+        long busyMicros = (long) (busy * 10_000_000);
+        return IntervalStats.over(10)
+                .busyMicros(busyMicros)
+                .rwndLimitedMicros((long) (rwnd * busyMicros))
+                .sndbufLimitedMicros((long) (sndbuf * busyMicros))
+                .retransmittedSegments(retrans)
+                .segmentsOut(segments)
+                .bytesAcked(10_000_000)
+                .build();
+    }
+
+    @Test
+    void receiveWindowLimitedOnTheBrokerNamesTheConsumersBuffer() {
+        ConnectionFacts fetchResponses = ConnectionFacts.builder(broker("consumer-analytics-1"))
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.97, 0, 0, 5000))
+                .build();
+        Finding finding =
+                ConnectionRules.receiveWindowLimited(fetchResponses, DEFAULTS).get();
+        assertEquals(Severity.CRITICAL, finding.severity());
+        assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
+        assertEquals("consumer-analytics-1", finding.connection().clientId().orElseThrow());
+        assertTrue(finding.remedy().why().contains("consumer-analytics-1"));
+        assertEquals(0.97, (Double) finding.evidence("rwndLimited").get().value(), 1e-9);
+        // the consumer may autotune already and be held by its host's sysctl, which the broker cannot read
+        Setting rmem = finding.remedy().settings().stream()
+                .filter(setting -> setting.key().equals(Optional.of("net.ipv4.tcp_rmem")))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("sysctl", rmem.scope());
+        assertEquals(
+                "4096 131072 " + BdpSettings.kernelBufferMax(100_000, DEFAULTS.targetBytesPerSecond()), rmem.value());
+        assertTrue(rmem.note().orElse("").startsWith("on the client consumer-analytics-1's host"), rmem.describe());
+    }
+
+    @Test
+    void receiveWindowLimitedOnAProducerNamesTheBrokersBuffer() {
+        ConnectionFacts upload = ConnectionFacts.builder(client("producer-1"))
+                .rttMicros(100_000)
+                .interval(interval(0.5, 0.6, 0, 0, 5000))
+                .build();
+        Finding finding = ConnectionRules.receiveWindowLimited(upload, DEFAULTS).get();
+        assertEquals(Severity.WARN, finding.severity());
+        assertEquals("-1", settings(finding).get("broker:socket.receive.buffer.bytes"));
+    }
+
+    @Test
+    void windowLimitsNeedABusyConnectionAndAShareAboveTheThreshold() {
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.01, 1, 0, 0, 10))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "idle");
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.9, 0.49, 0, 0, 10))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "below 0.5");
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(
+                                ConnectionFacts.builder(client("c")).build(), DEFAULTS)
+                        .isPresent(),
+                "first sample");
+        TcpsightConfig strict = TcpsightConfig.from(Map.of("tcpsight.rule.window.limited.ratio", "0.3"));
+        assertTrue(ConnectionRules.receiveWindowLimited(
+                        ConnectionFacts.builder(client("c"))
+                                .interval(interval(0.9, 0.4, 0, 0, 10))
+                                .build(),
+                        strict)
+                .isPresent());
+    }
+
+    @Test
+    void underBbrASmallPeerWindowCountsFromHalfTheThreshold() {
+        ConnectionFacts.Builder bbr = ConnectionFacts.builder(broker("consumer-far-1"))
+                .rttMicros(100_000)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.44, 0, 0, 5000));
+        Finding held =
+                ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).orElseThrow();
+        // 5.2 Mbit/s of window against the 100 Mbit/s target: critical, though only 44% of busy time
+        assertEquals(Severity.CRITICAL, held.severity(), held.toString());
+        assertEquals(5.24, (Double) held.evidence("ceilingRate").get().value(), 0.01);
+        ConnectionFacts bigWindow = ConnectionFacts.builder(broker("c"))
+                .rttMicros(100_000)
+                .sndWindowBytes(8_000_000)
+                .interval(interval(0.9, 0.44, 0, 0, 5000))
+                .build();
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(bigWindow, DEFAULTS).isPresent(),
+                "an 8 MB window carries 640 Mbit/s");
+        ConnectionFacts barely = ConnectionFacts.builder(broker("c"))
+                .rttMicros(100_000)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.2, 0, 0, 5000))
+                .build();
+        assertFalse(
+                ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
+    }
+
+    @Test
+    void theSeverityOfAWindowLimitFollowsTheRateTheWindowAllows() {
+        // KIP-848 consumer 76 ms away: 64 KiB of window carries 6.9 Mbit/s of a 100 Mbit/s target
+        assertEquals(Severity.CRITICAL, windowLimitedAt76Ms(65_536, 0.6));
+        // 400 KB over 76 ms is 42 Mbit/s: above a quarter of the target, so the share decides
+        assertEquals(Severity.WARN, windowLimitedAt76Ms(400_000, 0.6));
+        assertEquals(Severity.CRITICAL, windowLimitedAt76Ms(400_000, 0.97));
+    }
+
+    private static Severity windowLimitedAt76Ms(long peerWindow, double rwndLimitedRatio) {
+        ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-848"))
+                .rttMicros(76_000)
+                .sndWindowBytes(peerWindow)
+                .interval(interval(0.9, rwndLimitedRatio, 0, 0, 5000))
+                .build();
+        return ConnectionRules.receiveWindowLimited(facts, DEFAULTS)
+                .orElseThrow()
+                .severity();
+    }
+
+    @Test
+    void sendBufferLimitedNamesTheOwnBufferAndTcpWmem() {
+        ConnectionFacts producer = ConnectionFacts.builder(client("producer-7"))
+                .rttMicros(100_000)
+                .interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding = ConnectionRules.sendBufferLimited(producer, DEFAULTS).get();
+        assertEquals("-1", settings(finding).get("client:send.buffer.bytes"));
+        assertEquals(
+                "4096 16384 5242880",
+                settings(finding).get("sysctl:net.ipv4.tcp_wmem"),
+                "four BDPs at 100 Mbit/s and 100 ms (two of data at about half the buffer), as for the broker's config; 4 MiB is less");
+        ConnectionFacts brokerSide = ConnectionFacts.builder(broker("consumer-x"))
+                .rttMicros(200_000)
+                .interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(KERNEL_618)
+                .build();
+        Finding fromBroker =
+                ConnectionRules.sendBufferLimited(brokerSide, DEFAULTS).get();
+        assertEquals("-1", settings(fromBroker).get("broker:socket.send.buffer.bytes"));
+        assertEquals("4096 16384 10485760", settings(fromBroker).get("sysctl:net.ipv4.tcp_wmem"));
+        ConnectionFacts roomy = ConnectionFacts.builder(client("producer-8"))
+                .rttMicros(100_000)
+                .interval(interval(0.8, 0, 0.9, 0, 5000))
+                .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 8L << 20, 1L))
+                .build();
+        assertFalse(
+                settings(ConnectionRules.sendBufferLimited(roomy, DEFAULTS).get())
+                        .containsKey("sysctl:net.ipv4.tcp_wmem"),
+                "8 MiB holds four BDPs of 1.25 MB");
+    }
+
+    @Test
+    void retransmissionsAdviseBbrOnlyForLossBasedControlOnLongPaths() {
+        ConnectionFacts cubicFar = ConnectionFacts.builder(client("c"))
+                .rttMicros(80_000)
+                .congestionControl("cubic")
+                .interval(interval(0.5, 0, 0, 300, 10_000))
+                .build();
+        Finding finding = ConnectionRules.retransmissions(cubicFar, DEFAULTS).get();
+        assertEquals(Severity.CRITICAL, finding.severity(), "CUBIC at 3% and 80 ms: about 1 Mbit/s");
+        assertEquals(1.02, (Double) finding.evidence("lossLimitedRate").get().value(), 0.01);
+        assertEquals("bbr", settings(finding).get("sysctl:net.ipv4.tcp_congestion_control"));
+        assertEquals("bbr", settings(finding).get("tcpsight:tcpsight.congestion"));
+        ConnectionFacts bbrFar = ConnectionFacts.builder(client("c"))
+                .rttMicros(80_000)
+                .congestionControl("bbr")
+                .interval(interval(0.5, 0, 0, 600, 10_000))
+                .build();
+        Finding already = ConnectionRules.retransmissions(bbrFar, DEFAULTS).get();
+        assertEquals(Severity.CRITICAL, already.severity());
+        assertTrue(already.remedy().settings().isEmpty());
+        assertTrue(already.remedy().why().contains("ip -s link"));
+        ConnectionFacts cubicNear = ConnectionFacts.builder(client("c"))
+                .rttMicros(1_000)
+                .congestionControl("cubic")
+                .interval(interval(0.5, 0, 0, 300, 10_000))
+                .build();
+        assertTrue(ConnectionRules.retransmissions(cubicNear, DEFAULTS)
+                .get()
+                .remedy()
+                .settings()
+                .isEmpty());
+        assertFalse(
+                ConnectionRules.retransmissions(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.5, 0, 0, 50, 999))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "too few segments to judge");
+        assertFalse(
+                ConnectionRules.retransmissions(
+                                ConnectionFacts.builder(client("c"))
+                                        .interval(interval(0.5, 0, 0, 99, 10_000))
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "0.99%");
+    }
+
+    @ParameterizedTest(name = "{0} at {1} ms, {2} of 100000 lost: {3}")
+    @CsvSource({
+        // the seed: about 25 ms, under 1% loss, CUBIC gave 0.7 MB/s (5.6 Mbit/s), under the old 1% threshold
+        "cubic, 25, 700, critical",
+        "reno, 25, 700, critical",
+        // BBR keeps its rate under random loss: judged by the ratio alone
+        "bbr, 25, 700, none",
+        "bbr, 25, 1500, warn",
+        // a LAN: CUBIC at 0.05% and 0.3 ms sustains far more than 100 Mbit/s
+        "cubic, 0.3, 50, none",
+        // 2 ms at 0.1%: sqrt(1500) = 38.7 segments a round trip, 224 Mbit/s
+        "cubic, 2, 100, none",
+        // 2 ms at 1%: 12.2 segments a round trip, 70.7 Mbit/s: below the target, within a quarter of it
+        "cubic, 2, 1000, warn",
+    })
+    void lossIsJudgedByTheRateItLeavesTheCongestionControl(
+            String congestionControl, double rttMillis, long lost, String expected) {
+        ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-g-1"))
+                .rttMicros((long) (rttMillis * 1000))
+                .sndMssBytes(1448)
+                .congestionControl(congestionControl)
+                .interval(interval(0.9, 0, 0, lost, 100_000))
+                .build();
+        assertEquals(
+                expected,
+                ConnectionRules.retransmissions(facts, DEFAULTS)
+                        .map(finding -> finding.severity().label())
+                        .orElse("none"));
+    }
+
+    @Test
+    void theLossLimitedRateFollowsMathisForRenoAndRfc8312ForCubic() {
+        // 25 ms, 1%: Reno 12.25 segments a round trip of 1448 bytes, 709.6 kB/s
+        assertEquals(709_600, ConnectionRules.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01), 500);
+        // CUBIC's own region takes over on long fat paths at small loss: 100 ms, 0.01%: 1.054 x 1000^0.75 = 187
+        // segments
+        assertEquals(
+                1.054 * Math.pow(1000, 0.75) * 1448 / 0.1,
+                ConnectionRules.lossLimitedBytesPerSecond("cubic", 1448, 100_000, 0.0001),
+                1);
+        assertEquals(
+                ConnectionRules.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01),
+                ConnectionRules.lossLimitedBytesPerSecond("cubic", 1448, 25_000, 0.01),
+                1,
+                "at 25 ms and 1% CUBIC is in its Reno-friendly region");
+    }
+
+    @Test
+    void slowHandshakeFiresFromOneSecondAndIsCriticalFromThree() {
+        assertFalse(ConnectionRules.slowHandshake(
+                        ConnectionFacts.builder(client("c"))
+                                .handshakeMillis(999L)
+                                .build(),
+                        DEFAULTS)
+                .isPresent());
+        assertFalse(ConnectionRules.slowHandshake(
+                        ConnectionFacts.builder(client("c")).build(), DEFAULTS)
+                .isPresent());
+        Finding one = ConnectionRules.slowHandshake(
+                        ConnectionFacts.builder(client("c"))
+                                .handshakeMillis(1_020L)
+                                .build(),
+                        DEFAULTS)
+                .get();
+        assertEquals(Severity.WARN, one.severity());
+        assertEquals("1024", settings(one).get("broker:socket.listen.backlog.size"));
+        assertEquals("1024", settings(one).get("sysctl:net.core.somaxconn"));
+        assertEquals(
+                Severity.CRITICAL,
+                ConnectionRules.slowHandshake(
+                                ConnectionFacts.builder(client("c"))
+                                        .handshakeMillis(3_050L)
+                                        .build(),
+                                DEFAULTS)
+                        .get()
+                        .severity());
+    }
+
+    @Test
+    void fetchSizeBelowBdpUsesPartitionsPerBrokerAndRecommendsSizes() {
+        ConnectionFacts onePartition = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(1))
+                .kernel(KERNEL_618)
+                .build();
+        TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
+        Finding finding =
+                ConnectionRules.fetchSizeBelowBdp(onePartition, gigabit).get();
+        assertEquals(12_500_000L, finding.evidence("bdp").get().value());
+        assertEquals(1_048_576L, finding.evidence("bytesPerFetch").get().value());
+        assertEquals(
+                "57671680",
+                settings(finding).get("client:fetch.max.bytes"),
+                "9 x BDP, capped at the broker's fetch.max.bytes");
+        assertEquals(
+                "57671680", settings(finding).get("client:max.partition.fetch.bytes"), "never above fetch.max.bytes");
+        // 16 MiB a fetch, more than the 12.5 MB BDP: enough on a line faster than the target, so
+        // the flow decides. 16.8 MB each 100 ms plus 134 ms at the target: 573 Mbit/s at most.
+        ConnectionFacts.Builder manyPartitions = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(16))
+                .kernel(KERNEL_618);
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(manyPartitions.build(), gigabit)
+                        .isPresent(),
+                "more than a BDP a fetch and no measurement: nothing certain");
+        Finding fetchBound = ConnectionRules.fetchSizeBelowBdp(
+                        manyPartitions.interval(received(0.9, 60e6)).build(), gigabit)
+                .get();
+        assertEquals(
+                573.0, (double) fetchBound.evidence("fetchCeilingRate").get().value(), 0.1);
+        assertEquals(480.0, (double) fetchBound.evidence("fetchRate").get().value(), 0.1);
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                manyPartitions.interval(received(0.9, 110e6)).build(), gigabit)
+                        .isPresent(),
+                "fetching back to back at 88% of the target: the line is faster than the target");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                manyPartitions.interval(received(0.2, 20e6)).build(), gigabit)
+                        .isPresent(),
+                "idle most of the interval: the consumer asks for no more");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                manyPartitions.interval(received(0.95, 20e6)).build(), gigabit)
+                        .isPresent(),
+                "back to back, 4.7 MB a cycle of a 16.8 MB fetch: a tail of a topic with little new data");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                manyPartitions
+                                        .interval(IntervalStats.over(10)
+                                                .busyMicros(9_000_000)
+                                                .rwndLimitedMicros(6_000_000)
+                                                .segmentsOut(1_000)
+                                                .bytesReceived(600_000_000)
+                                                .build())
+                                        .build(),
+                                gigabit)
+                        .isPresent(),
+                "busy, but two thirds of it held by the window: a slow consumer, receive-window-limited's to judge");
+        ConnectionFacts evenMorePartitions = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(64))
+                .kernel(KERNEL_618)
+                .interval(received(0.9, 60e6))
+                .build();
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(evenMorePartitions, gigabit).isPresent(),
+                "50 MiB a fetch, four BDPs: 81% of the target on a line at it; what holds it back is elsewhere");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(client("producer-1"))
+                                        .rttMicros(100_000)
+                                        .kafka(KafkaSettings.unknown()
+                                                .withReceiveBufferBytes(-1)
+                                                .withSendBufferBytes(-1))
+                                        .build(),
+                                gigabit)
+                        .isPresent(),
+                "producers do not fetch");
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(client("consumer-g-1").withFlow(BulkFlow.NONE))
+                                        .rttMicros(100_000)
+                                        .kafka(KafkaSettings.unknown()
+                                                .withReceiveBufferBytes(-1)
+                                                .withSendBufferBytes(-1)
+                                                .withFetchMaxBytes(52_428_800L)
+                                                .withMaxPartitionFetchBytes(1_048_576L)
+                                                .withPartitionsPerBroker(1))
+                                        .build(),
+                                gigabit)
+                        .isPresent(),
+                "a consumer's coordinator connection fetches nothing");
+    }
+
+    /**
+     * The broker's side (the agent): the sizes come from the client's Fetch requests, and the
+     * remedy is in the client's own library's keys (franz-go, from its KIP-511 name "kgo").
+     */
+    @Test
+    void fetchSizeBelowBdpOnTheBrokersSideJudgesTheSizesTheFetchAskedForInTheClientsKeys() {
+        ConnectionFacts franzGo = ConnectionFacts.builder(
+                        broker("kgo").withClientSoftware("kgo/v1.22.3").withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(76_000)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(65_536L)
+                        .withMaxPartitionFetchBytes(65_536L)
+                        .withPartitionsPerBroker(1))
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(franzGo, DEFAULTS).get();
+        assertEquals(65_536L, finding.evidence("bytesPerFetch").get().value());
+        assertEquals("broker", finding.connection().role().label());
+        Map<String, String> remedy = settings(finding);
+        assertTrue(remedy.keySet().stream().anyMatch(key -> key.endsWith("kgo.FetchMaxBytes")), remedy.toString());
+        assertTrue(
+                remedy.keySet().stream().anyMatch(key -> key.endsWith("kgo.FetchMaxPartitionBytes")),
+                remedy.toString());
+        assertFalse(
+                ConnectionRules.fetchSizeBelowBdp(
+                                ConnectionFacts.builder(broker("kgo").withFlow(BulkFlow.TO_CLIENT))
+                                        .rttMicros(76_000)
+                                        .kafka(KafkaSettings.unknown())
+                                        .build(),
+                                DEFAULTS)
+                        .isPresent(),
+                "no Fetch seen yet: nothing to judge");
+    }
+
+    /**
+     * A follower's fetcher seen by the leader's agent: Kafka's replica defaults (1 MiB a partition,
+     * four partitions) over 100 ms carry 4 MiB a round trip, more than the 2.5 MB BDP, and the
+     * follower fetching back to back moves 94 Mbit/s, 47% of 200 Mbit/s (as measured in the lab).
+     * The remedy is the follower's replica keys, on the follower.
+     */
+    @Test
+    void fetchSizeBelowBdpJudgesAFollowersFetchesInItsReplicaKeysOnTheFollower() {
+        ConnectionFacts follower = ConnectionFacts.builder(
+                        broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(10_485_760L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(4))
+                .kernel(KERNEL_618)
+                .interval(IntervalStats.over(10)
+                        .busyMicros(9_800_000)
+                        .segmentsOut(90_000)
+                        .bytesAcked(117_500_000)
+                        .build())
+                .build();
+        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(follower, line).get();
+        assertEquals(4_194_304L, finding.evidence("bytesPerFetch").get().value());
+        assertEquals(125.3, (double) finding.evidence("fetchCeilingRate").get().value(), 0.1);
+        assertEquals(
+                "broker:replica.fetch.response.max.bytes=52428800[broker 2]"
+                        + " broker:replica.fetch.max.bytes=6291456[broker 2]",
+                RemedyText.settings(finding.remedy().settings(), "[note]"),
+                "nine BDPs a fetch, no poll for a follower");
+        assertEquals(
+                "on broker 2, the follower",
+                finding.remedy().settings().get(0).note().get());
+    }
+
+    @Test
+    void aHealthyLowRttClusterRaisesNoWarningOrCritical() {
+        // Kafka defaults on a 0.3 ms LAN, busy, a few retransmits, fast handshakes.
+        for (String clientId : new String[] {
+            "consumer-g-1", "producer-3", "adminclient-1", "connector-consumer-s-0", "broker-1-fetcher-0"
+        }) {
+            ClientKind kind = ClientKind.fromClientId(clientId);
+            KafkaSettings defaults = KafkaSettings.fromClientConfig(Map.of(), kind);
+            for (ConnectionIdentity identity : new ConnectionIdentity[] {client(clientId), broker(clientId)}) {
+                ConnectionFacts facts = ConnectionFacts.builder(identity)
+                        .rttMicros(300)
+                        .windowScaling(true)
+                        .rcvWindowScale(2)
+                        .receiveBufferBytes(131_072)
+                        .windowClampBytes(65_536)
+                        .sndWindowBytes(65_536)
+                        .congestionControl("cubic")
+                        .interval(interval(0.3, 0.2, 0.1, 5, 100_000))
+                        .handshakeMillis(1L)
+                        .kafka(defaults)
+                        .kernel(KERNEL_618)
+                        .build();
+                List<Finding> findings = Diagnosis.connection(facts, DEFAULTS);
+                assertTrue(
+                        findings.stream().noneMatch(f -> f.severity() != Severity.INFO),
+                        clientId + " " + identity.role() + ": " + findings);
+            }
+        }
+    }
+}

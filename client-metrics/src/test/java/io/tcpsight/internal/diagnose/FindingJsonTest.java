@@ -1,0 +1,61 @@
+package io.tcpsight.internal.diagnose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FindingJsonTest {
+
+    @Test
+    void aFindingSerialisesWithTheContractsFieldNames() {
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+                .get();
+        String json = FindingJson.of(finding);
+        assertTrue(
+                json.startsWith(
+                        "{\"rule\":\"small-receive-buffer\",\"severity\":\"critical\",\"connection\":{\"role\":\"client\","
+                                + "\"clientId\":\"consumer-g-1\",\"nodeId\":\"1\",\"local\":\"10.0.0.1:50000\",\"remote\":\"10.0.0.2:9092\"},"
+                                + "\"evidence\":{\"rtt\":{\"value\":100,\"unit\":\"ms\"},\"windowCeiling\":{\"value\":65536,\"unit\":\"bytes\"},"),
+                json);
+        assertTrue(
+                json.contains(
+                        "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"library\":\"java\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"a window of"),
+                json);
+        assertTrue(json.endsWith("\"}}"));
+        assertEquals("[" + json + "," + json + "]", FindingJson.array(List.of(finding, finding)));
+        assertEquals("[]", FindingJson.array(List.of()));
+    }
+
+    /** The endpoint's redacted mode: no address or principal anywhere, in fields or in words. */
+    @Test
+    void aRedactedFindingNamesTheClientButNoAddressOrPrincipal() {
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+                .get();
+        String plain = FindingJson.array(List.of(finding));
+        String redacted = FindingJson.array(List.of(finding), true);
+        assertTrue(plain.contains("10.0.0.2"), plain);
+        assertFalse(redacted.contains("10.0.0.1") || redacted.contains("10.0.0.2"), redacted);
+        assertTrue(redacted.contains("\"clientId\":\"consumer-g-1\""), redacted);
+        ConnectionIdentity alice = finding.connection().withPrincipal("User:alice");
+        assertEquals(
+                "window to (redacted) ((redacted)) for (redacted), from (redacted)",
+                FindingJson.redact("window to 10.0.0.2:9092 (10.0.0.2) for User:alice, from 10.0.0.1", alice));
+    }
+
+    @Test
+    void stringsAreEscaped() {
+        StringBuilder json = new StringBuilder();
+        JsonText.string(json, "a\"b\\c\nd\u0001");
+        assertEquals("\"a\\\"b\\\\c\\nd\\u0001\"", json.toString());
+        StringBuilder number = new StringBuilder();
+        JsonText.value(number, Double.NaN);
+        assertEquals("null", number.toString());
+    }
+}

@@ -1,0 +1,200 @@
+package io.tcpsight.internal.diagnose;
+
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.DEFAULTS;
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.KERNEL_618;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tcpsight.internal.model.BulkFlow;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.Role;
+import java.net.InetSocketAddress;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * produce-pipeline-below-bdp over traffic x client software x end: when a producer's requests are
+ * judged, and the remedy in whose keys. Each row is written out by hand. 100 ms, target 100 Mbit/s:
+ * a BDP of 1,250,000 bytes; the remedy sizes twice that in flight over five requests.
+ */
+class ProduceRulesTableTest {
+    private static final String NONE = "-";
+
+    private static ConnectionIdentity end(String role, String clientId, String flow, String software) {
+        Role end = Role.valueOf(role.toUpperCase());
+        InetSocketAddress client = new InetSocketAddress("10.0.0.1", 50000);
+        InetSocketAddress broker = new InetSocketAddress("10.0.0.2", 9092);
+        ConnectionIdentity identity = end == Role.CLIENT
+                ? ConnectionIdentity.of(end, client, broker)
+                : ConnectionIdentity.of(end, broker, client).withListener("PLAINTEXT");
+        identity = identity.withClientId(clientId);
+        if (!flow.equals(NONE)) {
+            identity = identity.withFlow(BulkFlow.valueOf(flow));
+        }
+        return software.equals(NONE) ? identity : identity.withClientSoftware(software);
+    }
+
+    private static String describe(Optional<Finding> finding) {
+        return RemedyText.describe(finding, "[note]");
+    }
+
+    private static ConnectionFacts facts(ConnectionIdentity identity, ProduceTraffic traffic) {
+        KafkaSettings kafka = KafkaSettings.unknown();
+        return ConnectionFacts.builder(identity)
+                .established(true)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .kafka(traffic == null ? kafka : kafka.withProduceTraffic(traffic))
+                .kernel(KERNEL_618)
+                .build();
+    }
+
+    private static final String WMEM = "sysctl:net.ipv4.tcp_wmem=4096 16384 5242880[peer host]";
+
+    @ParameterizedTest(name = "{0} end, {1} {3}: {4} requests/s of {5} bytes, {6} partitions: {7}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                // Java's defaults 100 ms away: 3 requests a round trip of four full 16 KiB batches, 15.7 Mbit/s
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 65600; 4;"
+                        + " critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                // one partition: a batch must carry a fifth of twice the BDP
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 16400; 1;"
+                        + " critical client:java:batch.size=524288 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                // 40 Mbit/s: below the target, above a quarter of it
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 76; 65600; 4;"
+                        + " warn client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                // 64 full batches a request, 252 Mbit/s: fast
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 1049600; 64; none",
+                // fast: 160 Mbit/s
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 20; 1000000; 4; none",
+                // idle more than half of each round trip: the application sends no more
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 4; 65600; 4; none",
+                // batches that leave unfilled (2 KB a partition): linger.ms ran out first, the application's pace
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 30; 8000; 4; none",
+                // librdkafka: one partition a request; its batch.size (1000000) and in-flight already suffice
+                "broker; rdkafka; TO_BROKER; librdkafka/2.6.0; 60; 16400; 1;"
+                        + " critical client:librdkafka:linger.ms=20 client:librdkafka:socket.send.buffer.bytes=0[note] "
+                        + WMEM,
+                "broker; producer-1; TO_BROKER; kafka-python/3.0.11; 30; 65600; 4;"
+                        + " critical client:kafka-python:batch_size=131072 client:kafka-python:linger_ms=20"
+                        + " client:kafka-python:max_in_flight_requests_per_connection=5[note]"
+                        + " client:kafka-python:socket_options=no (socket.SOL_SOCKET, socket.SO_SNDBUF, n) entry[note] "
+                        + WMEM,
+                "broker; sarama; TO_BROKER; sarama/1.43.0; 30; 65600; 4;"
+                        + " critical client:sarama:Config.Producer.Flush.Bytes=131072[note]"
+                        + " client:sarama:Config.Producer.Flush.Frequency=20 * time.Millisecond"
+                        + " client:sarama:Config.Net.MaxOpenRequests=5[note] client:sarama:Config.Net=no socket buffer"
+                        + " setting[note] "
+                        + WMEM,
+                // a Connect source task's producer: the worker's and the connector's keys
+                "broker; connector-producer-pg-source-0; TO_BROKER; apache-kafka-java/4.3.1; 30; 65600; 4;"
+                        + " critical connect-worker:producer.batch.size=131072 connector pg-source:producer.override.batch.size=131072"
+                        + " connect-worker:producer.linger.ms=20 connector pg-source:producer.override.linger.ms=20"
+                        + " connect-worker:producer.max.in.flight.requests.per.connection=5"
+                        + " connector pg-source:producer.override.max.in.flight.requests.per.connection=5"
+                        + " connect-worker:producer.send.buffer.bytes=-1 connector pg-source:producer.override.send.buffer.bytes=-1 "
+                        + WMEM,
+                // Connect's source default, one request in flight: a round trip, the request's own time and pacing each
+                "broker; connector-producer-pg-source-0; TO_BROKER; apache-kafka-java/4.3.1; 7.3; 16400; 1;"
+                        + " critical connect-worker:producer.batch.size=524288 connector pg-source:producer.override.batch.size=524288"
+                        + " connect-worker:producer.linger.ms=20 connector pg-source:producer.override.linger.ms=20"
+                        + " connect-worker:producer.max.in.flight.requests.per.connection=5"
+                        + " connector pg-source:producer.override.max.in.flight.requests.per.connection=5"
+                        + " connect-worker:producer.send.buffer.bytes=-1 connector pg-source:producer.override.send.buffer.bytes=-1 "
+                        + WMEM,
+                // a library this tool does not know: what to look for, in words
+                "broker; rs-app; TO_BROKER; rskafka/0.5.0; 30; 65600; 4;"
+                        + " critical client:unknown:?=131072 client:unknown:?=20 client:unknown:?=5"
+                        + " client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes "
+                        + WMEM,
+                // the producer's own end (the reporter counts its requests): the same judgement, in its own keys
+                "client; producer-1; TO_BROKER; -; 30; 65600; 4;"
+                        + " critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                // the producer's end, batches that leave unfilled: the application's pace
+                "client; producer-1; TO_BROKER; -; 30; 8000; 4; none",
+            })
+    void producePipelineBelowBdpJudgesFullBatchesAndSpeaksTheClientsKeys(
+            String role,
+            String clientId,
+            String flow,
+            String software,
+            double requestsPerSecond,
+            long bytesPerRequest,
+            int partitions,
+            String expected) {
+        ProduceTraffic traffic = new ProduceTraffic(
+                Math.round(requestsPerSecond * 2),
+                Math.round(requestsPerSecond * 2) * bytesPerRequest,
+                2.0,
+                partitions);
+        assertEquals(
+                expected,
+                describe(ProduceRules.producePipelineBelowBdp(
+                        facts(end(role, clientId, flow, software), traffic), DEFAULTS)));
+    }
+
+    @Test
+    void noProduceTrafficNoFinding() {
+        assertEquals(
+                "none",
+                describe(ProduceRules.producePipelineBelowBdp(
+                        facts(end("broker", "producer-1", "TO_BROKER", NONE), null), DEFAULTS)));
+    }
+
+    @Test
+    void theFindingQuotesWhatTheRequestsCarried() {
+        Finding finding = ProduceRules.producePipelineBelowBdp(
+                        facts(
+                                end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
+                                new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)),
+                        DEFAULTS)
+                .get();
+        assertEquals(
+                100.0,
+                finding.evidence().stream()
+                        .filter(e -> e.name().equals("rtt"))
+                        .findFirst()
+                        .get()
+                        .value());
+        assertEquals(
+                "3.0 requests of 65600 bytes, 4 partitions, 196800 bytes per round trip, bdp 1250000",
+                String.format(
+                        "%s requests of %s bytes, %s partitions, %s bytes per round trip, bdp %s",
+                        value(finding, "requestsPerRoundTrip"),
+                        value(finding, "bytesPerRequest"),
+                        value(finding, "partitionsPerRequest"),
+                        value(finding, "bytesPerRoundTrip"),
+                        value(finding, "bdp")));
+    }
+
+    private static Object value(Finding finding, String name) {
+        return finding.evidence().stream()
+                .filter(e -> e.name().equals(name))
+                .findFirst()
+                .get()
+                .value();
+    }
+
+    @Test
+    void trafficWithoutAnIntervalIsRefusedWithItsNumbers() {
+        IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> new ProduceTraffic(3, 100, 0, 1));
+        assertEquals(
+                "requests 3, bytes 100 over 0.0 s: counts are never negative and an interval has a length",
+                refused.getMessage());
+    }
+}

@@ -1,0 +1,20 @@
+package io.tcpsight.internal.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BootstrapServersTest {
+    @Test
+    void bootstrapServersParseLikeKafkas() {
+        assertEquals(
+                List.of(InetSocketAddress.createUnresolved("a", 9092), InetSocketAddress.createUnresolved("::1", 9093)),
+                BootstrapServers.parse(" a:9092, [::1]:9093, junk"));
+        assertEquals(
+                List.of(InetSocketAddress.createUnresolved("b", 9094), InetSocketAddress.createUnresolved("c", 1)),
+                BootstrapServers.parse(List.of("b:9094", "PLAINTEXT://c:1")));
+        assertEquals(List.of(), BootstrapServers.parse(null));
+    }
+}

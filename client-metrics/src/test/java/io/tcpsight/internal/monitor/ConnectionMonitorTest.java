@@ -1,0 +1,264 @@
+package io.tcpsight.internal.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.diagnose.Remedy;
+import io.tcpsight.internal.diagnose.RuleId;
+import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.sampling.CensusTracker;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.ConnectionSampler;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import io.tcpsight.internal.tcp.LoopbackConnections;
+import io.tcpsight.internal.tcp.TcpSockets;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The connection model on real loopback sockets. */
+class ConnectionMonitorTest {
+
+    static ConnectionIdentity identity(SocketChannel channel, Role role, String clientId) throws Exception {
+        return ConnectionIdentity.of(role, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
+                        channel.getRemoteAddress())
+                .withClientId(clientId)
+                .ownerKnownBy(OwnerKnownBy.HOOKS);
+    }
+
+    @Test
+    void theRegistryIsBoundedAndCountsWhatItRefused() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(2);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(2)) {
+            for (SocketChannel channel : loopback.clients) {
+                assertTrue(registry.track(TcpSockets.fileDescriptor(channel), 0, identity(channel, Role.CLIENT, "c"))
+                        .isPresent());
+            }
+            SocketChannel third = loopback.connectPair(0);
+            assertFalse(registry.track(TcpSockets.fileDescriptor(third), 0, identity(third, Role.CLIENT, "c"))
+                    .isPresent());
+            assertEquals(2, registry.size());
+            assertEquals(1, registry.refused());
+            registry.release(TcpSockets.fileDescriptor(loopback.clients.get(0)));
+            assertEquals(1, registry.size());
+        }
+    }
+
+    @Test
+    void samplesDeriveTheIntervalAndAClosedDescriptorIsReleased() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(100);
+        ConnectionSampler sampler = new ConnectionSampler(registry);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
+            SocketChannel client = loopback.connectPair(0);
+            SocketChannel server = loopback.accepted.get(0);
+            TrackedConnection sending = registry.track(
+                            TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"))
+                    .get();
+            TrackedConnection receiving = registry.track(
+                            TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"))
+                    .get();
+            assertEquals(2, sampler.sample().size());
+            assertTrue(sending.latest().get().interval().isEmpty(), "no interval on the first sample");
+            assertTrue(sending.latest().get().buffers().isPresent(), "buffer state read on the first sample");
+
+            LoopbackConnections.transfer(client, server, 4 << 20);
+            Thread.sleep(20);
+            sampler.sample();
+            IntervalStats sent = sending.latest().get().interval().get();
+            assertTrue(sent.bytesAcked() >= 4 << 20, "acked " + sent.bytesAcked());
+            assertTrue(sent.segmentsOut() > 0);
+            assertTrue(receiving.latest().get().interval().get().bytesReceived() >= 4 << 20);
+            assertTrue(sent.seconds() > 0);
+
+            int closedFd = TcpSockets.fileDescriptor(client);
+            client.close();
+            sampler.sample();
+            assertFalse(registry.get(closedFd).isPresent(), "EBADF released the connection");
+            assertEquals(1, registry.size());
+            assertEquals(1, sampler.goneDescriptors(), "counted as gone");
+            assertEquals(0, sampler.failedSamples());
+            assertEquals(0, sampler.reusedDescriptors());
+        }
+    }
+
+    @Test
+    void aSenderBehindASlowReaderIsFoundReceiveWindowLimited() throws Exception {
+        List<Finding> findings = slowReaderRound(true);
+        Finding finding = findings.stream()
+                .filter(f -> f.rule() == RuleId.RECEIVE_WINDOW_LIMITED)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no receive-window-limited in " + findings));
+        assertEquals("consumer-slow-1", finding.connection().clientId().orElseThrow());
+        assertEquals(
+                "receive.buffer.bytes", finding.remedy().settings().get(0).key().orElse(null));
+    }
+
+    @Test
+    void aConnectionOfUnknownOwnerRaisesOnlyItsPathsSummary() throws Exception {
+        List<Finding> findings = slowReaderRound(false);
+        assertEquals(1, findings.size(), findings.toString());
+        Finding summary = findings.get(0);
+        assertEquals(RuleId.UNPLACED_SOCKETS, summary.rule());
+        assertEquals(Severity.INFO, summary.severity());
+        assertTrue(summary.connection().clientId().isEmpty());
+        assertTrue(summary.remedy().settings().isEmpty(), "no client key for a socket nobody owns");
+        assertTrue(
+                summary.evidence("wouldRaise").get().value().toString().contains("receive-window-limited"),
+                summary.toString());
+        assertEquals(1, summary.evidence("receive-window-limited").get().value(), "sockets that would raise it");
+    }
+
+    /** A finding source that fails (a library without one of its calls) costs its own findings, not the round's. */
+    @Test
+    void aFailingFindingSourceLosesOnlyItsOwnFindings() {
+        FindingsBoard board = new FindingsBoard(0, finding -> {});
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                new ConnectionRegistry(10),
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                board);
+        Finding kept = new Finding(
+                RuleId.SYN_COOKIES,
+                Severity.WARN,
+                ConnectionIdentity.of(Role.BROKER, null, null),
+                List.of(),
+                new Remedy(List.of(), "kept"));
+        monitor.addFindingSource(() -> {
+            throw new UnsatisfiedLinkError("socketDrops");
+        });
+        monitor.addFindingSource(() -> List.of(kept));
+        UnsatisfiedLinkError reported = assertThrows(UnsatisfiedLinkError.class, monitor::round);
+        assertEquals("socketDrops", reported.getMessage());
+        assertEquals(List.of(kept), board.current(), "the other source's finding was published");
+    }
+
+    /**
+     * A broker-side socket whose reader takes 1 KiB every 2 ms, sampled twice; named by a namer once it
+     * has sent data when {@code named}. The second round's findings.
+     */
+    private static List<Finding> slowReaderRound(boolean named) throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        List<List<Finding>> rounds = new ArrayList<>();
+        FindingsBoard board = new FindingsBoard(0, finding -> {});
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                board);
+        monitor.addListener(round -> rounds.add(round.findings()));
+        try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
+            loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
+            SocketChannel broker = loopback.connectPair(0);
+            SocketChannel consumer = loopback.accepted.get(0);
+            registry.track(
+                    TcpSockets.fileDescriptor(broker),
+                    0,
+                    ConnectionIdentity.of(Role.BROKER, (InetSocketAddress) broker.getLocalAddress(), (InetSocketAddress)
+                            broker.getRemoteAddress()));
+            // named from the sample itself once it has sent data, before the rules of the same round run
+            monitor.addNamer(sampled -> sampled.forEach(connection -> {
+                if (named && connection.latest().get().bytesAcked().orElse(0) > 1) { // the SYN counts as one byte
+                    connection.updateIdentity(
+                            unnamed -> unnamed.withClientId("consumer-slow-1").ownerKnownBy(OwnerKnownBy.HOOKS));
+                }
+            }));
+            monitor.round();
+            assertTrue(
+                    registry.connections().get(0).identity().clientId().isEmpty(), "nothing sent yet, nothing named");
+            broker.configureBlocking(false);
+            ByteBuffer out = ByteBuffer.allocate(1 << 16);
+            ByteBuffer in = ByteBuffer.allocate(1024);
+            long end = System.nanoTime() + 1_000_000_000L;
+            while (System.nanoTime() < end) {
+                out.clear();
+                broker.write(out);
+                in.clear();
+                consumer.read(in); // 1 KiB every 2 ms: the consumer, not the network, is the limit
+                Thread.sleep(2);
+            }
+            monitor.round();
+            IntervalStats interval =
+                    registry.connections().get(0).latest().get().interval().get();
+            assertTrue(
+                    interval.rwndLimitedRatio() > 0.5,
+                    "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());
+            return rounds.get(1);
+        }
+    }
+
+    @Test
+    void jitterSpreadsTheIntervalWithinItsShare() {
+        assertEquals(9_000, SamplingLoop.nextDelayNanos(10_000, 0.1, 0.0));
+        assertEquals(10_000, SamplingLoop.nextDelayNanos(10_000, 0.1, 0.5));
+        assertEquals(10_999, SamplingLoop.nextDelayNanos(10_000, 0.1, 0.9999), 1);
+        assertEquals(10_000, SamplingLoop.nextDelayNanos(10_000, 0, 0.9));
+    }
+
+    @Test
+    void aFailingRoundIsReportedOnceAndTheLoopGoesOn() throws Exception {
+        List<String> warnings = new ArrayList<>();
+        int[] rounds = {0};
+        TcpsightConfig fast = TcpsightConfig.from(Map.of("tcpsight.sample.interval.ms", "100"));
+        try (SamplingLoop loop = new SamplingLoop(
+                        "test-loop",
+                        fast,
+                        () -> {
+                            rounds[0]++;
+                            throw new IllegalStateException("boom");
+                        },
+                        warnings::add)
+                .start()) {
+            Thread.sleep(600);
+        }
+        assertTrue(rounds[0] >= 3, "rounds " + rounds[0]);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("boom"));
+    }
+
+    @Test
+    void theCensusTrackerFollowsOpenAndClose() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(100);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
+            int port = loopback.port();
+            CensusTracker tracker = new CensusTracker(
+                    registry, socket -> socket.remote().getPort() == port, socket -> CensusTracker.clientIdentity(
+                                    socket, "consumer-g-1")
+                            .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
+            SocketChannel first = loopback.connectPair(0);
+            SocketChannel second = loopback.connectPair(0);
+            tracker.refresh();
+            assertEquals(2, registry.size(), "only the client ends: their peer is the listener's port");
+            assertEquals(
+                    "consumer-g-1",
+                    registry.get(TcpSockets.fileDescriptor(first))
+                            .get()
+                            .identity()
+                            .clientId()
+                            .orElseThrow());
+            int gone = TcpSockets.fileDescriptor(second);
+            second.close();
+            tracker.refresh();
+            assertFalse(registry.get(gone).isPresent());
+            assertEquals(1, registry.size());
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.tcpsight.internal.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.Remedy;
+import io.tcpsight.internal.diagnose.RuleId;
+import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.sampling.SampledConnections;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The worst connections, kept by a bounded heap, are the head of the whole order, ties and all. */
+class ConnectionRankingTest {
+    @Test
+    void theWorstFewAreTheHeadOfTheWholeOrderWithTiesInTheOrderTheyCameIn() {
+        Random random = new Random(42);
+        List<TrackedConnection> connections = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
+        for (int fd = 0; fd < 2_000; fd++) {
+            // few distinct values, so that many connections tie on every key
+            long busy = 1_000_000;
+            TrackedConnection connection =
+                    SampledConnections.sampled(fd, 1_000 * random.nextInt(5), busy, busy / 4 * random.nextInt(3));
+            connections.add(connection);
+            int count = random.nextInt(10) < 8 ? 0 : 1 + random.nextInt(2);
+            for (int i = 0; i < count; i++) {
+                Severity severity = Severity.values()[random.nextInt(Severity.values().length)];
+                findings.add(new Finding(
+                        RuleId.SMALL_RECEIVE_BUFFER,
+                        severity,
+                        connection.identity(),
+                        List.of(),
+                        new Remedy(List.of(), "test")));
+            }
+        }
+        List<ConnectionRanking.Ranked> all = ConnectionRanking.rank(connections, findings, Integer.MAX_VALUE);
+        assertEquals(connections.size(), all.size());
+        for (int i = 1; i < all.size(); i++) {
+            ConnectionRanking.Ranked before = all.get(i - 1);
+            ConnectionRanking.Ranked after = all.get(i);
+            assertEquals(
+                    -1,
+                    Integer.signum(Comparator.<ConnectionRanking.Ranked>comparingInt(r -> -r.worstSeverity)
+                            .thenComparingInt(r -> -r.findings)
+                            .thenComparingDouble(r -> -r.limited)
+                            .thenComparingLong(r -> -r.sample.rttMicros())
+                            .thenComparingInt(r -> r.connection.fd()) // the order they came in
+                            .compare(before, after)),
+                    "worst first at " + i);
+        }
+        for (int limit : new int[] {1, 10, 50, 1_999, 2_000, 5_000}) {
+            List<TrackedConnection> head = new ArrayList<>();
+            all.subList(0, Math.min(limit, all.size())).forEach(ranked -> head.add(ranked.connection));
+            assertEquals(head, ConnectionRanking.worst(connections, findings, limit), "the worst " + limit);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.tcpsight.internal.sampling;
+
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.tcp.TcpState;
+import java.net.InetSocketAddress;
+
+/**
+ * Tracked connections with a latest sample of chosen figures, for tests of what reads samples
+ * (ranking, tables) as pure functions: two samples a second apart, so the latest has an interval.
+ */
+public final class SampledConnections {
+    private SampledConnections() {}
+
+    /**
+     * A broker-side connection on descriptor {@code fd} from a client port of its own, whose last
+     * interval was busy {@code busyMicros}, of which {@code rwndLimitedMicros} limited by the peer's window.
+     */
+    public static TrackedConnection sampled(int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
+        ConnectionIdentity identity = ConnectionIdentity.of(
+                Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.2", 20_000 + fd));
+        TrackedConnection connection = new TrackedConnection(fd, fd, identity);
+        ConnectionSample first = ConnectionSample.at(0)
+                .state(TcpState.ESTABLISHED)
+                .rtt(rttMicros, rttMicros)
+                .limitedTimes(0, 0, 0)
+                .counters(0, 0, 0, 0)
+                .build();
+        connection.latest(ConnectionSample.at(1_000_000_000L)
+                .state(TcpState.ESTABLISHED)
+                .rtt(rttMicros, rttMicros)
+                .limitedTimes(busyMicros, rwndLimitedMicros, 0)
+                .counters(0, 0, 0, 0)
+                .after(first)
+                .build());
+        return connection;
+    }
+}

@@ -1,0 +1,39 @@
+package io.tcpsight.internal.sampling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.Role;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class TrackedConnectionTest {
+    /** A request hook and a namer may complete one identity at the same moment: neither change is lost. */
+    @Test
+    void identityChangesFromTwoThreadsAllLand() throws Exception {
+        TrackedConnection connection = new TrackedConnection(
+                3, 0, ConnectionIdentity.of(Role.BROKER, null, null).withClientId("0"));
+        int each = 100_000;
+        CountDownLatch start = new CountDownLatch(1);
+        Runnable count = () -> {
+            try {
+                start.await();
+            } catch (InterruptedException interrupted) {
+                return;
+            }
+            for (int i = 0; i < each; i++) {
+                connection.updateIdentity(identity -> identity.withClientId(
+                        Integer.toString(Integer.parseInt(identity.clientId().get()) + 1)));
+            }
+        };
+        Thread first = new Thread(count);
+        Thread second = new Thread(count);
+        first.start();
+        second.start();
+        start.countDown();
+        first.join();
+        second.join();
+        assertEquals(
+                Integer.toString(2 * each), connection.identity().clientId().get());
+    }
+}

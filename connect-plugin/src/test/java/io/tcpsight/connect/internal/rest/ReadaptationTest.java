@@ -1,0 +1,197 @@
+package io.tcpsight.connect.internal.rest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.sun.net.httpserver.HttpServer;
+import io.tcpsight.connect.internal.provider.ClusterTuning;
+import io.tcpsight.connect.internal.provider.ProvidedSettings;
+import io.tcpsight.connect.internal.settings.ConnectSettings;
+import io.tcpsight.internal.tuning.BdpSettings;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.health.ConnectorHealth;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Re-adaptation restarts only this worker's tasks (found from its real Kafka clients in JMX), and
+ * once per drift. The cluster state and the REST API stand in for a worker here; the lab's Connect
+ * tests run the real ones.
+ */
+class ReadaptationTest {
+    @Test
+    void theRestUrlComesFromTheFirstListenerWithWildcardsOnLoopback() {
+        assertEquals(URI.create("http://127.0.0.1:8083"), Readaptation.restUrl(Map.of(), ""));
+        assertEquals(
+                URI.create("http://127.0.0.1:8084"),
+                Readaptation.restUrl(Map.of("listeners", "http://0.0.0.0:8084,https://x:9"), ""));
+        assertEquals(
+                URI.create("https://worker-1:8443"),
+                Readaptation.restUrl(Map.of("listeners", "https://worker-1:8443"), ""));
+        assertEquals(
+                URI.create("http://elsewhere:1"),
+                Readaptation.restUrl(Map.of("listeners", "http://a:2"), "http://elsewhere:1"));
+    }
+
+    @Test
+    void aDriftRestartsThisWorkersTasksOfTcpsightConnectorsOnce() throws Exception {
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = connectRest(posted);
+        List<KafkaConsumer<byte[], byte[]>> clients = new ArrayList<>();
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            acceptForever(cluster);
+            // Tasks 0 and 2 of "orders" and task 1 of "plain" run here; "elsewhere" runs on other workers.
+            for (String clientId : List.of(
+                    "connector-consumer-orders-0", "connector-consumer-orders-2", "connector-consumer-plain-1")) {
+                clients.add(consumer(clientId));
+            }
+            // The tasks were built for a 100 ms path; the cluster is now on loopback.
+            ClusterTuning tuning = builtFor100Ms(cluster);
+            Readaptation readaptation = new Readaptation(
+                    tuning,
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "orders", Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"),
+                            "plain", Map.of("topics", "x"),
+                            "elsewhere",
+                                    Map.of(
+                                            "consumer.override.max.poll.records",
+                                            "${tcpsight:fetch:max.poll.records}"))));
+
+            List<String> first = readaptation.check();
+            List<String> second = readaptation.check();
+
+            assertEquals(List.of("orders/0", "orders/2"), first);
+            assertEquals(
+                    List.of("POST /connectors/orders/tasks/0/restart", "POST /connectors/orders/tasks/2/restart"),
+                    posted);
+            assertEquals(List.of(), second, "the same drift is acted on once");
+            assertFalse(tuning.lastHandedOut().orElseThrow().isFallback());
+        } finally {
+            clients.forEach(KafkaConsumer::close);
+            rest.stop(0);
+        }
+    }
+
+    /**
+     * A drift seen while no task of ours has its client here (a task between two builds, built
+     * meanwhile with the old values) stays standing: the check after the task's client is back
+     * restarts it, where marking the drift dealt with would leave it on the old values for good.
+     */
+    @Test
+    void aDriftSeenWhileNoTaskIsHereIsActedOnOnceTheTaskIsBack() throws Exception {
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = connectRest(posted);
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            acceptForever(cluster);
+            ClusterTuning tuning = builtFor100Ms(cluster);
+            Readaptation readaptation = new Readaptation(
+                    tuning,
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "drift",
+                            Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
+
+            List<String> whileAway = readaptation.check();
+            List<String> back;
+            try (KafkaConsumer<byte[], byte[]> task = consumer("connector-consumer-drift-1")) {
+                back = readaptation.check();
+            }
+
+            assertEquals(List.of(), whileAway, "no task of ours here");
+            assertEquals(List.of("drift/1"), back, "the drift still stood");
+            assertEquals(List.of("POST /connectors/drift/tasks/1/restart"), posted);
+        } finally {
+            rest.stop(0);
+        }
+    }
+
+    /** Connect's REST API as re-adaptation uses it: every call is recorded and answered 204. */
+    private static HttpServer connectRest(List<String> posted) throws IOException {
+        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        rest.createContext("/connectors/", exchange -> {
+            posted.add(
+                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        rest.start();
+        return rest;
+    }
+
+    /** The provider of a worker whose tasks were built with the values for a 100 ms path to this cluster. */
+    private static ClusterTuning builtFor100Ms(ServerSocket cluster) {
+        ClusterTuning tuning = new ClusterTuning();
+        tuning.configure(ConnectSettings.from(
+                Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort()),
+                ConnectSettings.PROVIDER_KEYS));
+        tuning.handedOut(ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
+                100_000,
+                Instant.now()));
+        return tuning;
+    }
+
+    /** A Connect task's consumer as the worker builds it; its metrics are in JMX at once, no broker needed. */
+    private static KafkaConsumer<byte[], byte[]> consumer(String clientId) {
+        Properties config = new Properties();
+        config.put("bootstrap.servers", "127.0.0.1:1");
+        config.put("client.id", clientId);
+        config.put("group.id", "connect-" + clientId);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static void acceptForever(ServerSocket listener) {
+        Thread acceptor = new Thread(() -> {
+            while (!listener.isClosed()) {
+                try (Socket accepted = listener.accept()) {
+                    // a live cluster address to measure
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        });
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    private static final class ClusterWith implements ConnectClusterState {
+        private final Map<String, Map<String, String>> configs;
+
+        ClusterWith(Map<String, Map<String, String>> configs) {
+            this.configs = configs;
+        }
+
+        @Override
+        public Collection<String> connectors() {
+            return new TreeSet<>(configs.keySet());
+        }
+
+        @Override
+        public ConnectorHealth connectorHealth(String connName) {
+            throw new UnsupportedOperationException("re-adaptation reads only connectors and configs");
+        }
+
+        @Override
+        public Map<String, String> connectorConfig(String connName) {
+            return configs.get(connName);
+        }
+    }
+}
