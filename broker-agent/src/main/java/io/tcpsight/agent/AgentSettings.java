@@ -118,30 +118,57 @@ final class AgentSettings {
     }
 
     static AgentSettings parse(String arguments) {
-        Map<String, String> values = new LinkedHashMap<>();
-        if (arguments != null && !arguments.trim().isEmpty()) {
-            for (String pair : arguments.split(",")) {
-                int equals = pair.indexOf('=');
-                if (equals <= 0) {
-                    // jcmd's JVMTI.agent_load splits an unquoted option at '=' and passes the key alone
-                    throw new InvalidSettingException(
-                            "agent argument",
-                            pair,
-                            "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1; from jcmd, quote"
-                                    + " them so that jcmd passes them whole: jcmd <pid> JVMTI.agent_load <agent.jar>"
-                                    + " '\"port=9464,interval=10s\"'");
-                }
-                values.put(
-                        pair.substring(0, equals).trim(),
-                        pair.substring(equals + 1).trim());
-            }
-        }
-        values = withoutPrefix(values);
+        Map<String, String> values = withoutPrefix(pairs(arguments));
         if (values.containsKey(CONFIG)) {
             Map<String, String> fromFile = withoutPrefix(readFile(values.remove(CONFIG)));
             fromFile.putAll(values); // arguments win over the file
             values = fromFile;
         }
+        // in this order, so that of several bad values the same one is named each time
+        Map<String, Object> shared = sharedSettings(values);
+        int port = port(values);
+        String host = host(values);
+        String congestion = congestion(values);
+        double connectRate = values.containsKey(CONNECT_RATE) ? CONNECT_RATE_KEY.parse(values.get(CONNECT_RATE)) : 0;
+        long connectBurst = CONNECT_BURST_KEY.parse(values.get(CONNECT_BURST));
+        long connectMaxWait = connectMaxWait(values, connectRate);
+        return new AgentSettings(
+                port,
+                host,
+                congestion,
+                TcpsightConfig.from(shared),
+                connectRate,
+                connectBurst,
+                connectMaxWait,
+                LISTEN_BACKLOG_KEY.parse(values.get(LISTEN_BACKLOG)).intValue(),
+                EndpointAccess.from(values));
+    }
+
+    /** The arguments' key=value pairs, in order. */
+    private static Map<String, String> pairs(String arguments) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (arguments == null || arguments.trim().isEmpty()) {
+            return values;
+        }
+        for (String pair : arguments.split(",")) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                // jcmd's JVMTI.agent_load splits an unquoted option at '=' and passes the key alone
+                throw new InvalidSettingException(
+                        "agent argument",
+                        pair,
+                        "key=value pairs separated by commas, e.g. port=9464,host=127.0.0.1; from jcmd, quote"
+                                + " them so that jcmd passes them whole: jcmd <pid> JVMTI.agent_load <agent.jar>"
+                                + " '\"port=9464,interval=10s\"'");
+            }
+            values.put(
+                    pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+        }
+        return values;
+    }
+
+    /** The shared tcpsight.* settings among the agent's, once every key is known to be the agent's. */
+    private static Map<String, Object> sharedSettings(Map<String, String> values) {
         List<String> allowed = allowedKeys();
         Map<String, Object> shared = new HashMap<>();
         for (Map.Entry<String, String> entry : values.entrySet()) {
@@ -160,29 +187,45 @@ final class AgentSettings {
         if (interval != null) {
             shared.put(TcpsightConfig.SAMPLE_INTERVAL_MS.name(), Long.toString(durationMillis(INTERVAL, interval)));
         }
-        int port = 9464;
-        if (values.containsKey(PORT)) {
-            try {
-                port = Integer.parseInt(values.get(PORT));
-            } catch (NumberFormatException notANumber) {
-                port = -1;
-            }
-            if (port < 0 || port > 65535) {
-                throw new InvalidSettingException(
-                        PORT, values.get(PORT), "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)");
-            }
+        return shared;
+    }
+
+    private static int port(Map<String, String> values) {
+        if (!values.containsKey(PORT)) {
+            return 9464;
         }
+        int port;
+        try {
+            port = Integer.parseInt(values.get(PORT));
+        } catch (NumberFormatException notANumber) {
+            port = -1;
+        }
+        if (port < 0 || port > 65535) {
+            throw new InvalidSettingException(
+                    PORT, values.get(PORT), "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)");
+        }
+        return port;
+    }
+
+    private static String host(Map<String, String> values) {
         String host = values.getOrDefault(HOST, "127.0.0.1");
         if (host.isEmpty()) {
             throw new InvalidSettingException(
                     HOST, host, "an address to bind the HTTP endpoint to, e.g. 127.0.0.1 (the default) or 0.0.0.0");
         }
+        return host;
+    }
+
+    /** The congestion control for accepted sockets; null when not asked for (they are left alone). */
+    private static String congestion(Map<String, String> values) {
         String congestion = values.get(CONGESTION);
         if (congestion != null && !ALGORITHM.matcher(congestion).matches()) {
             throw new InvalidSettingException(CONGESTION, congestion, "a congestion control name such as bbr or cubic");
         }
-        double connectRate = values.containsKey(CONNECT_RATE) ? CONNECT_RATE_KEY.parse(values.get(CONNECT_RATE)) : 0;
-        long connectBurst = CONNECT_BURST_KEY.parse(values.get(CONNECT_BURST));
+        return congestion;
+    }
+
+    private static long connectMaxWait(Map<String, String> values, double connectRate) {
         long connectMaxWait = values.containsKey(CONNECT_MAX_WAIT)
                 ? durationMillis(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT))
                 : DEFAULT_CONNECT_MAX_WAIT_MS;
@@ -197,16 +240,7 @@ final class AgentSettings {
             throw new InvalidSettingException(
                     key, values.get(key), "only together with connect.rate, which turns connect pacing on");
         }
-        return new AgentSettings(
-                port,
-                host,
-                congestion,
-                TcpsightConfig.from(shared),
-                connectRate,
-                connectBurst,
-                connectMaxWait,
-                LISTEN_BACKLOG_KEY.parse(values.get(LISTEN_BACKLOG)).intValue(),
-                EndpointAccess.from(values));
+        return connectMaxWait;
     }
 
     /**

@@ -53,24 +53,7 @@ final class AgentStartup {
                         try {
                             int adopted = started.adoptOpenConnections();
                             started.start(log);
-                            log.info("tcpsight agent started: sampling every "
-                                    + settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS)
-                                    + " ms"
-                                    + (started.httpEndpoint() != null
-                                            ? ", " + started.httpEndpoint()
-                                            : settings.port > 0
-                                                    ? ", no HTTP endpoint (it did not start: see above)"
-                                                    : ", no HTTP endpoint")
-                                    + (settings.congestion != null
-                                            ? ", congestion control " + settings.congestion + " on accepted sockets"
-                                            : "")
-                                    + (started.connectPacing() != null ? ", " + started.connectPacing() : "")
-                                    + (settings.listenBacklog > 0
-                                            ? ", listen backlog " + settings.listenBacklog + " for Kafka's listeners"
-                                            : "")
-                                    + (adopted > 0
-                                            ? ", " + adopted + " open connections adopted from the census"
-                                            : ""));
+                            log.info(startedLine(settings, started, adopted));
                             state(
                                     started.httpEndpoint() != null
                                             ? "started " + started.httpEndpoint()
@@ -93,6 +76,24 @@ final class AgentStartup {
             log.warn("tcpsight agent disabled, the JVM continues without it: " + failure);
             state("disabled: " + failure);
         }
+    }
+
+    /** The one line that says the agent started, and what it runs. */
+    private static String startedLine(AgentSettings settings, AgentAssembly started, int adopted) {
+        return "tcpsight agent started: sampling every "
+                + settings.config.get(TcpsightConfig.SAMPLE_INTERVAL_MS)
+                + " ms"
+                + (started.httpEndpoint() != null
+                        ? ", " + started.httpEndpoint()
+                        : settings.port > 0 ? ", no HTTP endpoint (it did not start: see above)" : ", no HTTP endpoint")
+                + (settings.congestion != null
+                        ? ", congestion control " + settings.congestion + " on accepted sockets"
+                        : "")
+                + (started.connectPacing() != null ? ", " + started.connectPacing() : "")
+                + (settings.listenBacklog > 0
+                        ? ", listen backlog " + settings.listenBacklog + " for Kafka's listeners"
+                        : "")
+                + (adopted > 0 ? ", " + adopted + " open connections adopted from the census" : "");
     }
 
     private static void clearState() {

@@ -81,13 +81,28 @@ class WorkerEndpointsLabIT {
             assertEquals(401, worker.status("/tcpsight/connections"), "a wrong password");
             worker.basicAuth(USER, PASSWORD);
             assertEquals(200, worker.status("/connectors"));
-            String plugin = LabAwait.await("the plugin's meters of the worker's own connections")
+            // A connection is counted (tcpsight_connections) when a round's census tracks it and judged later
+            // in that round: the names compared are those of a whole round after the first that judged some.
+            String judged = LabAwait.await("the plugin's meters of the worker's own connections")
                     .atMost(Duration.ofSeconds(60))
                     .every(Duration.ofMillis(500))
                     .explainedBy(() -> "worker output:\n" + worker.process().output())
                     .until(() -> {
                         String scrape = worker.getText("/tcpsight/metrics");
-                        return PrometheusText.sample(scrape, "tcpsight_connections") > 0 ? scrape : null;
+                        return PrometheusText.sum(scrape, "tcpsight_connection_opened_connections_total", Map.of()) > 0
+                                ? scrape
+                                : null;
+                    });
+            double roundsThen = PrometheusText.sample(judged, "tcpsight_round_duration_seconds_count");
+            String plugin = LabAwait.await("a whole round of the plugin after it judged the connections")
+                    .atMost(Duration.ofSeconds(30))
+                    .every(Duration.ofMillis(250))
+                    .explainedBy(() -> "worker output:\n" + worker.process().output())
+                    .until(() -> {
+                        String scrape = worker.getText("/tcpsight/metrics");
+                        return PrometheusText.sample(scrape, "tcpsight_round_duration_seconds_count") > roundsThen
+                                ? scrape
+                                : null;
                     });
             String agent = worker.agent().getText("/metrics");
             Set<String> pluginNames = names(plugin);

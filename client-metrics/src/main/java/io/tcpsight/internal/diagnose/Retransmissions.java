@@ -55,34 +55,15 @@ final class Retransmissions implements ConnectionRule {
         String congestionControl = facts.congestionControl().orElse(null);
         boolean lossBased = "cubic".equals(congestionControl) || "reno".equals(congestionControl);
         double lossLimited = -1;
-        Optional<Severity> costly = Optional.empty();
         if (lossBased && facts.rttMicros() > 0) {
             long mss = facts.sndMssBytes() > 0 ? facts.sndMssBytes() : TYPICAL_MSS_BYTES;
             lossLimited = lossLimitedBytesPerSecond(congestionControl, mss, facts.rttMicros(), loss);
-            costly = WindowModel.judge(lossLimited, config.targetBytesPerSecond());
         }
-        Severity severity;
-        if (costly.isPresent()) {
-            severity = costly.get();
-        } else if (loss >= threshold) {
-            severity = loss >= 5 * threshold ? Severity.CRITICAL : Severity.WARN;
-        } else {
+        Optional<Severity> judged = severity(loss, lossLimited, threshold, config);
+        if (judged.isEmpty()) {
             return Optional.empty();
         }
-        List<Evidence> evidence = new ArrayList<>();
-        evidence.add(new Evidence("retransmitRatio", loss, "ratio of segments"));
-        evidence.add(new Evidence("retransmitted", interval.retransmittedSegments(), "segments"));
-        evidence.add(new Evidence("sent", interval.segmentsOut(), "segments"));
-        if (facts.rttMicros() > 0) {
-            evidence.add(rtt(facts));
-        }
-        if (congestionControl != null) {
-            evidence.add(new Evidence("congestionControl", congestionControl, ""));
-        }
-        if (lossLimited >= 0) {
-            evidence.add(new Evidence("lossLimitedRate", WindowModel.mbit(lossLimited), "Mbit/s"));
-            evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
-        }
+        Severity severity = judged.get();
         // This host's own drops on the connection's device in the same interval: the loss is local.
         Optional<HostSignals.Device> device = facts.kernel()
                 .hostSignals()
@@ -91,6 +72,7 @@ final class Retransmissions implements ConnectionRule {
                         .map(InetSocketAddress::getAddress)
                         .orElse(null)));
         long localDrops = device.map(HostSignals.Device::egressDrops).orElse(0L);
+        List<Evidence> evidence = evidence(facts, interval, congestionControl, lossLimited, config);
         if (device.isPresent()) {
             evidence.add(new Evidence("lossAt", localDrops > 0 ? "local" : "path", ""));
             evidence.add(new Evidence("localDrops", localDrops, "packets"));
@@ -120,5 +102,46 @@ final class Retransmissions implements ConnectionRule {
                     + "(ip -s link, ethtool -S) and the path's queues";
         }
         return found(RuleId.RETRANSMISSIONS, severity, facts.identity(), evidence, settings, why);
+    }
+
+    /**
+     * Costly when a loss-based congestion control at this loss sustains less than the target (the
+     * rate it allows, judged as a window would be); otherwise by the share of segments lost.
+     */
+    private static Optional<Severity> severity(
+            double loss, double lossLimited, double threshold, TcpsightConfig config) {
+        if (lossLimited >= 0) {
+            Optional<Severity> costly = WindowModel.judge(lossLimited, config.targetBytesPerSecond());
+            if (costly.isPresent()) {
+                return costly;
+            }
+        }
+        if (loss >= threshold) {
+            return Optional.of(loss >= 5 * threshold ? Severity.CRITICAL : Severity.WARN);
+        }
+        return Optional.empty();
+    }
+
+    private static List<Evidence> evidence(
+            ConnectionFacts facts,
+            IntervalStats interval,
+            String congestionControl,
+            double lossLimited,
+            TcpsightConfig config) {
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(new Evidence("retransmitRatio", interval.retransmitRatio(), "ratio of segments"));
+        evidence.add(new Evidence("retransmitted", interval.retransmittedSegments(), "segments"));
+        evidence.add(new Evidence("sent", interval.segmentsOut(), "segments"));
+        if (facts.rttMicros() > 0) {
+            evidence.add(rtt(facts));
+        }
+        if (congestionControl != null) {
+            evidence.add(new Evidence("congestionControl", congestionControl, ""));
+        }
+        if (lossLimited >= 0) {
+            evidence.add(new Evidence("lossLimitedRate", WindowModel.mbit(lossLimited), "Mbit/s"));
+            evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
+        }
+        return evidence;
     }
 }

@@ -24,24 +24,40 @@ public final class KafkaSettings {
     /** What its Produce requests carried in the latest interval (the broker's side); null when not seen. */
     private final ProduceTraffic produceTraffic;
 
-    private KafkaSettings(
-            Integer receiveBufferBytes,
-            Integer sendBufferBytes,
-            Long fetchMaxBytes,
-            Long maxPartitionFetchBytes,
-            Integer partitionsPerBroker,
-            String securityProtocol,
-            ProduceTraffic produceTraffic) {
-        this.securityProtocol = securityProtocol;
-        this.produceTraffic = produceTraffic;
-        this.receiveBufferBytes = receiveBufferBytes;
-        this.sendBufferBytes = sendBufferBytes;
-        this.fetchMaxBytes = fetchMaxBytes;
-        this.maxPartitionFetchBytes = maxPartitionFetchBytes;
-        this.partitionsPerBroker = partitionsPerBroker;
+    private KafkaSettings(Parts parts) {
+        this.securityProtocol = parts.securityProtocol;
+        this.produceTraffic = parts.produceTraffic;
+        this.receiveBufferBytes = parts.receiveBufferBytes;
+        this.sendBufferBytes = parts.sendBufferBytes;
+        this.fetchMaxBytes = parts.fetchMaxBytes;
+        this.maxPartitionFetchBytes = parts.maxPartitionFetchBytes;
+        this.partitionsPerBroker = parts.partitionsPerBroker;
     }
 
-    private static final KafkaSettings UNKNOWN = new KafkaSettings(null, null, null, null, null, null, null);
+    /** What a wither copies and changes one of; null is "not known". */
+    private static final class Parts {
+        Integer receiveBufferBytes;
+        Integer sendBufferBytes;
+        Long fetchMaxBytes;
+        Long maxPartitionFetchBytes;
+        Integer partitionsPerBroker;
+        String securityProtocol;
+        ProduceTraffic produceTraffic;
+    }
+
+    private Parts parts() {
+        Parts parts = new Parts();
+        parts.receiveBufferBytes = receiveBufferBytes;
+        parts.sendBufferBytes = sendBufferBytes;
+        parts.fetchMaxBytes = fetchMaxBytes;
+        parts.maxPartitionFetchBytes = maxPartitionFetchBytes;
+        parts.partitionsPerBroker = partitionsPerBroker;
+        parts.securityProtocol = securityProtocol;
+        parts.produceTraffic = produceTraffic;
+        return parts;
+    }
+
+    private static final KafkaSettings UNKNOWN = new KafkaSettings(new Parts());
 
     /** Nothing known; add what is with the withers. */
     public static KafkaSettings unknown() {
@@ -54,16 +70,16 @@ public final class KafkaSettings {
         boolean producer = kind.isProducer();
         int receiveDefault = producer ? 32_768 : 65_536;
         int sendDefault = 131_072;
-        return new KafkaSettings(
-                intValue(config, "receive.buffer.bytes", receiveDefault),
-                intValue(config, "send.buffer.bytes", sendDefault),
-                consumer ? (long) intValue(config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES) : null,
-                consumer
-                        ? (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES)
-                        : null,
-                null,
-                protocol(config.get("security.protocol")),
-                null);
+        Parts parts = new Parts();
+        parts.receiveBufferBytes = intValue(config, "receive.buffer.bytes", receiveDefault);
+        parts.sendBufferBytes = intValue(config, "send.buffer.bytes", sendDefault);
+        if (consumer) {
+            parts.fetchMaxBytes = (long) intValue(config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES);
+            parts.maxPartitionFetchBytes =
+                    (long) intValue(config, "max.partition.fetch.bytes", DEFAULT_MAX_PARTITION_FETCH_BYTES);
+        }
+        parts.securityProtocol = protocol(config.get("security.protocol"));
+        return new KafkaSettings(parts);
     }
 
     private static String protocol(Object value) {
@@ -83,72 +99,42 @@ public final class KafkaSettings {
     }
 
     /** receive.buffer.bytes: -1 is kernel autotuning. */
-    public KafkaSettings withReceiveBufferBytes(int bytes) {
-        return new KafkaSettings(
-                bytes,
-                sendBufferBytes,
-                fetchMaxBytes,
-                maxPartitionFetchBytes,
-                partitionsPerBroker,
-                securityProtocol,
-                produceTraffic);
+    public KafkaSettings withReceiveBufferBytes(int value) {
+        Parts parts = parts();
+        parts.receiveBufferBytes = value;
+        return new KafkaSettings(parts);
     }
 
     /** send.buffer.bytes: -1 is kernel autotuning. */
-    public KafkaSettings withSendBufferBytes(int bytes) {
-        return new KafkaSettings(
-                receiveBufferBytes,
-                bytes,
-                fetchMaxBytes,
-                maxPartitionFetchBytes,
-                partitionsPerBroker,
-                securityProtocol,
-                produceTraffic);
+    public KafkaSettings withSendBufferBytes(int value) {
+        Parts parts = parts();
+        parts.sendBufferBytes = value;
+        return new KafkaSettings(parts);
     }
 
-    public KafkaSettings withFetchMaxBytes(long bytes) {
-        return new KafkaSettings(
-                receiveBufferBytes,
-                sendBufferBytes,
-                bytes,
-                maxPartitionFetchBytes,
-                partitionsPerBroker,
-                securityProtocol,
-                produceTraffic);
+    public KafkaSettings withFetchMaxBytes(long value) {
+        Parts parts = parts();
+        parts.fetchMaxBytes = value;
+        return new KafkaSettings(parts);
     }
 
-    public KafkaSettings withMaxPartitionFetchBytes(long bytes) {
-        return new KafkaSettings(
-                receiveBufferBytes,
-                sendBufferBytes,
-                fetchMaxBytes,
-                bytes,
-                partitionsPerBroker,
-                securityProtocol,
-                produceTraffic);
+    public KafkaSettings withMaxPartitionFetchBytes(long value) {
+        Parts parts = parts();
+        parts.maxPartitionFetchBytes = value;
+        return new KafkaSettings(parts);
     }
 
-    public KafkaSettings withPartitionsPerBroker(int partitions) {
-        return new KafkaSettings(
-                receiveBufferBytes,
-                sendBufferBytes,
-                fetchMaxBytes,
-                maxPartitionFetchBytes,
-                partitions,
-                securityProtocol,
-                produceTraffic);
+    public KafkaSettings withPartitionsPerBroker(int value) {
+        Parts parts = parts();
+        parts.partitionsPerBroker = value;
+        return new KafkaSettings(parts);
     }
 
     /** The same settings with what the client's Produce requests carried in the latest interval. */
-    public KafkaSettings withProduceTraffic(ProduceTraffic traffic) {
-        return new KafkaSettings(
-                receiveBufferBytes,
-                sendBufferBytes,
-                fetchMaxBytes,
-                maxPartitionFetchBytes,
-                partitionsPerBroker,
-                securityProtocol,
-                traffic);
+    public KafkaSettings withProduceTraffic(ProduceTraffic value) {
+        Parts parts = parts();
+        parts.produceTraffic = value;
+        return new KafkaSettings(parts);
     }
 
     /** What the client's Produce requests carried in the latest interval, as the broker read them. */
