@@ -84,12 +84,11 @@ final class AgentAssembly {
             });
         }
         this.observation = observation.build();
-        ConnectPacer pacer = connectPacer;
         this.hooks = new AgentRuntime(
                 this.observation.registry(),
                 brokerIds,
                 listenerByPort,
-                pacer == null ? () -> {} : pacer::pace,
+                connectPacer == null ? () -> {} : connectPacer::pace,
                 settings.congestion,
                 settings.port,
                 nativeAvailable,

@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.objectweb.asm.ClassReader;
@@ -60,9 +62,13 @@ public final class NullReturns {
         if ((type.access & Opcodes.ACC_PUBLIC) == 0) {
             return found;
         }
-        Set<String> nullableFields = nullableFields(type);
+        Map<MethodNode, Frame<SourceValue>[]> frames = new HashMap<>();
         for (MethodNode method : type.methods) {
-            if (checked(method) && mayReturnNull(type.name, method, nullableFields)) {
+            frames.put(method, frames(type.name, method));
+        }
+        Set<String> nullableFields = nullableFields(type, frames);
+        for (MethodNode method : type.methods) {
+            if (checked(method) && mayReturnNull(type.name, method, frames.get(method), nullableFields)) {
                 String name = type.name.replace('/', '.').replace('$', '.') + "." + method.name;
                 if (!found.contains(name)) {
                     found.add(name);
@@ -81,11 +87,11 @@ public final class NullReturns {
     }
 
     /** Fields a null is stored into, or that start null: not final and set by no constructor. */
-    private static Set<String> nullableFields(ClassNode type) {
+    private static Set<String> nullableFields(ClassNode type, Map<MethodNode, Frame<SourceValue>[]> framesOf) {
         Set<String> nullable = new HashSet<>();
         Set<String> setInConstructors = new HashSet<>();
         for (MethodNode method : type.methods) {
-            Frame<SourceValue>[] frames = frames(type.name, method);
+            Frame<SourceValue>[] frames = framesOf.get(method);
             for (int i = 0; i < method.instructions.size(); i++) {
                 AbstractInsnNode insn = method.instructions.get(i);
                 if ((insn.getOpcode() == Opcodes.PUTFIELD || insn.getOpcode() == Opcodes.PUTSTATIC)
@@ -114,8 +120,8 @@ public final class NullReturns {
         return nullable;
     }
 
-    private static boolean mayReturnNull(String owner, MethodNode method, Set<String> nullableFields) {
-        Frame<SourceValue>[] frames = frames(owner, method);
+    private static boolean mayReturnNull(
+            String owner, MethodNode method, Frame<SourceValue>[] frames, Set<String> nullableFields) {
         for (int i = 0; i < method.instructions.size(); i++) {
             if (method.instructions.get(i).getOpcode() == Opcodes.ARETURN && frames[i] != null) {
                 if (madeFromNull(owner, method, frames, top(frames[i]), nullableFields, new HashSet<>())) {

@@ -64,7 +64,7 @@ public final class UnplacedSockets {
             InetSocketAddress local = connection.local().orElse(null);
             return Arrays.asList(Role.BROKER, local == null ? null : local.getPort());
         }
-        return Arrays.asList(connection.role(), connection.remote());
+        return Arrays.asList(connection.role(), connection.remote().orElse(null));
     }
 
     private static final class Path {

@@ -17,6 +17,7 @@ import io.tcpsight.internal.tcp.ProcessSocketCensus;
 import io.tcpsight.internal.tcp.TcpSockets;
 import io.tcpsight.internal.tcp.TcpState;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -149,10 +150,11 @@ public final class ListenerWatch {
         next:
         for (TrackedConnection connection : connections) {
             ConnectionIdentity identity = connection.identity();
-            if (identity.role() != Role.BROKER || identity.local().isEmpty()) {
+            InetSocketAddress local = identity.local().orElse(null);
+            if (identity.role() != Role.BROKER || local == null) {
                 continue;
             }
-            int port = identity.local().get().getPort();
+            int port = local.getPort();
             for (int i = 0; i < count; i++) {
                 if (ports[i] == port) {
                     continue next;
