@@ -1,35 +1,13 @@
 package io.tcpsight.kafka;
 
 import io.tcpsight.internal.config.InvalidSettingException;
-import io.tcpsight.internal.config.SecretMasking;
-import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ClientConfigRules;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.kafka.ClientSocketOwnership;
-import io.tcpsight.internal.kafka.ProducerRequestCounts;
-import io.tcpsight.internal.model.BootstrapServers;
-import io.tcpsight.internal.model.BulkFlow;
-import io.tcpsight.internal.model.ClientKind;
-import io.tcpsight.internal.model.ConnectionIdentity;
-import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.kafka.ClientReporter;
 import io.tcpsight.internal.model.LogText;
-import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
-import io.tcpsight.internal.runtime.ObservationRuntime;
-import io.tcpsight.internal.sampling.MeasuredPaths;
-import io.tcpsight.internal.sampling.TrackedConnection;
-import io.tcpsight.internal.tcp.ProcessSocket;
-import io.tcpsight.internal.tcp.TcpSockets;
-import java.net.InetSocketAddress;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.MetricsReporter;
 import org.slf4j.Logger;
@@ -37,37 +15,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * tcpsight for a plain producer, consumer or admin client:
- * {@code metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter}.
+ * {@code metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter}, with this library's jar beside
+ * kafka-clients and nothing else. It finds the client's connections to its brokers, samples the
+ * kernel's view of them and logs findings, also served by JMX as
+ * {@code io.tcpsight:type=ClientMetrics,name=<client.id>} (see {@link ClientReporter}).
  *
- * <p>At {@code configure()} it reads the client's buffer and fetch settings; once the client
- * runs, it samples this process's connections to the client's brokers (found by the process
- * census to the bootstrap servers' ports, each named only when certain: {@link ClientSocketOwnership}) on
- * its own daemon thread and raises
- * findings (small-receive-buffer, fetch-size-below-bdp, a producer's produce-pipeline-below-bdp
- * from its own request counts, and the TCP rules it can see) to the
- * log and to JMX as {@code io.tcpsight:type=ClientMetrics,name=<client.id>}. It never logs a
- * secret and never writes to a socket.
+ * <p>It never fails its client: whatever any step throws (a bad {@code tcpsight.*} setting, a
+ * library on the class path that does not link, a bug), the reporter logs one line with what to do,
+ * turns itself off, and the client constructs and runs as if it were absent. That is why this
+ * class is only a guard: it names no type beyond Kafka's, SLF4J's and the JDK's in a way the JVM's
+ * verifier must load, so a class that cannot link fails inside the guard, not in Kafka's constructor.
  */
 public class TcpsightMetricsReporter implements MetricsReporter {
     private static final Logger LOG = LoggerFactory.getLogger(TcpsightMetricsReporter.class);
-    static final String JMX_TYPE = "ClientMetrics";
-    private static final List<String> SETTINGS_SHOWN = Arrays.asList(
-            "receive.buffer.bytes",
-            "send.buffer.bytes",
-            "fetch.max.bytes",
-            "max.partition.fetch.bytes",
-            "bootstrap.servers");
 
     private final Consumer<String> info;
     private final Consumer<String> warn;
-    private String clientId;
-    private ClientKind kind;
-    private KafkaSettings settings;
-    private TcpsightConfig config;
-    private Set<Integer> brokerPorts = Collections.emptySet();
-    private ObservationRuntime runtime;
-    private ClientSocketOwnership ownSockets;
-    private final ProducerRequestCounts produced = new ProducerRequestCounts();
+    private String clientId = "unknown";
+    /** The reporter at work; null before configure() and once it turned itself off. */
+    private ClientReporter reporter;
 
     public TcpsightMetricsReporter() {
         this(LOG::info, LOG::warn);
@@ -82,153 +48,110 @@ public class TcpsightMetricsReporter implements MetricsReporter {
     @Override
     public void configure(Map<String, ?> configs) {
         try {
-            config = TcpsightConfig.from(configs);
-        } catch (InvalidSettingException invalid) {
-            throw new ConfigException(invalid.getMessage());
+            Object id = configs.get("client.id");
+            clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
+            ClientReporter configured = new ClientReporter(info, warn);
+            reporter = configured;
+            configured.configure(configs);
+        } catch (Throwable failure) {
+            off("configure", failure);
         }
-        Object id = configs.get("client.id");
-        clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
-        kind = kindOf(clientId, configs);
-        settings = KafkaSettings.fromClientConfig(configs, kind);
-        ownSockets = new ClientSocketOwnership(
-                clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
-        brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
-        StringBuilder shown = new StringBuilder();
-        Map<String, String> masked = SecretMasking.mask(configs);
-        for (String key : SETTINGS_SHOWN) {
-            if (masked.containsKey(key)) {
-                shown.append(' ').append(key).append('=').append(masked.get(key));
-            }
-        }
-        // one line whatever the client.id holds: a control character in it cannot forge a log line of its own
-        info.accept(LogText.oneLine("tcpsight reporter for client.id=" + clientId + " ("
-                + kind.name().toLowerCase() + "):" + shown));
-    }
-
-    static ClientKind kindOf(String clientId, Map<String, ?> configs) {
-        ClientKind fromId = ClientKind.fromClientId(clientId);
-        if (fromId != ClientKind.UNKNOWN) {
-            return fromId;
-        }
-        if (configs.containsKey("key.deserializer") || configs.containsKey("group.id")) {
-            return ClientKind.CONSUMER;
-        }
-        if (configs.containsKey("key.serializer")) {
-            return ClientKind.PRODUCER;
-        }
-        return ClientKind.ADMIN;
-    }
-
-    static Set<Integer> bootstrapPorts(Object bootstrap) {
-        Set<Integer> ports = new HashSet<>();
-        for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
-            ports.add(server.getPort());
-        }
-        return ports;
     }
 
     @Override
     public void init(List<KafkaMetric> metrics) {
-        if (config == null) {
+        ClientReporter running = reporter;
+        if (running == null) {
             return;
         }
-        if (!TcpSockets.availability().isAvailable()) {
-            warn.accept("tcpsight reporter for client.id=" + clientId + " is off: "
-                    + TcpSockets.availability().reason());
-            return;
+        try {
+            running.init(metrics);
+        } catch (Throwable failure) {
+            off("init", failure);
         }
-        TcpSockets.nativeAccessAdviceOnce().ifPresent(warn);
-        metrics.forEach(ownSockets::metric);
-        metrics.forEach(produced::metric);
-        runtime = ObservationRuntime.builder("tcpsight reporter for client.id=" + clientId, config)
-                .serviceName("tcpsight-reporter")
-                .log(info, warn)
-                // only a socket known to be its client's runs with its client's settings
-                .settings(this::settingsOf)
-                .beforeRound(() -> {
-                    produced.round(System.nanoTime());
-                    ownSockets.beforeRound();
-                })
-                .census(this::mayBeOwnBrokerConnection, TcpsightMetricsReporter::unplaced)
-                .namer(sampled -> ownSockets.claim(sampled, runtime.registry()))
-                .roundFindingSource(this::settingsOnPath)
-                .jmx(JMX_TYPE, clientId)
-                .samplerThread("tcpsight-reporter-" + clientId)
-                .build();
-        ownSockets.live();
-        runtime.start();
-    }
-
-    /** The client's settings on a socket known to be its own, with what a producer sent that broker. */
-    private KafkaSettings settingsOf(TrackedConnection connection) {
-        ConnectionIdentity identity = connection.identity();
-        if (!identity.ownerKnownBy().known()) {
-            return KafkaSettings.unknown();
-        }
-        return kind == ClientKind.PRODUCER
-                ? identity.nodeId()
-                        .flatMap(produced::toNode)
-                        .map(settings::withProduceTraffic)
-                        .orElse(settings)
-                : settings;
-    }
-
-    /** A socket found by the census: whose it is, is not known yet. */
-    private static ConnectionIdentity unplaced(ProcessSocket socket) {
-        return ConnectionIdentity.of(Role.CLIENT, socket.local(), socket.remote());
-    }
-
-    /**
-     * While none of the client's sockets has a certain owner (TLS without the agent, or the first
-     * rounds), its own buffer setting judged on the slowest path measured to its brokers: certain
-     * without naming a socket.
-     */
-    private List<Finding> settingsOnPath(List<TrackedConnection> sampled) {
-        if (ownSockets.anyOwn(sampled)) {
-            return List.of(); // its sockets speak for themselves
-        }
-        return MeasuredPaths.slowest(sampled, remote -> brokerPorts.contains(remote.getPort()))
-                .map(path -> ClientConfigRules.settingsOnMeasuredPath(
-                        path.clientOnPath(clientId).withFlow(BulkFlow.forClient(clientId, kind)),
-                        settings,
-                        path.rttMicros,
-                        config))
-                .orElse(List.of());
-    }
-
-    /** A socket to a bootstrap port that byte counts did not give to another reporting client in this JVM. */
-    private boolean mayBeOwnBrokerConnection(ProcessSocket socket) {
-        return brokerPorts.contains(socket.remote().getPort()) && ownSockets.mayBeOwn(socket.inode());
-    }
-
-    /** The monitor behind this reporter, once init() ran; empty before, or when tcpsight is unavailable. */
-    public Optional<ConnectionMonitor> monitor() {
-        return runtime == null ? Optional.empty() : Optional.of(runtime.monitor());
     }
 
     @Override
     public void metricChange(KafkaMetric metric) {
-        if (ownSockets != null) {
-            ownSockets.metric(metric); // only the per-connection byte totals, to tell this client's sockets
+        ClientReporter running = reporter;
+        if (running == null) {
+            return;
         }
-        produced.metric(metric); // only a producer's request counts
+        try {
+            running.metricChange(metric);
+        } catch (Throwable failure) {
+            off("metricChange", failure);
+        }
     }
 
     @Override
     public void metricRemoval(KafkaMetric metric) {
-        if (ownSockets != null) {
-            ownSockets.removed(metric);
+        ClientReporter running = reporter;
+        if (running == null) {
+            return;
         }
-        produced.removed(metric);
+        try {
+            running.metricRemoval(metric);
+        } catch (Throwable failure) {
+            off("metricRemoval", failure);
+        }
     }
 
     @Override
     public void close() {
-        if (ownSockets != null) {
-            ownSockets.closed();
+        ClientReporter running = reporter;
+        reporter = null;
+        if (running == null) {
+            return;
         }
-        if (runtime != null) {
-            runtime.close();
+        try {
+            running.close();
+        } catch (Throwable failure) {
+            warn.accept(line("close", failure, "nothing to do; the client closes as usual"));
         }
+    }
+
+    /**
+     * The monitor behind this reporter, once init() ran; empty before, when tcpsight is unavailable,
+     * or once the reporter turned itself off.
+     */
+    public Optional<ConnectionMonitor> monitor() {
+        ClientReporter running = reporter;
+        return running == null ? Optional.empty() : running.monitor();
+    }
+
+    /** One line for the failure, then off for good: what it started is stopped, and no later call reaches it. */
+    private void off(String step, Throwable failure) {
+        ClientReporter failed = reporter;
+        reporter = null;
+        warn.accept(line(step, failure, advice(failure)));
+        if (failed != null) {
+            try {
+                failed.close();
+            } catch (Throwable alsoFailed) {
+                // already off and said so; the close was only to stop what had started
+            }
+        }
+    }
+
+    private String line(String step, Throwable failure, String advice) {
+        // a bad setting's message names the key, the value and what is allowed
+        String what = failure instanceof InvalidSettingException ? failure.getMessage() : failure.toString();
+        // one line whatever the client.id or the failure hold
+        return LogText.oneLine("tcpsight reporter for client.id=" + clientId + " is off, the client runs without it ("
+                + step + " failed: " + what + "); " + advice);
+    }
+
+    private static String advice(Throwable failure) {
+        if (failure instanceof InvalidSettingException) {
+            return "correct the setting in the client's config (docs/configuration.md lists every tcpsight key)";
+        }
+        if (failure instanceof LinkageError) {
+            return "a class on the client's class path does not link with tcpsight's jar: put"
+                    + " tcpsight-client-metrics beside kafka-clients alone (docs/configuration.md), or remove "
+                    + TcpsightMetricsReporter.class.getName() + " from metric.reporters";
+        }
+        return "remove " + TcpsightMetricsReporter.class.getName()
+                + " from metric.reporters until this is fixed, and report this line";
     }
 }

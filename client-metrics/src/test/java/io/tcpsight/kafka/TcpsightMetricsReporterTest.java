@@ -2,11 +2,10 @@ package io.tcpsight.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.export.TcpsightJmx;
-import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.kafka.ClientReporter;
 import io.tcpsight.internal.model.OwnerKnownBy;
 import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.lang.management.ManagementFactory;
@@ -14,10 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 class TcpsightMetricsReporterTest {
@@ -57,28 +54,23 @@ class TcpsightMetricsReporterTest {
     }
 
     @Test
-    void aBadTcpsightSettingFailsConfigurationNamingTheKey() {
-        ConfigException failure = assertThrows(
-                ConfigException.class, () -> reporter().configure(Map.of("tcpsight.sample.interval.ms", "soon")));
-        assertTrue(failure.getMessage().contains("tcpsight.sample.interval.ms=soon"), failure.getMessage());
-    }
-
-    @Test
-    void kindAndBrokerPortsComeFromTheClientConfig() {
-        assertEquals(ClientKind.PRODUCER, TcpsightMetricsReporter.kindOf("app", Map.of("key.serializer", "x")));
-        assertEquals(ClientKind.CONSUMER, TcpsightMetricsReporter.kindOf("app", Map.of("group.id", "g")));
-        assertEquals(ClientKind.ADMIN, TcpsightMetricsReporter.kindOf("app", Map.of()));
-        assertEquals(
-                ClientKind.CONNECT_CONSUMER,
-                TcpsightMetricsReporter.kindOf("connector-consumer-x-0", Map.of("key.serializer", "x")));
-        assertEquals(Set.of(9092, 9093), TcpsightMetricsReporter.bootstrapPorts("a:9092, [::1]:9093,b"));
-        assertEquals(Set.of(9094), TcpsightMetricsReporter.bootstrapPorts(List.of("a:9094")));
+    void aBadTcpsightSettingIsOneLineNamingTheKeyAndTheClientRunsWithoutTheReporter() {
+        TcpsightMetricsReporter reporter = reporter();
+        reporter.configure(Map.of("client.id", "app-1", "tcpsight.sample.interval.ms", "soon"));
+        reporter.init(List.of());
+        reporter.close();
+        assertEquals(1, logged.size(), logged.toString());
+        String line = logged.get(0);
+        assertTrue(line.startsWith("tcpsight reporter for client.id=app-1 is off, the client runs without it"), line);
+        assertTrue(line.contains("tcpsight.sample.interval.ms=soon is not valid"), line);
+        assertTrue(line.contains("correct the setting"), line);
+        assertTrue(reporter.monitor().isEmpty());
     }
 
     @Test
     void onceRunningItTracksTheClientsBrokerConnectionsAndStaysQuietOnLoopback() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = TcpsightJmx.objectName(TcpsightMetricsReporter.JMX_TYPE, "consumer-local-1");
+        ObjectName name = TcpsightJmx.objectName(ClientReporter.JMX_TYPE, "consumer-local-1");
         try (LoopbackConnections broker = LoopbackConnections.ipv4().pairs(2)) {
             TcpsightMetricsReporter reporter = reporter();
             reporter.configure(Map.of(

@@ -1,12 +1,10 @@
 package io.tcpsight.internal.runtime;
 
-import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.FindingsBoard;
 import io.tcpsight.internal.diagnose.HostSignalRules;
 import io.tcpsight.internal.diagnose.TrackingRules;
-import io.tcpsight.internal.export.OtlpExport;
 import io.tcpsight.internal.export.OtlpSettings;
 import io.tcpsight.internal.export.TcpsightJmx;
 import io.tcpsight.internal.host.HostSignalWatch;
@@ -98,15 +96,46 @@ public final class ObservationRuntime implements AutoCloseable {
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);
         if (config.get(TcpsightConfig.OTLP_ENABLED)) {
-            exporters.add(new NamedExporter("the OTLP push", observed -> {
-                OtlpSettings otlp = OtlpSettings.resolve(config, System::getenv, builder.serviceName);
-                AutoCloseable push = OtlpExport.start(new TcpsightMeterBinder(observed), otlp);
-                builder.info.accept(builder.component + ": pushing meters over OTLP to " + otlp.url() + " every "
-                        + otlp.step().toMillis() + " ms");
-                return push;
-            }));
+            // Micrometer looked up by name, and OtlpPush (which names its types) not touched without it
+            List<String> missing = missingForOtlp(ObservationRuntime.class.getClassLoader());
+            if (missing.isEmpty()) {
+                exporters.add(new NamedExporter("the OTLP push", observed -> {
+                    OtlpSettings otlp = OtlpSettings.resolve(config, System::getenv, builder.serviceName);
+                    AutoCloseable push = OtlpPush.start(observed, otlp);
+                    builder.info.accept(builder.component + ": pushing meters over OTLP to " + otlp.url() + " every "
+                            + otlp.step().toMillis() + " ms");
+                    return push;
+                }));
+            } else {
+                builder.warn.accept(builder.component + ": " + TcpsightConfig.OTLP_ENABLED.name()
+                        + "=true needs Micrometer beside tcpsight, and this class path lacks "
+                        + String.join(" and ", missing)
+                        + "; add them (docs/configuration.md) or set it to false. No OTLP push; the rest runs.");
+            }
         }
         this.samplerThread = builder.samplerThread;
+    }
+
+    /** One class of each library the OTLP push needs, and the artifact that brings it. */
+    private static final String[][] OTLP_NEEDS = {
+        {"io.micrometer.core.instrument.binder.MeterBinder", "io.micrometer:micrometer-core"},
+        {"io.micrometer.registry.otlp.OtlpMeterRegistry", "io.micrometer:micrometer-registry-otlp"},
+    };
+
+    /**
+     * The artifacts the OTLP push needs that this class loader cannot load, or that are broken there
+     * (a class file that does not define); empty when the push can start.
+     */
+    private static List<String> missingForOtlp(ClassLoader loader) {
+        List<String> missing = new ArrayList<>();
+        for (String[] needed : OTLP_NEEDS) {
+            try {
+                Class.forName(needed[0], false, loader);
+            } catch (ClassNotFoundException | LinkageError absent) {
+                missing.add(needed[1] + " (" + absent + ")");
+            }
+        }
+        return missing;
     }
 
     /** The named connections that retransmitted or were busy in their last interval, for the host findings. */
