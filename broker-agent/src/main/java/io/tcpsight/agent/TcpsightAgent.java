@@ -12,10 +12,22 @@ public final class TcpsightAgent {
     private TcpsightAgent() {}
 
     public static void premain(String arguments, Instrumentation instrumentation) {
-        AgentStartup.start(arguments, instrumentation, BootstrapHooks.install(instrumentation));
+        start(arguments, instrumentation);
     }
 
     public static void agentmain(String arguments, Instrumentation instrumentation) {
-        AgentStartup.start(arguments, instrumentation, BootstrapHooks.install(instrumentation));
+        start(arguments, instrumentation);
+    }
+
+    /**
+     * AgentStartup turns every failure into one line; this catches what it cannot, a class of the
+     * agent that does not link, which a premain would otherwise throw and so stop the JVM.
+     */
+    private static void start(String arguments, Instrumentation instrumentation) {
+        try {
+            AgentStartup.start(arguments, instrumentation, BootstrapHooks.install(instrumentation));
+        } catch (Throwable failure) {
+            System.err.println("tcpsight agent disabled, the JVM continues without it: " + failure);
+        }
     }
 }

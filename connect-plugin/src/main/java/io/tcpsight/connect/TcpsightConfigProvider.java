@@ -4,6 +4,8 @@ import io.tcpsight.connect.internal.provider.ClusterTuning;
 import io.tcpsight.connect.internal.provider.TuningByCluster;
 import io.tcpsight.connect.internal.settings.ConnectSettings;
 import io.tcpsight.connect.internal.state.PluginState;
+import io.tcpsight.internal.config.InvalidSettingException;
+import io.tcpsight.internal.model.LogText;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,6 +13,8 @@ import java.util.Set;
 import org.apache.kafka.common.config.ConfigData;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.provider.ConfigProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code ${tcpsight:fetch:<key>}}: consumer fetch sizes and buffers from the bandwidth-delay
@@ -33,6 +37,8 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
  * not change what running tasks use; the REST extension's opt-in re-adaptation restarts tasks.
  */
 public class TcpsightConfigProvider implements ConfigProvider {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpsightConfigProvider.class);
+
     private final TuningByCluster tunings;
 
     public TcpsightConfigProvider() {
@@ -43,9 +49,23 @@ public class TcpsightConfigProvider implements ConfigProvider {
         this.tunings = new TuningByCluster(tuning);
     }
 
+    /**
+     * A failure here (a bad param, a class that does not link) is one line: the worker runs on, and
+     * each placeholder resolves as get() can, Kafka's defaults where nothing was measured.
+     */
     @Override
     public void configure(Map<String, ?> configs) {
-        tunings.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
+        try {
+            tunings.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
+        } catch (Throwable failure) {
+            LOG.warn(
+                    "tcpsight config provider: its params were not applied, the worker runs on and ${{tcpsight:...}}"
+                            + " hands out what it can ({})",
+                    LogText.oneLine(
+                            failure instanceof InvalidSettingException || failure instanceof ConfigException
+                                    ? failure.getMessage()
+                                    : failure.toString()));
+        }
     }
 
     @Override

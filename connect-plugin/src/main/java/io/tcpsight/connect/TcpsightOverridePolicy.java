@@ -6,6 +6,7 @@ import io.tcpsight.connect.internal.policy.WorkerTaskStart;
 import io.tcpsight.connect.internal.settings.ConnectSettings;
 import io.tcpsight.connect.internal.settings.PluginVersion;
 import io.tcpsight.connect.internal.state.PluginState;
+import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.config.SettingKey;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.LogText;
@@ -45,8 +46,44 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
 
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
+    /**
+     * Connect's policy decides; tcpsight adds pacing and buffer checks. If tcpsight's part cannot be
+     * configured (a bad tcpsight key, a class that does not link), one line says so and Connect's
+     * policy decides alone: the one named by tcpsight.override.policy when that names one, else
+     * None, so that a mistake never allows more than the operator chose.
+     */
     @Override
     public void configure(Map<String, ?> configs) {
+        try {
+            configureWithTcpsight(configs);
+        } catch (Throwable failure) {
+            pacer = null;
+            shared = null;
+            rejectSmallBuffers = false;
+            String name = policyNamed(configs.get(ConnectSettings.OVERRIDE_POLICY.name()));
+            delegate = connectPolicy(name);
+            delegate.configure(configs);
+            LOG.warn(
+                    "tcpsight override policy: tcpsight's pacing and buffer checks are off, Connect's {} policy decides"
+                            + " overrides alone; the worker runs on ({})",
+                    name,
+                    LogText.oneLine(
+                            failure instanceof InvalidSettingException || failure instanceof ConfigException
+                                    ? failure.getMessage()
+                                    : failure.toString()));
+        }
+    }
+
+    /** Connect's policy the setting names (its default when unset), or None when it names none. */
+    private static String policyNamed(Object setting) {
+        try {
+            return ConnectSettings.OVERRIDE_POLICY.parse(setting);
+        } catch (RuntimeException notAPolicy) {
+            return "None";
+        }
+    }
+
+    private void configureWithTcpsight(Map<String, ?> configs) {
         ConnectSettings settings = ConnectSettings.from(configs, ConnectSettings.POLICY_KEYS);
         shared = settings.shared();
         rejectSmallBuffers = settings.get(ConnectSettings.REJECT_SMALL_BUFFERS);
@@ -95,7 +132,17 @@ public class TcpsightOverridePolicy implements ConnectorClientConfigOverridePoli
                     request.connectorName() + " " + request.clientType().name().toLowerCase());
         }
         List<ConfigValue> values = new ArrayList<>(delegate.validate(request));
-        checkBuffers(request, values, taskBuild);
+        if (shared == null) {
+            return values; // tcpsight's part is off (see configure)
+        }
+        try {
+            checkBuffers(request, values, taskBuild);
+        } catch (RuntimeException | LinkageError failure) {
+            // Connect's policy has decided; tcpsight's check only adds to it
+            LOG.warn(
+                    "tcpsight override policy: the buffer check failed, Connect's policy decided alone: {}",
+                    LogText.oneLine(failure.toString()));
+        }
         return values;
     }
 

@@ -9,12 +9,15 @@ import io.tcpsight.connect.internal.rest.TcpsightResource;
 import io.tcpsight.connect.internal.settings.ConnectSettings;
 import io.tcpsight.connect.internal.settings.PluginVersion;
 import io.tcpsight.connect.internal.state.PluginState;
+import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.model.LogText;
 import io.tcpsight.internal.tcp.TcpSockets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.health.ConnectClusterState;
 import org.apache.kafka.connect.rest.ConnectRestExtension;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
@@ -36,8 +39,23 @@ public class TcpsightRestExtension implements ConnectRestExtension {
     private WorkerObservation observation;
     private Readaptation readaptation;
 
+    /** Any failure here is one line, and the extension stays off: register() then adds nothing. */
     @Override
     public void configure(Map<String, ?> configs) {
+        try {
+            configureWithTcpsight(configs);
+        } catch (Throwable failure) {
+            settings = null;
+            LOG.warn(
+                    "tcpsight: the REST extension is off, the worker runs on: {}",
+                    LogText.oneLine(
+                            failure instanceof InvalidSettingException || failure instanceof ConfigException
+                                    ? failure.getMessage()
+                                    : failure.toString()));
+        }
+    }
+
+    private void configureWithTcpsight(Map<String, ?> configs) {
         settings = ConnectSettings.from(configs, ConnectSettings.EXTENSION_KEYS);
         workerConfig = new HashMap<>();
         configs.forEach((key, value) -> workerConfig.put(key, value == null ? null : String.valueOf(value)));
@@ -53,8 +71,11 @@ public class TcpsightRestExtension implements ConnectRestExtension {
 
     @Override
     public void register(ConnectRestExtensionContext context) {
-        clusterState = context.clusterState();
+        if (settings == null) {
+            return; // off since configure(), which said why
+        }
         try {
+            clusterState = context.clusterState();
             if (!TcpSockets.availability().isAvailable()) {
                 LOG.warn(
                         "tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
@@ -82,8 +103,9 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                             + " /tcpsight/metrics{}",
                     settings.shared().get(TcpsightConfig.SAMPLE_INTERVAL_MS),
                     readaptation == null ? "" : "; re-adaptation on");
-        } catch (RuntimeException | LinkageError | ReflectiveOperationException failed) {
-            LOG.warn("tcpsight: the REST extension is off, the worker runs on: {}", failed.toString());
+        } catch (Throwable failed) {
+            LOG.warn("tcpsight: the REST extension is off, the worker runs on: {}", LogText.oneLine(failed.toString()));
+            close();
         }
     }
 
@@ -134,11 +156,20 @@ public class TcpsightRestExtension implements ConnectRestExtension {
 
     @Override
     public void close() {
-        if (readaptation != null) {
-            readaptation.close();
-        }
-        if (observation != null) {
-            observation.close();
+        try {
+            if (readaptation != null) {
+                readaptation.close();
+            }
+            if (observation != null) {
+                observation.close();
+            }
+        } catch (Throwable failed) {
+            LOG.warn(
+                    "tcpsight: closing the REST extension failed; the worker closes as usual: {}",
+                    LogText.oneLine(failed.toString()));
+        } finally {
+            readaptation = null;
+            observation = null;
         }
     }
 }

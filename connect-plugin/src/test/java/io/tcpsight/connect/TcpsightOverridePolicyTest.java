@@ -2,13 +2,11 @@ package io.tcpsight.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.connect.internal.policy.WorkerTaskStart;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.policy.ConnectorClientConfigRequest;
 import org.apache.kafka.connect.health.ConnectorType;
@@ -66,12 +64,25 @@ class TcpsightOverridePolicyTest {
         assertFalse(WorkerTaskStart.isCurrent());
     }
 
+    /** A bad tcpsight key never stops the worker: Connect's policy decides alone, never more permissive than asked. */
     @Test
-    void badPolicySettingsAreConfigExceptions() {
-        assertThrows(ConfigException.class, () -> policy(Map.of("tcpsight.startup.burst", "0")));
-        ConfigException unknown =
-                assertThrows(ConfigException.class, () -> policy(Map.of("tcpsight.override.policy", "Allowlist")));
-        assertTrue(unknown.getMessage().contains("tcpsight.override.policy"), unknown.getMessage());
+    void badTcpsightSettingsLeaveConnectsPolicyToDecideAlone() {
+        Map<String, Object> small = Map.of("receive.buffer.bytes", "65536");
+        // a bad burst: the named policy (All) decides, and tcpsight's check is off, so nothing is rejected
+        List<ConfigValue> all = policy(Map.of(
+                        "tcpsight.startup.burst", "0",
+                        "tcpsight.override.policy", "All",
+                        "tcpsight.override.reject.small.buffers", "true"))
+                .validate(consumerOverrides(small));
+        assertTrue(all.stream().allMatch(value -> value.errorMessages().isEmpty()), all.toString());
+        // a policy that is none of Connect's: None decides, so a mistake allows nothing
+        List<ConfigValue> unknown = policy(Map.of("tcpsight.override.policy", "Allowlist"))
+                .validate(consumerOverrides(Map.of("fetch.max.bytes", "1000")));
+        assertFalse(unknown.get(0).errorMessages().isEmpty(), "Connect's None policy rejects any override");
+        // a bad key beside a named None: None still decides
+        List<ConfigValue> none = policy(Map.of("tcpsight.startup.burst", "0", "tcpsight.override.policy", "None"))
+                .validate(consumerOverrides(Map.of("fetch.max.bytes", "1000")));
+        assertFalse(none.get(0).errorMessages().isEmpty(), "Connect's None policy rejects any override");
     }
 
     @Test

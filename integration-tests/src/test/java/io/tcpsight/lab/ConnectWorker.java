@@ -12,7 +12,7 @@ import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
  * A distributed Connect worker container on the proxied broker's network. Its clients reach the
- * broker through Toxiproxy; the plugin directory (target/connect-plugins) is mounted on
+ * broker through Toxiproxy; the plugin directory (the plugin's zip, unzipped) is mounted on
  * plugin.path. Talks to the worker through its REST API.
  */
 public final class ConnectWorker extends ConnectRest implements AutoCloseable {

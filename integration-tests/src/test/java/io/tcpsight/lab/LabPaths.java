@@ -51,9 +51,9 @@ public final class LabPaths {
 
     static Path doctorJar() {
         // the distribution as it ships (doctor/src/main/assembly): what is tested is what an operator unzips
-        return path(
-                "tcpsight.lab.doctor.jar",
-                "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
+        return UnzippedArchive.of(
+                        path("tcpsight.lab.doctor.zip", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.zip"))
+                .resolve("tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
     }
 
     /** The jars of one release of the version matrix: its line's module under kafka-version-matrix/. */
@@ -61,6 +61,26 @@ public final class LabPaths {
         return path("tcpsight.lab.kafka.runtimes", "kafka-version-matrix")
                 .resolve(line)
                 .resolve("target/lib");
+    }
+
+    /**
+     * What an application that depends on kafka-clients of this line has: kafka-clients, what its pom
+     * brings, and a logging binding (kafka-clients-alone/LINE).
+     */
+    public static Path kafkaClientsAlone(String line) {
+        return path("tcpsight.lab.kafka.clients.alone", "kafka-clients-alone")
+                .resolve(line)
+                .resolve("target/lib");
+    }
+
+    /** tcpsight-client-metrics's jar as the build makes it: what README puts beside kafka-clients. */
+    public static Path clientMetricsJar() {
+        return path("tcpsight.lab.client.jar", "../client-metrics/target/tcpsight-client-metrics-0.1.0-SNAPSHOT.jar");
+    }
+
+    /** The lab's client programs (lab-clients), compiled for Java 11, without their dependencies. */
+    public static Path labClientClasses() {
+        return path("tcpsight.lab.clients.classes", "lab-clients/target/classes");
     }
 
     public static Path agentJar() {
@@ -71,8 +91,10 @@ public final class LabPaths {
         return path("tcpsight.lab.docker", "docker");
     }
 
+    /** A plugin.path folder holding only the Connect plugin's zip, unzipped as its docs say. */
     static Path connectPlugins() {
-        return path("tcpsight.lab.connect.plugins", "target/connect-plugins");
+        return UnzippedArchive.of(path(
+                "tcpsight.lab.connect.zip", "../connect-plugin/target/tcpsight-connect-plugin-0.1.0-SNAPSHOT.zip"));
     }
 
     static String baseImage() {

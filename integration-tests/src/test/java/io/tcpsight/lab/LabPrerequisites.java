@@ -52,23 +52,37 @@ public final class LabPrerequisites {
         }
     }
 
+    /**
+     * The class path of a plain client as the docs install the reporter: kafka-clients alone of this
+     * line (kafka-clients-alone/), tcpsight's jar and the lab's client programs.
+     */
+    public static void requirePlainClientPath(String line) {
+        for (Path needed :
+                List.of(LabPaths.kafkaClientsAlone(line), LabPaths.clientMetricsJar(), LabPaths.labClientClasses())) {
+            if (!Files.exists(needed)) {
+                unavailable("no " + needed + " (mvn package builds it)");
+            }
+        }
+    }
+
     /** The tcpsight plugin directory (built by connect-plugin) that lab workers put on plugin.path. */
     public static void requireConnectPlugin() {
         try (var plugins = Files.walk(LabPaths.connectPlugins(), 3)) {
             if (plugins.noneMatch(jar -> jar.getFileName().toString().startsWith("tcpsight-connect-plugin-"))) {
                 unavailable("no tcpsight plugin under " + LabPaths.connectPlugins()
-                        + " (built by mvn package -pl connect-plugin)");
+                        + " (unzipped from the zip mvn package -pl connect-plugin makes)");
             }
         } catch (IOException missing) {
             unavailable("no tcpsight plugin directory at " + LabPaths.connectPlugins() + ": " + missing);
         }
     }
 
-    /** The doctor's jar with its lib/ and broker-lib/ beside it (built by mvn package -pl doctor). */
+    /** The doctor's jar with its lib/ and broker-lib/ beside it, unzipped from its zip (mvn package -pl doctor). */
     public static void requireDoctor() {
         Path jar = LabPaths.doctorJar();
         if (!Files.isRegularFile(jar) || !Files.isDirectory(jar.resolveSibling("broker-lib"))) {
-            unavailable("no doctor build at " + jar + " with broker-lib/ beside it (mvn package -pl doctor -am)");
+            unavailable("no doctor at " + jar + " with broker-lib/ beside it, unzipped from the zip that"
+                    + " mvn package -pl doctor -am makes");
         }
     }
 

@@ -1,0 +1,168 @@
+package io.tcpsight.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.KafkaBroker;
+import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabJvm;
+import io.tcpsight.lab.LabPaths;
+import io.tcpsight.lab.LabPrerequisites;
+import io.tcpsight.lab.LabProcess;
+import io.tcpsight.lab.Link;
+import io.tcpsight.lab.PlainClients;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * The reporter as README installs it for plain clients, run as a user would: an admin client, a
+ * producer and a consumer (PlainClients) in a JVM whose class path is kafka-clients of one release
+ * with what its own pom brings, a logging binding, tcpsight-client-metrics's jar, and nothing else
+ * (no Micrometer: every other test has it). Each client must construct, move its records, and its
+ * reporter must name its own sockets by byte counts, 20 ms across the delay line.
+ */
+@ResourceLock(HostCpu.LOCK)
+class ShippedClassPathLabIT {
+    @RegisterExtension
+    static final KernelLabExtension LAB = new KernelLabExtension();
+
+    private static final int RECORDS = 200;
+    private static final String BUSY_SECONDS = "8";
+
+    @Test
+    void kafkaClients36AloneRunsTheReporterForEachKindOfClient() throws Exception {
+        Run run = plainClients("3.6", List.of());
+        run.assertEveryReporterNamedItsOwnSockets();
+        assertFalse(run.output.contains(" is off"), run.output);
+    }
+
+    @Test
+    void theNewestKafkaClientsAloneRunsTheReporterForEachKindOfClient() throws Exception {
+        Run run = plainClients("4.4", List.of());
+        run.assertEveryReporterNamedItsOwnSockets();
+        assertFalse(run.output.contains(" is off"), run.output);
+    }
+
+    /**
+     * A broken optional dependency: a micrometer-core whose MeterBinder is no class file, with the
+     * OTLP push asked for. Each reporter says once that the push is off, and why; every client runs,
+     * and every reporter still names its sockets.
+     */
+    @Test
+    void aBrokenMicrometerOnThePathCostsTheOtlpPushAndNothingElse(@TempDir Path directory) throws Exception {
+        Path broken = directory.resolve("micrometer-core-1.17.2.jar");
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(broken))) {
+            jar.putNextEntry(new JarEntry("io/micrometer/core/instrument/binder/MeterBinder.class"));
+            jar.write("not a class file".getBytes(StandardCharsets.US_ASCII));
+            jar.closeEntry();
+        }
+        Run run = plainClients("4.4", List.of(broken), "tcpsight.otlp.enabled=true");
+        run.assertEveryReporterNamedItsOwnSockets();
+        for (String clientId : PlainClients.CLIENT_IDS) {
+            List<String> said = run.lines()
+                    .filter(line -> line.contains("client.id=" + clientId + ": tcpsight.otlp.enabled=true needs"))
+                    .collect(Collectors.toList());
+            assertEquals(1, said.size(), clientId + ":\n" + run.output);
+            assertTrue(said.get(0).contains("io.micrometer:micrometer-core (java.lang.ClassFormatError"), said.get(0));
+        }
+        assertFalse(run.output.contains(" is off"), run.output);
+    }
+
+    private record Run(String output) {
+        Stream<String> lines() {
+            return output.lines();
+        }
+
+        void assertEveryReporterNamedItsOwnSockets() {
+            assertTrue(lines().anyMatch(line -> line.matches("produced \\d+") && count(line) >= RECORDS), output);
+            assertTrue(lines().anyMatch(line -> line.matches("consumed \\d+") && count(line) >= RECORDS), output);
+            for (String clientId : PlainClients.CLIENT_IDS) {
+                List<String> served = lines().filter(line -> line.startsWith("connection " + clientId + " "))
+                        .collect(Collectors.toList());
+                assertTrue(
+                        served.stream()
+                                .anyMatch(line -> line.contains(" client.id=" + clientId + " ")
+                                        && line.contains(" owner=byte-counts ")),
+                        "the reporter of " + clientId + " named none of its sockets:\n" + output);
+                for (String other : PlainClients.CLIENT_IDS) {
+                    if (!other.equals(clientId)) {
+                        assertTrue(
+                                served.stream().noneMatch(line -> line.contains(" client.id=" + other + " ")),
+                                "the reporter of " + clientId + " named a socket of " + other + ":\n" + output);
+                    }
+                }
+            }
+        }
+
+        private static long count(String line) {
+            return Long.parseLong(line.substring(line.indexOf(' ') + 1));
+        }
+    }
+
+    /**
+     * PlainClients on kafka-clients LINE alone, tcpsight's jar and these extra jars, against a broker
+     * 20 ms away; the settings go to every client.
+     */
+    private static Run plainClients(String line, List<Path> extraJars, String... settings) throws Exception {
+        LabPrerequisites.requirePlainClientPath(line);
+        List<String> classPath = new ArrayList<>();
+        List<String> kafkaJars = jars(LabPaths.kafkaClientsAlone(line));
+        assertTrue(
+                kafkaJars.stream().anyMatch(jar -> jar.contains("kafka-clients-" + line + ".")),
+                "kafka-clients " + line + " in " + kafkaJars);
+        assertTrue(
+                kafkaJars.stream().noneMatch(jar -> jar.contains("micrometer")),
+                "Micrometer has no place on this class path: " + kafkaJars);
+        classPath.addAll(kafkaJars);
+        classPath.add(LabPaths.clientMetricsJar().toString());
+        classPath.add(LabPaths.labClientClasses().toString());
+        extraJars.forEach(jar -> classPath.add(jar.toString()));
+        KafkaBroker broker =
+                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(20)).rateMbit(200));
+        List<String> arguments = new ArrayList<>(List.of(
+                broker.bootstrapServers(), "plain-" + line.replace('.', '-'), Integer.toString(RECORDS), BUSY_SECONDS));
+        arguments.addAll(List.of(settings));
+        LabJvm jvm = new LabJvm(
+                Path.of(System.getProperty("java.home")), String.join(File.pathSeparator, classPath), List.of());
+        LabProcess clients = LAB.latest()
+                .javaInClient("plain-clients-" + line, jvm, PlainClients.class, arguments.toArray(new String[0]));
+        int exit = clients.awaitExit(Duration.ofSeconds(120));
+        String output = clients.output();
+        System.out.println("kafka-clients " + line + " alone, class path " + classPath + ":\n"
+                + output.lines()
+                        .filter(l -> l.startsWith("connection ")
+                                || l.startsWith("produced ")
+                                || l.startsWith("consumed ")
+                                || l.contains("tcpsight"))
+                        .collect(Collectors.joining("\n")));
+        assertEquals(0, exit, output);
+        assertFalse(output.contains("NoClassDefFoundError: io/micrometer"), output);
+        assertFalse(output.contains("Failed to construct"), output);
+        return new Run(output);
+    }
+
+    private static List<String> jars(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(file -> file.toString().endsWith(".jar"))
+                    .map(Path::toString)
+                    .sorted()
+                    .collect(Collectors.toList());
+        }
+    }
+}
