@@ -45,16 +45,18 @@ class ShippedClassPathLabIT {
     private static final int RECORDS = 200;
     private static final String BUSY_SECONDS = "8";
 
+    /** The oldest client release on the oldest Java the reporter supports. */
     @Test
-    void kafkaClients36AloneRunsTheReporterForEachKindOfClient() throws Exception {
-        Run run = plainClients("3.6", List.of());
+    void kafkaClients36AloneOnJava11RunsTheReporterForEachKindOfClient() throws Exception {
+        Run run = plainClients("3.6", 11, List.of());
         run.assertEveryReporterNamedItsOwnSockets();
         assertFalse(run.output.contains(" is off"), run.output);
     }
 
+    /** The newest client release on the newest Java, with the option the docs give for Java 24 and later. */
     @Test
-    void theNewestKafkaClientsAloneRunsTheReporterForEachKindOfClient() throws Exception {
-        Run run = plainClients("4.4", List.of());
+    void theNewestKafkaClientsAloneOnJava25RunsTheReporterForEachKindOfClient() throws Exception {
+        Run run = plainClients("4.4", 25, List.of());
         run.assertEveryReporterNamedItsOwnSockets();
         assertFalse(run.output.contains(" is off"), run.output);
     }
@@ -72,7 +74,7 @@ class ShippedClassPathLabIT {
             jar.write("not a class file".getBytes(StandardCharsets.US_ASCII));
             jar.closeEntry();
         }
-        Run run = plainClients("4.4", List.of(broken), "tcpsight.otlp.enabled=true");
+        Run run = plainClients("4.4", Runtime.version().feature(), List.of(broken), "tcpsight.otlp.enabled=true");
         run.assertEveryReporterNamedItsOwnSockets();
         for (String clientId : PlainClients.CLIENT_IDS) {
             List<String> said = run.lines()
@@ -116,11 +118,15 @@ class ShippedClassPathLabIT {
     }
 
     /**
-     * PlainClients on kafka-clients LINE alone, tcpsight's jar and these extra jars, against a broker
-     * 20 ms away; the settings go to every client.
+     * PlainClients on kafka-clients LINE alone, tcpsight's jar and these extra jars, on that Java
+     * release, against a broker 20 ms away; the settings go to every client. No JVM warning may
+     * appear: on Java 24 and later the JVM runs with the option the docs give.
      */
-    private static Run plainClients(String line, List<Path> extraJars, String... settings) throws Exception {
+    private static Run plainClients(String line, int java, List<Path> extraJars, String... settings) throws Exception {
         LabPrerequisites.requirePlainClientPath(line);
+        Path javaHome = java == Runtime.version().feature()
+                ? Path.of(System.getProperty("java.home"))
+                : LabPrerequisites.requireJavaRuntime(java);
         List<String> classPath = new ArrayList<>();
         List<String> kafkaJars = jars(LabPaths.kafkaClientsAlone(line));
         assertTrue(
@@ -139,12 +145,14 @@ class ShippedClassPathLabIT {
                 broker.bootstrapServers(), "plain-" + line.replace('.', '-'), Integer.toString(RECORDS), BUSY_SECONDS));
         arguments.addAll(List.of(settings));
         LabJvm jvm = new LabJvm(
-                Path.of(System.getProperty("java.home")), String.join(File.pathSeparator, classPath), List.of());
+                javaHome,
+                String.join(File.pathSeparator, classPath),
+                java >= 24 ? List.of("--enable-native-access=ALL-UNNAMED") : List.of());
         LabProcess clients = LAB.latest()
                 .javaInClient("plain-clients-" + line, jvm, PlainClients.class, arguments.toArray(new String[0]));
         int exit = clients.awaitExit(Duration.ofSeconds(120));
         String output = clients.output();
-        System.out.println("kafka-clients " + line + " alone, class path " + classPath + ":\n"
+        System.out.println("kafka-clients " + line + " alone on Java " + java + ", class path " + classPath + ":\n"
                 + output.lines()
                         .filter(l -> l.startsWith("connection ")
                                 || l.startsWith("produced ")
@@ -152,8 +160,10 @@ class ShippedClassPathLabIT {
                                 || l.contains("tcpsight"))
                         .collect(Collectors.joining("\n")));
         assertEquals(0, exit, output);
+        assertTrue(output.lines().noneMatch(l -> l.startsWith("WARNING:")), "a JVM warning:\n" + output);
         assertFalse(output.contains("NoClassDefFoundError: io/micrometer"), output);
         assertFalse(output.contains("Failed to construct"), output);
+        assertTrue(output.lines().noneMatch(l -> l.startsWith("WARNING:")), "a JVM warning:\n" + output);
         return new Run(output);
     }
 
