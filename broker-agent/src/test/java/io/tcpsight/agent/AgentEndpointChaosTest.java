@@ -39,7 +39,7 @@ class AgentEndpointChaosTest {
     @BeforeEach
     void startAgent() throws IOException {
         assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
+                TcpSockets.availability().isAvailable(), // in CI a failure (NoSkipsInCi)
                 "no native library here: " + TcpSockets.availability().reason());
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();

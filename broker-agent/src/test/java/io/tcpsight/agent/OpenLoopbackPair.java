@@ -27,7 +27,7 @@ final class OpenLoopbackPair implements AutoCloseable {
 
     static OpenLoopbackPair open() throws IOException {
         assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
+                TcpSockets.availability().isAvailable(), // in CI a failure (NoSkipsInCi)
                 "no native library here: " + TcpSockets.availability().reason());
         ServerSocketChannel listener =
                 ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

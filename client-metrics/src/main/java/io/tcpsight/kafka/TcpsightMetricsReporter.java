@@ -1,12 +1,12 @@
 package io.tcpsight.kafka;
 
-import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.kafka.ClientReporter;
 import io.tcpsight.internal.model.LogText;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.MetricsReporter;
@@ -28,12 +28,17 @@ import org.slf4j.LoggerFactory;
  */
 public class TcpsightMetricsReporter implements MetricsReporter {
     private static final Logger LOG = LoggerFactory.getLogger(TcpsightMetricsReporter.class);
+    /** tcpsight's bad-setting exception, known by its name, so that telling it apart links nothing of tcpsight's. */
+    private static final String BAD_SETTING = "InvalidSettingException";
 
     private final Consumer<String> info;
     private final Consumer<String> warn;
     private String clientId = "unknown";
-    /** The reporter at work; null before configure() and once it turned itself off. */
-    private ClientReporter reporter;
+    /**
+     * The reporter at work; empty before configure() and once it turned itself off. Kafka calls
+     * metricChange and metricRemoval from its own threads, so one of them turns it off, once.
+     */
+    private final AtomicReference<ClientReporter> reporter = new AtomicReference<>();
 
     public TcpsightMetricsReporter() {
         this(LOG::info, LOG::warn);
@@ -51,16 +56,18 @@ public class TcpsightMetricsReporter implements MetricsReporter {
             Object id = configs.get("client.id");
             clientId = id == null || String.valueOf(id).isEmpty() ? "unknown" : String.valueOf(id);
             ClientReporter configured = new ClientReporter(info, warn);
-            reporter = configured;
+            reporter.set(configured);
             configured.configure(configs);
         } catch (Throwable failure) {
-            off("configure", failure);
+            // said even when the reporter could not be made at all (a class of tcpsight's that does not link)
+            reporter.set(null);
+            say("configure", failure, null);
         }
     }
 
     @Override
     public void init(List<KafkaMetric> metrics) {
-        ClientReporter running = reporter;
+        ClientReporter running = reporter.get();
         if (running == null) {
             return;
         }
@@ -73,7 +80,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     @Override
     public void metricChange(KafkaMetric metric) {
-        ClientReporter running = reporter;
+        ClientReporter running = reporter.get();
         if (running == null) {
             return;
         }
@@ -86,7 +93,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     @Override
     public void metricRemoval(KafkaMetric metric) {
-        ClientReporter running = reporter;
+        ClientReporter running = reporter.get();
         if (running == null) {
             return;
         }
@@ -99,15 +106,14 @@ public class TcpsightMetricsReporter implements MetricsReporter {
 
     @Override
     public void close() {
-        ClientReporter running = reporter;
-        reporter = null;
+        ClientReporter running = reporter.getAndSet(null);
         if (running == null) {
             return;
         }
         try {
             running.close();
         } catch (Throwable failure) {
-            warn.accept(line("close", failure, "nothing to do; the client closes as usual"));
+            say("close", failure, "nothing to do; the client closes as usual");
         }
     }
 
@@ -116,34 +122,45 @@ public class TcpsightMetricsReporter implements MetricsReporter {
      * or once the reporter turned itself off.
      */
     public Optional<ConnectionMonitor> monitor() {
-        ClientReporter running = reporter;
+        ClientReporter running = reporter.get();
         return running == null ? Optional.empty() : running.monitor();
     }
 
     /** One line for the failure, then off for good: what it started is stopped, and no later call reaches it. */
     private void off(String step, Throwable failure) {
-        ClientReporter failed = reporter;
-        reporter = null;
-        warn.accept(line(step, failure, advice(failure)));
-        if (failed != null) {
+        ClientReporter failed = reporter.getAndSet(null);
+        if (failed == null) {
+            return; // another thread turned it off first, and said so
+        }
+        say(step, failure, null);
+        try {
+            failed.close();
+        } catch (Throwable alsoFailed) {
+            // already off and said so; the close was only to stop what had started
+        }
+    }
+
+    /** The line, built and logged so that nothing escapes, even where tcpsight's own classes do not link. */
+    private void say(String step, Throwable failure, String advice) {
+        String prefix = "tcpsight reporter for client.id=" + clientId + " is off, the client runs without it";
+        try {
+            // a bad setting's message names the key, the value (masked if secret) and what is allowed
+            boolean badSetting = failure.getClass().getSimpleName().equals(BAD_SETTING);
+            String what = badSetting ? failure.getMessage() : failure.toString();
+            warn.accept(LogText.oneLine(prefix + " (" + step + " failed: " + what + "); "
+                    + (advice != null ? advice : advice(failure, badSetting))));
+        } catch (Throwable unsayable) {
             try {
-                failed.close();
-            } catch (Throwable alsoFailed) {
-                // already off and said so; the close was only to stop what had started
+                warn.accept(
+                        prefix + " (" + step + " failed: " + failure.getClass().getName() + ")");
+            } catch (Throwable silent) {
+                // the client's own logging failed: nothing is left to tell, and the client runs on
             }
         }
     }
 
-    private String line(String step, Throwable failure, String advice) {
-        // a bad setting's message names the key, the value and what is allowed
-        String what = failure instanceof InvalidSettingException ? failure.getMessage() : failure.toString();
-        // one line whatever the client.id or the failure hold
-        return LogText.oneLine("tcpsight reporter for client.id=" + clientId + " is off, the client runs without it ("
-                + step + " failed: " + what + "); " + advice);
-    }
-
-    private static String advice(Throwable failure) {
-        if (failure instanceof InvalidSettingException) {
+    private static String advice(Throwable failure, boolean badSetting) {
+        if (badSetting) {
             return "correct the setting in the client's config (docs/configuration.md lists every tcpsight key)";
         }
         if (failure instanceof LinkageError) {

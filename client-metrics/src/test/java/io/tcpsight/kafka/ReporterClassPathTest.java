@@ -87,16 +87,31 @@ class ReporterClassPathTest {
         // the same class path without tcpsight's runtime package: init's first use of it cannot link
         try (URLClassLoader loader = new HidingLoader(kafkaClientsAlone(), "io.tcpsight.internal.runtime.")) {
             Object reporter = run(loader, Map.of());
+            assertTrue(monitor(reporter).isEmpty(), "off after init failed");
+            // a call after that never reaches the reporter: ClientReporter.metricChange(null) would throw, a second
+            // line
             Class<?> type = reporter.getClass();
             type.getMethod("metricChange", kafkaMetricType(loader)).invoke(reporter, new Object[] {null});
             close(reporter);
-            assertTrue(monitor(reporter).isEmpty());
             List<String> off = new ArrayList<>();
             logged.stream().filter(line -> line.contains("is off")).forEach(off::add);
             assertEquals(1, off.size(), logged.toString());
             assertTrue(off.get(0).contains("init failed: java.lang.NoClassDefFoundError"), off.get(0));
             assertTrue(off.get(0)
                     .contains("remove " + TcpsightMetricsReporter.class.getName() + " from metric.reporters"));
+        }
+    }
+
+    /** The reporter's own class does not link: configure() says so in one line, and nothing else happens. */
+    @Test
+    void aReporterThatCannotBeMadeIsOneLineAtConfigure() throws Exception {
+        try (URLClassLoader loader =
+                new HidingLoader(kafkaClientsAlone(), "io.tcpsight.internal.kafka.ClientReporter")) {
+            Object reporter = run(loader, Map.of());
+            assertTrue(monitor(reporter).isEmpty());
+            close(reporter);
+            assertEquals(1, logged.size(), logged.toString());
+            assertTrue(logged.get(0).contains("configure failed: java.lang.NoClassDefFoundError"), logged.get(0));
         }
     }
 

@@ -59,7 +59,7 @@ public class TcpsightConfigProvider implements ConfigProvider {
             tunings.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
         } catch (Throwable failure) {
             LOG.warn(
-                    "tcpsight config provider: its params were not applied, the worker runs on and ${{tcpsight:...}}"
+                    "tcpsight config provider: its params were not applied, the worker runs on and ${tcpsight:...}"
                             + " hands out what it can ({})",
                     LogText.oneLine(
                             failure instanceof InvalidSettingException || failure instanceof ConfigException

@@ -89,7 +89,6 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                             () -> clusterState,
                             workerConfig.getOrDefault("group.id", "connect"))
                     .start();
-            registerResource(context, new TcpsightEndpoints(observation, settings.get(ConnectSettings.REST_REDACT)));
             if (settings.get(ConnectSettings.READAPT)) {
                 readaptation = new Readaptation(
                                 PluginState.worker().workerCluster(),
@@ -98,6 +97,8 @@ public class TcpsightRestExtension implements ConnectRestExtension {
                                 () -> clusterState)
                         .start(Duration.ofMillis(settings.get(ConnectSettings.READAPT_INTERVAL_MS)));
             }
+            // last: nothing after it can fail and leave /tcpsight/* serving what was closed
+            registerResource(context, new TcpsightEndpoints(observation, settings.get(ConnectSettings.REST_REDACT)));
             LOG.info(
                     "tcpsight: observing this worker's broker connections every {} ms; GET /tcpsight/findings, /tcpsight/connections,"
                             + " /tcpsight/metrics{}",

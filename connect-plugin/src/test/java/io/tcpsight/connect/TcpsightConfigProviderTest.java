@@ -190,17 +190,31 @@ class TcpsightConfigProviderTest {
                 key.getMessage());
     }
 
-    /** A bad param never stops the worker: configure() says so in a line, and placeholders still resolve. */
+    /**
+     * A bad param never stops the worker: configure() says so in a line, and the rest is applied. A
+     * cluster declared beside a bad one still resolves; before, one bad alias left every alias undeclared.
+     */
     @Test
-    void badParamsAreALineAndPlaceholdersStillResolve() {
-        for (Map<String, String> bad : List.of(
-                Map.of("tcpsight.cluster.far.bootstrap.servers", ""), Map.of("tcpsight.rtt.refresh.ms", "soon"))) {
-            TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
-            provider.configure(bad);
-            assertEquals(
-                    Map.of("fetch.max.bytes", "52428800"),
-                    provider.get("fetch", Set.of("fetch.max.bytes")).data(),
-                    "nothing measured: Kafka's default, with " + bad);
-        }
+    void aBadParamCostsOnlyItsOwnPlaceholders() {
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
+        provider.configure(Map.of(
+                "tcpsight.cluster.near.bootstrap.servers", "127.0.0.1:1",
+                "tcpsight.cluster.far.bootstrap.servers", "",
+                "tcpsight.rtt.probe.timeout.ms", "100"));
+        assertEquals(
+                Set.of("fetch.max.bytes"),
+                provider.get("fetch/near", Set.of("fetch.max.bytes")).data().keySet(),
+                "the alias declared beside the bad one");
+        ConfigException undeclared =
+                assertThrows(ConfigException.class, () -> provider.get("fetch/far", Set.of("fetch.max.bytes")));
+        assertTrue(
+                undeclared.getMessage().contains("tcpsight.cluster.<alias>.bootstrap.servers"),
+                undeclared.getMessage());
+        TcpsightConfigProvider badShared = new TcpsightConfigProvider(new ClusterTuning());
+        badShared.configure(Map.of("tcpsight.rtt.refresh.ms", "soon"));
+        assertEquals(
+                Map.of("fetch.max.bytes", "52428800"),
+                badShared.get("fetch", Set.of("fetch.max.bytes")).data(),
+                "nothing applied, nothing measured: Kafka's default");
     }
 }

@@ -2,6 +2,7 @@ package io.tcpsight.lab;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.tcpsight.testing.CiRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ public final class LabPrerequisites {
     private LabPrerequisites() {}
 
     public static boolean inCi() {
-        return "true".equalsIgnoreCase(System.getenv("CI"));
+        return CiRun.inCi();
     }
 
     public static void requireKernelLab() {

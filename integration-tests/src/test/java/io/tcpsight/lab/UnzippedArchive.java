@@ -32,11 +32,14 @@ final class UnzippedArchive {
                 .resolve("unzipped")
                 .resolve(zip.getFileName().toString().replaceAll("\\.zip$", ""))
                 .toAbsolutePath();
-        if (!Files.isRegularFile(zip) || UNZIPPED.containsKey(zip)) {
+        if (UNZIPPED.containsKey(zip)) {
             return folder;
         }
         try {
-            deleteTree(folder);
+            deleteTree(folder); // a missing zip leaves no earlier run's tree to pass the prerequisite checks
+            if (!Files.isRegularFile(zip)) {
+                return folder;
+            }
             Files.createDirectories(folder);
             try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
                 for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {

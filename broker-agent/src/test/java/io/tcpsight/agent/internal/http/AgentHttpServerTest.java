@@ -143,7 +143,7 @@ class AgentHttpServerTest {
     @Test
     void anAcceptThatFailsAtTheOpenFileLimitPausesAndTheEndpointAnswersAgain() throws Exception {
         assumeTrue(
-                Files.isExecutable(Paths.get("/usr/bin/prlimit")) || "true".equals(System.getenv("CI")),
+                Files.isExecutable(Paths.get("/usr/bin/prlimit")), // in CI a failure (NoSkipsInCi)
                 "prlimit (util-linux) is not installed");
         try (AgentHttpServer server = start(List.of())) {
             long pid = ProcessHandle.current().pid();

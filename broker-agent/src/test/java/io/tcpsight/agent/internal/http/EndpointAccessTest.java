@@ -199,7 +199,7 @@ class EndpointAccessTest {
     @Test
     void theRedactedModeLeavesPrincipalsAndAddressesOutOfConnections() throws Exception {
         assumeTrue(
-                TcpSockets.availability().isAvailable() || "true".equals(System.getenv("CI")),
+                TcpSockets.availability().isAvailable(), // in CI a failure (NoSkipsInCi)
                 "no native library here: " + TcpSockets.availability().reason());
         try (ServerSocketChannel listener =
                         ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -280,7 +280,7 @@ class EndpointAccessTest {
             for (String directory : System.getenv("PATH").split(":")) {
                 found |= Files.isExecutable(Path.of(directory, name));
             }
-            assumeTrue(found || "true".equals(System.getenv("CI")), name + " is not installed");
+            assumeTrue(found, name + " is not installed"); // in CI a failure (NoSkipsInCi)
         }
     }
 

@@ -1,6 +1,9 @@
 package io.tcpsight.connect.internal.provider;
 
 import io.tcpsight.connect.internal.settings.ConnectSettings;
+import io.tcpsight.internal.model.LogText;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,11 +32,13 @@ public final class TuningByCluster {
      * The provider's params: the shared settings for every tuning, and one tuning per declared
      * alias.
      *
-     * @throws ConfigException naming a declared cluster's key when it has no address
+     * @throws ConfigException naming each declared cluster's key that has no address, once the
+     *     others are configured: one bad alias costs only its own placeholders
      */
     public void configure(ConnectSettings settings, Map<String, ?> params) {
         own.configure(settings);
         Map<String, String> declared = new TreeMap<>();
+        List<String> bad = new ArrayList<>();
         for (Map.Entry<String, ?> param : params.entrySet()) {
             String key = param.getKey();
             if (key.startsWith(CLUSTER_PARAM_PREFIX) && key.endsWith(CLUSTER_PARAM_SUFFIX)) {
@@ -43,10 +48,10 @@ public final class TuningByCluster {
                         ? ""
                         : String.valueOf(param.getValue()).trim();
                 if (alias.isEmpty() || alias.contains("/") || servers.isEmpty()) {
-                    throw new ConfigException(
-                            key, param.getValue(), "a cluster alias without '/' and host:port[,host:port...]");
+                    bad.add(key + "=" + LogText.oneLine(String.valueOf(param.getValue())));
+                } else {
+                    declared.put(alias, servers);
                 }
-                declared.put(alias, servers);
             }
         }
         byAlias.keySet().retainAll(declared.keySet());
@@ -55,6 +60,11 @@ public final class TuningByCluster {
             tuning.configure(settings);
             tuning.measureAt(servers);
         });
+        if (!bad.isEmpty()) {
+            throw new ConfigException(String.join(", ", bad)
+                    + " is not valid: a cluster alias without '/' and host:port[,host:port...]; the other clusters"
+                    + " are declared");
+        }
     }
 
     /**

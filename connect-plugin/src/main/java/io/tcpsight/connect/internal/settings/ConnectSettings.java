@@ -135,7 +135,8 @@ public final class ConnectSettings {
         try {
             return new ConnectSettings(originals, keys);
         } catch (InvalidSettingException invalid) {
-            throw new ConfigException(invalid.key(), originals.get(invalid.key()), invalid.getMessage());
+            // the message already names the key, the value (masked where it may be a secret) and what is allowed
+            throw new ConfigException(invalid.getMessage());
         }
     }
 
