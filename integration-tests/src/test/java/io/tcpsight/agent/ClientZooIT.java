@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.agent.ZooScore.Expected;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.Kcat;
@@ -42,43 +43,44 @@ class ClientZooIT {
     private static final Duration OBSERVED = Duration.ofSeconds(40);
 
     /**
-     * What each client is, the warn/critical finding (rule and first setting) it must get ("-" for
-     * none), and any other finding that names the same limit.
+     * What each client is and the warn/critical findings (rule and first setting) it must get; a client
+     * with none must stay silent (the target makes every answer certain: ZooScore.broker).
      */
-    private static final Map<String, String[]> EXPECTED = new LinkedHashMap<>();
+    private static final Map<String, Expected> EXPECTED = new LinkedHashMap<>();
 
     static {
-        EXPECTED.put("java-consumer-64k", new String[] {
-            "Java consumer, receive.buffer.bytes=65536", "receive-window-limited client/java:receive.buffer.bytes=-1"
-        });
-        // a default consumer's 1 MiB a fetch may be judged by what its flow moved (ZooScore.broker)
-        EXPECTED.put("java-consumer-auto", new String[] {
-            "Java consumer, receive.buffer.bytes=-1", "-", "fetch-size-below-bdp client/java:fetch.max.bytes=*"
-        });
-        EXPECTED.put("java-producer", new String[] {
-            "Java producer, Kafka's default send.buffer.bytes (131072), tcpsight reporter",
-            "small-send-buffer client/java:send.buffer.bytes=-1",
-            "send-buffer-limited client/java:send.buffer.bytes=-1", // the same limit, measured: right too
-            // what it keeps in flight, five requests of a 16 KiB batch, is below the BDP too: the next limit
-            "produce-pipeline-below-bdp client/java:batch.size=*"
-        });
-        EXPECTED.put("java-admin", new String[] {"Java admin client", "-"});
-        EXPECTED.put("kcat-64k", new String[] {
-            "kcat (librdkafka), socket.receive.buffer.bytes=65536",
-            "receive-window-limited client/librdkafka:socket.receive.buffer.bytes=0"
-        });
-        EXPECTED.put("kcat-default", new String[] {
-            "kcat (librdkafka), defaults", "-", "fetch-size-below-bdp client/librdkafka:fetch.max.bytes=*"
-        });
+        EXPECTED.put(
+                "java-consumer-64k",
+                Expected.gets(
+                        "Java consumer, receive.buffer.bytes=65536",
+                        "receive-window-limited client/java:receive.buffer.bytes=-1"));
+        EXPECTED.put("java-consumer-auto", Expected.silent("Java consumer, receive.buffer.bytes=-1"));
+        // its own reporter judges the setting on the path; measured, the same limit is send-buffer-limited, which a
+        // round may or may not show (listed apart), and its 256 KiB batches keep more than a BDP in flight
+        EXPECTED.put(
+                "java-producer",
+                Expected.gets(
+                                "Java producer, Kafka's default send.buffer.bytes (131072), tcpsight reporter",
+                                "small-send-buffer client/java:send.buffer.bytes=-1")
+                        .tolerating("send-buffer-limited client/java:send.buffer.bytes=-1"));
+        EXPECTED.put("java-admin", Expected.silent("Java admin client"));
+        EXPECTED.put(
+                "kcat-64k",
+                Expected.gets(
+                        "kcat (librdkafka), socket.receive.buffer.bytes=65536",
+                        "receive-window-limited client/librdkafka:socket.receive.buffer.bytes=0"));
+        EXPECTED.put("kcat-default", Expected.silent("kcat (librdkafka), defaults"));
         // judged from the sizes each Fetch asked for, on the broker's side; "*": the recommended value follows the RTT
-        EXPECTED.put("java-consumer-small-fetch", new String[] {
-            "Java consumer, fetch.max.bytes and max.partition.fetch.bytes 65536",
-            "fetch-size-below-bdp client/java:fetch.max.bytes=*"
-        });
-        EXPECTED.put("kcat-small-fetch", new String[] {
-            "kcat (librdkafka), fetch.max.bytes and max.partition.fetch.bytes 65536",
-            "fetch-size-below-bdp client/librdkafka:fetch.max.bytes=*"
-        });
+        EXPECTED.put(
+                "java-consumer-small-fetch",
+                Expected.gets(
+                        "Java consumer, fetch.max.bytes and max.partition.fetch.bytes 65536",
+                        "fetch-size-below-bdp client/java:fetch.max.bytes=*"));
+        EXPECTED.put(
+                "kcat-small-fetch",
+                Expected.gets(
+                        "kcat (librdkafka), fetch.max.bytes and max.partition.fetch.bytes 65536",
+                        "fetch-size-below-bdp client/librdkafka:fetch.max.bytes=*"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.agent.ZooScore.Expected;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
@@ -43,73 +44,54 @@ class LibraryZooIT {
     private static final Duration AT_MOST = Duration.ofSeconds(40);
     private static final String SMALL = "65536";
 
-    /** By SASL user: what the client is, and the warn/critical finding it must get ("-" for none). */
-    private static final Map<String, String[]> EXPECTED = new LinkedHashMap<>();
+    /** By SASL user: what the client is, and the warn/critical finding it must get (none: it stays silent). */
+    private static final Map<String, Expected> EXPECTED = new LinkedHashMap<>();
 
     /** By SASL user: the library the agent must name. */
     private static final Map<String, String> LIBRARY = new HashMap<>();
 
     static {
-        expect(
+        limited(
                 "franzgosmallfetch",
                 "franz-go",
                 "kgo.FetchMaxBytes and FetchMaxPartitionBytes 65536",
                 "fetch-size-below-bdp client/franz-go:kgo.FetchMaxBytes=*");
-        expect(
-                "franzgodefault",
-                "franz-go",
-                "defaults",
-                "-",
-                "fetch-size-below-bdp client/franz-go:kgo.FetchMaxBytes=*");
-        expect(
+        silent("franzgodefault", "franz-go");
+        limited(
                 "saramasmallfetch",
                 "sarama",
                 "Consumer.Fetch.Default and .Max 65536",
                 "fetch-size-below-bdp client/sarama:Config.Consumer.Fetch.Max=*");
-        expect(
-                "saramadefault",
-                "sarama",
-                "defaults",
-                "-",
-                "fetch-size-below-bdp client/sarama:Config.Consumer.Fetch.Max=*");
-        expect(
+        silent("saramadefault", "sarama");
+        limited(
                 "kafkagosmallfetch",
                 "kafka-go",
                 "ReaderConfig.MaxBytes 65536",
                 "fetch-size-below-bdp client/kafka-go:ReaderConfig.MaxBytes=*");
-        expect(
-                "kafkagodefault",
-                "kafka-go",
-                "defaults",
-                "-",
-                "fetch-size-below-bdp client/kafka-go:ReaderConfig.MaxBytes=*");
-        expect(
+        silent("kafkagodefault", "kafka-go");
+        limited(
                 "kafkapython64k",
                 "kafka-python",
                 "socket_options SO_RCVBUF 65536",
                 "receive-window-limited client/kafka-python:socket_options=*");
-        expect(
-                "kafkapythondefault",
-                "kafka-python",
-                "defaults",
-                "-",
-                "fetch-size-below-bdp client/kafka-python:fetch_max_bytes=*");
-        expect(
+        silent("kafkapythondefault", "kafka-python");
+        limited(
                 "kafkajssmallfetch",
                 "kafkajs",
                 "maxBytes and maxBytesPerPartition 65536",
                 "fetch-size-below-bdp client/kafkajs:maxBytes=*");
-        expect("kafkajsdefault", "kafkajs", "defaults", "-", "fetch-size-below-bdp client/kafkajs:maxBytes=*");
+        silent("kafkajsdefault", "kafkajs");
     }
 
-    /**
-     * A client, what it must get ("-": nothing) and what else is right for it: a default consumer
-     * may also be judged fetch-bound, by what its flow moved (ZooScore.broker).
-     */
-    private static void expect(String user, String library, String what, String finding, String... alsoRight) {
-        List<String> row = new ArrayList<>(List.of(library + ", " + what, finding));
-        row.addAll(List.of(alsoRight));
-        EXPECTED.put(user, row.toArray(new String[0]));
+    /** A limited client and the finding it must get. */
+    private static void limited(String user, String library, String what, String finding) {
+        EXPECTED.put(user, Expected.gets(library + ", " + what, finding));
+        LIBRARY.put(user, library);
+    }
+
+    /** A client of the library's defaults: at the zoo's target it must stay silent (ZooScore.broker). */
+    private static void silent(String user, String library) {
+        EXPECTED.put(user, Expected.silent(library + ", defaults"));
         LIBRARY.put(user, library);
     }
 

@@ -99,11 +99,19 @@ final class FetchSizeBelowBdp implements ConnectionRule {
             evidence.add(new Evidence("fetchRate", WindowModel.mbit(moved), "Mbit/s"));
             evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
         });
+        // every remedy changes something: a size already in effect (Kafka's default 50 MiB, say) is not named
         List<Setting> settings = new ArrayList<>();
-        settings.addAll(
-                KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
-        settings.addAll(KafkaKeys.client(
-                facts.identity(), "max.partition.fetch.bytes", Long.toString(recommended.maxPartitionFetchBytes())));
+        if (recommended.fetchMaxBytes() != kafka.fetchMaxBytes().getAsLong()) {
+            settings.addAll(
+                    KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
+        }
+        if (recommended.maxPartitionFetchBytes()
+                != kafka.maxPartitionFetchBytes().getAsLong()) {
+            settings.addAll(KafkaKeys.client(
+                    facts.identity(),
+                    "max.partition.fetch.bytes",
+                    Long.toString(recommended.maxPartitionFetchBytes())));
+        }
         settings.addAll(
                 KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
         return found(

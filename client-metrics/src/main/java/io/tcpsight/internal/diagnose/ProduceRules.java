@@ -3,6 +3,7 @@ package io.tcpsight.internal.diagnose;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.tuning.Bdp;
 import io.tcpsight.internal.tuning.BdpSettings;
 import io.tcpsight.internal.tuning.ProducerSizing;
@@ -92,11 +93,17 @@ final class ProduceRules {
             settings.addAll(
                     KafkaKeys.client(facts.identity(), "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
-        settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", Setting.AUTOTUNE));
+        // every remedy changes something: what the producer's own end knows to be in effect is not named
+        if (facts.kafka().sendBufferBytes().orElse(0) != -1) {
+            settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", Setting.AUTOTUNE));
+        }
         long wmem = BdpSettings.kernelBufferMax(rtt, config.targetBytesPerSecond());
-        settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + wmem)
-                .withNote("on the producer's host, where its max is below " + wmem
-                        + ": the send buffer must hold every unacknowledged byte"));
+        boolean producersHost = facts.identity().role() == Role.CLIENT; // the reporter reads its own host's sysctls
+        if (!producersHost || facts.kernel().tcpWmemMax().orElse(0) < wmem) {
+            settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + wmem)
+                    .withNote("on the producer's host, where its max is below " + wmem
+                            + ": the send buffer must hold every unacknowledged byte"));
+        }
         return Optional.of(new Finding(
                 RuleId.PRODUCE_PIPELINE_BELOW_BDP,
                 severity.get(),

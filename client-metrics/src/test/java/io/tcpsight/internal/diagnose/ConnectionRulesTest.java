@@ -559,6 +559,33 @@ class ConnectionRulesTest {
                         .severity());
     }
 
+    /**
+     * Every remedy changes something: a consumer already at Kafka's 50 MiB fetch.max.bytes, whose
+     * 64 KiB a partition holds it, is told the partition size alone; before, fetch.max.bytes=52428800
+     * came first, a change to nothing.
+     */
+    @Test
+    void aFetchSizeAlreadyInEffectIsNeverARemedy() {
+        ConnectionFacts smallPartitions = ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(65_536L)
+                        .withPartitionsPerBroker(1))
+                .kernel(KERNEL_618)
+                .build();
+        Finding finding =
+                ConnectionRules.fetchSizeBelowBdp(smallPartitions, DEFAULTS).get();
+        assertFalse(
+                settings(finding).containsKey("client:fetch.max.bytes"),
+                settings(finding).toString());
+        assertTrue(
+                settings(finding).containsKey("client:max.partition.fetch.bytes"),
+                settings(finding).toString());
+    }
+
     @Test
     void fetchSizeBelowBdpUsesPartitionsPerBrokerAndRecommendsSizes() {
         ConnectionFacts onePartition = ConnectionFacts.builder(client("consumer-g-1"))

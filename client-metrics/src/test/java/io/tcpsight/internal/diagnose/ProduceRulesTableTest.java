@@ -9,6 +9,8 @@ import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.model.KernelVersion;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.Role;
 import java.net.InetSocketAddress;
@@ -145,6 +147,33 @@ class ProduceRulesTableTest {
                 expected,
                 describe(ProduceRules.producePipelineBelowBdp(
                         facts(end(role, clientId, flow, software), traffic), DEFAULTS)));
+    }
+
+    /**
+     * Every remedy changes something: at the producer's own end the reporter knows its send buffer
+     * autotunes and its host's tcp_wmem max already holds twice the BDP, so neither is named; the
+     * same producer on a host with a 4 MiB max is told to raise it.
+     */
+    @ParameterizedTest(name = "tcp_wmem max {0}: {1}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "33554432; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note]",
+                "4194304; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] " + WMEM,
+            })
+    void whatIsInEffectAtTheProducersOwnEndIsNeverARemedy(long wmemMax, String expected) {
+        ConnectionFacts facts = ConnectionFacts.builder(end("client", "producer-1", "TO_BROKER", NONE))
+                .established(true)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .kafka(KafkaSettings.unknown()
+                        .withSendBufferBytes(-1)
+                        .withProduceTraffic(new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)))
+                .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, wmemMax, 1L))
+                .build();
+        assertEquals(expected, describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS)));
     }
 
     @Test
