@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,12 +35,14 @@ class NoNullReturnTest {
                             sample + "aFieldThatStartsNull",
                             sample + "aLiteral",
                             sample + "aLocal",
-                            sample + "aTernary"),
+                            sample + "aMapsGet",
+                            sample + "aTernary",
+                            sample + "anOrElseNull"),
                     NullReturns.in(in));
         }
     }
 
-    /** Five public methods that may return null, and five the scan passes. */
+    /** Seven public methods that may return null, and seven the scan passes. */
     public static final class Sample {
         private final String named;
         private String later;
@@ -90,6 +94,23 @@ class NoNullReturnTest {
 
         public Object aCastOfAField() {
             return (Object) named;
+        }
+
+        public String aMapsGet(Map<String, String> values) {
+            return values.get(named);
+        }
+
+        public String anOrElseNull(Optional<String> value) {
+            return value.orElse(null);
+        }
+
+        public String anOrElseOfAValue(Optional<String> value) {
+            return value.orElse("");
+        }
+
+        public String aMapsGetCheckedInALocal(Map<String, String> values) {
+            String value = values.get(named);
+            return value == null ? "" : value;
         }
 
         public String aFieldCheckedInALocal() {

@@ -18,6 +18,7 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
@@ -34,7 +35,9 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * anywhere in the class, or one no constructor sets and that is not final). A field read into a
  * local is not followed: the method may have checked it, and the trace does not follow checks. Static converters may pass a null through
  * ({@code OptionalValues.orNull}). A null handed in as an argument and returned stays the
- * reviewer's to see.
+ * reviewer's to see. A method's result returned as it is counts where it may be null: a map's
+ * {@code get} (null for a missing key) and {@code Optional.orElse(null)}; other calls are taken to
+ * answer non-null, as the rule asks of them.
  */
 public final class NullReturns {
     private NullReturns() {}
@@ -171,6 +174,12 @@ public final class NullReturns {
                     && nullableFields.contains(((FieldInsnNode) insn).name)) {
                 return true;
             }
+            // a method result that may be null, returned as it is: Map.get, Optional.orElse(null)
+            if (direct
+                    && (opcode == Opcodes.INVOKEINTERFACE || opcode == Opcodes.INVOKEVIRTUAL)
+                    && mayGiveNull(method, frames, (MethodInsnNode) insn, index, nullableFields, seen, owner)) {
+                return true;
+            }
             if (opcode == Opcodes.CHECKCAST && frames[index] != null) {
                 if (madeFromNull(owner, method, frames, top(frames[index]), nullableFields, seen, direct)) {
                     return true;
@@ -189,6 +198,37 @@ public final class NullReturns {
             }
         }
         return false;
+    }
+
+    /** The maps of java.util whose get() answers null for a missing key. */
+    private static final Set<String> MAPS = Set.of(
+            "java/util/Map",
+            "java/util/HashMap",
+            "java/util/LinkedHashMap",
+            "java/util/TreeMap",
+            "java/util/SortedMap",
+            "java/util/NavigableMap",
+            "java/util/concurrent/ConcurrentMap",
+            "java/util/concurrent/ConcurrentHashMap");
+
+    /** Map.get (null for a missing key), or Optional.orElse with a null argument. */
+    private static boolean mayGiveNull(
+            MethodNode method,
+            Frame<SourceValue>[] frames,
+            MethodInsnNode call,
+            int index,
+            Set<String> nullableFields,
+            Set<AbstractInsnNode> seen,
+            String owner) {
+        if (call.name.equals("get")
+                && call.desc.equals("(Ljava/lang/Object;)Ljava/lang/Object;")
+                && MAPS.contains(call.owner)) {
+            return true;
+        }
+        return call.owner.equals("java/util/Optional")
+                && call.name.equals("orElse")
+                && frames[index] != null
+                && madeFromNull(owner, method, frames, top(frames[index]), nullableFields, seen, true);
     }
 
     @SuppressWarnings("unchecked")

@@ -44,6 +44,8 @@ class ShippedClassPathLabIT {
 
     private static final int RECORDS = 200;
     private static final String BUSY_SECONDS = "8";
+    /** Not a client setting: the run's JVM goes without --enable-native-access on Java 24 and later. */
+    private static final String NO_NATIVE_ACCESS_OPTION = "no-native-access-option";
 
     /** The oldest client release on the oldest Java the reporter supports. */
     @Test
@@ -59,6 +61,31 @@ class ShippedClassPathLabIT {
         Run run = plainClients("4.4", 25, List.of());
         run.assertEveryReporterNamedItsOwnSockets();
         assertFalse(run.output.contains(" is off"), run.output);
+    }
+
+    /**
+     * The positive control for every test that asserts no JEP 472 warning: Java 25 without the option
+     * the docs give. The JDK warns once, tcpsight says once which option to add (three reporters in
+     * one JVM share its one load), and every client still runs and is named.
+     */
+    @Test
+    void java25WithoutTheOptionWarnsOnceAndTcpsightNamesTheOptionOnce() throws Exception {
+        Run run = plainClients("4.4", 25, List.of(), NO_NATIVE_ACCESS_OPTION);
+        run.assertEveryReporterNamedItsOwnSockets();
+        assertEquals(
+                1,
+                run.lines()
+                        .filter(line -> line.startsWith("WARNING: A restricted method"))
+                        .count(),
+                run.output);
+        assertEquals(
+                1,
+                run.lines()
+                        .filter(line ->
+                                line.contains("tcpsight: Java 25 warned when tcpsight loaded its native library")
+                                        && line.contains("--enable-native-access=ALL-UNNAMED"))
+                        .count(),
+                run.output);
     }
 
     /**
@@ -124,6 +151,10 @@ class ShippedClassPathLabIT {
      */
     private static Run plainClients(String line, int java, List<Path> extraJars, String... settings) throws Exception {
         LabPrerequisites.requirePlainClientPath(line);
+        boolean withoutOption = List.of(settings).contains(NO_NATIVE_ACCESS_OPTION);
+        settings = Stream.of(settings)
+                .filter(setting -> !setting.equals(NO_NATIVE_ACCESS_OPTION))
+                .toArray(String[]::new);
         Path javaHome = java == Runtime.version().feature()
                 ? Path.of(System.getProperty("java.home"))
                 : LabPrerequisites.requireJavaRuntime(java);
@@ -147,7 +178,7 @@ class ShippedClassPathLabIT {
         LabJvm jvm = new LabJvm(
                 javaHome,
                 String.join(File.pathSeparator, classPath),
-                java >= 24 ? List.of("--enable-native-access=ALL-UNNAMED") : List.of());
+                java >= 24 && !withoutOption ? List.of("--enable-native-access=ALL-UNNAMED") : List.of());
         LabProcess clients = LAB.latest()
                 .javaInClient("plain-clients-" + line, jvm, PlainClients.class, arguments.toArray(new String[0]));
         int exit = clients.awaitExit(Duration.ofSeconds(120));
@@ -160,7 +191,9 @@ class ShippedClassPathLabIT {
                                 || l.contains("tcpsight"))
                         .collect(Collectors.joining("\n")));
         assertEquals(0, exit, output);
-        assertTrue(output.lines().noneMatch(l -> l.startsWith("WARNING:")), "a JVM warning:\n" + output);
+        if (!withoutOption) {
+            assertTrue(output.lines().noneMatch(l -> l.startsWith("WARNING:")), "a JVM warning:\n" + output);
+        }
         assertFalse(output.contains("NoClassDefFoundError: io/micrometer"), output);
         assertFalse(output.contains("Failed to construct"), output);
         return new Run(output);

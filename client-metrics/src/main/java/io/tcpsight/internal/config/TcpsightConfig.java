@@ -212,7 +212,12 @@ public final class TcpsightConfig {
 
     @SuppressWarnings("unchecked")
     public <T> T get(SettingKey<T> key) {
-        return (T) values.get(key);
+        Object value = values.get(key);
+        if (value == null) {
+            // every key of this config has a value, its default at least: another component's key is a bug
+            throw new IllegalArgumentException(key.name() + " is not a key of the shared tcpsight config");
+        }
+        return (T) value;
     }
 
     /** Whether the config named this key (a default was not taken). */

@@ -142,10 +142,12 @@ public final class ConnectSettings {
 
     @SuppressWarnings("unchecked")
     public <T> T get(SettingKey<T> key) {
-        if (!values.containsKey(key)) {
+        Object value = values.get(key);
+        if (value == null) {
+            // every key read here has a value, its default at least
             throw new IllegalArgumentException(key.name() + " was not read here");
         }
-        return (T) values.get(key);
+        return (T) value;
     }
 
     public TcpsightConfig shared() {
