@@ -64,7 +64,12 @@ class KernelLabIT {
         System.out.printf(
                 "%s: receiver SO_RCVBUF=65536 %.1f Mbit/s, autotuned %.1f Mbit/s, ratio %.1fx%n",
                 link, small, autotuned, autotuned / small);
-        assertTrue(autotuned >= 10 * small, "autotuned " + autotuned + " vs 64 KiB " + small + " Mbit/s");
+        // Each against the path's arithmetic, not one against the other: the 64 KiB receiver can never advertise
+        // more than the kernel's whole allotment for it (twice the setting) per round trip (at least 99.5 ms,
+        // LineHold); the autotuned one fills the line but for its headers and what the line's timing costs.
+        double smallCeiling = 2 * 65_536 * 8 / 0.0995 / 1e6;
+        assertTrue(small <= smallCeiling, "64 KiB " + small + " Mbit/s above the buffer's " + smallCeiling);
+        assertTrue(autotuned >= 0.8 * 200 * 1448.0 / 1500, "autotuned " + autotuned + " Mbit/s");
     }
 
     /** Sends for 6 s; goodput is the bytes the receiver acknowledged from second 2 to 6 (after slow start). */

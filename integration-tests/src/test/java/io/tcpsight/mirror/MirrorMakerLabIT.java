@@ -271,7 +271,14 @@ class MirrorMakerLabIT {
             // a poll takes a whole 50 MiB response of 1 KiB records from each of the three brokers
             // the far cluster's bootstrap list names
             assertTrue(given.contains("max.poll.records=153600"), given);
-            assertTrue(adaptedMbit > 10 * defaultsMbit, "adapted " + adaptedMbit + " vs defaults " + defaultsMbit);
+            // Each side against the path's arithmetic, never one against the other's luck (a fast defaults run once
+            // made "adapted > 10x defaults" fail at 9.95x while the adapted flow made 84.9% of the line): the
+            // defaults' consumer (receive.buffer.bytes=65536) gets at most the kernel's whole allotment for it,
+            // twice the setting, per round trip (no less than 99.5 ms, LineHold) from each far broker.
+            double defaultsCeilingMbit = FAR_BROKERS * 2 * 65_536 * 8 / 0.0995 / 1e6;
+            assertTrue(
+                    defaultsMbit <= defaultsCeilingMbit,
+                    "defaults " + defaultsMbit + " Mbit/s above their windows' " + defaultsCeilingMbit);
             // The goal is 90% of the line: three tasks read 87.2-93.7% on the line (median 91.1%), the
             // rest going to the far BBR flows' retransmissions of what the line's queue dropped
             // (docs/benchmarks.md); one task read 82-89%. The floor is below both, for a noisy machine.
