@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,23 +50,61 @@ class RoundCostBenchmark {
         List<Path> jars = new ArrayList<>();
         for (String jar : AGENTS.split(",")) {
             if (!jar.isBlank()) {
-                jars.add(Path.of(jar.trim()));
+                jars.add(agentJar(jar.trim()));
             }
         }
         if (jars.isEmpty()) {
             jars.add(THIS_BUILD);
         }
         List<String> results = new ArrayList<>();
+        List<Long> baselines = new ArrayList<>(); // the live heap without the agent, this run's
+        Map<Path, List<Long>> heaps = new LinkedHashMap<>();
         for (int repeat = 0; repeat < REPEATS; repeat++) {
             for (Path jar : jars) {
+                long[] heap = new long[1];
                 results.add(jar + ": "
-                        + (jar.equals(NO_AGENT) ? runWithoutAgent() : run(jar.equals(THIS_BUILD) ? null : jar)));
+                        + (jar.equals(NO_AGENT)
+                                ? runWithoutAgent(heap)
+                                : run(jar.equals(THIS_BUILD) ? null : jar, heap)));
+                if (HEAP) {
+                    (jar.equals(NO_AGENT) ? baselines : heaps.computeIfAbsent(jar, any -> new ArrayList<>()))
+                            .add(heap[0]);
+                }
             }
         }
-        System.out.println("round cost, side by side:\n" + String.join("\n", results));
+        System.out.println("round cost, side by side in one run:\n" + String.join("\n", results));
+        if (HEAP && !baselines.isEmpty()) {
+            long baseline = Math.round(
+                    baselines.stream().mapToLong(Long::longValue).average().orElse(0));
+            StringBuilder perConnection = new StringBuilder(String.format(
+                    "the heap a connection costs, against this run's baseline without the agent (%.2f MB, %s):%n",
+                    baseline / 1e6, baselines));
+            heaps.forEach((jar, live) -> {
+                List<Long> bytes = new ArrayList<>();
+                live.forEach(total -> bytes.add((total - baseline) / CONNECTIONS));
+                perConnection.append(String.format("  %s: %s bytes a connection%n", jar, bytes));
+            });
+            System.out.print(perConnection);
+        }
     }
 
-    private static String run(Path agentJar) throws Exception {
+    /**
+     * An agent jar as given: absolute, or relative to where Maven runs the test (this module) or to the
+     * repository (as docs/benchmarks.md writes it, broker-agent/target/...).
+     */
+    private static Path agentJar(String given) {
+        Path jar = Path.of(given);
+        if (jar.equals(NO_AGENT) || jar.equals(THIS_BUILD) || jar.isAbsolute() || Files.exists(jar)) {
+            return jar;
+        }
+        Path fromRepository = Path.of("..").resolve(jar).toAbsolutePath().normalize();
+        if (!Files.exists(fromRepository)) {
+            throw new IllegalArgumentException("-Dagents: no jar at " + jar.toAbsolutePath() + " or " + fromRepository);
+        }
+        return fromRepository;
+    }
+
+    private static String run(Path agentJar, long[] heapOut) throws Exception {
         List<KafkaHello> hellos = new ArrayList<>();
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                 .agent("interval=" + INTERVAL_SECONDS + "s")
@@ -100,7 +140,7 @@ class RoundCostBenchmark {
             if (jfr != null) {
                 jcmd(pid, "JFR.stop", "name=round");
             }
-            String heap = HEAP ? "; " + liveHeap(pid) : "";
+            String heap = HEAP ? "; " + liveHeap(pid, heapOut) : "";
             double rounds = PrometheusText.sample(after, "tcpsight_round_duration_seconds_count")
                     - PrometheusText.sample(before, "tcpsight_round_duration_seconds_count");
             double roundSeconds = (PrometheusText.sample(after, "tcpsight_round_duration_seconds_sum")
@@ -130,7 +170,7 @@ class RoundCostBenchmark {
     }
 
     /** The same connections held by a broker without the agent: the heap's baseline. */
-    private static String runWithoutAgent() throws Exception {
+    private static String runWithoutAgent(long[] heapOut) throws Exception {
         List<KafkaHello> hellos = new ArrayList<>();
         try (KafkaBroker broker = KafkaBroker.onLoopback().start()) {
             for (int i = 0; i < CONNECTIONS; i++) {
@@ -138,7 +178,7 @@ class RoundCostBenchmark {
             }
             Thread.sleep((long) ROUNDS * INTERVAL_SECONDS * 1000);
             return CONNECTIONS + " connections held; "
-                    + liveHeap(broker.process().pid());
+                    + liveHeap(broker.process().pid(), heapOut);
         } finally {
             for (KafkaHello hello : hellos) {
                 hello.close();
@@ -147,7 +187,7 @@ class RoundCostBenchmark {
     }
 
     /** The live heap after a full collection (a class histogram collects first), and tcpsight's own share. */
-    private static String liveHeap(long pid) throws Exception {
+    private static String liveHeap(long pid, long[] totalOut) throws Exception {
         Process process = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                         Long.toString(pid),
@@ -177,6 +217,7 @@ class RoundCostBenchmark {
             }
         }
         System.out.println("largest classes:\n" + String.join("\n", top));
+        totalOut[0] = total;
         return String.format("live heap %.2f MB, of it in io.tcpsight classes %.2f MB", total / 1e6, ours / 1e6);
     }
 
