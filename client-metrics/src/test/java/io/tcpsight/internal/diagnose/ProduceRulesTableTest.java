@@ -121,6 +121,14 @@ class ProduceRulesTableTest {
                         + " critical client:unknown:?=131072 client:unknown:?=20 client:unknown:?=5"
                         + " client:unknown:?=unset, or the library's value for the system default, so that the kernel autotunes "
                         + WMEM,
+                // the boundary, 0.5 requests a round trip (BUSY_REQUESTS_PER_ROUND_TRIP), a row on each side: full
+                // batches at 0.51 a round trip say the producer had more to send; at 0.49 half of each round trip is
+                // idle, the application's pace
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 5.1; 65600; 4;"
+                        + " critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 4.9; 65600; 4; none",
                 // the producer's own end (the reporter counts its requests): the same judgement, in its own keys
                 "client; producer-1; TO_BROKER; -; 30; 65600; 4;"
                         + " critical client:java:batch.size=131072 client:java:linger.ms=20"
@@ -138,10 +146,11 @@ class ProduceRulesTableTest {
             long bytesPerRequest,
             int partitions,
             String expected) {
+        // over 100 s, so that a rate a hundredth apart from another (the boundary rows) is one the rule sees
         ProduceTraffic traffic = new ProduceTraffic(
-                Math.round(requestsPerSecond * 2),
-                Math.round(requestsPerSecond * 2) * bytesPerRequest,
-                2.0,
+                Math.round(requestsPerSecond * 100),
+                Math.round(requestsPerSecond * 100) * bytesPerRequest,
+                100.0,
                 partitions);
         assertEquals(
                 expected,
