@@ -44,73 +44,72 @@ class ShippedClassPathLabIT {
 
     private static final int RECORDS = 200;
     private static final String BUSY_SECONDS = "8";
-    /** Not a client setting: the run's JVM goes without --enable-native-access on Java 24 and later. */
-    private static final String NO_NATIVE_ACCESS_OPTION = "no-native-access-option";
-
-    /** The oldest client release on the oldest Java the reporter supports. */
-    @Test
-    void kafkaClients36AloneOnJava11RunsTheReporterForEachKindOfClient() throws Exception {
-        Run run = plainClients("3.6", 11, List.of());
-        run.assertEveryReporterNamedItsOwnSockets();
-        assertFalse(run.output.contains(" is off"), run.output);
-    }
-
-    /** The newest client release on the newest Java, with the option the docs give for Java 24 and later. */
-    @Test
-    void theNewestKafkaClientsAloneOnJava25RunsTheReporterForEachKindOfClient() throws Exception {
-        Run run = plainClients("4.4", 25, List.of());
-        run.assertEveryReporterNamedItsOwnSockets();
-        assertFalse(run.output.contains(" is off"), run.output);
-    }
 
     /**
-     * The positive control for every test that asserts no JEP 472 warning: Java 25 without the option
-     * the docs give. The JDK warns once, tcpsight says once which option to add (three reporters in
-     * one JVM share its one load), and every client still runs and is named.
+     * Four JVMs at once against one broker 20 ms away, each a class path the docs give: the oldest
+     * client release on the oldest Java; the newest on the newest Java with the option the docs give
+     * for Java 24 and later; the same without it, the positive control for every check that no JEP 472
+     * warning appears (the JDK warns once, tcpsight names the option once: three reporters share one
+     * load); and a broken optional dependency, a micrometer-core whose MeterBinder is no class file,
+     * with the OTLP push asked for (each reporter says once that the push is off, and why).
      */
     @Test
-    void java25WithoutTheOptionWarnsOnceAndTcpsightNamesTheOptionOnce() throws Exception {
-        Run run = plainClients("4.4", 25, List.of(), NO_NATIVE_ACCESS_OPTION);
-        run.assertEveryReporterNamedItsOwnSockets();
-        assertEquals(
-                1,
-                run.lines()
-                        .filter(line -> line.startsWith("WARNING: A restricted method"))
-                        .count(),
-                run.output);
-        assertEquals(
-                1,
-                run.lines()
-                        .filter(line ->
-                                line.contains("tcpsight: Java 25 warned when tcpsight loaded its native library")
-                                        && line.contains("--enable-native-access=ALL-UNNAMED"))
-                        .count(),
-                run.output);
-    }
-
-    /**
-     * A broken optional dependency: a micrometer-core whose MeterBinder is no class file, with the
-     * OTLP push asked for. Each reporter says once that the push is off, and why; every client runs,
-     * and every reporter still names its sockets.
-     */
-    @Test
-    void aBrokenMicrometerOnThePathCostsTheOtlpPushAndNothingElse(@TempDir Path directory) throws Exception {
+    void theReporterBesideKafkaClientsAloneRunsItsClientsOnEveryJavaAndRelease(@TempDir Path directory)
+            throws Exception {
         Path broken = directory.resolve("micrometer-core-1.17.2.jar");
         try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(broken))) {
             jar.putNextEntry(new JarEntry("io/micrometer/core/instrument/binder/MeterBinder.class"));
             jar.write("not a class file".getBytes(StandardCharsets.US_ASCII));
             jar.closeEntry();
         }
-        Run run = plainClients("4.4", Runtime.version().feature(), List.of(broken), "tcpsight.otlp.enabled=true");
-        run.assertEveryReporterNamedItsOwnSockets();
+        KafkaBroker broker =
+                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(20)).rateMbit(200));
+        Started oldest = start(broker, "oldest", "3.6", 11, true, List.of());
+        Started newest = start(broker, "newest", "4.4", 25, true, List.of());
+        Started noOption = start(broker, "no-option", "4.4", 25, false, List.of());
+        Started brokenMicrometer = start(
+                broker,
+                "broken-micrometer",
+                "4.4",
+                Runtime.version().feature(),
+                true,
+                List.of(broken),
+                "tcpsight.otlp.enabled=true");
+
+        for (Started started : List.of(oldest, newest)) {
+            Run run = started.finish();
+            run.assertEveryReporterNamedItsOwnSockets();
+            assertFalse(run.output.contains(" is off"), run.output);
+        }
+
+        Run control = noOption.finish();
+        control.assertEveryReporterNamedItsOwnSockets();
+        assertEquals(
+                1,
+                control.lines()
+                        .filter(line -> line.startsWith("WARNING: A restricted method"))
+                        .count(),
+                control.output);
+        assertEquals(
+                1,
+                control.lines()
+                        .filter(line ->
+                                line.contains("tcpsight: Java 25 warned when tcpsight loaded its native library")
+                                        && line.contains("--enable-native-access=ALL-UNNAMED"))
+                        .count(),
+                control.output);
+
+        Run withBroken = brokenMicrometer.finish();
+        withBroken.assertEveryReporterNamedItsOwnSockets();
         for (String clientId : PlainClients.CLIENT_IDS) {
-            List<String> said = run.lines()
+            List<String> said = withBroken
+                    .lines()
                     .filter(line -> line.contains("client.id=" + clientId + ": tcpsight.otlp.enabled=true needs"))
                     .collect(Collectors.toList());
-            assertEquals(1, said.size(), clientId + ":\n" + run.output);
+            assertEquals(1, said.size(), clientId + ":\n" + withBroken.output);
             assertTrue(said.get(0).contains("io.micrometer:micrometer-core (java.lang.ClassFormatError"), said.get(0));
         }
-        assertFalse(run.output.contains(" is off"), run.output);
+        assertFalse(withBroken.output.contains(" is off"), withBroken.output);
     }
 
     private record Run(String output) {
@@ -144,17 +143,45 @@ class ShippedClassPathLabIT {
         }
     }
 
+    /** A JVM of PlainClients started, and what it ran on. */
+    private record Started(LabProcess process, String what, List<String> classPath, boolean warningsExpected) {
+        /** Waits for it: exit 0, no crash of a client, and no JVM warning unless this run is the control. */
+        Run finish() throws Exception {
+            int exit = process.awaitExit(Duration.ofSeconds(180));
+            String output = process.output();
+            System.out.println(what + ", class path " + classPath + ":\n"
+                    + output.lines()
+                            .filter(l -> l.startsWith("connection ")
+                                    || l.startsWith("produced ")
+                                    || l.startsWith("consumed ")
+                                    || l.startsWith("WARNING:")
+                                    || l.contains("tcpsight"))
+                            .collect(Collectors.joining("\n")));
+            assertEquals(0, exit, what + ":\n" + output);
+            if (!warningsExpected) {
+                assertTrue(output.lines().noneMatch(l -> l.startsWith("WARNING:")), "a JVM warning:\n" + output);
+            }
+            assertFalse(output.contains("NoClassDefFoundError: io/micrometer"), output);
+            assertFalse(output.contains("Failed to construct"), output);
+            return new Run(output);
+        }
+    }
+
     /**
      * PlainClients on kafka-clients LINE alone, tcpsight's jar and these extra jars, on that Java
-     * release, against a broker 20 ms away; the settings go to every client. No JVM warning may
-     * appear: on Java 24 and later the JVM runs with the option the docs give.
+     * release, on a topic of its own; the settings go to every client. On Java 24 and later the JVM runs
+     * with the option the docs give unless {@code nativeAccessOption} is false.
      */
-    private static Run plainClients(String line, int java, List<Path> extraJars, String... settings) throws Exception {
+    private static Started start(
+            KafkaBroker broker,
+            String name,
+            String line,
+            int java,
+            boolean nativeAccessOption,
+            List<Path> extraJars,
+            String... settings)
+            throws Exception {
         LabPrerequisites.requirePlainClientPath(line);
-        boolean withoutOption = List.of(settings).contains(NO_NATIVE_ACCESS_OPTION);
-        settings = Stream.of(settings)
-                .filter(setting -> !setting.equals(NO_NATIVE_ACCESS_OPTION))
-                .toArray(String[]::new);
         Path javaHome = java == Runtime.version().feature()
                 ? Path.of(System.getProperty("java.home"))
                 : LabPrerequisites.requireJavaRuntime(java);
@@ -170,33 +197,19 @@ class ShippedClassPathLabIT {
         classPath.add(LabPaths.clientMetricsJar().toString());
         classPath.add(LabPaths.labClientClasses().toString());
         extraJars.forEach(jar -> classPath.add(jar.toString()));
-        KafkaBroker broker =
-                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(20)).rateMbit(200));
-        List<String> arguments = new ArrayList<>(List.of(
-                broker.bootstrapServers(), "plain-" + line.replace('.', '-'), Integer.toString(RECORDS), BUSY_SECONDS));
+        List<String> arguments = new ArrayList<>(
+                List.of(broker.bootstrapServers(), "plain-" + name, Integer.toString(RECORDS), BUSY_SECONDS));
         arguments.addAll(List.of(settings));
+        boolean withOption = java >= 24 && nativeAccessOption;
         LabJvm jvm = new LabJvm(
                 javaHome,
                 String.join(File.pathSeparator, classPath),
-                java >= 24 && !withoutOption ? List.of("--enable-native-access=ALL-UNNAMED") : List.of());
-        LabProcess clients = LAB.latest()
-                .javaInClient("plain-clients-" + line, jvm, PlainClients.class, arguments.toArray(new String[0]));
-        int exit = clients.awaitExit(Duration.ofSeconds(120));
-        String output = clients.output();
-        System.out.println("kafka-clients " + line + " alone on Java " + java + ", class path " + classPath + ":\n"
-                + output.lines()
-                        .filter(l -> l.startsWith("connection ")
-                                || l.startsWith("produced ")
-                                || l.startsWith("consumed ")
-                                || l.contains("tcpsight"))
-                        .collect(Collectors.joining("\n")));
-        assertEquals(0, exit, output);
-        if (!withoutOption) {
-            assertTrue(output.lines().noneMatch(l -> l.startsWith("WARNING:")), "a JVM warning:\n" + output);
-        }
-        assertFalse(output.contains("NoClassDefFoundError: io/micrometer"), output);
-        assertFalse(output.contains("Failed to construct"), output);
-        return new Run(output);
+                withOption ? List.of("--enable-native-access=ALL-UNNAMED") : List.of());
+        LabProcess process = LAB.latest()
+                .javaInClient("plain-clients-" + name, jvm, PlainClients.class, arguments.toArray(new String[0]));
+        String what = name + ": kafka-clients " + line + " alone on Java " + java
+                + (java >= 24 ? (withOption ? " with " : " without ") + "--enable-native-access" : "");
+        return new Started(process, what, classPath, java >= 24 && !nativeAccessOption);
     }
 
     private static List<String> jars(Path directory) throws IOException {
