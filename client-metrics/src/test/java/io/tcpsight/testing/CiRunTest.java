@@ -7,11 +7,17 @@ import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.launcher.TestExecutionListener;
 import org.opentest4j.TestAbortedException;
 
 class CiRunTest {
@@ -20,24 +26,59 @@ class CiRunTest {
 
     @Test
     void onlyCiRunReadsTheCiVariable() throws IOException {
-        List<Path> readers;
+        List<Path> sources;
         try (Stream<Path> files = Files.walk(REPOSITORY)) {
-            readers = files.filter(file -> file.toString().endsWith(".java"))
-                    .filter(file -> !file.toString().contains("/target/"))
-                    .filter(file -> !file.getFileName().toString().equals("CiRun.java"))
-                    .filter(CiRunTest::readsCi)
+            sources = files.filter(file -> file.toString().endsWith(".java"))
+                    // relative to the repository: a checkout under a folder named target is still scanned
+                    .filter(file -> !REPOSITORY.relativize(file).toString().contains("/target/"))
                     .collect(Collectors.toList());
         }
-        assertTrue(Files.isDirectory(REPOSITORY.resolve("integration-tests/src/test/java")), REPOSITORY.toString());
+        List<Path> readers = sources.stream()
+                .filter(file -> !file.getFileName().toString().equals("CiRun.java"))
+                .filter(CiRunTest::readsCi)
+                .collect(Collectors.toList());
+        assertTrue(sources.size() > 100, sources.size() + " sources under " + REPOSITORY);
+        assertTrue(
+                sources.contains(
+                        REPOSITORY.resolve("integration-tests/src/test/java/io/tcpsight/lab/LabPrerequisites.java")),
+                "the lab's sources are scanned");
         assertEquals(List.of(), readers);
     }
 
+    /** Any string literal of the variable's name: a getenv call, getenv().get, @EnabledIfEnvironmentVariable. */
     private static boolean readsCi(Path file) {
         try {
-            return Files.readString(file).contains("getenv(\"CI\")");
+            return Files.readString(file).contains("\"CI\"");
         } catch (IOException unreadable) {
             throw new IllegalStateException(unreadable);
         }
+    }
+
+    /** Both hooks are registered where JUnit looks for them; without them CI would go green on skips again. */
+    @Test
+    void bothHooksAreRegistered() {
+        List<String> listeners = new ArrayList<>();
+        ServiceLoader.load(TestExecutionListener.class)
+                .forEach(listener -> listeners.add(listener.getClass().getName()));
+        assertTrue(listeners.contains(SkipsFailCiRun.class.getName()), listeners.toString());
+        List<String> extensions = new ArrayList<>();
+        ServiceLoader.load(Extension.class)
+                .forEach(extension -> extensions.add(extension.getClass().getName()));
+        assertTrue(extensions.contains(NoSkipsInCi.class.getName()), extensions.toString());
+    }
+
+    /** What this run's JUnit configuration says of extension auto-detection, read before each test. */
+    private static volatile String autoDetection = "not read";
+
+    @RegisterExtension
+    static final BeforeEachCallback READ_CONFIGURATION = context ->
+            autoDetection = context.getConfigurationParameter("junit.jupiter.extensions.autodetection.enabled")
+                    .orElse("unset");
+
+    /** And auto-detection is on in this very run (the parent pom's surefire and failsafe properties). */
+    @Test
+    void autoDetectionIsOn() {
+        assertEquals("true", autoDetection);
     }
 
     @Test

@@ -21,9 +21,10 @@ import java.util.function.Function;
  * connection (its client.id, or its principal where clients share an id).
  *
  * <p>Precision and recall count required findings only: a warn/critical finding a client must not
- * get is a false positive, whatever it names. A client may also list tolerated findings, a second
- * name for the same limit that a measurement may or may not show; they are listed apart, count for
- * nothing, and no default client has any: a rule that fired on every consumer fails the zoo.
+ * get is a false positive, whatever it names. A limited client may also list tolerated findings, a
+ * second name for the same limit that a measurement may or may not show; they are listed apart and
+ * count for nothing. A client of its library's defaults has none: a rule that fired on every
+ * consumer fails the zoo.
  */
 final class ZooScore {
     /** What a client is, the warn/critical findings it must get (none: it must stay silent), and any tolerated. */

@@ -104,7 +104,8 @@ class DoctorLabIT {
         double smallCeiling = 2 * 65_536 * 8 / 0.0995 / 1e6;
         double oneMibFetchCeiling = 1_048_576 * 8 / (0.0995 + 1_048_576 * 8 / 200e6) / 1e6;
         assertTrue(small < 10, "64 KiB over 100 ms moves about 4 Mbit/s: " + rates);
-        assertTrue(autotuned > smallCeiling, "autotuning lifts the window limit: " + rates);
+        // the 5x of small it replaced was 19.5 at the usual 3.9 Mbit/s: twice the ceiling is no looser
+        assertTrue(autotuned > 2 * smallCeiling, "autotuning lifts the window limit: " + rates);
         assertTrue(
                 recommended > oneMibFetchCeiling,
                 "fetches sized to the BDP beat Kafka's 1 MiB per partition (" + oneMibFetchCeiling + "): " + rates);

@@ -99,9 +99,10 @@ final class FetchSizeBelowBdp implements ConnectionRule {
             evidence.add(new Evidence("fetchRate", WindowModel.mbit(moved), "Mbit/s"));
             evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
         });
-        // every remedy changes something: a size already in effect (Kafka's default 50 MiB, say) is not named
+        // every remedy changes something, and a fetch-bound flow only by asking for more: a size already in
+        // effect (Kafka's default 50 MiB, say) or above the recommendation is not named
         List<Setting> settings = new ArrayList<>();
-        if (recommended.fetchMaxBytes() != kafka.fetchMaxBytes().getAsLong()) {
+        if (recommended.fetchMaxBytes() > kafka.fetchMaxBytes().getAsLong()) {
             settings.addAll(
                     KafkaKeys.client(facts.identity(), "fetch.max.bytes", Long.toString(recommended.fetchMaxBytes())));
         }

@@ -584,6 +584,35 @@ class ConnectionRulesTest {
         assertTrue(
                 settings(finding).containsKey("client:max.partition.fetch.bytes"),
                 settings(finding).toString());
+        // asking for more in all than the recommendation: lowering it would change nothing the flow needs
+        Finding more = ConnectionRules.fetchSizeBelowBdp(fetchSizes(104_857_600L, 65_536L), DEFAULTS)
+                .get();
+        assertFalse(
+                settings(more).containsKey("client:fetch.max.bytes"),
+                settings(more).toString());
+        // the partition size already what the sizing gives, the whole fetch 64 KiB: only fetch.max.bytes is named
+        long partitionSize = Long.parseLong(settings(finding).get("client:max.partition.fetch.bytes"));
+        Finding whole = ConnectionRules.fetchSizeBelowBdp(fetchSizes(65_536L, partitionSize), DEFAULTS)
+                .get();
+        assertTrue(
+                settings(whole).containsKey("client:fetch.max.bytes"),
+                settings(whole).toString());
+        assertFalse(
+                settings(whole).containsKey("client:max.partition.fetch.bytes"),
+                settings(whole).toString());
+    }
+
+    private static ConnectionFacts fetchSizes(long fetchMaxBytes, long maxPartitionFetchBytes) {
+        return ConnectionFacts.builder(client("consumer-g-1"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(fetchMaxBytes)
+                        .withMaxPartitionFetchBytes(maxPartitionFetchBytes)
+                        .withPartitionsPerBroker(1))
+                .kernel(KERNEL_618)
+                .build();
     }
 
     @Test

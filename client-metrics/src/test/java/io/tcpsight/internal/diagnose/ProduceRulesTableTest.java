@@ -128,6 +128,10 @@ class ProduceRulesTableTest {
                         + " critical client:java:batch.size=131072 client:java:linger.ms=20"
                         + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
                         + WMEM,
+                "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 5.0; 65600; 4;"
+                        + " critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
                 "broker; producer-1; TO_BROKER; apache-kafka-java/4.3.1; 4.9; 65600; 4; none",
                 // the producer's own end (the reporter counts its requests): the same judgement, in its own keys
                 "client; producer-1; TO_BROKER; -; 30; 65600; 4;"
@@ -159,26 +163,34 @@ class ProduceRulesTableTest {
     }
 
     /**
-     * Every remedy changes something: at the producer's own end the reporter knows its send buffer
-     * autotunes and its host's tcp_wmem max already holds twice the BDP, so neither is named; the
-     * same producer on a host with a 4 MiB max is told to raise it.
+     * Every remedy changes something: at the producer's own end the reporter knows whether its send
+     * buffer autotunes and whether its host's tcp_wmem max already holds twice the BDP; what already
+     * is, is not named.
      */
-    @ParameterizedTest(name = "tcp_wmem max {0}: {1}")
+    @ParameterizedTest(name = "send.buffer.bytes {0}, tcp_wmem max {1}: {2}")
     @CsvSource(
             delimiter = ';',
             value = {
-                "33554432; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                "-1; 33554432; critical client:java:batch.size=131072 client:java:linger.ms=20"
                         + " client:java:max.in.flight.requests.per.connection=5[note]",
-                "4194304; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                // the max exactly what the remedy would set: nothing to change
+                "-1; 5242880; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note]",
+                "-1; 5242879; critical client:java:batch.size=131072 client:java:linger.ms=20"
                         + " client:java:max.in.flight.requests.per.connection=5[note] " + WMEM,
+                "-1; 4194304; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] " + WMEM,
+                // Kafka's default send buffer, set: autotuning is a change
+                "131072; 33554432; critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1",
             })
-    void whatIsInEffectAtTheProducersOwnEndIsNeverARemedy(long wmemMax, String expected) {
+    void whatIsInEffectAtTheProducersOwnEndIsNeverARemedy(int sendBuffer, long wmemMax, String expected) {
         ConnectionFacts facts = ConnectionFacts.builder(end("client", "producer-1", "TO_BROKER", NONE))
                 .established(true)
                 .rttMicros(100_000)
                 .windowScaling(true)
                 .kafka(KafkaSettings.unknown()
-                        .withSendBufferBytes(-1)
+                        .withSendBufferBytes(sendBuffer)
                         .withProduceTraffic(new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)))
                 .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, wmemMax, 1L))
                 .build();
