@@ -65,6 +65,9 @@ public class TcpsightMetricsReporter implements MetricsReporter {
         }
     }
 
+    // Each step is written out rather than passed as a lambda to one helper: a lambda over ClientReporter links
+    // that class at its first call, outside any try, so a class that does not link would escape into Kafka
+    // (ReporterClassPathTest.aReporterThatCannotBeMadeIsOneLineAtConfigure fails with such a helper).
     @Override
     public void init(List<KafkaMetric> metrics) {
         ClientReporter running = reporter.get();
