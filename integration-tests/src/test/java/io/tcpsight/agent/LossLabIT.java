@@ -3,10 +3,12 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
+import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import java.time.Duration;
@@ -58,6 +60,88 @@ class LossLabIT {
                 "bbr",
                 finding.setting("sysctl", "net.ipv4.tcp_congestion_control").orElse(null));
         assertEquals("bbr", finding.setting("tcpsight", "tcpsight.congestion").orElse(null));
+    }
+
+    /**
+     * A finding on a steady flow holds while the flow does: alerts page on it. A consumer reads for a
+     * minute across 24 ms with 0.7 % loss each way, the broker on CUBIC, the agent at a 5 s interval;
+     * every round in which the agent's connection to the consumer sent enough to be judged
+     * (tcpsight.rule.min.segments) must carry the retransmissions finding for it, and there must be
+     * at least eight such rounds.
+     */
+    @Test
+    void aSteadyLossyFlowKeepsItsFindingInEveryBusyRound() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(24)).rateMbit(200).lossPercent(0.7))
+                .serverSysctl("net.ipv4.tcp_congestion_control", "cubic"));
+        String clientId = "steady-lossy-consumer";
+        List<String> rounds = new ArrayList<>();
+        int busy = 0;
+        List<String> missed = new ArrayList<>();
+        try (KafkaBroker broker = KafkaBroker.inLab(lab)
+                .agent("interval=5s")
+                .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
+                .start()) {
+            LabTopics.create(broker, "lossy", 1);
+            LabTopics.fillBesideBroker(lab, broker, "lossy", RECORDS, 10_000);
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, clientId)) {
+                consumer.subscribe(List.of("lossy"));
+                int lastRound = LabRounds.count(broker.agentGet("/metrics"));
+                long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (System.nanoTime() < end) {
+                    consumer.poll(Duration.ofMillis(100));
+                    int round = LabRounds.count(broker.agentGet("/metrics"));
+                    if (round == lastRound) {
+                        continue;
+                    }
+                    lastRound = round;
+                    ConnectionView.Interval interval = null;
+                    for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=50"))) {
+                        // the fetch connection, not the group coordinator's: the busiest of the consumer's
+                        if (clientId.equals(connection.clientId())
+                                && connection.interval() != null
+                                && (interval == null
+                                        || connection.interval().sendRateBytesPerSecond()
+                                                > interval.sendRateBytesPerSecond())) {
+                            interval = connection.interval();
+                        }
+                    }
+                    String finding = "none";
+                    for (FindingView candidate : FindingView.list(broker.agentGet("/findings"))) {
+                        if (candidate.is("retransmissions")
+                                && clientId.equals(candidate.connection().clientId())) {
+                            finding = candidate.severity();
+                        }
+                    }
+                    double segments =
+                            interval == null ? 0 : interval.sendRateBytesPerSecond() * interval.seconds() / 1448;
+                    String line = String.format(
+                            "round %d: %.0f segments sent, retransmitted %.4f, finding %s",
+                            round, segments, interval == null ? 0 : interval.retransmitRatio(), finding);
+                    rounds.add(line);
+                    if (segments >= 1000) {
+                        busy++;
+                        if (finding.equals("none")) {
+                            missed.add(line);
+                        }
+                    }
+                }
+            }
+        }
+        String story = String.join("\n", rounds);
+        System.out.println("a steady lossy flow, round by round:\n" + story);
+        assertTrue(busy >= 8, "busy rounds judged: " + busy + "\n" + story);
+        assertTrue(missed.isEmpty(), "busy rounds without the finding: " + missed + "\n" + story);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(KafkaBroker broker, String clientId) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "-1");
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** A fresh lab (a broker's data lives with its namespace) with the broker's namespace on CUBIC. */

@@ -60,6 +60,7 @@ class CertainNamesLabIT {
                     protocol.equals("SSL") ? builder.mutualTls(tls) : builder.saslOverTls(tls, "admin", "admin-secret");
         }
         try (KafkaBroker broker = builder.start()) {
+            lab.takeIdleLine();
             LabTopics.create(broker, "names", 2);
             LabTopics.fill(broker, "names", RECORDS, RECORD_BYTES);
             try (LabConnectWorker plain = worker(lab, broker, 8083, null);
@@ -111,7 +112,7 @@ class CertainNamesLabIT {
                                     && !f.severity().equals("info"))
                             .findFirst()
                             .orElseThrow(() -> new AssertionError("the slow connector is not named: " + findings));
-                    lab.lineHold().assertQuoted(slow.number("rtt"), slow.brief());
+                    lab.idleLine().assertQuoted(slow.number("rtt"), slow.brief());
                     assertTrue(
                             slow.remedy().settings().stream()
                                     .anyMatch(s -> s.key() != null

@@ -72,7 +72,7 @@ class ConnectPluginLabIT {
             System.out.println("connector consumer finding " + afterRunningMs
                     + " ms after its tasks were RUNNING (interval " + INTERVAL_MS + " ms): " + finding);
             assertEquals("far-sink", finding.connection().connector());
-            LAB.latest().lineHold().assertQuoted(finding.number("rtt"), finding.brief());
+            LAB.latest().idleLine().assertQuoted(finding.number("rtt"), finding.brief());
             List<String> keys = new ArrayList<>();
             finding.remedy().settings().forEach(setting -> keys.add(setting.key() + "=" + setting.value()));
             assertTrue(
@@ -687,6 +687,7 @@ class ConnectPluginLabIT {
     private static LabConnectWorker smallBufferWorkerWithSink(Link link, String topic) throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder().link(link).clientInNamespace());
         KafkaBroker broker = KafkaBroker.start(lab, Map.of());
+        lab.takeIdleLine();
         LabTopics.create(broker, topic, 2);
         produce(broker, topic, 100);
         LabConnectWorker worker = LabConnectWorker.start(

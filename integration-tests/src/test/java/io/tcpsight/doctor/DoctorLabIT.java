@@ -9,6 +9,7 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabDoctor;
+import io.tcpsight.lab.LineHold;
 import io.tcpsight.lab.Link;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +38,7 @@ class DoctorLabIT {
                 .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
         KafkaBroker broker =
                 KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
+        LineHold line = lab.takeIdleLine();
         Path config = Files.writeString(
                 directory.resolve("consumer.properties"),
                 "client.id=far-consumer\nreceive.buffer.bytes=65536\ngroup.id=far-group\n");
@@ -59,8 +61,7 @@ class DoctorLabIT {
         assertEquals(
                 broker.bootstrapServers(),
                 finding.path("connection").path("remote").asText());
-        lab.lineHold()
-                .assertQuoted(finding.path("evidence").path("rtt").path("value").asDouble(), finding.toString());
+        line.assertQuoted(finding.path("evidence").path("rtt").path("value").asDouble(), finding.toString());
         JsonNode setting = finding.path("remedy").path("settings").get(0);
         assertEquals("receive.buffer.bytes", setting.path("key").asText());
         assertEquals("-1", setting.path("value").asText());
@@ -89,7 +90,7 @@ class DoctorLabIT {
         Matcher rtt = Pattern.compile("^  1\\s+\\S+\\s+([0-9.]+) ms", Pattern.MULTILINE)
                 .matcher(human.out());
         assertTrue(rtt.find(), human.out());
-        lab.lineHold().assertQuoted(Double.parseDouble(rtt.group(1)), "the broker row");
+        line.assertQuoted(Double.parseDouble(rtt.group(1)), "the broker row");
         Map<String, Double> rates = ProbeTopics.probeRates(human.out());
         double small = ProbeTopics.rate(rates, "receive.buffer.bytes=65536");
         double autotuned = ProbeTopics.rate(rates, "receive.buffer.bytes=-1");

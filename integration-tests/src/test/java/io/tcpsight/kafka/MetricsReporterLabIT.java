@@ -47,6 +47,7 @@ class MetricsReporterLabIT {
     void a64KibConsumer100MsAwayRaisesSmallReceiveBufferWithinOneInterval() throws Exception {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+        LAB.latest().takeIdleLine();
         List<JsonNode> findings = run(broker, "lab-consumer-far", true);
         JsonNode finding = findings.stream()
                 .filter(f -> f.path("rule").asText().equals("small-receive-buffer"))
@@ -60,7 +61,7 @@ class MetricsReporterLabIT {
                 .asText()
                 .startsWith(broker.bootstrapServers().split(":")[0]));
         LAB.latest()
-                .lineHold()
+                .idleLine()
                 .assertQuoted(finding.path("evidence").path("rtt").path("value").asDouble(), finding.toString());
         JsonNode setting = finding.path("remedy").path("settings").get(0);
         assertEquals("receive.buffer.bytes", setting.path("key").asText());

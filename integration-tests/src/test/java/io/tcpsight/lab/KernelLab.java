@@ -44,6 +44,7 @@ public final class KernelLab implements AutoCloseable {
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
     private int holdQuestions;
+    private LineHold idle;
     private boolean closed;
     /** The host's allowed congestion controls before this lab added one, to restore on close; null if untouched. */
     private String allowedCongestionControlBefore;
@@ -419,7 +420,7 @@ public final class KernelLab implements AutoCloseable {
      * delivering late), and the latest it woke after a timeout. Asked with SIGUSR1; each answer
      * carries the number of the question, so an earlier answer is never taken for this one.
      */
-    public synchronized LineHold lineHold() throws IOException, InterruptedException {
+    synchronized LineHold lineHold() throws IOException, InterruptedException {
         int question = ++holdQuestions;
         run("kill", "-USR1", Long.toString(delayLine.pid()));
         Matcher answer = delayLine.awaitLine(
@@ -429,6 +430,28 @@ public final class KernelLab implements AutoCloseable {
                 Duration.ofNanos(Long.parseLong(answer.group(1)) * 1000),
                 Duration.ofNanos(Long.parseLong(answer.group(2)) * 1000),
                 Duration.ofNanos(Long.parseLong(answer.group(3)) * 1000));
+    }
+
+    /**
+     * Reads what the line has added so far, before a test's bulk transfer, and keeps it as the bounds
+     * every RTT the test checks is held to ({@link #idleLine()}): queueing that a bulk transfer causes
+     * later cannot widen them. Fails when the idle line already held a packet, or woke, more than
+     * {@link LineHold#IDLE_MOST} late: a line that does so cannot bound an RTT.
+     */
+    public synchronized LineHold takeIdleLine() throws IOException, InterruptedException {
+        LineHold reading = lineHold();
+        reading.assertIdle();
+        idle = reading;
+        return reading;
+    }
+
+    /** The line's bounds as {@link #takeIdleLine()} read them before the bulk transfer. */
+    public synchronized LineHold idleLine() {
+        if (idle == null) {
+            throw new IllegalStateException("no reading of the idle line was taken before the bulk transfer"
+                    + " (takeIdleLine): a reading after it would widen the bounds by the transfer's own queueing");
+        }
+        return idle;
     }
 
     public String delayLineStatistics() {

@@ -39,7 +39,7 @@ class KernelLabIT {
                 }
             }
             TcpInfo info = TcpSockets.tcpInfo(channel);
-            LineHold line = lab.lineHold();
+            LineHold line = lab.takeIdleLine();
             double minRtt = info.minRttMicros().getAsLong() / 1000.0;
             System.out.printf(
                     "one way %d ms: srtt %.2f ms, min_rtt %.2f ms (%.3f ms over the nominal); the line allows %s%n",

@@ -25,6 +25,13 @@ public final class LineHold {
      * it on an idle line: under 0.3 ms (lab.md).
      */
     static final Duration KERNEL_ALLOWANCE = Duration.ofMillis(1);
+    /**
+     * The most an idle line may have held a packet in either direction, or woken late, for its
+     * reading to bound an RTT: nothing queues behind its rate limit while it is idle, so more than
+     * this is the delay line starved of its CPU, and a check against it would allow what the line
+     * cannot explain.
+     */
+    static final Duration IDLE_MOST = Duration.ofMillis(2);
 
     private final Duration nominal;
     private final Duration aToB;
@@ -45,6 +52,14 @@ public final class LineHold {
     public double highestRttMillis() {
         return millis(
                 nominal.plus(aToB).plus(bToA).plus(wakeLate.multipliedBy(2)).plus(KERNEL_ALLOWANCE));
+    }
+
+    /** Asserts that this reading, taken before any bulk transfer, is one of an idle line. */
+    void assertIdle() {
+        System.out.println("[line] idle: " + this);
+        assertTrue(
+                aToB.compareTo(IDLE_MOST) <= 0 && bToA.compareTo(IDLE_MOST) <= 0 && wakeLate.compareTo(IDLE_MOST) <= 0,
+                "the idle line held a packet or woke more than " + millis(IDLE_MOST) + " ms late: " + this);
     }
 
     /** Asserts that an RTT a finding or report quotes is one the line can have given it. */

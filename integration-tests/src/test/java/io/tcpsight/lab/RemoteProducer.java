@@ -20,10 +20,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * its first {@value #WARM_UP_SECONDS} s (the window's growth), and {@code failed N} for records that
  * failed meanwhile; what is still buffered at the end is dropped. Given {@code metric.reporters}
  * (the tcpsight reporter), it prints the reporter's findings once a second, as
- * {@link ReportingProducer} does.
+ * {@link ReportingProducer} does. Given {@code lab.pace.records=N} and {@code lab.pace.every.ms=M}
+ * (not producer settings), it writes as an application with its own pace does: N records at once,
+ * then nothing until M ms after the burst began.
  */
 public final class RemoteProducer {
     static final int WARM_UP_SECONDS = 4;
+    private static final String PACE_RECORDS = "lab.pace.records";
+    private static final String PACE_EVERY_MS = "lab.pace.every.ms";
 
     private RemoteProducer() {}
 
@@ -35,6 +39,10 @@ public final class RemoteProducer {
             String[] setting = args[i].split("=", 2);
             config.put(setting[0], setting[1]);
         }
+        int paceRecords = Integer.parseInt(String.valueOf(config.getOrDefault(PACE_RECORDS, "0")));
+        long paceEveryNanos = Long.parseLong(String.valueOf(config.getOrDefault(PACE_EVERY_MS, "0"))) * 1_000_000L;
+        config.remove(PACE_RECORDS);
+        config.remove(PACE_EVERY_MS);
         long seconds = Long.parseLong(args[3]);
         byte[] value = new byte[1000];
         new Random(7).nextBytes(value);
@@ -43,12 +51,21 @@ public final class RemoteProducer {
         long warmedUp = start + WARM_UP_SECONDS * 1_000_000_000L;
         long end = start + seconds * 1_000_000_000L;
         double bytesAtWarmUp = -1;
+        double requestsAtWarmUp = -1;
         long warmUpNanos = 0;
         boolean reporting = config.containsKey(ProducerConfig.METRIC_REPORTER_CLASSES_CONFIG);
         long nextReport = start + 1_000_000_000L;
+        long burstStart = start;
+        int inBurst = 0;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             while (System.nanoTime() < end) {
+                if (paceRecords > 0 && inBurst == paceRecords) {
+                    burstStart += paceEveryNanos;
+                    Thread.sleep(Math.max(0, (burstStart - System.nanoTime()) / 1_000_000L));
+                    inBurst = 0;
+                }
+                inBurst++;
                 producer.send(new ProducerRecord<>(args[1], value), (metadata, failure) -> {
                     if (failure != null) {
                         failed.incrementAndGet();
@@ -56,6 +73,7 @@ public final class RemoteProducer {
                 }); // blocks when buffer.memory is full
                 if (bytesAtWarmUp < 0 && System.nanoTime() >= warmedUp) {
                     bytesAtWarmUp = outgoingBytes(producer);
+                    requestsAtWarmUp = metric(producer, "request-total");
                     warmUpNanos = System.nanoTime();
                 }
                 if (reporting && System.nanoTime() >= nextReport) {
@@ -66,7 +84,14 @@ public final class RemoteProducer {
                 }
             }
             double sent = outgoingBytes(producer) - bytesAtWarmUp;
-            System.out.printf("rate %.0f%n", sent / ((System.nanoTime() - warmUpNanos) / 1e9));
+            double measuredSeconds = (System.nanoTime() - warmUpNanos) / 1e9;
+            System.out.printf("rate %.0f%n", sent / measuredSeconds);
+            // its own account of its pipeline after the warm-up, for tests that check what a rule made of it
+            System.out.printf(
+                    "pipeline requests/s %.2f batch-size-avg %.0f record-queue-time-avg %.1f%n",
+                    (metric(producer, "request-total") - requestsAtWarmUp) / measuredSeconds,
+                    metric(producer, "batch-size-avg"),
+                    metric(producer, "record-queue-time-avg"));
             System.out.println("failed " + failed.get());
             // What is still buffered is dropped, not sent: at Kafka's defaults 100 ms away, 32 MiB would take
             // half a minute to cross.
@@ -76,12 +101,16 @@ public final class RemoteProducer {
     }
 
     private static double outgoingBytes(KafkaProducer<?, ?> producer) {
+        return metric(producer, "outgoing-byte-total");
+    }
+
+    private static double metric(KafkaProducer<?, ?> producer, String metricName) {
         for (Map.Entry<MetricName, ? extends Metric> metric : producer.metrics().entrySet()) {
             MetricName name = metric.getKey();
-            if (name.group().equals("producer-metrics") && name.name().equals("outgoing-byte-total")) {
+            if (name.group().equals("producer-metrics") && name.name().equals(metricName)) {
                 return ((Number) metric.getValue().metricValue()).doubleValue();
             }
         }
-        throw new IllegalStateException("the producer has no producer-metrics outgoing-byte-total");
+        throw new IllegalStateException("the producer has no producer-metrics " + metricName);
     }
 }

@@ -149,7 +149,7 @@ class DedicatedMirrorMakerLabIT {
             assertEquals("far", finding.connection().cluster());
             assertEquals("replication-consumer", finding.connection().mirrorRole());
             assertEquals("to_client", finding.connection().flow());
-            lab.lineHold().assertQuoted(finding.number("rtt"), finding.brief());
+            lab.idleLine().assertQuoted(finding.number("rtt"), finding.brief());
             assertTrue(keys.contains("mm2.properties: far.consumer.receive.buffer.bytes=-1"), keys.toString());
             assertTrue(others.isEmpty(), "no warn or critical finding for MM2's other clients: " + others);
             assertTrue(adapted.contains("receive.buffer.bytes=-1"), "the fast flow's placeholders: " + adapted);

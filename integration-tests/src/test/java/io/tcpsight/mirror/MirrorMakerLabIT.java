@@ -116,7 +116,7 @@ class MirrorMakerLabIT {
             assertEquals(CONNECTOR, finding.connection().connector());
             assertEquals("replication-consumer", finding.connection().mirrorRole());
             assertEquals("to_client", finding.connection().flow());
-            lab.lineHold().assertQuoted(finding.number("rtt"), finding.brief());
+            lab.idleLine().assertQuoted(finding.number("rtt"), finding.brief());
             assertTrue(
                     keys.contains("connector " + CONNECTOR + ": source.consumer.receive.buffer.bytes=-1"),
                     keys.toString());

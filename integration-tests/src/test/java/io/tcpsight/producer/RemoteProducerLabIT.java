@@ -111,6 +111,82 @@ class RemoteProducerLabIT {
     }
 
     /**
+     * Whose pace is it: two producers with the reporter, side by side across the line, both sending
+     * full batches (15 records of 1,000 bytes each) fewer than once a round trip. One is its
+     * application's pace, a burst every 167 ms (0.6 requests a round trip), each sent at once; the
+     * other writes as fast as the producer takes records with one request in flight, so its records
+     * fill its buffer behind the request ahead. Only the producer's own buffer tells them apart: the first is
+     * silent, the second is named. (The broker's agent, which cannot see a producer's buffer, judges
+     * both from their requests.)
+     */
+    @Test
+    void aProducerPacedByItsApplicationIsSilentWhereOneHeldByItsPipelineIsNamed() throws Exception {
+        KernelLab lab = LAB.start(KernelLab.builder().link(LINE).clientInNamespace());
+        try (KafkaBroker broker = KafkaBroker.inLab(lab).start()) {
+            LabTopics.create(broker, TOPIC, 1);
+            LabProcess paced = reportingProducer(
+                    lab, broker, "paced-producer", "lab.pace.records=15", "lab.pace.every.ms=167", "batch.size=16384");
+            LabProcess held = reportingProducer(
+                    lab,
+                    broker,
+                    "held-producer",
+                    "max.in.flight.requests.per.connection=1",
+                    "batch.size=16384",
+                    "linger.ms=5");
+            assertEquals(0, paced.awaitExit(Duration.ofSeconds(60)), paced.output());
+            assertEquals(0, held.awaitExit(Duration.ofSeconds(60)), held.output());
+            Matcher pacedPipeline = pipeline(paced);
+            // the paced producer is where the requests alone would name it: full batches, 0.5 or more a round trip
+            double pacedPerRoundTrip = Double.parseDouble(pacedPipeline.group(1)) * 0.1;
+            double pacedBatch = Double.parseDouble(pacedPipeline.group(2));
+            assertTrue(
+                    pacedPerRoundTrip >= 0.5 && pacedPerRoundTrip < 1 && pacedBatch >= 0.75 * 16_384,
+                    "the paced producer sends full batches 0.5 to 1 times a round trip: " + pacedPipeline.group() + "\n"
+                            + paced.output());
+            List<String> pacedRules = new ArrayList<>();
+            List<FindingView> pacedPipelineFindings = new ArrayList<>();
+            for (FindingView finding : ReporterFindings.printedIn(paced.output())) {
+                pacedRules.add(finding.rule());
+                if (finding.rule().equals("produce-pipeline-below-bdp")) {
+                    pacedPipelineFindings.add(finding);
+                }
+            }
+            FindingView heldFinding = null;
+            for (FindingView finding : ReporterFindings.printedIn(held.output())) {
+                if (finding.rule().equals("produce-pipeline-below-bdp")) {
+                    heldFinding = finding;
+                }
+            }
+            System.out.println("paced: " + pacedPipeline.group() + ", its reporter's rules " + pacedRules
+                    + "; held: " + pipeline(held).group() + ", "
+                    + (heldFinding == null ? "no finding" : heldFinding.brief()));
+            assertTrue(heldFinding != null, "the held producer's reporter names its pipeline:\n" + held.output());
+            assertTrue(
+                    heldFinding.number("bufferHeld") >= 0.5 * 33_554_432,
+                    "its records hold half its buffer.memory or more: " + heldFinding.brief());
+            assertTrue(pacedPipelineFindings.isEmpty(), "the paced producer: " + pacedPipelineFindings);
+        }
+    }
+
+    private static LabProcess reportingProducer(KernelLab lab, KafkaBroker broker, String clientId, String... settings)
+            throws Exception {
+        List<String> args =
+                new ArrayList<>(List.of(broker.bootstrapServers(), TOPIC, clientId, Integer.toString(SECONDS + 4)));
+        args.addAll(List.of(settings));
+        args.addAll(List.of(
+                "metric.reporters=io.tcpsight.kafka.TcpsightMetricsReporter",
+                "tcpsight.sample.interval.ms=1000",
+                "tcpsight.target.throughput.mbit=200"));
+        return lab.javaInClient(clientId, RemoteProducer.class, args.toArray(new String[0]));
+    }
+
+    private static Matcher pipeline(LabProcess producer) throws Exception {
+        return producer.awaitLine(
+                "^pipeline requests/s ([0-9.]+) batch-size-avg ([0-9.]+) record-queue-time-avg ([0-9.]+)$",
+                Duration.ZERO);
+    }
+
+    /**
      * One round for producers that share a broker: a fresh lab and broker with their settings so far,
      * each producer for SECONDS in turn, and the agent's warn and critical findings for it.
      */

@@ -44,6 +44,18 @@ final class ProduceRules {
      * application had more to send; fewer requests than this leave half of each round trip idle.
      */
     static final double BUSY_REQUESTS_PER_ROUND_TRIP = 0.5;
+    /**
+     * Where the producer's own end says what its records hold of its buffer.memory (its gauges; the
+     * broker cannot see them): under this share, the pipeline holds no backlog. A producer its
+     * pipeline limits writes more than the pipeline carries, so its records fill buffer.memory
+     * until send() blocks (all 32 MiB, measured at 100 ms with one request in flight). One paced by
+     * its application, full batches a burst at a time, holds only the batches in flight (one or
+     * two of 16 KiB, measured). A time would not do: the producer's record-queue-time-avg spans a
+     * minute, so a paced producer's first minute carries its start-up's waits for metadata and a
+     * producer id (227 ms at 100 ms, against 58 ms later). The broker alone cannot tell the two
+     * apart and judges from the requests.
+     */
+    static final double BACKLOG_SHARE_OF_BUFFER = 0.5;
 
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
@@ -59,6 +71,11 @@ final class ProduceRules {
                 || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
             return Optional
                     .empty(); // idle part of each round trip, or batches that leave unfilled: the application's pace
+        }
+        if (traffic.bufferHeldBytes().isPresent()
+                && traffic.bufferHeldBytes().getAsLong()
+                        < BACKLOG_SHARE_OF_BUFFER * traffic.bufferTotalBytes().getAsLong()) {
+            return Optional.empty(); // no backlog behind the pipeline: the application's pace
         }
         double rate = traffic.bytesPerSecond();
         // Judged by what the producer achieved: within FAR_BELOW of the target it is fast, whatever its settings.
@@ -78,6 +95,7 @@ final class ProduceRules {
         evidence.add(new Evidence("requestsPerRoundTrip", Math.round(perRoundTrip * 10) / 10.0, "count"));
         evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
         evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
+        traffic.bufferHeldBytes().ifPresent(held -> evidence.add(new Evidence("bufferHeld", held, "bytes")));
         List<Setting> settings = new ArrayList<>();
         settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(sizing.batchBytes())));
         if (sizing.raisesMaxRequest()) {

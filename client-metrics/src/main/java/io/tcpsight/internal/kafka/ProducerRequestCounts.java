@@ -2,6 +2,7 @@ package io.tcpsight.internal.kafka;
 
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.ProduceTrafficCounter;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.metrics.KafkaMetric;
@@ -10,7 +11,8 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * What a producer sent each broker between two rounds, from its own metrics: the node's
  * {@code request-total} and {@code outgoing-byte-total} ({@code producer-node-metrics}), and the
  * partitions a request carries, as the client's {@code request-size-avg} over its
- * {@code batch-size-avg} ({@code producer-metrics}). These are the counts the broker agent reads
+ * {@code batch-size-avg} ({@code producer-metrics}), and what its records hold of its
+ * buffer.memory ({@code buffer-total-bytes}, {@code buffer-available-bytes}), which no broker can see. These are the counts the broker agent reads
  * off the wire, seen from the producer, so the same rule judges both ends. Holds one entry per
  * broker the client has metrics for.
  */
@@ -21,12 +23,17 @@ public final class ProducerRequestCounts {
     private static final String BYTES = "outgoing-byte-total";
     private static final String REQUEST_SIZE = "request-size-avg";
     private static final String BATCH_SIZE = "batch-size-avg";
+    private static final String BUFFER_TOTAL = "buffer-total-bytes";
+    private static final String BUFFER_AVAILABLE = "buffer-available-bytes";
 
     private final ClientMetricTable metrics =
             new ClientMetricTable(name -> name.group().equals(NODE_GROUP)
                             && (name.name().equals(REQUESTS) || name.name().equals(BYTES))
                     || name.group().equals(CLIENT_GROUP)
-                            && (name.name().equals(REQUEST_SIZE) || name.name().equals(BATCH_SIZE)));
+                            && (name.name().equals(REQUEST_SIZE)
+                                    || name.name().equals(BATCH_SIZE)
+                                    || name.name().equals(BUFFER_TOTAL)
+                                    || name.name().equals(BUFFER_AVAILABLE)));
     // The sampler thread only:
     private final ProduceTrafficCounter counter = new ProduceTrafficCounter();
     private volatile Map<String, ProduceTraffic> lastRound = Map.of();
@@ -43,7 +50,12 @@ public final class ProducerRequestCounts {
     public void round(long nowNanos) {
         Integer partitions = ProduceTrafficCounter.partitionsPerRequest(
                 metrics.clientWide(REQUEST_SIZE), metrics.clientWide(BATCH_SIZE));
-        lastRound = Map.copyOf(counter.next(metrics.byNode(REQUESTS, BYTES), node -> partitions, nowNanos));
+        double total = metrics.clientWide(BUFFER_TOTAL);
+        double available = metrics.clientWide(BUFFER_AVAILABLE);
+        Map<String, ProduceTraffic> traffic = new HashMap<>();
+        counter.next(metrics.byNode(REQUESTS, BYTES), node -> partitions, nowNanos)
+                .forEach((node, seen) -> traffic.put(node, seen.withBuffer(total, available)));
+        lastRound = Map.copyOf(traffic);
     }
 
     /** The broker's traffic in the interval before this round; empty before two rounds or for another node. */

@@ -1,17 +1,22 @@
 package io.tcpsight.internal.model;
 
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * What a producer's connection carried in Produce requests over one interval, as the broker saw
  * them: how many, how large, and how many partitions each named. The broker cannot read a
- * client's batch.size or max.in.flight; it reads what they produce.
+ * client's batch.size or max.in.flight; it reads what they produce. At the producer's own end
+ * (the reporter, the Connect plugin) the traffic also carries how much of its buffer.memory its
+ * records held when the round began, which the broker cannot see.
  */
 public final class ProduceTraffic {
     private final long requests;
     private final long bytes;
     private final double seconds;
     private final Integer partitionsPerRequest;
+    private final long bufferHeldBytes;
+    private final long bufferTotalBytes;
 
     /**
      * @param requests Produce requests in the interval
@@ -20,6 +25,16 @@ public final class ProduceTraffic {
      * @param partitionsPerRequest partitions the latest request read named; null when none was read
      */
     public ProduceTraffic(long requests, long bytes, double seconds, Integer partitionsPerRequest) {
+        this(requests, bytes, seconds, partitionsPerRequest, -1, -1);
+    }
+
+    private ProduceTraffic(
+            long requests,
+            long bytes,
+            double seconds,
+            Integer partitionsPerRequest,
+            long bufferHeldBytes,
+            long bufferTotalBytes) {
         if (requests < 0 || bytes < 0 || !(seconds > 0)) {
             throw new IllegalArgumentException("requests " + requests + ", bytes " + bytes + " over " + seconds
                     + " s: counts are never negative" + " and an interval has a length");
@@ -28,6 +43,25 @@ public final class ProduceTraffic {
         this.bytes = bytes;
         this.seconds = seconds;
         this.partitionsPerRequest = partitionsPerRequest;
+        this.bufferHeldBytes = bufferHeldBytes;
+        this.bufferTotalBytes = bufferTotalBytes;
+    }
+
+    /**
+     * The same traffic with the producer's own buffer gauges ({@code buffer-total-bytes} and
+     * {@code buffer-available-bytes}): what its records held of buffer.memory, batches waiting
+     * and in flight. Ignored unless the total is positive and the available part within it.
+     */
+    public ProduceTraffic withBuffer(double totalBytes, double availableBytes) {
+        return totalBytes > 0 && availableBytes >= 0 && availableBytes <= totalBytes
+                ? new ProduceTraffic(
+                        requests,
+                        bytes,
+                        seconds,
+                        partitionsPerRequest,
+                        Math.round(totalBytes - availableBytes),
+                        Math.round(totalBytes))
+                : this;
     }
 
     public long requests() {
@@ -54,5 +88,15 @@ public final class ProduceTraffic {
 
     public OptionalInt partitionsPerRequest() {
         return OptionalValues.orEmpty(partitionsPerRequest);
+    }
+
+    /** The bytes the producer's records held of its buffer.memory; empty where only the wire is seen (the broker). */
+    public OptionalLong bufferHeldBytes() {
+        return bufferTotalBytes > 0 ? OptionalLong.of(bufferHeldBytes) : OptionalLong.empty();
+    }
+
+    /** The producer's buffer.memory, as its own gauge reads it; empty where only the wire is seen. */
+    public OptionalLong bufferTotalBytes() {
+        return bufferTotalBytes > 0 ? OptionalLong.of(bufferTotalBytes) : OptionalLong.empty();
     }
 }

@@ -197,6 +197,70 @@ class ProduceRulesTableTest {
         assertEquals(expected, describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS)));
     }
 
+    /**
+     * At the producer's own end its buffer says whose pace it is. Full batches at 0.6 requests a
+     * round trip (6 a second at 100 ms): an application that writes a batch's worth at a time holds
+     * only the batches in flight of its 32 MiB buffer.memory and stays silent; the same requests
+     * from a producer whose records fill half its buffer or more are held by its pipeline. The
+     * boundary, half of buffer.memory, with a row on each side; where the buffer is not known (the
+     * broker's end) the requests decide.
+     */
+    @ParameterizedTest(name = "end {0}, records hold {1} of {2} bytes: {3}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "client; 0; 33554432; none",
+                "client; 32768; 33554432; none",
+                "client; 16777215; 33554432; none",
+                "client; 16777216; 33554432; critical client:java:batch.size=524288 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                "client; 33554432; 33554432; critical client:java:batch.size=524288 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                // what the gauges read is the producer's own buffer.memory, whatever its size
+                "client; 40000; 65536; critical client:java:batch.size=524288 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                "client; 30000; 65536; none",
+                // the broker cannot see the producer's buffer: the same requests are judged as the pipeline's
+                "broker; -1; -1; critical client:java:batch.size=524288 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+            })
+    void aProducerPacedByItsApplicationIsSilentWhereItsOwnBufferShowsIt(
+            String role, long held, long total, String expected) {
+        // 0.6 full 16 KiB batches a round trip, one partition each (so the remedy's batch holds a fifth of 2 BDPs)
+        ProduceTraffic traffic = new ProduceTraffic(600, 600 * 16_000L, 100.0, 1);
+        ProduceTraffic seen = total < 0 ? traffic : traffic.withBuffer(total, total - held);
+        String software = role.equals("client") ? NONE : "apache-kafka-java/4.3.1";
+        assertEquals(
+                expected,
+                describe(ProduceRules.producePipelineBelowBdp(
+                        facts(end(role, "producer-1", "TO_BROKER", software), seen), DEFAULTS)));
+    }
+
+    @Test
+    void theProducersOwnBufferIsEvidenceWhereItIsKnown() {
+        Finding finding = ProduceRules.producePipelineBelowBdp(
+                        facts(
+                                end("client", "producer-1", "TO_BROKER", NONE),
+                                new ProduceTraffic(60, 60 * 65_600L, 2.0, 4).withBuffer(33_554_432, 1_000_000)),
+                        DEFAULTS)
+                .get();
+        assertEquals(32_554_432L, value(finding, "bufferHeld"));
+    }
+
+    @Test
+    void bufferGaugesThatCannotBeAreNotKnown() {
+        ProduceTraffic traffic = new ProduceTraffic(60, 60 * 65_600L, 2.0, 4);
+        assertEquals(false, traffic.withBuffer(0, 0).bufferHeldBytes().isPresent());
+        assertEquals(false, traffic.withBuffer(-1, -1).bufferHeldBytes().isPresent());
+        assertEquals(false, traffic.withBuffer(100, 101).bufferHeldBytes().isPresent());
+        assertEquals(false, traffic.withBuffer(Double.NaN, 5).bufferHeldBytes().isPresent());
+        assertEquals(40L, traffic.withBuffer(100, 60).bufferHeldBytes().getAsLong());
+    }
+
     @Test
     void noProduceTrafficNoFinding() {
         assertEquals(

@@ -16,7 +16,8 @@ import javax.management.ObjectName;
  * What each of the worker's producers (source tasks, MirrorMaker 2's) sent each broker between two
  * rounds, from the producers' own metrics in JMX: a node's {@code request-total} and
  * {@code outgoing-byte-total}, and the partitions a request carries as the producer's
- * {@code request-size-avg} over its {@code batch-size-avg}. The same counts the reporter reads in a
+ * {@code request-size-avg} over its {@code batch-size-avg}, and what its records hold of its
+ * buffer.memory ({@code buffer-total-bytes}, {@code buffer-available-bytes}). The same counts the reporter reads in a
  * producer's JVM, so the same rule judges a task's producer on the worker's end.
  */
 final class ProducerTrafficFromJmx {
@@ -24,6 +25,7 @@ final class ProducerTrafficFromJmx {
     private static final String CLIENTS = "kafka.producer:type=producer-metrics,*";
     private static final String[] NODE_ATTRIBUTES = {"request-total", "outgoing-byte-total"};
     private static final String[] CLIENT_ATTRIBUTES = {"request-size-avg", "batch-size-avg"};
+    private static final String[] BUFFER_ATTRIBUTES = {"buffer-total-bytes", "buffer-available-bytes"};
 
     private final MBeanServer server;
     // The sampler thread only:
@@ -42,6 +44,7 @@ final class ProducerTrafficFromJmx {
     void round(long nowNanos) {
         Map<String, long[]> totals = new HashMap<>();
         Map<String, Integer> partitions = new HashMap<>();
+        Map<String, double[]> buffers = new HashMap<>();
         try {
             for (ObjectName name : server.queryNames(new ObjectName(NODES), null)) {
                 String clientId = ClientNodeMetrics.unquote(name.getKeyProperty("client-id"));
@@ -62,12 +65,25 @@ final class ProducerTrafficFromJmx {
                         partitions.put(clientId, perRequest);
                     }
                 }
+                double[] buffer = clientId == null ? null : read(name, BUFFER_ATTRIBUTES);
+                if (buffer != null) {
+                    buffers.put(clientId, buffer);
+                }
             }
         } catch (JMException | RuntimeException unreadable) {
             // a producer closed between query and read; its counts start again at the next round
         }
-        lastRound = Map.copyOf(counter.next(
-                totals, connection -> partitions.get(connection.substring(0, connection.lastIndexOf('/'))), nowNanos));
+        Map<String, ProduceTraffic> traffic = new HashMap<>();
+        counter.next(totals, connection -> partitions.get(clientOf(connection)), nowNanos)
+                .forEach((connection, seen) -> {
+                    double[] buffer = buffers.get(clientOf(connection));
+                    traffic.put(connection, buffer == null ? seen : seen.withBuffer(buffer[0], buffer[1]));
+                });
+        lastRound = Map.copyOf(traffic);
+    }
+
+    private static String clientOf(String connection) {
+        return connection.substring(0, connection.lastIndexOf('/'));
     }
 
     /** The producer's traffic to that broker in the interval before this round; empty when none was counted. */
