@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 
 /**
  * The agent's arguments, in the jmx_exporter spirit:
- * {@code -javaagent:tcpsight-broker-agent.jar=port=9464,host=127.0.0.1,interval=10s} or
+ * {@code -javaagent:tcpsight-broker-agent-<version>.jar=port=9464,host=127.0.0.1,interval=10s} or
  * {@code config=/path/tcpsight.properties}. Keys are the shared tcpsight keys without their
  * prefix, plus the agent's own. Anything unknown or malformed is an {@link InvalidSettingException}.
  */

@@ -3,7 +3,7 @@ package io.tcpsight.agent;
 import java.lang.instrument.Instrumentation;
 
 /**
- * {@code -javaagent:tcpsight-broker-agent.jar=port=9464,host=127.0.0.1,interval=10s}. Tiny on
+ * {@code -javaagent:tcpsight-broker-agent-<version>.jar=port=9464,host=127.0.0.1,interval=10s}. Tiny on
  * purpose: it puts the hook classes on the bootstrap class path before anything can load them from
  * the agent jar, then hands over to {@link AgentStartup}. Nothing here names a hook type, so the
  * verifier loads none of them early.

@@ -16,47 +16,114 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every artifact the docs and recipes name is one the build makes, under one name each: the
- * file the build writes (its artifactId and the project's version, or {@code <version>}), or the
- * one installed name the recipes copy it to. Read from the poms, so the docs cannot drift.
+ * Every artifact the docs and recipes name is one the build makes, under the one name the build
+ * gives it: a module's jar (its artifactId and the project's version) and the zip its assembly
+ * writes (the assembly's finalName), read from the poms, so the docs cannot drift. A page may
+ * write {@code <version>} for the version. There is no second, installed name: an operator who
+ * copies the jar finds it under the name the pages use.
  */
 class DocumentedArtifactsTest {
-    /** The installed names: a build's file copied to a stable path. */
-    private static final Set<String> INSTALLED = Set.of("tcpsight-broker-agent.jar", "tcpsight-client-metrics.jar");
+    private static final List<String> SHIPPED = List.of("broker-agent", "client-metrics", "doctor", "connect-plugin");
+    private static final String RELEASE = "<maven.compiler.release>([0-9]+)</maven.compiler.release>";
 
     @Test
     void everyArtifactNamedInTheDocsIsOneTheBuildMakes() throws IOException {
-        String version = firstMatch(Files.readString(Path.of("../pom.xml")), "<version>([^<]+)</version>");
-        Set<String> built = new TreeSet<>();
-        for (String module : List.of("broker-agent", "client-metrics", "doctor", "connect-plugin")) {
-            String pom = Files.readString(Path.of("..", module, "pom.xml"));
-            String artifactId = firstMatch(pom.substring(pom.indexOf("</parent>")), "<artifactId>([^<]+)</artifactId>");
-            for (String extension : List.of("jar", "zip")) {
-                built.add(artifactId + "-" + version + "." + extension);
-                built.add(artifactId + "-<version>." + extension);
-            }
-        }
+        Set<String> built = built();
         List<String> wrong = new ArrayList<>();
         Pattern named = Pattern.compile("\\btcpsight-[a-z-]+(?:-(?:[0-9][0-9A-Za-z.-]*?|<version>))?\\.(?:jar|zip)\\b");
-        List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md")));
+        int seen = 0;
+        for (Path page : pages()) {
+            Matcher name = named.matcher(Files.readString(page));
+            while (name.find()) {
+                seen++;
+                if (!built.contains(name.group())) {
+                    wrong.add(page + ": " + name.group());
+                }
+            }
+        }
+        assertTrue(seen > 20, "artifact names found: " + seen);
+        assertEquals(List.of(), wrong, "names the build does not make; built: " + built);
+    }
+
+    /**
+     * docs/before-you-install.md says once which Java each piece needs: the release its pom compiles
+     * it for (the doctor's 17, for its embedded Kafka 4.x broker; the others the parent's 11).
+     */
+    @Test
+    void theJavaEachPieceNeedsIsTheReleaseItIsCompiledFor() throws IOException {
+        String version = version();
+        String parentRelease = firstMatch(Files.readString(Path.of("../pom.xml")), RELEASE);
+        String table = Files.readString(Path.of("../docs/before-you-install.md"));
+        for (String module : SHIPPED) {
+            String pom = Files.readString(Path.of("..", module, "pom.xml"));
+            Matcher own = Pattern.compile(RELEASE).matcher(pom);
+            String release = own.find() ? own.group(1) : parentRelease;
+            String file = artifactId(pom) + "-" + version + (module.equals("connect-plugin") ? ".zip" : ".jar");
+            String row = table.lines()
+                    .filter(line -> line.startsWith("| ") && line.contains("`" + file + "`"))
+                    .findFirst()
+                    .orElse("");
+            assertTrue(
+                    row.contains("| " + release + " or later"),
+                    module + " (" + file + ") on Java " + release + ": " + row);
+        }
+    }
+
+    /** Each shipped module's jar, and the zip its assembly writes, with the version and as {@code <version>}. */
+    private static Set<String> built() throws IOException {
+        String version = version();
+        Set<String> built = new TreeSet<>();
+        for (String module : SHIPPED) {
+            String pom = Files.readString(Path.of("..", module, "pom.xml"));
+            built.add(artifactId(pom) + "-" + version + ".jar");
+            Matcher assembly = Pattern.compile(
+                            "<artifactId>maven-assembly-plugin</artifactId>.*?<finalName>([^<]+)</finalName>",
+                            Pattern.DOTALL)
+                    .matcher(pom);
+            if (assembly.find()) {
+                built.add(expand(assembly.group(1), pom, version) + ".zip");
+            }
+        }
+        Set<String> named = new TreeSet<>(built);
+        for (String name : built) {
+            named.add(name.replace(version, "<version>"));
+        }
+        return named;
+    }
+
+    /** ${project.version} and the pom's own properties, as Maven expands a finalName. */
+    private static String expand(String value, String pom, String version) {
+        Matcher property = Pattern.compile("\\$\\{([^}]+)}").matcher(value);
+        StringBuilder expanded = new StringBuilder();
+        while (property.find()) {
+            String key = property.group(1);
+            String replacement = key.equals("project.version")
+                    ? version
+                    : firstMatch(pom, "<" + Pattern.quote(key) + ">([^<]+)</" + Pattern.quote(key) + ">");
+            property.appendReplacement(expanded, Matcher.quoteReplacement(replacement));
+        }
+        property.appendTail(expanded);
+        return expanded.toString();
+    }
+
+    private static String version() throws IOException {
+        return firstMatch(Files.readString(Path.of("../pom.xml")), "<version>([^<]+)</version>");
+    }
+
+    private static String artifactId(String pom) {
+        return firstMatch(pom.substring(pom.indexOf("</parent>")), "<artifactId>([^<]+)</artifactId>");
+    }
+
+    /** README, NOTICE, and every page, recipe and Dockerfile under docs/. */
+    private static List<Path> pages() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("../README.md"), Path.of("../NOTICE")));
         try (Stream<Path> docs = Files.walk(Path.of("../docs"))) {
             docs.filter(Files::isRegularFile)
                     .filter(path -> path.toString().matches(".*\\.(md|yaml|yml)$")
                             || path.getFileName().toString().startsWith("Dockerfile"))
                     .forEach(pages::add);
         }
-        int seen = 0;
-        for (Path page : pages) {
-            Matcher name = named.matcher(Files.readString(page));
-            while (name.find()) {
-                seen++;
-                if (!built.contains(name.group()) && !INSTALLED.contains(name.group())) {
-                    wrong.add(page + ": " + name.group());
-                }
-            }
-        }
-        assertTrue(seen > 20, "artifact names found: " + seen);
-        assertEquals(List.of(), wrong, "names the build does not make; built: " + built + ", installed: " + INSTALLED);
+        return pages;
     }
 
     /** The recipes run the Kafka release the build compiles and tests against, and only that one. */

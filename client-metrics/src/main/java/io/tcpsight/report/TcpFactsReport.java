@@ -23,7 +23,7 @@ import java.util.OptionalLong;
 /**
  * Prints this host's TCP facts and this JVM's TCP sockets with their TCP_INFO.
  *
- * <p>Usage: {@code java -jar tcpsight-client-metrics.jar [host:port ...]}. Each argument is
+ * <p>Usage: {@code java -jar tcpsight-client-metrics-<version>.jar [host:port ...]}. Each argument is
  * connected to first; with none, a loopback listener and one connection are opened, so there
  * is always something to show.
  */

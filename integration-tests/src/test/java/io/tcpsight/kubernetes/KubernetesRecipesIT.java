@@ -145,11 +145,13 @@ class KubernetesRecipesIT {
         String expected = null;
         for (JsonNode plugin : connect.path("spec").path("build").path("plugins")) {
             for (JsonNode artifact : plugin.path("artifacts")) {
-                if (artifact.path("fileName").asText().equals("tcpsight-broker-agent.jar")) {
+                // the file keeps the name the build gives it, as on a VM
+                String fileName = artifact.path("fileName").asText();
+                if (fileName.startsWith("tcpsight-broker-agent-") && fileName.endsWith(".jar")) {
                     byte[] sha1 = MessageDigest.getInstance("SHA-1")
                             .digest(artifact.path("url").asText().getBytes(StandardCharsets.US_ASCII));
                     expected = "/opt/kafka/plugins/" + plugin.path("name").asText() + "/"
-                            + HexFormat.of().formatHex(sha1).substring(0, 8) + "/tcpsight-broker-agent.jar";
+                            + HexFormat.of().formatHex(sha1).substring(0, 8) + "/" + fileName;
                 }
             }
         }

@@ -168,9 +168,9 @@ class MirrorMakerLabIT {
                 // between fetch responses (Linux's tcp_wmem max of 4 MiB and idle restart otherwise)
                 .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
                 .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
-        // The far brokers send with an autotuned buffer: Kafka's broker default (102400) would cap
-        // each connection at about 16 Mbit/s over 100 ms whatever the consumer does; that is the
-        // broker agent's small-send-buffer finding, not this test's subject.
+        // The far brokers send with an autotuned buffer: Kafka's broker default (102400, 8.2 Mbit/s
+        // over 100 ms by the rules' arithmetic, 14.6 measured) would cap each connection whatever the
+        // consumer does; that is the broker agent's small-send-buffer finding, not this test's subject.
         KafkaCluster far = KafkaCluster.inLab(
                 lab, FAR_BROKERS, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
         KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
