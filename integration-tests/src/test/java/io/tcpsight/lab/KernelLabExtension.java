@@ -40,7 +40,7 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
         return KafkaBroker.start(start(KernelLab.builder().link(link)), Map.of());
     }
 
-    /** The lab this test started last, for what its line measured ({@link KernelLab#lineHold()}). */
+    /** The lab this test started last, for what its line measured ({@link KernelLab#idleLine()}). */
     public synchronized KernelLab latest() {
         List<KernelLab> mine = open.getOrDefault(Thread.currentThread(), List.of());
         if (mine.isEmpty()) {
