@@ -4,6 +4,7 @@ import io.tcpsight.agent.internal.http.AgentHttpServer;
 import io.tcpsight.agent.internal.listeners.ListenerWatch;
 import io.tcpsight.agent.internal.naming.AgentRuntime;
 import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
+import io.tcpsight.agent.internal.naming.BrokerSocketSettings;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.runtime.ObservationRuntime;
 import io.tcpsight.internal.sampling.TrackedConnection;
@@ -25,6 +26,7 @@ final class AgentAssembly {
     private final ObservationRuntime observation;
     private final AgentRuntime hooks;
     private final boolean nativeAvailable;
+    private final BrokerSocketSettings brokerSockets;
     private final ConnectPacer connectPacer;
     /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
     private volatile String httpEndpoint;
@@ -42,7 +44,8 @@ final class AgentAssembly {
                 ? new ConnectPacer(settings.connectRate, settings.connectBurst, settings.connectMaxWaitMillis, log)
                 : null;
         Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
-        BrokerConnectionIds brokerIds = new BrokerConnectionIds();
+        this.brokerSockets = BrokerSocketSettings.ofThisJvm();
+        BrokerConnectionIds brokerIds = new BrokerConnectionIds(brokerSockets);
         ListenerWatch listeners =
                 new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, failures::failed);
         ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
@@ -122,6 +125,11 @@ final class AgentAssembly {
     /** What the startup line says about the HTTP endpoint: its URL, or null when it does not listen. */
     String httpEndpoint() {
         return httpEndpoint;
+    }
+
+    /** The broker's own socket settings, as its config gives them, for the startup line. */
+    BrokerSocketSettings brokerSockets() {
+        return brokerSockets;
     }
 
     /** What the startup line says about connect pacing; null when it is off. */

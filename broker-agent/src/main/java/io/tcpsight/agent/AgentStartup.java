@@ -93,7 +93,8 @@ final class AgentStartup {
                 + (settings.listenBacklog > 0
                         ? ", listen backlog " + settings.listenBacklog + " for Kafka's listeners"
                         : "")
-                + (adopted > 0 ? ", " + adopted + " open connections adopted from the census" : "");
+                + (adopted > 0 ? ", " + adopted + " open connections adopted from the census" : "")
+                + "; " + started.brokerSockets().describe();
     }
 
     private static void clearState() {

@@ -84,6 +84,7 @@ class AgentLabIT {
         try (PrometheusServer prometheus = PrometheusServer.scraping(
                 Map.of("tcpsight-agent", broker.agentUrl() + "/metrics"), List.of(ALERT_RULES))) {
             List<Map<String, String>> duringControl = new ArrayList<>();
+            List<String> controlFindings = new ArrayList<>();
             // healthy: its buffer autotunes and one fetch carries more than a BDP (Kafka's default 1 MiB a partition
             // moves 84 Mbit/s at 100 ms, below the 100 Mbit/s target, and the agent judges the sizes a Fetch asks for)
             try (KafkaConsumer<byte[], byte[]> control = consumer(
@@ -100,10 +101,19 @@ class AgentLabIT {
                     if (read >= RECORDS && quietUntil == Long.MAX_VALUE) {
                         quietUntil = System.nanoTime() + Duration.ofSeconds(6).toNanos();
                     }
-                    duringControl.addAll(prometheus.alerts());
+                    List<Map<String, String>> alerts = prometheus.alerts();
+                    if (!alerts.isEmpty()) {
+                        duringControl.addAll(alerts);
+                        // what the agent said then, with its evidence: the cause, if this ever fails
+                        controlFindings.add(broker.agentGet("/findings"));
+                    }
                 }
             }
-            assertEquals(List.of(), duringControl, "alerts while an autotuned consumer replayed the topic");
+            assertEquals(
+                    List.of(),
+                    duringControl,
+                    "alerts while an autotuned consumer replayed the topic; the agent's findings then: "
+                            + controlFindings);
             try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, "far-consumer", "65536")) {
                 consumer.subscribe(List.of("far"));
                 finding = pollFindings(

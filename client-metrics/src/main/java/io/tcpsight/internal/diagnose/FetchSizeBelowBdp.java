@@ -22,7 +22,9 @@ import java.util.Optional;
  * requests asked for, so any client library, and a follower's replica fetcher, is judged by
  * what it sent, in its own keys. Below one BDP a fetch the cap holds on any line. From one to
  * four, it holds where the line is about as fast as the target, which the flow itself shows:
- * busy fetching back to back, full responses, and less than the share of the target moved.
+ * busy fetching back to back, full responses, and less than the share of the target moved; or,
+ * while a window or send buffer holds the flow now and so hides it, the limit that binds next
+ * once that is lifted, named in the same round so that one restart applies both.
  */
 final class FetchSizeBelowBdp implements ConnectionRule {
     static final ConnectionRule RULE = new FetchSizeBelowBdp();
@@ -77,7 +79,8 @@ final class FetchSizeBelowBdp implements ConnectionRule {
                     && moved < FETCH_CEILING_SHARE * target
                     && moved >= FULL_RESPONSE_SHARE * ceiling;
         });
-        if (perFetch >= bdp && fetching.isEmpty()) {
+        boolean heldElsewhere = heldByWindowOrBuffer(facts, config);
+        if (perFetch >= bdp && fetching.isEmpty() && !heldElsewhere) {
             return Optional.empty();
         }
         BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
@@ -99,6 +102,9 @@ final class FetchSizeBelowBdp implements ConnectionRule {
             evidence.add(new Evidence("fetchRate", WindowModel.mbit(moved), "Mbit/s"));
             evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
         });
+        if (fetching.isEmpty() && heldElsewhere) {
+            evidence.add(new Evidence("next", "held now by a window or send buffer", ""));
+        }
         // every remedy changes something, and a fetch-bound flow only by asking for more: a size already in
         // effect (Kafka's default 50 MiB, say) or above the recommendation is not named
         List<Setting> settings = new ArrayList<>();
@@ -124,12 +130,31 @@ final class FetchSizeBelowBdp implements ConnectionRule {
                 String.format(
                         "a fetcher waits for each fetch response before it asks again, so %d bytes per fetch take"
                                 + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s on a"
-                                + " line as fast as the target, below %.0f%% of its %.1f Mbit/s",
+                                + " line as fast as the target, below %.0f%% of its %.1f Mbit/s%s",
                         perFetch,
                         facts.rttMillis(),
                         WindowModel.mbit(ceiling),
                         FETCH_CEILING_SHARE * 100,
-                        WindowModel.mbit(config.targetBytesPerSecond())));
+                        WindowModel.mbit(config.targetBytesPerSecond()),
+                        fetching.isEmpty() && heldElsewhere && perFetch >= bdp
+                                ? "; a window or send buffer holds the flow below that now, and once it is lifted"
+                                        + " the fetch size binds next: change both in one restart"
+                                : ""));
+    }
+
+    /**
+     * This end sends the fetch responses (the broker's), busy, and held by the fetcher's window or
+     * this end's send buffer for the threshold share of it: the flow cannot show what its fetch
+     * sizes allow until that is lifted, so they are judged by the model alone. At the fetcher's own
+     * end a full window is its own reading, and the rule waits for the flow as before.
+     */
+    static boolean heldByWindowOrBuffer(ConnectionFacts facts, TcpsightConfig config) {
+        return facts.identity().bulkFlow().leaves(facts.identity().role())
+                && ConnectionRuleParts.busyEnough(facts, config)
+                && facts.interval()
+                                .map(interval -> interval.rwndLimitedRatio() + interval.sndbufLimitedRatio())
+                                .orElse(0.0)
+                        >= config.get(TcpsightConfig.RULE_WINDOW_LIMITED_RATIO);
     }
 
     /**

@@ -20,7 +20,13 @@ import java.util.OptionalLong;
  * The peer's window is the limit: the sender spent at least the threshold share of busy time
  * rwnd-limited, or at least half of it while the peer's advertised window over the RTT is
  * below the target rate. The second case is for BBR, which reports rwnd_limited low (about
- * 44% measured in the lab) while fully window-bound.
+ * 44% measured in the lab) while fully window-bound. A window that moves the target over the
+ * path's own round trip (min_rtt) is no finding, however much of the time it was full: under a
+ * loss-based congestion control the sender fills the line's queue, the round trip grows with it,
+ * and a window sized for the quiet path is full while the flow is at the target. Naming it would
+ * ask for a second window change that buys only a longer queue. (On a path shorter than
+ * tcpsight.rule.min.rtt.ms any window moves the target, and a full one is a reader that does not
+ * keep up: there the share of time decides, as before.)
  */
 final class ReceiveWindowLimited implements ConnectionRule {
     static final ConnectionRule RULE = new ReceiveWindowLimited();
@@ -40,6 +46,11 @@ final class ReceiveWindowLimited implements ConnectionRule {
                 ? Optional.of(WindowModel.ceilingBytesPerSecond(peerWindow.getAsLong(), facts.rttMicros()))
                 : Optional.empty();
         Optional<Severity> byRate = ceiling.flatMap(rate -> WindowModel.judge(rate, config.targetBytesPerSecond()));
+        if (ceiling.isPresent() && byRate.isEmpty() && ConnectionRuleParts.longPath(facts, config)) {
+            // the window covers the path at the target: what it does not cover is a queue. On a short path any
+            // window covers it, and a full one is a reader that does not keep up, which the share of time says
+            return Optional.empty();
+        }
         boolean peerWindowTooSmall = byRate.isPresent();
         if (interval.rwndLimitedRatio() < threshold
                 && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {

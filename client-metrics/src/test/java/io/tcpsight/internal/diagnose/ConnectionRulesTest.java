@@ -379,6 +379,107 @@ class ConnectionRulesTest {
                 ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
     }
 
+    /**
+     * A window that moves the target over the path's own round trip is no finding, however much of
+     * the time it was full: under CUBIC the sender fills the line's queue and the round trip grows,
+     * so a window of two BDPs at the quiet round trip is full while the flow is at the target.
+     * 100 ms at the 100 Mbit/s target is a BDP of 1,250,000 bytes.
+     */
+    @ParameterizedTest(name = "peer window {0} bytes, rwnd-limited {1}: {2}")
+    @CsvSource({
+        "2500000, 0.97, none",
+        "1250000, 0.97, none",
+        "1249999, 0.97, critical",
+        "1249999, 0.6, warn",
+        "65536, 0.97, critical",
+    })
+    void aWindowThatCoversThePathAtTheTargetIsNoFindingHoweverFull(long peerWindow, double rwnd, String expected) {
+        ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-far-1"))
+                .rttMicros(100_000)
+                .sndWindowBytes(peerWindow)
+                .interval(interval(0.9, rwnd, 0, 0, 5000))
+                .build();
+        assertEquals(
+                expected,
+                ConnectionRules.receiveWindowLimited(facts, DEFAULTS)
+                        .map(finding -> finding.severity().name().toLowerCase())
+                        .orElse("none"));
+    }
+
+    /** On a path shorter than tcpsight.rule.min.rtt.ms any window moves the target: a full one is a slow reader. */
+    @Test
+    void onAShortPathAFullWindowIsJudgedByItsShareOfTime() {
+        ConnectionFacts slowReader = ConnectionFacts.builder(broker("consumer-near-1"))
+                .rttMicros(200)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.97, 0, 0, 5000))
+                .build();
+        assertEquals(
+                Severity.CRITICAL,
+                ConnectionRules.receiveWindowLimited(slowReader, DEFAULTS)
+                        .orElseThrow()
+                        .severity());
+    }
+
+    /**
+     * The leader's end of a follower's fetches 100 ms away, at a 200 Mbit/s target (a BDP of
+     * 2,500,000 bytes): 1 MiB a partition over four, 4 MiB a fetch, between one and four BDPs.
+     * While the follower's window holds the flow, the flow cannot show what the fetch size allows,
+     * so the model names it with the window, in the follower's keys: one restart for both.
+     */
+    @Test
+    void theFetchSizeThatBindsOnceTheWindowIsLiftedIsNamedWithIt() {
+        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
+        ConnectionFacts.Builder leader = ConnectionFacts.builder(
+                        broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .sndWindowBytes(65_536)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(10_485_760L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(4))
+                .kernel(KERNEL_618);
+        Finding next = ConnectionRules.fetchSizeBelowBdp(
+                        leader.interval(interval(0.9, 0.97, 0, 0, 5000)).build(), line)
+                .orElseThrow();
+        assertEquals(Severity.WARN, next.severity());
+        assertEquals(
+                "held now by a window or send buffer",
+                next.evidence("next").get().value());
+        assertEquals(
+                "6291456",
+                settings(next).get("broker:replica.fetch.max.bytes"),
+                settings(next).toString());
+        assertEquals(
+                "52428800",
+                settings(next).get("broker:replica.fetch.response.max.bytes"),
+                settings(next).toString());
+        // held by this end's send buffer instead: the same
+        assertTrue(ConnectionRules.fetchSizeBelowBdp(
+                        leader.interval(interval(0.9, 0, 0.97, 0, 5000)).build(), line)
+                .isPresent());
+        // held for less than the threshold share: the flow is not hidden, and shows no fetch bound
+        assertFalse(ConnectionRules.fetchSizeBelowBdp(
+                        leader.interval(interval(0.9, 0.2, 0, 0, 5000)).build(), line)
+                .isPresent());
+        // idle: nothing held, nothing to show
+        assertFalse(ConnectionRules.fetchSizeBelowBdp(
+                        leader.interval(interval(0.01, 0.97, 0, 0, 5000)).build(), line)
+                .isPresent());
+        // at the fetcher's own end a full window is its own: it waits for the flow, as before
+        ConnectionFacts follower = ConnectionFacts.builder(
+                        client("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(10_485_760L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(4))
+                .interval(interval(0.9, 0.97, 0, 0, 5000))
+                .kernel(KERNEL_618)
+                .build();
+        assertFalse(ConnectionRules.fetchSizeBelowBdp(follower, line).isPresent());
+    }
+
     @Test
     void theSeverityOfAWindowLimitFollowsTheRateTheWindowAllows() {
         // KIP-848 consumer 76 ms away: 64 KiB of window carries 6.9 Mbit/s of a 100 Mbit/s target

@@ -2,9 +2,11 @@ package io.tcpsight.agent.internal.naming;
 
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -13,12 +15,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * Kafka 3.x and "local:port-remote:port-processor-index" in 4.x.
  */
 public final class BrokerConnectionIds {
+    private final BrokerSocketSettings brokerSockets;
+
     private final Map<String, BrokerConnection> byConnectionId = new ConcurrentHashMap<>();
     /**
      * Connections adopted from the census (open before the hooks), by the addresses part of the id,
      * until a request tells their full id.
      */
     private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
+
+    /** @param brokerSockets the broker's own socket settings, from its config; unknown outside a broker */
+    public BrokerConnectionIds(BrokerSocketSettings brokerSockets) {
+        this.brokerSockets = brokerSockets;
+    }
 
     void registered(String connectionId, TrackedConnection connection) {
         connection.ownerKey(connectionId);
@@ -54,11 +63,26 @@ public final class BrokerConnectionIds {
     }
 
     /**
-     * The Kafka settings the rules judge a broker-side connection by: the sizes its Fetch asked for,
-     * and what its Produce requests carried since the previous round. Called once a round per
-     * connection, by the monitor.
+     * The Kafka settings the rules judge a broker-side connection by: the broker's own socket
+     * buffers (its config), the sizes its Fetch asked for, and what its Produce requests carried
+     * since the previous round. Called once a round per connection, by the monitor.
      */
     public KafkaSettings requestedSettings(TrackedConnection connection) {
+        KafkaSettings requested = requestedByClient(connection);
+        if (connection.identity().role() != Role.BROKER) {
+            return requested; // this broker's own replica fetchers: the leader's agent reads what they ask for
+        }
+        // what this broker set on every accepted socket, certain from its config: the next limit is named with the
+        // first
+        OptionalInt send = brokerSockets.get(BrokerSocketSettings.SEND_BUFFER);
+        OptionalInt receive = brokerSockets.get(BrokerSocketSettings.RECEIVE_BUFFER);
+        if (send.isPresent()) {
+            requested = requested.withSendBufferBytes(send.getAsInt());
+        }
+        return receive.isPresent() ? requested.withReceiveBufferBytes(receive.getAsInt()) : requested;
+    }
+
+    private KafkaSettings requestedByClient(TrackedConnection connection) {
         BrokerConnection broker = connection
                 .ownerKey()
                 .map(this::known)
