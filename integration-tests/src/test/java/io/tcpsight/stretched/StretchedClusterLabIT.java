@@ -59,10 +59,7 @@ class StretchedClusterLabIT {
      * at which fetch-size-below-bdp speaks: a flow short of it with nothing said would be silence
      * that is not fast.
      */
-    private static final double LINE_SHARE = FETCH_SIZE_RULE_SHARE;
-
-    /** FetchSizeBelowBdp.FETCH_CEILING_SHARE, which is not public. */
-    private static final double FETCH_SIZE_RULE_SHARE = 0.8;
+    private static final double LINE_SHARE = 0.8; // FetchSizeBelowBdp.FETCH_CEILING_SHARE, not public
 
     private static final String TOPIC = "regional";
     private static final int PARTITIONS = 4;

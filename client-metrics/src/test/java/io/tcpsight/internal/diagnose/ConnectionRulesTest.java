@@ -891,9 +891,9 @@ class ConnectionRulesTest {
         assertEquals(125.3, (double) finding.evidence("fetchCeilingRate").get().value(), 0.1);
         assertEquals(
                 "broker:replica.fetch.response.max.bytes=52428800[broker 2]"
-                        + " broker:replica.fetch.max.bytes=6291456[broker 2]",
+                        + " broker:replica.fetch.max.bytes=6291456[broker 2] broker:num.replica.fetchers=2[broker 2]",
                 RemedyText.settings(finding.remedy().settings(), "[note]"),
-                "nine BDPs a fetch, no poll for a follower");
+                "nine BDPs a fetch and a second fetcher thread, no poll for a follower");
         assertEquals(
                 "on broker 2, the follower",
                 finding.remedy().settings().get(0).note().get());
