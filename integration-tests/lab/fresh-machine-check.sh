@@ -4,7 +4,8 @@
 # and `.ci/run -pl client-metrics,broker-agent` inside it with CI=true. That is CI's own install step
 # (setup.sh, packages and the Go tools built from the module proxy with an empty module cache; a
 # chroot has no Docker engine) followed by the client-metrics build,
-# both native libraries, the valgrind test and the unit tests, and the broker agent's (prlimit,
+# both native libraries checked against musl, the valgrind and musl runs of the shim's test and
+# the unit tests, and the broker agent's (prlimit,
 # curl, openssl and keytool against its endpoint). The lab needs namespaces and a
 # Docker engine and stays on the host.
 #

@@ -46,11 +46,12 @@ fi
 mkdir -p "$LAB_HOME"
 
 # Build: the JNI shim for x86_64 and aarch64 (the cross compiler's libc headers are a package of
-# their own, which --no-install-recommends leaves out), its valgrind test, the JDK and Maven.
+# their own, which --no-install-recommends leaves out), checked and run against musl (musl-tools:
+# the library must load on Alpine too), its valgrind test, the JDK and Maven.
 # Lab: network namespaces and sysctls, dockerd, debootstrap for the JRE image; a real Prometheus
 # (and promtool) for the dashboards' queries, kcat as a librdkafka client.
 packages=(
-  ca-certificates gcc make libc6-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind
+  ca-certificates gcc make libc6-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools valgrind
   openjdk-17-jdk-headless maven
   iproute2 procps docker.io debootstrap curl openssl
   prometheus kcat python3-venv

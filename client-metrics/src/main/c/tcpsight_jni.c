@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 /*
  * JNI wrappers around tcpsight_socket.c. Deliberately dumb: argument checks, copies and
  * nothing else. Errors come back as negative errno values for Java to describe.
@@ -146,8 +145,7 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_socketAddresses(J
 
 JNIEXPORT jstring JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_errnoMessage(JNIEnv *env, jclass cls, jint error) {
     char message[256];
-    const char *text = strerror_r(error, message, sizeof message);
-    return (*env)->NewStringUTF(env, text);
+    return tcpsight_errno_message(error, message, sizeof message) == 0 ? (*env)->NewStringUTF(env, message) : NULL;
 }
 
 /* Runs a host call into a native buffer and copies back only the bytes it filled: the Java

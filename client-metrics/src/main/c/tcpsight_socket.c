@@ -10,6 +10,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 int tcpsight_tcp_info(int fd, void *out, int capacity) {
     socklen_t len = (socklen_t) capacity;
@@ -42,9 +44,12 @@ void tcpsight_queue_batch(const int32_t *fds, int count, int32_t *queues) {
     }
 }
 
+/* fstat(2) as the kernel's call: glibc 2.33 made fstat a symbol of its own (fstat@GLIBC_2.33), which
+ * a library built here then needs, and glibc before 2.33 (RHEL 8, Ubuntu 20.04) refuses to load it.
+ * On x86_64 and aarch64 the libc's struct stat is the kernel's, in glibc and in musl alike. */
 int64_t tcpsight_socket_inode(int fd) {
     struct stat status;
-    if (fstat(fd, &status) != 0) {
+    if (syscall(SYS_fstat, fd, &status) != 0) {
         return -errno;
     }
     if (!S_ISSOCK(status.st_mode)) {
@@ -150,5 +155,15 @@ int tcpsight_socket_addresses(int fd, unsigned char *out) {
     }
     header[0] = family;
     memcpy(out, header, sizeof header);
+    return 0;
+}
+
+int tcpsight_errno_message(int error, char *out, int capacity) {
+    /* The XSI strerror_r (int): glibc's without _GNU_SOURCE (__xpg_strerror_r), musl's only one.
+     * The GNU one returns a char *, and musl answers the same symbol with the XSI int. */
+    int rc = strerror_r(error, out, (size_t) capacity);
+    if (rc != 0 || out[0] == '\0') {
+        return -(rc > 0 ? rc : EINVAL);
+    }
     return 0;
 }

@@ -70,4 +70,8 @@ int64_t tcpsight_socket_drops(int fd);
  * EPERM: not allowed for this process). */
 int tcpsight_set_congestion(int fd, const char *name, int length);
 
+/* The C library's text for error (strerror_r, XSI), NUL-terminated within capacity bytes.
+ * Returns 0, or -errno (EINVAL: no text for it, ERANGE: capacity too small). */
+int tcpsight_errno_message(int error, char *out, int capacity);
+
 #endif

@@ -148,6 +148,13 @@ int main(void) {
     CHECK(tcpsight_socket_inode(pipe_fds[0]) == -ENOTSOCK, "inode of a pipe");
     CHECK(tcpsight_socket_inode(-1) == -EBADF, "inode of fd -1");
 
+    /* the C library's own text, also where the library was built against another one (musl) */
+    char message[256];
+    CHECK(tcpsight_errno_message(ECONNREFUSED, message, sizeof message) == 0
+              && strcmp(message, strerror(ECONNREFUSED)) == 0,
+          "errno message \"%s\", expected \"%s\"", message, strerror(ECONNREFUSED));
+    CHECK(tcpsight_errno_message(ECONNREFUSED, message, 2) == -ERANGE, "errno message into 2 bytes");
+
     int32_t state[TCPSIGHT_STATE_COUNT];
     int rc = tcpsight_socket_state(client, state);
     CHECK(rc == 0, "socket state rc %d", rc);

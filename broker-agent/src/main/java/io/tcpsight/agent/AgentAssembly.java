@@ -144,9 +144,11 @@ final class AgentAssembly {
     void start(AgentLog log) {
         TcpSockets.availability().advice().ifPresent(log::warn); // refused: the line below names the option
         if (!nativeAvailable) {
-            log.warn("tcpsight agent: no TCP_INFO: " + TcpSockets.availability().reason()
-                    + "; connections, listen queues and the host's qdisc and driver drops are not read, connect"
-                    + " pacing, the endpoint and the host's listen overflow counters go on");
+            log.warn(TcpSockets.availability()
+                    .unavailableLine(
+                            "tcpsight agent",
+                            "connections, listen queues and the host's qdisc and driver drops are not read; connect"
+                                    + " pacing, the endpoint and the host's listen overflow counters go on"));
         }
         observation.start();
     }

@@ -77,9 +77,8 @@ public class TcpsightRestExtension implements ConnectRestExtension {
         try {
             clusterState = context.clusterState();
             if (!TcpSockets.availability().isAvailable()) {
-                LOG.warn(
-                        "tcpsight: TCP_INFO is unavailable ({}); /tcpsight shows connections without kernel state",
-                        TcpSockets.availability().reason());
+                LOG.warn(TcpSockets.availability()
+                        .unavailableLine("tcpsight", "/tcpsight shows connections without kernel state"));
             } else {
                 TcpSockets.nativeAccessAdviceOnce().ifPresent(LOG::warn);
             }

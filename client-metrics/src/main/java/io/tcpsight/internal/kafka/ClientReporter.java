@@ -116,8 +116,10 @@ public final class ClientReporter {
             return;
         }
         if (!TcpSockets.availability().isAvailable()) {
-            warn.accept("tcpsight reporter for client.id=" + clientId + " is off: "
-                    + TcpSockets.availability().reason());
+            warn.accept(TcpSockets.availability()
+                    .unavailableLine(
+                            "tcpsight reporter for client.id=" + clientId,
+                            "the reporter is off and the client runs as if it were absent"));
             return;
         }
         TcpSockets.nativeAccessAdviceOnce().ifPresent(warn);

@@ -8,25 +8,44 @@ public final class NativeAvailability {
     private final String platform;
     private final String reason;
     private final String advice;
+    private final String runtime;
 
-    private NativeAvailability(boolean available, String platform, String reason, String advice) {
+    private NativeAvailability(boolean available, String platform, String reason, String advice, String runtime) {
         this.available = available;
         this.platform = platform;
         this.reason = reason;
         this.advice = advice;
+        this.runtime = runtime;
     }
 
     static NativeAvailability available(String platform) {
-        return new NativeAvailability(true, platform, "loaded for " + platform, null);
+        return new NativeAvailability(true, platform, "loaded for " + platform, null, platform);
     }
 
+    /** Unavailable on this JVM's platform, which the line names in words ({@link RuntimePlatform#describe()}). */
     static NativeAvailability unavailable(String platform, String reason) {
-        return new NativeAvailability(false, platform, reason, null);
+        return unavailable(platform, reason, RuntimePlatform.describe());
+    }
+
+    static NativeAvailability unavailable(String platform, String reason, String runtime) {
+        return new NativeAvailability(false, platform, reason, null, runtime);
     }
 
     /** The same, with a line for the user to read once at start (a JVM that warned about the load). */
     NativeAvailability withAdvice(String line) {
-        return new NativeAvailability(available, platform, reason, line);
+        return new NativeAvailability(available, platform, reason, line, runtime);
+    }
+
+    /**
+     * The one line a component logs at its start when the library is unavailable: what the JVM runs
+     * on (operating system, architecture, C library), why, what to do, and what the component goes
+     * without: "tcpsight agent: no TCP_INFO on Linux riscv64, glibc: ...; without it ...".
+     *
+     * @param component who speaks, e.g. "tcpsight agent"
+     * @param without what the component does not do without TCP_INFO, and what it still does
+     */
+    public String unavailableLine(String component, String without) {
+        return component + ": no TCP_INFO on " + runtime + ": " + reason + "; without it " + without;
     }
 
     /**
@@ -53,6 +72,6 @@ public final class NativeAvailability {
 
     @Override
     public String toString() {
-        return available ? "available (" + platform + ")" : "unavailable: " + reason;
+        return available ? "available (" + platform + ")" : "unavailable on " + runtime + ": " + reason;
     }
 }

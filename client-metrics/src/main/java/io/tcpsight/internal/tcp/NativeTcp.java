@@ -4,7 +4,8 @@ import io.tcpsight.internal.tcp.PrivateExtraction.ExtractionFailedException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -36,16 +37,7 @@ final class NativeTcp {
     }
 
     static String platform() {
-        String arch = System.getProperty("os.arch", "unknown").toLowerCase(Locale.ROOT);
-        if (arch.equals("amd64") || arch.equals("x86_64")) {
-            arch = "x86_64";
-        } else if (arch.equals("arm64")) {
-            arch = "aarch64";
-        }
-        String os = System.getProperty("os.name", "unknown")
-                .toLowerCase(Locale.ROOT)
-                .replace(' ', '-');
-        return os + "-" + arch;
+        return RuntimePlatform.key();
     }
 
     private static NativeAvailability load() {
@@ -54,11 +46,38 @@ final class NativeTcp {
             return NativeAvailability.unavailable(
                     platform,
                     "TCP_INFO is read through a Linux-only JNI library; this JVM runs on "
-                            + System.getProperty("os.name"));
+                            + System.getProperty("os.name") + ": run tcpsight on Linux (x86_64 or aarch64) to read it");
         }
         String resource = "/META-INF/native/" + platform + "/libtcpsight.so";
         return loadFrom(
                 platform, resource, NativeTcp.class.getResourceAsStream(resource), PrivateExtraction.directory());
+    }
+
+    /** The platforms this jar carries a library for, in {@link RuntimePlatform#SHIPPED}'s order. */
+    static List<String> carried() {
+        List<String> carried = new ArrayList<>();
+        for (String platform : RuntimePlatform.SHIPPED) {
+            if (NativeTcp.class.getResource("/META-INF/native/" + platform + "/libtcpsight.so") != null) {
+                carried.add(platform);
+            }
+        }
+        return carried;
+    }
+
+    /**
+     * Why there is no library for {@code platform} and what to do: a jar built for its build
+     * machine's platform only (-Dtcpsight.native.platforms=host) wants replacing; a platform
+     * tcpsight is not built for wants another host.
+     */
+    static String missingLibrary(String platform, String resource, List<String> carried) {
+        String looked = "this jar has no native library for " + platform + " (looked for " + resource + ")";
+        if (RuntimePlatform.SHIPPED.contains(platform)) {
+            return looked + ": it was built for " + (carried.isEmpty() ? "no platform" : String.join(" and ", carried))
+                    + " only (-Dtcpsight.native.platforms=host); install one built for every platform, which carries "
+                    + String.join(" and ", RuntimePlatform.SHIPPED);
+        }
+        return looked + ": tcpsight's library is built for " + String.join(" and ", RuntimePlatform.SHIPPED)
+                + " (glibc or musl) only; TCP_INFO is read on those";
     }
 
     /**
@@ -70,8 +89,7 @@ final class NativeTcp {
     static NativeAvailability loadFrom(String platform, String resource, InputStream library, Path directory) {
         try (InputStream content = library) {
             if (content == null) {
-                return NativeAvailability.unavailable(
-                        platform, "this jar has no native library for " + platform + " (looked for " + resource + ")");
+                return NativeAvailability.unavailable(platform, missingLibrary(platform, resource, carried()));
             }
             byte[] image = content.readAllBytes();
             Optional<String> unloadable = ElfImage.problem(image, platform);
@@ -88,7 +106,8 @@ final class NativeTcp {
                 return NativeAvailability.unavailable(
                         platform,
                         PrivateExtraction.noexecReason(directory)
-                                .orElse("the native library " + resource + " does not load: " + refused.getMessage()));
+                                .orElse("the native library " + resource + " does not load: " + refused.getMessage()
+                                        + " (it needs glibc 2.17 or later, or musl)"));
             } finally {
                 // Once mapped, the file is no longer needed; nothing is left in the directory.
                 PrivateExtraction.deleteQuietly(extracted);
