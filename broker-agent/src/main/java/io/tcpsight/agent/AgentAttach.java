@@ -146,9 +146,9 @@ final class AgentAttach {
     }
 
     private static String noAttachApi() {
-        return PREFIX + "this Java has no Attach API (the jdk.attach module is not in "
-                + System.getProperty("java.home") + "): run the jar with a JDK's java, e.g. the broker's own if it is"
-                + " a JDK (readlink /proc/PID/exe)";
+        return PREFIX + "this Java has no Attach API (the jdk.attach module is not among the modules "
+                + System.getProperty("java.home") + " runs with): run the jar with a JDK's java, e.g. the broker's own"
+                + " if it is a JDK (readlink /proc/PID/exe)";
     }
 
     /**

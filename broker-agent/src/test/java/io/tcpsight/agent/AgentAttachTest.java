@@ -116,7 +116,8 @@ class AgentAttachTest {
         assertEquals(AgentAttach.FAILED, child.exitValue(), out + err);
         assertEquals(1, err.lines().count(), err);
         assertTrue(
-                err.startsWith("tcpsight attach: this Java has no Attach API (the jdk.attach module is not in "), err);
+                err.startsWith("tcpsight attach: this Java has no Attach API (the jdk.attach module is not among"),
+                err);
         assertTrue(err.contains("run the jar with a JDK's java"), err);
     }
 
