@@ -75,20 +75,24 @@ class AgentAttachTest {
                 gone.err.lines().collect(Collectors.toList()));
     }
 
-    /** The Attach API signals the process it is given, and SIGQUIT ends one that is not a JVM. */
+    /**
+     * The Attach API signals the process it is given, and SIGQUIT ends one that is not a JVM. A child
+     * of this JVM inherits SIGQUIT blocked, as the JVM's threads have it: env unblocks it, so that
+     * the signal would end the process as it ends one started from a shell.
+     */
     @Test
     void aProcessThatIsNotAJvmIsLeftAlone() throws Exception {
-        Process sleep = new ProcessBuilder("sleep", "60").start();
+        Process sleep = new ProcessBuilder("env", "--default-signal=QUIT", "sleep", "60").start();
         try {
             Run refused = run("attach", Long.toString(sleep.pid()), "port=0");
+            Thread.sleep(300);
+            assertTrue(sleep.isAlive(), "the process is untouched: " + refused);
             assertEquals(AgentAttach.FAILED, refused.exit, refused.toString());
             assertTrue(
                     refused.err.startsWith(
                             "tcpsight attach: could not attach to pid " + sleep.pid() + ": it is not a JVM"),
                     refused.toString());
             assertTrue(refused.err.contains("nothing was sent to it"), refused.toString());
-            Thread.sleep(300);
-            assertTrue(sleep.isAlive(), "the process is untouched");
         } finally {
             sleep.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }

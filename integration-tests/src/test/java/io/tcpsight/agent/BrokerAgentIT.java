@@ -259,7 +259,8 @@ class BrokerAgentIT {
         assertEquals(3, gone.exit(), gone.toString());
         assertEquals(
                 "tcpsight attach: could not attach to pid 999999999: no such process\n", gone.err(), gone.toString());
-        Process sleep = new ProcessBuilder("sleep", "120").start();
+        // env unblocks SIGQUIT, which a child of this JVM inherits blocked: the Attach API's signal would end it
+        Process sleep = new ProcessBuilder("env", "--default-signal=QUIT", "sleep", "120").start();
         try {
             LabDoctor.Run notJvm = agentJar(javaHome, List.of(), "attach", Long.toString(sleep.pid()), "port=0");
             System.out.println("attach to sleep: " + notJvm);
