@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -124,6 +125,34 @@ final class AgentSettings {
             fromFile.putAll(values); // arguments win over the file
             values = fromFile;
         }
+        return of(values, true, EndpointAccess::from);
+    }
+
+    /**
+     * The arguments judged as {@link #parse} judges them, without reading a file: {@code tcpsight
+     * attach} checks them before it touches the JVM. The files they name (config= and the endpoint's
+     * key and secret files) are read by the agent in that JVM, whose working directory and file
+     * system (a container's) they are named for; with config=, the keys that must come with another
+     * key the file may hold (connect.burst with connect.rate, the TLS key files' pairs) are left to
+     * the agent too.
+     *
+     * @throws InvalidSettingException naming the key, its value (masked when secret) and what is allowed
+     */
+    static void check(String arguments) {
+        Map<String, String> values = withoutPrefix(pairs(arguments));
+        boolean whole = values.remove(CONFIG) == null;
+        of(values, whole, settings -> {
+            EndpointAccess.check(settings, whole);
+            return EndpointAccess.OPEN;
+        });
+    }
+
+    /**
+     * The settings from the arguments' values (the config file's merged in); {@code whole} when they
+     * are all the keys there are, so that a key that needs another can be judged.
+     */
+    private static AgentSettings of(
+            Map<String, String> values, boolean whole, Function<Map<String, String>, EndpointAccess> access) {
         // in this order, so that of several bad values the same one is named each time
         Map<String, Object> shared = sharedSettings(values);
         int port = port(values);
@@ -131,7 +160,7 @@ final class AgentSettings {
         String congestion = congestion(values);
         double connectRate = values.containsKey(CONNECT_RATE) ? CONNECT_RATE_KEY.parse(values.get(CONNECT_RATE)) : 0;
         long connectBurst = CONNECT_BURST_KEY.parse(values.get(CONNECT_BURST));
-        long connectMaxWait = connectMaxWait(values, connectRate);
+        long connectMaxWait = connectMaxWait(values, connectRate, whole);
         return new AgentSettings(
                 port,
                 host,
@@ -141,7 +170,7 @@ final class AgentSettings {
                 connectBurst,
                 connectMaxWait,
                 LISTEN_BACKLOG_KEY.parse(values.get(LISTEN_BACKLOG)).intValue(),
-                EndpointAccess.from(values));
+                access.apply(values));
     }
 
     /** The arguments' key=value pairs, in order. */
@@ -225,7 +254,7 @@ final class AgentSettings {
         return congestion;
     }
 
-    private static long connectMaxWait(Map<String, String> values, double connectRate) {
+    private static long connectMaxWait(Map<String, String> values, double connectRate, boolean whole) {
         long connectMaxWait = values.containsKey(CONNECT_MAX_WAIT)
                 ? durationMillis(CONNECT_MAX_WAIT, values.get(CONNECT_MAX_WAIT))
                 : DEFAULT_CONNECT_MAX_WAIT_MS;
@@ -235,7 +264,7 @@ final class AgentSettings {
                     values.get(CONNECT_MAX_WAIT),
                     "at most 60s: the wait blocks the connecting client's thread");
         }
-        if ((values.containsKey(CONNECT_BURST) || values.containsKey(CONNECT_MAX_WAIT)) && connectRate == 0) {
+        if (whole && (values.containsKey(CONNECT_BURST) || values.containsKey(CONNECT_MAX_WAIT)) && connectRate == 0) {
             String key = values.containsKey(CONNECT_BURST) ? CONNECT_BURST : CONNECT_MAX_WAIT;
             throw new InvalidSettingException(
                     key, values.get(key), "only together with connect.rate, which turns connect pacing on");

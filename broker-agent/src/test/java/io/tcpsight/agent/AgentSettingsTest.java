@@ -54,6 +54,37 @@ class AgentSettingsTest {
                 missing.getMessage());
     }
 
+    /** What tcpsight attach checks before it touches the JVM: parse's judgement, the files left to the agent. */
+    @Test
+    void checkJudgesAsParseDoesWithoutReadingAFile() {
+        for (String bad : List.of("port=abc", "colour=blue", "interval=10", "connect.rate=0", "http.redact=yes")) {
+            InvalidSettingException parsed =
+                    assertThrows(InvalidSettingException.class, () -> AgentSettings.parse(bad));
+            InvalidSettingException checked =
+                    assertThrows(InvalidSettingException.class, () -> AgentSettings.check(bad));
+            assertEquals(parsed.getMessage(), checked.getMessage(), bad);
+        }
+        // the files are the JVM's to read: its working directory, its container's file system
+        assertThrows(InvalidSettingException.class, () -> AgentSettings.parse("http.auth.token.file=/no/such/token"));
+        AgentSettings.check("http.auth.token.file=/no/such/token");
+        AgentSettings.check("config=relative/tcpsight.properties,port=9500");
+        // a key that needs another is judged when the arguments are all the keys there are
+        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.check("connect.burst=3"))
+                .getMessage()
+                .startsWith("connect.burst=3 is not valid: only together with connect.rate"));
+        AgentSettings.check("config=tcpsight.properties,connect.burst=3");
+        assertTrue(assertThrows(InvalidSettingException.class, () -> AgentSettings.check("http.tls.cert=/x.pem"))
+                .getMessage()
+                .startsWith("http.tls.cert=/x.pem is not valid: together with http.tls.key"));
+        AgentSettings.check("config=tcpsight.properties,http.tls.cert=/x.pem");
+        // what no file can mend is refused with config= too
+        assertThrows(
+                InvalidSettingException.class, () -> AgentSettings.check("config=tcpsight.properties,http.redact=yes"));
+        assertThrows(
+                InvalidSettingException.class,
+                () -> AgentSettings.check("config=tcpsight.properties,http.auth.token.file=a,http.auth.basic.file=b"));
+    }
+
     @Test
     void theAgentsOwnKeysWorkWithTheTcpsightPrefixToo() {
         AgentSettings settings = AgentSettings.parse("tcpsight.port=45229,tcpsight.host=0.0.0.0,tcpsight.interval=2s");

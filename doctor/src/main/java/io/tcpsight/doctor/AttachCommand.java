@@ -1,17 +1,15 @@
 package io.tcpsight.doctor;
 
-import com.sun.tools.attach.AgentInitializationException;
-import com.sun.tools.attach.AgentLoadException;
-import com.sun.tools.attach.AttachNotSupportedException;
-import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
-import java.util.Locale;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,9 +17,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code tcpsight attach PID [key=value,...]}: loads the broker agent into a running JVM through
- * the Attach API, with its arguments whole (jcmd's parser splits them at '='), and says what
- * happened: the agent's endpoint, or why it did not start.
+ * {@code tcpsight attach PID [key=value,...]}: an alias of the broker agent's own {@code java -jar
+ * tcpsight-broker-agent-<version>.jar attach PID [key=value,...]}, run with this JVM's java. The
+ * agent's jar judges the arguments, attaches, loads itself and says what happened; this command
+ * finds the jar and passes its output and exit code on.
  */
 @Command(
         name = "attach",
@@ -29,20 +28,17 @@ import picocli.CommandLine.Parameters;
         description = {
             "Loads the tcpsight broker agent into a running JVM (a broker, a Connect worker, MirrorMaker 2) with no restart,"
                     + " and prints its endpoint or why it did not start.",
+            "The same as java -jar tcpsight-broker-agent-<version>.jar attach PID [KEY=VALUE,...], which needs only the"
+                    + " agent's jar (docs/broker-agent.md).",
             "Run it as the JVM's user, from its host or container, on a JDK (the Attach API is the JDK's jdk.attach module).",
             "Exit codes: 0 the agent started, 2 usage error, 3 it did not start (the reason is printed)."
         })
 final class AttachCommand implements Callable<Integer> {
-    /** The agent's own report of its start (AgentStartup.STATE_PROPERTY). */
-    static final String STATE_PROPERTY = "tcpsight.agent.state";
-
-    private static final long START_WAIT_MILLIS = 20_000;
-
     private final PrintStream out;
     private final PrintStream err;
 
     @Parameters(index = "0", paramLabel = "PID", description = "The process id of the JVM.")
-    private long pid;
+    private String pid;
 
     @Parameters(
             index = "1",
@@ -64,7 +60,7 @@ final class AttachCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException, InterruptedException {
         Path jar;
         try {
             jar = agentJar != null ? agentJar : besideThisJar().orElse(null);
@@ -76,85 +72,34 @@ final class AttachCommand implements Callable<Integer> {
                     + " is not a file: give the path of tcpsight-broker-agent-<version>.jar");
             return ExitCodes.USAGE;
         }
-        VirtualMachine vm;
+        Process agent = new ProcessBuilder(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-jar",
+                        jar.toAbsolutePath().toString(),
+                        "attach",
+                        pid,
+                        arguments))
+                .start();
+        agent.getOutputStream().close();
+        Thread copier = new Thread(() -> copy(agent.getInputStream(), out), "tcpsight-attach-stdout");
+        copier.start();
         try {
-            vm = VirtualMachine.attach(Long.toString(pid));
-        } catch (AttachNotSupportedException | IOException refused) {
-            err.println("tcpsight attach: could not attach to pid " + pid + ": " + attachFailure(refused));
-            return ExitCodes.FAILED;
-        } catch (NoClassDefFoundError noAttachModule) {
-            err.println("tcpsight attach: this Java has no Attach API (the jdk.attach module): run it on a JDK");
-            return ExitCodes.FAILED;
-        }
-        try {
-            String before = vm.getSystemProperties().getProperty(STATE_PROPERTY);
-            if (before != null && before.startsWith("started")) {
-                err.println("tcpsight attach: the agent already runs in pid " + pid + " (" + before
-                        + "); nothing was changed");
-                return ExitCodes.FAILED;
-            }
-            vm.loadAgent(jar.toAbsolutePath().toString(), arguments);
-            long deadline = System.currentTimeMillis() + START_WAIT_MILLIS;
-            while (System.currentTimeMillis() < deadline) {
-                String state = vm.getSystemProperties().getProperty(STATE_PROPERTY);
-                if (state != null && state.startsWith("started")) {
-                    out.println("tcpsight agent " + state + " in pid " + pid);
-                    return ExitCodes.HEALTHY;
-                }
-                if (state != null) {
-                    err.println("tcpsight attach: the agent did not start in pid " + pid + ": " + state);
-                    return ExitCodes.FAILED;
-                }
-                Thread.sleep(100);
-            }
-            err.println("tcpsight attach: the agent was loaded into pid " + pid + " but did not say within "
-                    + START_WAIT_MILLIS / 1000 + " s that it started: see the JVM's log");
-            return ExitCodes.FAILED;
-        } catch (AgentLoadException | AgentInitializationException | IOException refused) {
-            err.println("tcpsight attach: pid " + pid + " did not load the agent: " + loadFailure(refused));
-            return ExitCodes.FAILED;
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            return ExitCodes.FAILED;
+            copy(agent.getErrorStream(), err);
+            int exit = agent.waitFor();
+            copier.join();
+            return exit;
         } finally {
-            try {
-                vm.detach();
-            } catch (IOException gone) {
-                // the JVM exited meanwhile: nothing to detach from
-            }
+            agent.destroy();
         }
     }
 
-    /** What an attach failure means, in the cases operators meet. */
-    static String attachFailure(Exception refused) {
-        String message = String.valueOf(refused.getMessage());
-        if (message.contains("No such process")) {
-            return "no such process";
+    private static void copy(InputStream from, PrintStream to) {
+        try (InputStream in = from) {
+            in.transferTo(to);
+            to.flush();
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
         }
-        if (message.contains("well-known file") || message.contains("Permission denied")) {
-            return message + " (run tcpsight attach as the JVM's user)";
-        }
-        if (message.contains("does not support the attach mechanism")) {
-            return message
-                    + " (the JVM runs with -XX:+DisableAttachMechanism, which refuses every attach: start it with"
-                    + " the agent in -javaagent instead)";
-        }
-        if (message.contains("Unable to open socket file") || message.contains("not responding")) {
-            return message + " (run it as the JVM's user, and in a container from inside it: the attach socket is"
-                    + " in the JVM's /tmp; a JVM started with -XX:+DisableAttachMechanism refuses every attach)";
-        }
-        return message;
-    }
-
-    /** What a load failure means; JEP 451's switch among them. */
-    static String loadFailure(Exception refused) {
-        String message = String.valueOf(refused.getMessage());
-        if (message.contains("EnableDynamicAgentLoading")
-                || message.toLowerCase(Locale.ROOT).contains("dynamic")) {
-            return message + " (the JVM runs with -XX:-EnableDynamicAgentLoading, JEP 451: start it with the agent"
-                    + " in -javaagent instead)";
-        }
-        return message;
     }
 
     /** The broker agent's jar in this jar's directory, as the distribution puts them. */

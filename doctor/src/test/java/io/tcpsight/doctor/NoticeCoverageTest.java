@@ -3,6 +3,7 @@ package io.tcpsight.doctor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.testing.NoticeCoverage;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;

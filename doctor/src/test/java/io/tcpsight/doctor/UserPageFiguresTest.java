@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.WindowModel;
+import io.tcpsight.internal.tuning.BdpSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,7 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * trip ({@link WindowModel#ceilingBytesPerSecond}), and an alert count is what docs/alerts holds.
  * Measured figures live in benchmarks.md with their date and commit; a page that quotes one cites
  * it. Two pages once gave the broker's default send buffer 16 and 8.2 Mbit/s over the same RTT,
- * and the alert table counted 17 of 19; this test is what keeps them from drifting apart again.
+ * and the alert table counted 17 of 19; this test is what keeps them from drifting apart again. The
+ * MirrorMaker 2 recipe's fetch sizes once were two BDPs where the rule asks nine: they too are held
+ * to the rule's arithmetic.
  */
 class UserPageFiguresTest {
     /** The one phrasing of a buffer's ceiling: "102400 bytes a round trip: 8.2 Mbit/s over 100 ms". */
@@ -128,6 +133,64 @@ class UserPageFiguresTest {
                 List.of(),
                 loose,
                 "a rate on a buffer size in neither the rules' phrasing nor cited from benchmarks.md");
+    }
+
+    /**
+     * The MirrorMaker 2 recipe takes the replication consumer's sizes from the config provider, for
+     * the cluster alias it declares; the values it writes out for an image without the plugin are
+     * the fetch-size rule's (BdpSettings) for the path and counts it states beside them.
+     */
+    @Test
+    void theMirrorMakerRecipesFetchSizesAreTheProvidersAndItsFallbackTheRulesArithmetic() throws IOException {
+        String recipe =
+                Files.readString(DOCS.resolve("kubernetes").resolve("strimzi").resolve("kafka-mirrormaker2.yaml"));
+        for (String key :
+                List.of("fetch.max.bytes", "max.partition.fetch.bytes", "max.poll.records", "receive.buffer.bytes")) {
+            assertTrue(
+                    Pattern.compile("(?m)^ +source\\.consumer\\." + Pattern.quote(key) + ": \\$\\{tcpsight:fetch/far:"
+                                    + Pattern.quote(key) + "}$")
+                            .matcher(recipe)
+                            .find(),
+                    "source.consumer." + key + " from ${tcpsight:fetch/far:" + key + "}");
+        }
+        assertTrue(
+                Pattern.compile(
+                                "(?m)^ +config\\.providers\\.tcpsight\\.param\\.tcpsight\\.cluster\\.far\\.bootstrap\\.servers:")
+                        .matcher(recipe)
+                        .find(),
+                "the alias far declared among the provider's params");
+
+        Matcher path = Pattern.compile("At (\\d+) ms and (\\d+) Mbit/s").matcher(recipe);
+        Matcher counts = Pattern.compile("with (\\d+) partitions? a far broker in each fetch and (\\d+) far brokers")
+                .matcher(recipe);
+        Matcher records =
+                Pattern.compile("tcpsight\\.fetch\\.record\\.bytes=(\\d+)").matcher(recipe);
+        assertTrue(path.find() && counts.find() && records.find(), "the path and counts the written values are for");
+        BdpSettings.Recommendation rule = BdpSettings.recommend(new BdpSettings.Input(
+                        Long.parseLong(path.group(1)) * 1000,
+                        Double.parseDouble(path.group(2)) * 1e6 / 8,
+                        Integer.parseInt(counts.group(1)),
+                        null,
+                        null,
+                        Long.parseLong(records.group(1)))
+                .fetchingFrom(Integer.parseInt(counts.group(2))));
+        Map<String, String> written = new TreeMap<>();
+        Matcher value = Pattern.compile("(?m)^# +source\\.consumer\\.([a-z.]+): (-?\\d+)$")
+                .matcher(recipe);
+        while (value.find()) {
+            written.put(value.group(1), value.group(2));
+        }
+        assertEquals(
+                new TreeMap<>(Map.of(
+                        "fetch.max.bytes", Long.toString(rule.fetchMaxBytes()),
+                        "max.partition.fetch.bytes", Long.toString(rule.maxPartitionFetchBytes()),
+                        "max.poll.records", Integer.toString(rule.maxPollRecords()),
+                        "receive.buffer.bytes", Integer.toString(rule.receiveBufferBytes()))),
+                written,
+                "the recipe's written values against the rule's for " + path.group() + ", " + counts.group());
+        String bdp = "BDP = " + path.group(1) + " ms x " + path.group(2) + " Mbit/s = " + rule.bdpBytes()
+                + " bytes; nine BDPs a fetch = " + 9 * rule.bdpBytes() + " bytes";
+        assertTrue(recipe.contains(bdp), bdp);
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabDoctor;
 import io.tcpsight.lab.LabHeap;
+import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
@@ -183,12 +184,14 @@ class BrokerAgentIT {
     }
 
     /**
-     * Attach as an operator does: {@code tcpsight attach PID key=value,...} loads the agent with its
-     * arguments whole and prints its endpoint; a second attach is refused and changes nothing; and
-     * jcmd's form, with the arguments quoted as docs/broker-agent.md says, survives jcmd's parser.
+     * Attach as an operator does on a broker host that has only the agent's jar and a JDK: {@code
+     * java -jar <agent jar> attach PID key=value,...}, with nothing but that jar on the class path,
+     * loads the agent with its arguments whole and prints its endpoint; a second attach, through the
+     * doctor's alias {@code tcpsight attach}, is refused and changes nothing; and jcmd's form, with the
+     * arguments quoted as docs/broker-agent.md says, survives jcmd's parser.
      */
     @Test
-    void tcpsightAttachAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
+    void theAgentJarAloneAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
         // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
         LabProcess jcmdTarget = peerJvm("jcmd-target", Path.of(System.getProperty("java.home")));
         try (KafkaBroker broker = KafkaBroker.onLoopback().start();
@@ -197,9 +200,13 @@ class BrokerAgentIT {
             int port = KafkaBroker.freePort();
             String pid = Long.toString(broker.process().pid());
             String agentJar = System.getProperty("tcpsight.lab.agent.jar");
-            LabDoctor.Run attached = LabDoctor.command(
-                    Duration.ofSeconds(60), "attach", pid, "--agent-jar", agentJar, "port=" + port + ",interval=1s");
-            System.out.println("tcpsight attach: " + attached);
+            LabDoctor.Run attached = agentJar(
+                    Path.of(System.getProperty("java.home")),
+                    List.of(),
+                    "attach",
+                    pid,
+                    "port=" + port + ",interval=1s");
+            System.out.println("java -jar <agent jar> attach: " + attached);
             assertEquals(0, attached.exit(), attached.toString());
             assertTrue(
                     attached.out()
@@ -236,25 +243,58 @@ class BrokerAgentIT {
     }
 
     /**
-     * An attach that cannot happen says why, in the cases operators meet: no such process, a JVM
-     * that refuses every attach (-XX:+DisableAttachMechanism), and one that refuses agents loaded
-     * at run time (JEP 451's -XX:-EnableDynamicAgentLoading, Java 21 and later: Temurin 25 here).
+     * An attach that cannot happen says why in one line, in the cases operators meet: no such
+     * process, a process that is not a JVM (left running: the Attach API's signal would end it), bad
+     * arguments (judged on Java 11, the agent's oldest, before the JVM is touched), a Java without the
+     * Attach API, a JVM that refuses every attach (-XX:+DisableAttachMechanism, through the doctor's
+     * alias), and one that refuses agents loaded at run time (JEP 451's -XX:-EnableDynamicAgentLoading,
+     * Java 21 and later: Temurin 25 here).
      */
     @Test
     void anAttachThatCannotHappenSaysWhy() throws Exception {
         String agentJar = System.getProperty("tcpsight.lab.agent.jar");
-        LabDoctor.Run gone = LabDoctor.command(Duration.ofSeconds(60), "attach", "999999999", "--agent-jar", agentJar);
+        Path javaHome = Path.of(System.getProperty("java.home"));
+        LabDoctor.Run gone = agentJar(javaHome, List.of(), "attach", "999999999");
         System.out.println("attach to no process: " + gone);
         assertEquals(3, gone.exit(), gone.toString());
-        assertTrue(gone.err().contains("could not attach to pid 999999999"), gone.toString());
+        assertEquals(
+                "tcpsight attach: could not attach to pid 999999999: no such process\n", gone.err(), gone.toString());
+        // env unblocks SIGQUIT, which a child of this JVM inherits blocked: the Attach API's signal would end it
+        Process sleep = new ProcessBuilder("env", "--default-signal=QUIT", "sleep", "120").start();
+        try {
+            LabDoctor.Run notJvm = agentJar(javaHome, List.of(), "attach", Long.toString(sleep.pid()), "port=0");
+            System.out.println("attach to sleep: " + notJvm);
+            assertEquals(3, notJvm.exit(), notJvm.toString());
+            assertTrue(notJvm.err().contains("it is not a JVM"), notJvm.toString());
+            assertTrue(sleep.isAlive(), "a process that is not a JVM is left running");
+        } finally {
+            sleep.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
         Path java25 = LabPrerequisites.requireJavaRuntime(25);
-        try (LabProcess closed = peerJvm(
-                        "attach-disabled", Path.of(System.getProperty("java.home")), "-XX:+DisableAttachMechanism");
+        Path java11 = LabPrerequisites.requireJavaRuntime(11);
+        try (LabProcess closed = peerJvm("attach-disabled", javaHome, "-XX:+DisableAttachMechanism");
                 LabProcess static25 = peerJvm("dynamic-agents-off", java25, "-XX:-EnableDynamicAgentLoading")) {
             closed.awaitLine("^listening$", Duration.ofSeconds(20));
             static25.awaitLine("^listening$", Duration.ofSeconds(20));
-            LabDoctor.Run refused = LabDoctor.command(
-                    Duration.ofSeconds(60), "attach", Long.toString(closed.pid()), "--agent-jar", agentJar);
+            String closedPid = Long.toString(closed.pid());
+            LabDoctor.Run badArguments = agentJar(java11, List.of(), "attach", closedPid, "port=abc,interval=10s");
+            System.out.println("attach with port=abc, on Java 11: " + badArguments);
+            assertEquals(2, badArguments.exit(), badArguments.toString());
+            assertEquals(
+                    "tcpsight attach: port=abc is not valid: a TCP port from 0 to 65535 (0 turns the HTTP endpoint off);"
+                            + " nothing was loaded into pid " + closedPid + "\n",
+                    badArguments.err(),
+                    badArguments.toString());
+            LabDoctor.Run noAttachApi = agentJar(javaHome, List.of("--limit-modules", "java.se"), "attach", closedPid);
+            System.out.println("attach from a Java without jdk.attach: " + noAttachApi);
+            assertEquals(3, noAttachApi.exit(), noAttachApi.toString());
+            assertTrue(
+                    noAttachApi.err().startsWith("tcpsight attach: this Java has no Attach API"),
+                    noAttachApi.toString());
+            assertEquals(1, noAttachApi.err().lines().count(), noAttachApi.toString());
+
+            LabDoctor.Run refused =
+                    LabDoctor.command(Duration.ofSeconds(60), "attach", closedPid, "--agent-jar", agentJar);
             System.out.println("attach to a JVM with -XX:+DisableAttachMechanism: " + refused);
             assertEquals(3, refused.exit(), refused.toString());
             // the specific sentence, not the generic hint that also names the option among other causes
@@ -262,13 +302,38 @@ class BrokerAgentIT {
                     refused.err().contains("the JVM runs with -XX:+DisableAttachMechanism, which refuses every attach"),
                     refused.toString());
             assertTrue(!refused.err().contains("the attach socket is in the JVM's /tmp"), refused.toString());
-            LabDoctor.Run dynamicOff = LabDoctor.command(
-                    Duration.ofSeconds(60), "attach", Long.toString(static25.pid()), "--agent-jar", agentJar);
+            LabDoctor.Run dynamicOff = agentJar(javaHome, List.of(), "attach", Long.toString(static25.pid()));
             System.out.println("attach to a Java 25 JVM with -XX:-EnableDynamicAgentLoading: " + dynamicOff);
             assertEquals(3, dynamicOff.exit(), dynamicOff.toString());
             assertTrue(dynamicOff.err().contains("JEP 451"), dynamicOff.toString());
             assertTrue(!static25.output().contains("tcpsight agent started"), static25.output());
+            assertTrue(!closed.output().contains("tcpsight agent"), closed.output());
         }
+    }
+
+    /**
+     * {@code java -jar <agent jar> ARGS} on this Java with these options: the agent's jar alone on the
+     * class path, as on a broker host that has nothing else of tcpsight.
+     */
+    private static LabDoctor.Run agentJar(Path javaHome, List<String> options, String... args) throws Exception {
+        Files.createDirectories(LabPaths.work());
+        Path out = Files.createTempFile(LabPaths.work(), "agent-jar-", ".out");
+        Path err = Files.createTempFile(LabPaths.work(), "agent-jar-", ".err");
+        List<String> command =
+                new ArrayList<>(List.of(javaHome.resolve("bin").resolve("java").toString()));
+        command.addAll(options);
+        command.addAll(List.of("-jar", LabPaths.agentJar().toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().remove("CLASSPATH");
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        Process process = builder.start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command));
+        return new LabDoctor.Run(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     /** A small JVM that only listens (LabPeer's echo), on this runtime with these options. */

@@ -9,12 +9,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabDoctor;
+import io.tcpsight.lab.LabPaths;
+import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabTls;
+import io.tcpsight.testing.NoticeCoverage;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -26,11 +30,49 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
-/** The README's first command: the doctor with no cluster runs against an embedded KRaft broker and leaves nothing behind. */
+/**
+ * The README's first command: the doctor with no cluster runs against an embedded KRaft broker and
+ * leaves nothing behind. And what an operator unpacks (the doctor's zip, the Connect plugin's, the
+ * agent's jar) carries LICENSE and a NOTICE that names every jar in it.
+ */
 // runs nothing across the delay line: may run beside the lab classes (HostCpu)
 @Execution(ExecutionMode.CONCURRENT)
 @ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class DoctorIT {
+    /**
+     * What ships carries its licence and notices, in the archives as the build made them (the ones the
+     * lab runs): the doctor's zip (at its top) and the Connect plugin's (in doc/) each hold LICENSE and
+     * NOTICE as the repository has them, and NOTICE names every third-party jar in them; the agent's
+     * jar holds one META-INF/NOTICE and one META-INF/LICENSE, the repository's.
+     */
+    @Test
+    void everyShippedArchiveCarriesLicenseAndNoticeAndNoticeNamesEveryJarInIt() throws IOException {
+        LabPrerequisites.requireDoctor();
+        LabPrerequisites.requireConnectPlugin();
+        Path doctor = LabPaths.doctorZip();
+        Path connect = LabPaths.connectZip();
+        Path agent = LabPaths.agentJar();
+        assertTrue(Files.isRegularFile(agent), "the agent's jar at " + agent + " (mvn package -pl broker-agent -am)");
+        Matcher pom = Pattern.compile("<version>([^<]+)</version>").matcher(Files.readString(Path.of("..", "pom.xml")));
+        assertTrue(pom.find(), "the project's version in pom.xml");
+        String version = pom.group(1);
+        String license = Files.readString(Path.of("..", "LICENSE"));
+        String notice = Files.readString(Path.of("..", "NOTICE"));
+        Map<String, List<String>> doctorJars = NoticeCoverage.jarsByFolder(doctor);
+        Map<String, List<String>> pluginJars = NoticeCoverage.jarsByFolder(connect);
+        System.out.println("jars checked against NOTICE: " + doctorJars + ", " + pluginJars);
+        assertTrue(doctorJars.getOrDefault("lib/", List.of()).size() >= 5, "the doctor's lib/: " + doctorJars);
+        assertTrue(doctorJars.getOrDefault("broker-lib/", List.of()).size() >= 30, "its broker-lib/: " + doctorJars);
+        assertTrue(pluginJars.getOrDefault("lib/", List.of()).size() >= 5, "the plugin's lib/: " + pluginJars);
+        List<String> problems = new ArrayList<>();
+        problems.addAll(
+                NoticeCoverage.archiveProblems(doctor, version, "tcpsight-doctor-" + version + "/", license, notice));
+        problems.addAll(NoticeCoverage.archiveProblems(
+                connect, version, "tcpsight-connect-plugin-" + version + "/doc/", license, notice));
+        problems.addAll(NoticeCoverage.archiveProblems(agent, version, "META-INF/", license, notice));
+        assertEquals(List.of(), problems, "what the shipped archives lack");
+    }
+
     @Test
     void withNoClusterTheEmbeddedBrokerGetsTheWholeReportAndIsGoneAfterwards() throws Exception {
         LabDoctor.Run run =

@@ -51,9 +51,13 @@ public final class LabPaths {
 
     static Path doctorJar() {
         // the distribution as it ships (doctor/src/main/assembly): what is tested is what an operator unzips
-        return UnzippedArchive.of(
-                        path("tcpsight.lab.doctor.zip", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.zip"))
+        return UnzippedArchive.of(doctorZip())
                 .resolve("tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
+    }
+
+    /** The doctor's zip as the build made it (doctor/src/main/assembly). */
+    public static Path doctorZip() {
+        return path("tcpsight.lab.doctor.zip", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.zip");
     }
 
     /** The jars of one release of the version matrix: its line's module under kafka-version-matrix/. */
@@ -93,8 +97,12 @@ public final class LabPaths {
 
     /** A plugin.path folder holding only the Connect plugin's zip, unzipped as its docs say. */
     static Path connectPlugins() {
-        return UnzippedArchive.of(path(
-                "tcpsight.lab.connect.zip", "../connect-plugin/target/tcpsight-connect-plugin-0.1.0-SNAPSHOT.zip"));
+        return UnzippedArchive.of(connectZip());
+    }
+
+    /** The Connect plugin's zip as the build made it (connect-plugin/src/main/assembly). */
+    public static Path connectZip() {
+        return path("tcpsight.lab.connect.zip", "../connect-plugin/target/tcpsight-connect-plugin-0.1.0-SNAPSHOT.zip");
     }
 
     static String baseImage() {

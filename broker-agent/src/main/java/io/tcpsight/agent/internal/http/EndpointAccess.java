@@ -63,13 +63,10 @@ public final class EndpointAccess {
      * @throws InvalidSettingException naming the key, its value (masked when secret) and what is allowed
      */
     public static EndpointAccess from(Map<String, String> settings) {
+        check(settings, true);
         SSLContext tls = TlsKeyFiles.context(settings);
         String token = settings.get(AUTH_TOKEN_FILE);
         String basic = settings.get(AUTH_BASIC_FILE);
-        if (token != null && basic != null) {
-            throw new InvalidSettingException(
-                    AUTH_BASIC_FILE, basic, "one of " + AUTH_TOKEN_FILE + " and " + AUTH_BASIC_FILE + ", not both");
-        }
         byte[] authorization = null;
         String challenge = null;
         if (token != null) {
@@ -87,6 +84,39 @@ public final class EndpointAccess {
                     .getBytes(StandardCharsets.UTF_8);
             challenge = "Basic realm=\"tcpsight\", charset=\"UTF-8\"";
         }
+        return new EndpointAccess(
+                tls,
+                authorization,
+                challenge,
+                allowed(settings),
+                settings.getOrDefault(REDACT, "false").equals("true"));
+    }
+
+    /**
+     * What {@link #from} checks without reading a file: which keys go together, the allowlist and
+     * the redaction switch. {@code whole} when these are all the settings there are: a key that
+     * needs another (a TLS key file without its pair) is judged only then.
+     *
+     * @throws InvalidSettingException naming the key, its value (masked when secret) and what is allowed
+     */
+    public static void check(Map<String, String> settings, boolean whole) {
+        if (whole) {
+            TlsKeyFiles.checkPairs(settings);
+        }
+        String basic = settings.get(AUTH_BASIC_FILE);
+        if (settings.get(AUTH_TOKEN_FILE) != null && basic != null) {
+            throw new InvalidSettingException(
+                    AUTH_BASIC_FILE, basic, "one of " + AUTH_TOKEN_FILE + " and " + AUTH_BASIC_FILE + ", not both");
+        }
+        allowed(settings);
+        String redact = settings.getOrDefault(REDACT, "false");
+        if (!redact.equals("true") && !redact.equals("false")) {
+            throw new InvalidSettingException(REDACT, redact, "true or false");
+        }
+    }
+
+    /** The allowlist's ranges; empty when none is set (everyone who reaches the port). */
+    private static List<AddressRange> allowed(Map<String, String> settings) {
         List<AddressRange> allow = new ArrayList<>();
         String ranges = settings.get(ALLOW);
         if (ranges != null) {
@@ -99,11 +129,7 @@ public final class EndpointAccess {
                 throw new InvalidSettingException(ALLOW, ranges, "addresses or CIDR ranges separated by ';'");
             }
         }
-        String redact = settings.getOrDefault(REDACT, "false");
-        if (!redact.equals("true") && !redact.equals("false")) {
-            throw new InvalidSettingException(REDACT, redact, "true or false");
-        }
-        return new EndpointAccess(tls, authorization, challenge, List.copyOf(allow), redact.equals("true"));
+        return List.copyOf(allow);
     }
 
     public boolean tls() {

@@ -39,8 +39,11 @@ final class TlsKeyFiles {
 
     private TlsKeyFiles() {}
 
-    /** The server's TLS context; null when no TLS key is set (the endpoint speaks plain HTTP). */
-    static SSLContext context(Map<String, String> settings) {
+    /**
+     * Which TLS keys go together, judged without reading a file: a PKCS12 key store (its password
+     * file only with it), or a PEM certificate and key, both.
+     */
+    static void checkPairs(Map<String, String> settings) {
         String keystore = settings.get(KEYSTORE);
         String cert = settings.get(CERT);
         String key = settings.get(KEY);
@@ -49,13 +52,30 @@ final class TlsKeyFiles {
             if (passwordFile != null) {
                 throw new InvalidSettingException(KEYSTORE_PASSWORD_FILE, passwordFile, "only with " + KEYSTORE);
             }
-            return null;
+            return;
         }
         if (keystore != null && (cert != null || key != null)) {
             throw new InvalidSettingException(
                     KEYSTORE,
                     keystore,
                     "either a PKCS12 " + KEYSTORE + " or PEM " + CERT + " and " + KEY + ", not both");
+        }
+        if (keystore == null && (cert == null || key == null)) {
+            String given = cert == null ? KEY : CERT;
+            throw new InvalidSettingException(
+                    given, cert == null ? key : cert, "together with " + (cert == null ? CERT : KEY));
+        }
+    }
+
+    /** The server's TLS context; null when no TLS key is set (the endpoint speaks plain HTTP). */
+    static SSLContext context(Map<String, String> settings) {
+        checkPairs(settings);
+        String keystore = settings.get(KEYSTORE);
+        String cert = settings.get(CERT);
+        String key = settings.get(KEY);
+        String passwordFile = settings.get(KEYSTORE_PASSWORD_FILE);
+        if (keystore == null && cert == null && key == null) {
+            return null;
         }
         try {
             KeyStore store;
@@ -76,11 +96,6 @@ final class TlsKeyFiles {
                             "a PKCS12 key store readable with the password given (" + unreadable + ")");
                 }
             } else {
-                if (cert == null || key == null) {
-                    String given = cert == null ? KEY : CERT;
-                    throw new InvalidSettingException(
-                            given, cert == null ? key : cert, "together with " + (cert == null ? CERT : KEY));
-                }
                 password = IN_MEMORY;
                 store = KeyStore.getInstance("PKCS12");
                 store.load(null, null);
