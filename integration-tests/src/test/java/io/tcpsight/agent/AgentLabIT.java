@@ -12,6 +12,7 @@ import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusServer;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -24,7 +25,10 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -83,8 +87,34 @@ class AgentLabIT {
         FindingView finding;
         try (PrometheusServer prometheus = PrometheusServer.scraping(
                 Map.of("tcpsight-agent", broker.agentUrl() + "/metrics"), List.of(ALERT_RULES))) {
-            List<Map<String, String>> duringControl = new ArrayList<>();
-            List<String> controlFindings = new ArrayList<>();
+            List<Map<String, String>> duringControl = new CopyOnWriteArrayList<>();
+            List<String> controlFindings = new CopyOnWriteArrayList<>();
+            // Prometheus is asked from a thread of its own: the classic consumer reads its socket only inside poll(),
+            // so a query between polls would leave its receive buffer unread, its window closing, and the broker
+            // window-limited by a consumer that was not reading, not by its buffer
+            AtomicBoolean controlDone = new AtomicBoolean();
+            AtomicInteger asked = new AtomicInteger();
+            Thread watcher = new Thread(() -> {
+                while (!controlDone.get()) {
+                    try {
+                        List<Map<String, String>> alerts = prometheus.alerts();
+                        asked.incrementAndGet();
+                        if (!alerts.isEmpty()) {
+                            duringControl.addAll(alerts);
+                            // what the agent said then, with its evidence: the cause, if this ever fails
+                            controlFindings.add(broker.agentGet("/findings"));
+                        }
+                        Thread.sleep(500);
+                    } catch (IOException unanswered) {
+                        controlFindings.add("Prometheus or the agent did not answer: " + unanswered);
+                    } catch (RuntimeException broken) {
+                        duringControl.add(Map.of("the watcher failed", broken.toString()));
+                        return;
+                    } catch (InterruptedException stopped) {
+                        return;
+                    }
+                }
+            });
             // healthy: its buffer autotunes and one fetch carries more than a BDP (Kafka's default 1 MiB a partition
             // moves 84 Mbit/s at 100 ms, below the 100 Mbit/s target, and the agent judges the sizes a Fetch asks for)
             try (KafkaConsumer<byte[], byte[]> control = consumer(
@@ -93,6 +123,7 @@ class AgentLabIT {
                     "-1",
                     Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "52428800"))) {
                 control.subscribe(List.of("far"));
+                watcher.start();
                 int read = 0;
                 long quietUntil = Long.MAX_VALUE;
                 // the whole topic, then three of the agent's rounds (and Prometheus' evaluations) more
@@ -101,14 +132,12 @@ class AgentLabIT {
                     if (read >= RECORDS && quietUntil == Long.MAX_VALUE) {
                         quietUntil = System.nanoTime() + Duration.ofSeconds(6).toNanos();
                     }
-                    List<Map<String, String>> alerts = prometheus.alerts();
-                    if (!alerts.isEmpty()) {
-                        duringControl.addAll(alerts);
-                        // what the agent said then, with its evidence: the cause, if this ever fails
-                        controlFindings.add(broker.agentGet("/findings"));
-                    }
                 }
+            } finally {
+                controlDone.set(true);
+                watcher.join(10_000);
             }
+            assertTrue(asked.get() >= 5, "Prometheus was asked for alerts " + asked + " times: " + controlFindings);
             assertEquals(
                     List.of(),
                     duringControl,

@@ -161,16 +161,9 @@ class LossLabIT {
                 .start()) {
             LabTopics.create(broker, "lossy", 1);
             LabTopics.fillBesideBroker(lab, broker, "lossy", RECORDS, 10_000);
-            Properties config = new Properties();
-            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-            config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-            config.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
-            config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, "-1");
             List<FindingView> seen = new ArrayList<>();
             long bytes = 0;
-            try (KafkaConsumer<byte[], byte[]> consumer =
-                    new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, clientId)) {
                 consumer.subscribe(List.of("lossy"));
                 long start = 0;
                 long nextLook = 0;

@@ -102,7 +102,6 @@ class StretchedClusterLabIT {
         int remedied = 0;
         for (int round = 0; round <= MOST_ROUNDS_OF_REMEDIES; round++) {
             Map<String, FindingView> findings = new LinkedHashMap<>();
-            double previousRate = rate;
             sampled.clear();
             rate = copyAcrossTheLine(leader, follower, findings, sampled);
             left = new ArrayList<>(findings.values());
@@ -117,8 +116,6 @@ class StretchedClusterLabIT {
                     follower.sysctls,
                     briefs(findings)));
             System.out.println(story.get(story.size() - 1));
-            // each remedy lifts the limit it named: the copy never slows from one round to the next
-            assertTrue(rate >= previousRate, "the copy slowed after a round of remedies:\n" + String.join("\n", story));
             if (left.isEmpty() || round == MOST_ROUNDS_OF_REMEDIES) {
                 break;
             }

@@ -111,13 +111,15 @@ final class ProduceRules {
             settings.addAll(
                     KafkaKeys.client(facts.identity(), "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
-        // every remedy changes something: what the producer's own end knows to be in effect is not named
-        if (facts.kafka().sendBufferBytes().orElse(0) != -1) {
+        // every remedy changes something: what the producer's own end knows to be in effect is not named (at the
+        // broker's end the send buffer it knows is the broker's own, not the producer's)
+        boolean producersEnd = facts.identity().role() == Role.CLIENT;
+        if (!producersEnd || facts.kafka().sendBufferBytes().orElse(0) != -1) {
             settings.addAll(KafkaKeys.client(facts.identity(), "send.buffer.bytes", Setting.AUTOTUNE));
         }
         long wmem = BdpSettings.kernelBufferMax(rtt, config.targetBytesPerSecond());
-        boolean producersHost = facts.identity().role() == Role.CLIENT; // the reporter reads its own host's sysctls
-        if (!producersHost || facts.kernel().tcpWmemMax().orElse(0) < wmem) {
+        // the reporter reads its own host's sysctls
+        if (!producersEnd || facts.kernel().tcpWmemMax().orElse(0) < wmem) {
             settings.add(Setting.sysctl("net.ipv4.tcp_wmem", "4096 16384 " + wmem)
                     .withNote("on the producer's host, where its max is below " + wmem
                             + ": the send buffer must hold every unacknowledged byte"));

@@ -454,6 +454,27 @@ class ConnectionRulesTest {
                 "52428800",
                 settings(next).get("broker:replica.fetch.response.max.bytes"),
                 settings(next).toString());
+        assertTrue(
+                next.remedy().why().endsWith("the fetch size binds next: change both in one restart"),
+                next.remedy().why());
+        // held by this end's configured send buffer (the broker's 102400 from its config), before anything filled it
+        Finding behindTheBuffer = ConnectionRules.fetchSizeBelowBdp(
+                        ConnectionFacts.builder(broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
+                                .established(true)
+                                .rttMicros(100_000)
+                                .kafka(KafkaSettings.unknown()
+                                        .withSendBufferBytes(102_400)
+                                        .withFetchMaxBytes(10_485_760L)
+                                        .withMaxPartitionFetchBytes(1_048_576L)
+                                        .withPartitionsPerBroker(4))
+                                .kernel(KERNEL_618)
+                                .interval(interval(0.9, 0, 0, 0, 5000))
+                                .build(),
+                        line)
+                .orElseThrow();
+        assertEquals(
+                "held now by a window or send buffer",
+                behindTheBuffer.evidence("next").get().value());
         // held by this end's send buffer instead: the same
         assertTrue(ConnectionRules.fetchSizeBelowBdp(
                         leader.interval(interval(0.9, 0, 0.97, 0, 5000)).build(), line)

@@ -261,6 +261,27 @@ class ProduceRulesTableTest {
         assertEquals(40L, traffic.withBuffer(100, 60).bufferHeldBytes().getAsLong());
     }
 
+    /** At the broker's end the send buffer it knows is its own (socket.send.buffer.bytes), never the producer's. */
+    @Test
+    void theBrokersOwnAutotunedSendBufferIsNotTheProducers() {
+        ConnectionFacts facts = ConnectionFacts.builder(
+                        end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"))
+                .established(true)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .kafka(KafkaSettings.unknown()
+                        .withSendBufferBytes(-1)
+                        .withReceiveBufferBytes(-1)
+                        .withProduceTraffic(new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)))
+                .kernel(KERNEL_618)
+                .build();
+        assertEquals(
+                "critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS)));
+    }
+
     @Test
     void noProduceTrafficNoFinding() {
         assertEquals(

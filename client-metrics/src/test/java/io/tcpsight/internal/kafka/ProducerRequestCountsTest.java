@@ -33,6 +33,8 @@ class ProducerRequestCountsTest {
                 metric("outgoing-byte-total", "producer-node-metrics", Map.of("node-id", "node-1"));
         AtomicReference<Double> requestSize = metric("request-size-avg", "producer-metrics", Map.of());
         AtomicReference<Double> batchSize = metric("batch-size-avg", "producer-metrics", Map.of());
+        AtomicReference<Double> bufferTotal = metric("buffer-total-bytes", "producer-metrics", Map.of());
+        AtomicReference<Double> bufferAvailable = metric("buffer-available-bytes", "producer-metrics", Map.of());
         metric("request-total", "consumer-node-metrics", Map.of("node-id", "node-2")); // not a producer's
         requests.set(100.0);
         bytes.set(1_000_000.0);
@@ -42,8 +44,11 @@ class ProducerRequestCountsTest {
         bytes.set(1_000_000.0 + 60 * 65_600);
         requestSize.set(65_600.0);
         batchSize.set(16_390.0);
+        bufferTotal.set(33_554_432.0);
+        bufferAvailable.set(33_521_664.0);
         counts.round(2_000_000_000L);
         ProduceTraffic traffic = counts.toNode("1").orElseThrow();
+        assertEquals(32_768L, traffic.bufferHeldBytes().getAsLong(), "buffer.memory less what is available");
         assertEquals(30, traffic.requestsPerSecond(), 1e-9);
         assertEquals(65_600, traffic.bytesPerRequest());
         assertEquals(4, traffic.partitionsPerRequest().getAsInt(), "65,600 bytes a request of 16,390-byte batches");

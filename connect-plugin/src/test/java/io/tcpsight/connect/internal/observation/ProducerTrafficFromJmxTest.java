@@ -32,6 +32,10 @@ class ProducerTrafficFromJmxTest {
                     gauge(metrics, "outgoing-byte-total", "producer-node-metrics", client, "node-2");
             AtomicReference<Double> requestSize = gauge(metrics, "request-size-avg", "producer-metrics", client, null);
             AtomicReference<Double> batchSize = gauge(metrics, "batch-size-avg", "producer-metrics", client, null);
+            AtomicReference<Double> bufferTotal =
+                    gauge(metrics, "buffer-total-bytes", "producer-metrics", client, null);
+            AtomicReference<Double> bufferAvailable =
+                    gauge(metrics, "buffer-available-bytes", "producer-metrics", client, null);
             ProducerTrafficFromJmx traffic = new ProducerTrafficFromJmx(ManagementFactory.getPlatformMBeanServer());
             requests.set(1_000.0);
             bytes.set(1e7);
@@ -41,11 +45,16 @@ class ProducerTrafficFromJmxTest {
             bytes.set(1e7 + 60 * 65_600);
             requestSize.set(65_600.0);
             batchSize.set(16_400.0);
+            bufferTotal.set(33_554_432.0);
+            bufferAvailable.set(1_000_000.0);
             traffic.round(2_000_000_000L);
             ProduceTraffic toBroker2 = traffic.of(client, "2").orElseThrow();
             assertEquals(30, toBroker2.requestsPerSecond(), 1e-9);
             assertEquals(65_600, toBroker2.bytesPerRequest());
             assertEquals(4, toBroker2.partitionsPerRequest().getAsInt());
+            // what its records hold of buffer.memory: total less available
+            assertEquals(32_554_432L, toBroker2.bufferHeldBytes().getAsLong());
+            assertEquals(33_554_432L, toBroker2.bufferTotalBytes().getAsLong());
             assertTrue(traffic.of(client, "1").isEmpty(), "no traffic to a broker it has no metrics for");
         }
     }
