@@ -81,8 +81,9 @@ final class FetchSizeBelowBdp implements ConnectionRule {
                     && moved < FETCH_CEILING_SHARE * target
                     && moved >= FULL_RESPONSE_SHARE * ceiling;
         });
-        boolean heldElsewhere = heldByWindowOrBuffer(facts, config);
-        if (perFetch >= bdp && fetching.isEmpty() && !heldElsewhere) {
+        // judged by the model where the flow cannot show it: the other rules run only where that matters
+        boolean predicted = perFetch >= bdp && fetching.isEmpty();
+        if (predicted && !heldByWindowOrBuffer(facts, config)) {
             return Optional.empty();
         }
         BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
@@ -104,7 +105,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
             evidence.add(new Evidence("fetchRate", WindowModel.mbit(moved), "Mbit/s"));
             evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
         });
-        if (fetching.isEmpty() && heldElsewhere) {
+        if (predicted) {
             evidence.add(new Evidence("next", "held now by a window or send buffer", ""));
         }
         // every remedy changes something, and a fetch-bound flow only by asking for more: a size already in
@@ -139,7 +140,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
                         WindowModel.mbit(ceiling),
                         FETCH_CEILING_SHARE * 100,
                         WindowModel.mbit(config.targetBytesPerSecond()),
-                        fetching.isEmpty() && heldElsewhere && perFetch >= bdp
+                        predicted
                                 ? "; a window or send buffer holds the flow below that now, and once it is lifted"
                                         + " the fetch size binds next: change both in one restart"
                                 : ""));
@@ -178,9 +179,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         }
         for (ConnectionRule holding :
                 List.of(ReceiveWindowLimited.RULE, SendBufferLimited.RULE, SmallSendBuffer.RULE)) {
-            if (holding.judge(facts, config)
-                    .filter(finding -> finding.severity() != Severity.INFO)
-                    .isPresent()) {
+            if (holding.judge(facts, config).isPresent()) {
                 return true;
             }
         }
