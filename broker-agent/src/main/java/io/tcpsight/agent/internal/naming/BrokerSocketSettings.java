@@ -140,9 +140,4 @@ public final class BrokerSocketSettings {
                 text.append(' ').append(key).append('=').append(value).append(defaulted.get(key) ? " (default)" : ""));
         return text.toString();
     }
-
-    /** The values, for the endpoint's JSON: key to value, in the order read. */
-    public Map<String, Integer> values() {
-        return values;
-    }
 }
