@@ -29,9 +29,10 @@ public final class LineHold {
      * The most an idle line may have held a packet in either direction, or woken late, for its
      * reading to bound an RTT: nothing queues behind its rate limit while it is idle, so more than
      * this is the delay line starved of its CPU, and a check against it would allow what the line
-     * cannot explain.
+     * cannot explain. 3 ms, not 2: a CI host (a 2-core VM) held a packet 2.164 ms on a line idle
+     * but for the broker's start, where this host's idle readings stay under 0.8 ms (lab.md).
      */
-    static final Duration IDLE_MOST = Duration.ofMillis(2);
+    static final Duration IDLE_MOST = Duration.ofMillis(3);
 
     private final Duration nominal;
     private final Duration aToB;
