@@ -23,6 +23,7 @@ import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusServer;
 import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.RttBuckets;
+import io.tcpsight.lab.WorkerJmx;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +54,14 @@ class ConnectPluginLabIT {
 
     private static final long INTERVAL_MS = 2000;
     private static final String EXTENSION = "io.tcpsight.connect.TcpsightRestExtension";
+    /** How long the test reads the source producer's own counts: 60 to 100 requests at one a round trip. */
+    private static final Duration PRODUCER_WINDOW = Duration.ofSeconds(8);
+
+    private static final double EVIDENCE_SHARE = 0.15;
+    /** Connect's source producers keep Kafka's batch.size. */
+    private static final int CONNECT_BATCH_SIZE = 16384;
+
+    private static final double FULL_BATCH_SHARE = 0.9;
 
     @Test
     void smallConsumerBuffer100MsAwayIsReportedForTheConnectorsConsumersWithinOneInterval() throws Exception {
@@ -153,7 +162,65 @@ class ConnectPluginLabIT {
      * connector's producer keys.
      */
     private static void assertTheSourceProducersPipelineIsJudged(LabConnectWorker worker) throws Exception {
-        FindingView finding = LabAwait.await("produce-pipeline-below-bdp for the source task's producer")
+        FindingView finding = awaitSourcePipelineFinding(worker);
+        System.out.println("the source task's producer, judged by the plugin: " + finding.brief());
+        assertEquals("far-source", finding.connection().connector());
+        assertEquals("client", finding.connection().role());
+        List<String> keys = new ArrayList<>();
+        finding.remedy().settings().forEach(setting -> keys.add(setting.key() + "=" + setting.value()));
+        assertTrue(
+                keys.contains("producer.override.max.in.flight.requests.per.connection=5")
+                        && keys.contains("producer.max.in.flight.requests.per.connection=5")
+                        && keys.contains("producer.override.send.buffer.bytes=-1"),
+                keys.toString());
+        assertTrue(keys.stream().anyMatch(key -> key.startsWith("producer.override.batch.size=")), keys.toString());
+        assertTheEvidenceIsWhatTheProducerSaysOfItself(worker);
+    }
+
+    /**
+     * The finding's evidence against the producer's own metrics (the worker's JMX), over the same
+     * steady flow: its requests a round trip against the producer's request-total over
+     * PRODUCER_WINDOW times the finding's RTT, and its bytes a request against the producer's
+     * outgoing-byte-total over its request-total; and the batches it counts as full are full
+     * in the producer's batch-size-avg. The plugin's interval and the test's window are not the
+     * same seconds, so each is held to the other within EVIDENCE_SHARE.
+     */
+    private static void assertTheEvidenceIsWhatTheProducerSaysOfItself(LabConnectWorker worker) throws Exception {
+        WorkerJmx.ProducerReading before = worker.jmx().producer("connector-producer-far-source-");
+        Thread.sleep(PRODUCER_WINDOW.toMillis());
+        WorkerJmx.ProducerReading after = worker.jmx().producer("connector-producer-far-source-");
+        FindingView finding = awaitSourcePipelineFinding(worker); // of the plugin's latest round, within the window
+        double rttSeconds = finding.number("rtt") / 1000;
+        double ownPerRoundTrip = after.requestsPerSecondSince(before) * rttSeconds;
+        double ownBytesPerRequest = after.bytesPerRequestSince(before);
+        System.out.printf(
+                "the source producer: the plugin's evidence %.2f requests a round trip and %.0f bytes a request;"
+                        + " its own metrics over %d s: %.2f and %.0f, batch-size-avg %.0f of %d%n",
+                finding.number("requestsPerRoundTrip"),
+                finding.number("bytesPerRequest"),
+                PRODUCER_WINDOW.toSeconds(),
+                ownPerRoundTrip,
+                ownBytesPerRequest,
+                after.batchSizeAvg(),
+                CONNECT_BATCH_SIZE);
+        assertEquals(
+                ownPerRoundTrip,
+                finding.number("requestsPerRoundTrip"),
+                ownPerRoundTrip * EVIDENCE_SHARE,
+                "requests a round trip: the plugin's against the producer's own");
+        assertEquals(
+                ownBytesPerRequest,
+                finding.number("bytesPerRequest"),
+                ownBytesPerRequest * EVIDENCE_SHARE,
+                "bytes a request: the plugin's against the producer's own");
+        assertTrue(
+                after.batchSizeAvg() >= FULL_BATCH_SHARE * CONNECT_BATCH_SIZE,
+                "the producer's batches are full, as the finding reads its requests: batch-size-avg "
+                        + after.batchSizeAvg());
+    }
+
+    private static FindingView awaitSourcePipelineFinding(LabConnectWorker worker) {
+        return LabAwait.await("produce-pipeline-below-bdp for the source task's producer")
                 .atMost(Duration.ofSeconds(60))
                 .explainedBy(() -> {
                     try {
@@ -168,17 +235,6 @@ class ConnectPluginLabIT {
                                 && candidate.clientIdStartsWith("connector-producer-far-source-"))
                         .findFirst()
                         .orElse(null));
-        System.out.println("the source task's producer, judged by the plugin: " + finding.brief());
-        assertEquals("far-source", finding.connection().connector());
-        assertEquals("client", finding.connection().role());
-        List<String> keys = new ArrayList<>();
-        finding.remedy().settings().forEach(setting -> keys.add(setting.key() + "=" + setting.value()));
-        assertTrue(
-                keys.contains("producer.override.max.in.flight.requests.per.connection=5")
-                        && keys.contains("producer.max.in.flight.requests.per.connection=5")
-                        && keys.contains("producer.override.send.buffer.bytes=-1"),
-                keys.toString());
-        assertTrue(keys.stream().anyMatch(key -> key.startsWith("producer.override.batch.size=")), keys.toString());
     }
 
     @Test
@@ -562,6 +618,9 @@ class ConnectPluginLabIT {
                 Thread.sleep(INTERVAL_MS / 4);
             } while (System.nanoTime() < deadline);
             NetstatCounters after = lab.serverNetstat();
+            // What the line itself added so far, both storms included: a stall of the line holds SYN-ACKs and ACKs,
+            // and the SYN queue fills with connects that are paced but not yet answered.
+            System.out.println(name + ": the line so far: " + lab.lineHeldSoFar());
             storm.cookies = after.tcpExt("SyncookiesSent").orElse(0)
                     - before.tcpExt("SyncookiesSent").orElse(0);
             storm.overflows = after.tcpExt("ListenOverflows").orElse(0)

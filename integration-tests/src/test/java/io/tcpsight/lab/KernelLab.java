@@ -432,6 +432,11 @@ public final class KernelLab implements AutoCloseable {
                 Duration.ofNanos(Long.parseLong(answer.group(3)) * 1000));
     }
 
+    /** What the line has added so far, as text for a test's output (no bound: {@link #takeIdleLine()} bounds). */
+    public String lineHeldSoFar() throws IOException, InterruptedException {
+        return lineHold().toString();
+    }
+
     /**
      * Reads what the line has added so far, before a test's bulk transfer, and keeps it as the bounds
      * every RTT the test checks is held to ({@link #idleLine()}): queueing that a bulk transfer causes

@@ -23,16 +23,20 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final int REST_PORT = 8083;
     private static final int AGENT_PORT = 9464;
+    /** Plus the worker's number: several workers share the client namespace. */
+    private static final int JMX_PORT_BASE = 9500;
 
     private final LabProcess process;
     private final Path directory;
     private final ConnectRest agent;
+    private final WorkerJmx jmx;
 
-    private LabConnectWorker(LabProcess process, String restUrl, Path directory, ConnectRest agent) {
+    private LabConnectWorker(LabProcess process, String restUrl, Path directory, ConnectRest agent, WorkerJmx jmx) {
         super(restUrl);
         this.process = process;
         this.directory = directory;
         this.agent = agent;
+        this.jmx = jmx;
     }
 
     /** Starts a worker against this broker with these extra worker settings, and waits for its REST API. */
@@ -111,6 +115,8 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         List<String> command = kafkaJvm(directory);
         command.set(0, jvm.java().toString());
         command.addAll(jvm.options());
+        int jmxPort = JMX_PORT_BASE + n;
+        command.addAll(WorkerJmx.options(lab.clientControlAddress(), jmxPort));
         ConnectRest agent = null;
         if (agentArguments != null) {
             agent = agentEndpoint(lab, agentArguments);
@@ -120,7 +126,11 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 "-cp", version.lib() + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", file.toString()));
         LabProcess process = lab.execInClient("connect-" + n, command);
         LabConnectWorker worker = new LabConnectWorker(
-                process, "http://" + lab.clientControlAddress() + ":" + restPort, directory, agent);
+                process,
+                "http://" + lab.clientControlAddress() + ":" + restPort,
+                directory,
+                agent,
+                new WorkerJmx(lab.clientControlAddress(), jmxPort));
         try {
             worker.awaitRest(Duration.ofSeconds(120));
         } catch (AssertionError | RuntimeException failure) {
@@ -205,6 +215,11 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
 
     public LabProcess process() {
         return process;
+    }
+
+    /** The worker's JMX over the client control link: what its clients' own metrics say. */
+    public WorkerJmx jmx() {
+        return jmx;
     }
 
     @Override
