@@ -749,7 +749,7 @@ class ConnectPluginLabIT {
         lab.takeIdleLine();
         LabTopics.create(broker, topic, 2);
         produce(broker, topic, 100);
-        LabConnectWorker worker = LabConnectWorker.start(
+        LabConnectWorker worker = LabConnectWorker.startWithJmx(
                 lab,
                 broker,
                 Map.of(

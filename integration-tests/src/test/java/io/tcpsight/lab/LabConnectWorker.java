@@ -79,6 +79,28 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             KafkaBroker.Version version,
             LabJvm jvm)
             throws IOException, InterruptedException {
+        return launch(lab, broker, workerConfig, agentArguments, version, jvm, false);
+    }
+
+    /**
+     * The same as {@link #start(KernelLab, KafkaBroker, Map)}, with the worker's JMX open on the
+     * client control link ({@link #jmx()}). Only where a test reads it: JMX is one more listening
+     * socket in the worker, which an agent in it would watch.
+     */
+    public static LabConnectWorker startWithJmx(KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig)
+            throws IOException, InterruptedException {
+        return launch(lab, broker, workerConfig, null, KafkaBroker.Version.V4_3, LabJvm.ofThisJvm(), true);
+    }
+
+    private static LabConnectWorker launch(
+            KernelLab lab,
+            KafkaBroker broker,
+            Map<String, String> workerConfig,
+            String agentArguments,
+            KafkaBroker.Version version,
+            LabJvm jvm,
+            boolean openJmx)
+            throws IOException, InterruptedException {
         if (!version.hasConnect()) {
             throw new IllegalArgumentException("the lab has no Connect runtime of Kafka " + version.release());
         }
@@ -116,7 +138,9 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         command.set(0, jvm.java().toString());
         command.addAll(jvm.options());
         int jmxPort = JMX_PORT_BASE + n;
-        command.addAll(WorkerJmx.options(lab.clientControlAddress(), jmxPort));
+        if (openJmx) {
+            command.addAll(WorkerJmx.options(lab.clientControlAddress(), jmxPort));
+        }
         ConnectRest agent = null;
         if (agentArguments != null) {
             agent = agentEndpoint(lab, agentArguments);
@@ -130,7 +154,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 "http://" + lab.clientControlAddress() + ":" + restPort,
                 directory,
                 agent,
-                new WorkerJmx(lab.clientControlAddress(), jmxPort));
+                openJmx ? new WorkerJmx(lab.clientControlAddress(), jmxPort) : null);
         try {
             worker.awaitRest(Duration.ofSeconds(120));
         } catch (AssertionError | RuntimeException failure) {
@@ -219,6 +243,9 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
 
     /** The worker's JMX over the client control link: what its clients' own metrics say. */
     public WorkerJmx jmx() {
+        if (jmx == null) {
+            throw new IllegalStateException("this worker was started without JMX (startWithJmx)");
+        }
         return jmx;
     }
 
