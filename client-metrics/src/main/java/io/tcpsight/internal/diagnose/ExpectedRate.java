@@ -155,12 +155,23 @@ public final class ExpectedRate {
         if (round.stream().noneMatch(finding -> finding.limit().isPresent())) {
             return round;
         }
-        List<Limit> unnamed = new ArrayList<>();
-        boolean fetchNamed = round.stream().anyMatch(finding -> finding.rule() == RuleId.FETCH_SIZE_BELOW_BDP);
-        if (!fetchNamed && facts.identity().bulkFlow().arrivesAt(Role.CLIENT)) {
-            fetchLimit(facts.kafka(), facts.rttMicros(), config).ifPresent(unnamed::add);
-        }
+        List<Limit> unnamed = facts.identity().bulkFlow().arrivesAt(Role.CLIENT)
+                ? unnamedFetch(round, facts.kafka(), facts.rttMicros(), config)
+                : List.of();
         return annotate(config.targetBytesPerSecond(), ProduceRules.askedBytesPerSecond(facts), round, unnamed);
+    }
+
+    /**
+     * A consumer's fetch sizes as the ceiling no finding of {@code round} names, where none does: a
+     * fetch that reaches 80% of the target is no finding, yet the flow reaches no more than it
+     * allows. Empty where a finding names the fetch size, or the sizes or the RTT are not known.
+     */
+    public static List<Limit> unnamedFetch(
+            List<Finding> round, KafkaSettings consumer, long rttMicros, TcpsightConfig config) {
+        if (round.stream().anyMatch(finding -> finding.rule() == RuleId.FETCH_SIZE_BELOW_BDP)) {
+            return List.of();
+        }
+        return fetchLimit(consumer, rttMicros, config).map(List::of).orElse(List.of());
     }
 
     /** The same with what the caller knows of the path: the application's pace and the ceilings no finding names. */
