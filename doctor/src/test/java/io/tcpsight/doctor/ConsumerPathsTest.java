@@ -15,11 +15,15 @@ import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.KernelVersion;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,7 +61,7 @@ class ConsumerPathsTest {
     }
 
     @Test
-    void everyLimitOnThePathSaysTheRateAfterAllOfTheirRemediesAndTheReportListsThemInOrder() {
+    void everyLimitOnThePathSaysTheRateAfterAllOfTheirRemediesAndTheReportListsThemInOrder() throws IOException {
         List<Finding> annotated =
                 ConsumerPaths.annotate(consumerFlow(), Map.of("node 3", 100_000L), CONSUMER, DEFAULTS);
         List<String> said = new ArrayList<>();
@@ -98,6 +102,10 @@ class ConsumerPathsTest {
                         "",
                         ""),
                 text);
+        // docs/doctor.md shows this very list: the page says what the code prints
+        String page = Files.readString(Path.of("..", "docs", "doctor.md"));
+        String shown = text.strip().lines().map(line -> "   " + line).collect(Collectors.joining("\n"));
+        assertTrue(page.contains(shown), "docs/doctor.md should show, as the doctor prints it:\n" + shown);
     }
 
     /** A fetch size that reaches 80% of the target is no finding, yet it holds the flow once the window is lifted. */
