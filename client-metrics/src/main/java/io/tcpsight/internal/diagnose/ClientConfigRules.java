@@ -33,10 +33,9 @@ public final class ClientConfigRules {
         String path = rttMeasured
                 ? String.format("the measured RTT to the cluster, %.1f ms", rttMicros / 1000.0)
                 : String.format("any path of %.0f ms or more (tcpsight.rule.min.rtt.ms)", rttMicros / 1000.0);
-        return buffer(key, bytes, owner, rttMicros, path, List.of(new Setting(scope, key, "-1")), config)
-                .map(finding -> ExpectedRate.annotate(
-                                config.targetBytesPerSecond(), OptionalDouble.empty(), List.of(finding), List.of())
-                        .get(0));
+        // judged before any connection exists, often over an assumed path: no flow yet whose other ceilings could
+        // say a rate after all; the per-path findings of the same settings say it (settingsOnMeasuredPath)
+        return buffer(key, bytes, owner, rttMicros, path, List.of(new Setting(scope, key, "-1")), config);
     }
 
     /**
