@@ -71,6 +71,7 @@ final class AgentAssembly {
                         settings.access,
                         EndpointMeters.prometheus(monitor, listeners.meters(), connectPacer),
                         monitor,
+                        brokerSockets::jsonFor,
                         log::warn);
                 httpEndpoint = (settings.access.tls() ? "https://" : "http://") + settings.host + ":" + server.port()
                         + "/metrics"

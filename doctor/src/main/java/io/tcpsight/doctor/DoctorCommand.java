@@ -5,12 +5,14 @@ import io.tcpsight.internal.config.SettingKey;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.BrokerConfigRules;
 import io.tcpsight.internal.diagnose.Diagnosis;
+import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.FindingJson;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ClientLibrary;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.OptionalValues;
@@ -207,7 +209,10 @@ final class DoctorCommand implements Callable<Integer> {
         ClusterSurvey survey = ClusterSurvey.take(
                 client, named, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
-        List<Finding> findings = judge(survey, slowest, named, kernel, config);
+        KafkaSettings judged = kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
+        List<Finding> findings = judge(survey, slowest, named, kernel, judged, config);
+        Optional<ExpectedRate> consumerPath = slowest.map(
+                path -> ConsumerPaths.limits(findings, path.identity(named), path.rttMicros(), judged, config));
         BdpSettings.Recommendation recommendation = slowest.map(
                         path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
@@ -225,6 +230,7 @@ final class DoctorCommand implements Callable<Integer> {
                                 : commandConfig
                                         + ", as a consumer, and its producer keys as a producer; keys it does not set are Kafka's defaults")
                 .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
+                .consumerPath(consumerPath.orElse(null))
                 .probe(probeTopic, probe)
                 .writeProbe(
                         writes,
@@ -235,25 +241,45 @@ final class DoctorCommand implements Callable<Integer> {
                 .build();
     }
 
-    /** Every finding, worst first: the survey's, each broker path's and socket settings', and this host's for the slowest path. */
+    /**
+     * Every finding, worst first: the survey's, each broker path's and socket settings', and this
+     * host's for the slowest path. A consumer's path to a broker is one flow: the client's own
+     * window and fetch sizes (its connection's findings), the broker's send buffer and this host's
+     * window scaling all hold it, so each limit among them says the rate once all of their remedies
+     * are applied. The broker's receive buffer holds producers, whose other limits the doctor does
+     * not judge, so it says none.
+     */
     private static List<Finding> judge(
             ClusterSurvey survey,
             Optional<BrokerPaths.BrokerPath> slowest,
             DoctorClient client,
             KernelFacts kernel,
+            KafkaSettings consumer,
             TcpsightConfig config) {
-        List<Finding> findings = new ArrayList<>(survey.findings);
-        findings.addAll(BrokerPaths.findings(survey.brokers, client, config));
+        List<Finding> consumerFlow = new ArrayList<>(survey.findings);
+        consumerFlow.addAll(BrokerPaths.findings(survey.brokers, client, config));
+        List<Finding> producerFlow = new ArrayList<>();
         for (BrokerPaths.BrokerPath broker : survey.brokers) {
             Map<String, String> brokerConfig =
                     broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
             if (broker.reachable() && brokerConfig != null) {
-                findings.addAll(BrokerConfigRules.socketBuffers(
-                        brokerConfig, broker.identity(client), broker.rttMicros(), config));
+                ConnectionIdentity path = broker.identity(client);
+                BrokerConfigRules.sendBuffer(brokerConfig, path, broker.rttMicros(), config)
+                        .ifPresent(consumerFlow::add);
+                BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config)
+                        .ifPresent(producerFlow::add);
             }
         }
         slowest.ifPresent(
-                path -> findings.addAll(Diagnosis.host(kernel, path.identity(client), path.rttMicros(), config)));
+                path -> consumerFlow.addAll(Diagnosis.host(kernel, path.identity(client), path.rttMicros(), config)));
+        Map<String, Long> rttByPath = new LinkedHashMap<>();
+        for (BrokerPaths.BrokerPath broker : survey.brokers) {
+            if (broker.reachable()) {
+                rttByPath.put(ConsumerPaths.key(broker.identity(client)), broker.rttMicros());
+            }
+        }
+        List<Finding> findings = new ArrayList<>(ConsumerPaths.annotate(consumerFlow, rttByPath, consumer, config));
+        findings.addAll(producerFlow);
         findings.sort(Comparator.comparing(Finding::severity).reversed());
         return findings;
     }

@@ -1,5 +1,6 @@
 package io.tcpsight.doctor;
 
+import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
@@ -14,6 +15,8 @@ import java.util.Optional;
  * @param brokerConfigs node id -> the broker's socket settings, where DescribeConfigs was allowed
  * @param configured the client settings judged, as configured (or Kafka's consumer defaults), secrets masked
  * @param recommendation sizing for the slowest broker's RTT; empty when no broker answered
+ * @param consumerPath the limits a consumer with the judged config meets on the slowest broker's path, in order, and
+ *     the rate after all their remedies; empty when no broker answered
  * @param writeProbeNote why produce throughput was not measured, or empty
  */
 record DoctorReport(
@@ -26,6 +29,7 @@ record DoctorReport(
         String configSource,
         double targetMbit,
         Optional<BdpSettings.Recommendation> recommendation,
+        Optional<ExpectedRate> consumerPath,
         String probeTopic,
         List<ThroughputProbe.Result> probe,
         List<ThroughputProbe.Result> writeProbe,
@@ -47,6 +51,7 @@ record DoctorReport(
         private String configSource = "";
         private double targetMbit;
         private BdpSettings.Recommendation recommendation;
+        private ExpectedRate consumerPath;
         private String probeTopic;
         private List<ThroughputProbe.Result> probe = List.of();
         private List<ThroughputProbe.Result> writeProbe = List.of();
@@ -85,6 +90,11 @@ record DoctorReport(
             return this;
         }
 
+        Builder consumerPath(ExpectedRate limits) {
+            this.consumerPath = limits;
+            return this;
+        }
+
         Builder probe(String topic, List<ThroughputProbe.Result> results) {
             this.probeTopic = topic;
             this.probe = results;
@@ -113,6 +123,7 @@ record DoctorReport(
                     configSource,
                     targetMbit,
                     Optional.ofNullable(recommendation),
+                    Optional.ofNullable(consumerPath),
                     probeTopic,
                     probe,
                     writeProbe,

@@ -2,6 +2,7 @@ package io.tcpsight.doctor;
 
 import io.tcpsight.internal.diagnose.ConnectionRules;
 import io.tcpsight.internal.diagnose.Evidence;
+import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.Setting;
 import io.tcpsight.internal.diagnose.Severity;
@@ -24,6 +25,7 @@ final class HumanReport {
         host(report.host(), out);
         brokers(report, out);
         clientConfig(report, out);
+        report.consumerPath().ifPresent(limits -> limits(limits, report.targetMbit(), out));
         if (report.probeTopic() != null) {
             out.println(
                     "== consume throughput of topic " + report.probeTopic() + ", one run per variant, in this order");
@@ -157,6 +159,52 @@ final class HumanReport {
             out.println("    - " + reason);
         }
         out.println();
+    }
+
+    /**
+     * Every limit a consumer with the judged config meets on the slowest broker's path, the one that
+     * binds first first, each with the fix its findings name and the rate once it and those before it
+     * are applied, then the rate after all: what the findings' "expected after all" says.
+     */
+    static void limits(ExpectedRate limits, double targetMbit, PrintStream out) {
+        out.println("== limits a consumer meets on the path to the slowest broker, in the order they bind");
+        out.printf(
+                Locale.ROOT,
+                "  now: %s (tcpsight.target.throughput.mbit=%s)%n",
+                mbit(limits.nowBytesPerSecond()),
+                number(targetMbit));
+        int position = 0;
+        for (ExpectedRate.Step step : limits.steps()) {
+            position++;
+            String rules = step.namedBy().stream()
+                    .map(finding -> finding.rule().id())
+                    .distinct()
+                    .collect(Collectors.joining(", "));
+            out.printf(
+                    Locale.ROOT,
+                    "  %d. %s: %s now%s%n",
+                    position,
+                    step.limit().name(),
+                    mbit(step.limit().nowBytesPerSecond()),
+                    rules.isEmpty() ? "" : " (" + rules + ")");
+            String fix = step.namedBy().stream()
+                    .flatMap(finding -> finding.remedy().settings().stream())
+                    .map(Setting::describe)
+                    .distinct()
+                    .collect(Collectors.joining(", "));
+            out.println("     fix:   "
+                    + (fix.isEmpty() ? "none named: no finding on this path names a change for it" : fix));
+            out.println("     then:  " + mbit(step.rateAfterBytesPerSecond()));
+        }
+        if (limits.steps().isEmpty()) {
+            out.println("  none below the target");
+        }
+        out.println("  expected after all: " + mbit(limits.afterAllBytesPerSecond()));
+        out.println();
+    }
+
+    private static String mbit(double bytesPerSecond) {
+        return String.format(Locale.ROOT, "%.1f Mbit/s", bytesPerSecond * 8 / 1e6);
     }
 
     private static void row(PrintStream out, String key, String configured, String recommended) {

@@ -3,6 +3,7 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.VirtualMachine;
 import io.tcpsight.lab.ConnectionView;
@@ -117,6 +118,27 @@ class BrokerAgentIT {
                 assertTrue(
                         seen.stream().noneMatch(line -> line.startsWith("broker  ")),
                         "no unattributed broker-side connection: " + seen);
+                // every connection to a listener shows the listener's socket settings, read from the broker's
+                // server.properties, which the lab leaves at Kafka's defaults; no client connection of the broker
+                // (its controller channel; a single broker has no replica fetcher) shows any
+                for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=1000"))) {
+                    JsonNode settings = connection.brokerSettings();
+                    if (connection.role().equals("broker")) {
+                        assertEquals(
+                                102_400,
+                                settings.path("socket.send.buffer.bytes")
+                                        .path("value")
+                                        .asInt(),
+                                connection.toString());
+                        assertTrue(
+                                settings.path("socket.receive.buffer.bytes")
+                                        .path("default")
+                                        .asBoolean(),
+                                connection.toString());
+                    } else {
+                        assertEquals(null, settings, connection.toString());
+                    }
+                }
 
                 // The table of the worst connections names clients; a round after /connections named them.
                 String metrics = LabAwait.await("the consumer in the worst-connections table")

@@ -65,6 +65,26 @@ class DoctorLabIT {
         JsonNode setting = finding.path("remedy").path("settings").get(0);
         assertEquals("receive.buffer.bytes", setting.path("key").asText());
         assertEquals("-1", setting.path("value").asText());
+        // One restart lifts the window and the fetch size together (the broker's buffers autotune here): what
+        // is left is the fetch protocol's share of the 200 Mbit/s target, worked out from the quoted RTT: nine
+        // BDPs a response rounded up to whole MiB, one response a round trip plus its time on the line.
+        double rttSeconds = finding.path("evidence").path("rtt").path("value").asDouble() / 1000;
+        long perFetch = (long) Math.ceil(9 * Math.ceil(rttSeconds * 25e6) / 1_048_576) * 1_048_576;
+        double afterAll = perFetch * 8 / (rttSeconds + perFetch / 25e6) / 1e6;
+        for (String rule : new String[] {"small-receive-buffer", "fetch-size-below-bdp"}) {
+            JsonNode limit = find(JSON.readTree(json.out()), rule);
+            assertEquals(
+                    afterAll,
+                    limit.path("evidence")
+                            .path("expectedRateAfterAll")
+                            .path("value")
+                            .asDouble(),
+                    0.5,
+                    limit.toString());
+            assertTrue(
+                    limit.path("remedy").path("why").asText().matches(".*; expected after all: [0-9.]+ Mbit/s"),
+                    limit.toString());
+        }
 
         ProbeTopics.fill(lab, broker, "doctor-probe", 200);
         LabDoctor.Run human = LabDoctor.run(
@@ -87,6 +107,12 @@ class DoctorLabIT {
                         .contains("CRITICAL  small-receive-buffer  [client client.id=far-consumer node=1 peer="
                                 + broker.bootstrapServers() + "]"),
                 human.out());
+        // the limits in the order they bind: the consumer's window first, the fetch size once it is lifted
+        Matcher limits = Pattern.compile("(?s)== limits a consumer meets.*?\\n  1\\. receive window: .*?"
+                        + "\\n  2\\. fetch size: .*?\\n  expected after all: ([0-9.]+) Mbit/s\\n")
+                .matcher(human.out());
+        assertTrue(limits.find(), human.out());
+        assertEquals(afterAll, Double.parseDouble(limits.group(1)), 0.5, human.out());
         Matcher rtt = Pattern.compile("^  1\\s+\\S+\\s+([0-9.]+) ms", Pattern.MULTILINE)
                 .matcher(human.out());
         assertTrue(rtt.find(), human.out());

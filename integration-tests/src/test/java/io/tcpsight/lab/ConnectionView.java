@@ -3,11 +3,15 @@ package io.tcpsight.lab;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.List;
 
-/** One connection as /connections serves it, typed for assertions. Absent numbers are null. */
+/**
+ * One connection as /connections serves it, typed for assertions. Absent numbers are null, and so
+ * is brokerSettings on a connection no setting of the broker's own applies to.
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ConnectionView(
         FindingView.Peer connection,
@@ -15,7 +19,8 @@ public record ConnectionView(
         TcpInfo tcpInfo,
         Interval interval,
         Socket socket,
-        Long handshakeMs) {
+        Long handshakeMs,
+        JsonNode brokerSettings) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The kernel's tcp_info as the endpoint reports it. */

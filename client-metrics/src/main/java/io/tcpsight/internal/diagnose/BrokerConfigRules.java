@@ -31,6 +31,7 @@ public final class BrokerConfigRules {
                 brokerConfig,
                 "socket.send.buffer.bytes",
                 RuleId.SMALL_SEND_BUFFER,
+                Limit.SEND_BUFFER,
                 "net.ipv4.tcp_wmem",
                 "4096 16384 ",
                 path,
@@ -46,6 +47,7 @@ public final class BrokerConfigRules {
                 brokerConfig,
                 "socket.receive.buffer.bytes",
                 RuleId.SMALL_RECEIVE_BUFFER,
+                Limit.RECEIVE_WINDOW,
                 "net.ipv4.tcp_rmem",
                 "4096 131072 ",
                 path,
@@ -58,6 +60,7 @@ public final class BrokerConfigRules {
             Map<String, String> brokerConfig,
             String key,
             RuleId rule,
+            String limited,
             String sysctl,
             String sysctlPrefix,
             ConnectionIdentity path,
@@ -77,16 +80,21 @@ public final class BrokerConfigRules {
         List<Setting> settings = List.of(
                 new Setting("broker", key, "-1"), new Setting("broker-host sysctl", sysctl, sysctlPrefix + needed));
         return Optional.of(new Finding(
-                rule,
-                verdict.get().severity,
-                path,
-                verdict.get().evidence,
-                new Remedy(
-                        settings,
-                        String.format(
-                                "the broker sets %s=%d on every accepted socket, so %s between it and this host move at most about %.1f Mbit/s over "
-                                        + "%.1f ms whatever the client's settings; -1 lets the broker's kernel autotune (its %s max must allow it)",
-                                key, bytes, traffic, verdict.get().ceilingMbit(), rttMicros / 1000.0, sysctl))));
+                        rule,
+                        verdict.get().severity,
+                        path,
+                        verdict.get().evidence,
+                        new Remedy(
+                                settings,
+                                String.format(
+                                        "the broker sets %s=%d on every accepted socket, so %s between it and this host move at most about %.1f Mbit/s over "
+                                                + "%.1f ms whatever the client's settings; -1 lets the broker's kernel autotune (its %s max must allow it)",
+                                        key, bytes, traffic, verdict.get().ceilingMbit(), rttMicros / 1000.0, sysctl)))
+                .withLimit(new Limit(
+                        limited,
+                        verdict.get().ceilingBytesPerSecond,
+                        // the broker's kernel autotunes up to the max named for its host: twice the BDP of window
+                        Limit.autotunedWindowRate(needed, rttMicros))));
     }
 
     private static Long number(String value) {

@@ -6,6 +6,7 @@ import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
@@ -32,6 +33,8 @@ public final class ClientConfigRules {
         String path = rttMeasured
                 ? String.format("the measured RTT to the cluster, %.1f ms", rttMicros / 1000.0)
                 : String.format("any path of %.0f ms or more (tcpsight.rule.min.rtt.ms)", rttMicros / 1000.0);
+        // judged before any connection exists, often over an assumed path: no flow yet whose other ceilings could
+        // say a rate after all; the per-path findings of the same settings say it (settingsOnMeasuredPath)
         return buffer(key, bytes, owner, rttMicros, path, List.of(new Setting(scope, key, "-1")), config);
     }
 
@@ -62,9 +65,17 @@ public final class ClientConfigRules {
                 "the %.1f ms measured to %s",
                 rttMicros / 1000.0,
                 owner.nodeId().map(node -> "node " + node + " (" + peer + ")").orElse(String.valueOf(peer)));
-        return buffer(key, bytes.getAsInt(), client, rttMicros, path, KafkaKeys.client(client, key, "-1"), config)
+        List<Finding> round = buffer(
+                        key, bytes.getAsInt(), client, rttMicros, path, KafkaKeys.client(client, key, "-1"), config)
                 .map(List::of)
                 .orElse(List.of());
+        // a consumer's fetch sizes hold its flow too, once its window no longer does
+        List<Limit> unnamed = flow == BulkFlow.TO_CLIENT
+                ? ExpectedRate.fetchLimit(settings, rttMicros, config)
+                        .map(List::of)
+                        .orElse(List.of())
+                : List.of();
+        return ExpectedRate.annotate(config.targetBytesPerSecond(), OptionalDouble.empty(), round, unnamed);
     }
 
     /** An explicit buffer whose window ceiling over {@code path} is below the target, with this remedy. */
@@ -93,9 +104,16 @@ public final class ClientConfigRules {
                 path,
                 trim(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT)),
                 key);
-        RuleId rule = key.endsWith("receive.buffer.bytes") ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
+        boolean receive = key.endsWith("receive.buffer.bytes");
+        RuleId rule = receive ? RuleId.SMALL_RECEIVE_BUFFER : RuleId.SMALL_SEND_BUFFER;
+        // autotuned, the buffer grows up to its host's max, which a config alone does not show
+        Limit limit = new Limit(
+                receive ? Limit.RECEIVE_WINDOW : Limit.SEND_BUFFER,
+                verdict.get().ceilingBytesPerSecond,
+                Limit.UNBOUNDED);
         return Optional.of(
-                new Finding(rule, verdict.get().severity, owner, verdict.get().evidence, new Remedy(remedy, why)));
+                new Finding(rule, verdict.get().severity, owner, verdict.get().evidence, new Remedy(remedy, why))
+                        .withLimit(limit));
     }
 
     private static String trim(double value) {

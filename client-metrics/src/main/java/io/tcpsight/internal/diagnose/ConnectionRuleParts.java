@@ -64,6 +64,22 @@ final class ConnectionRuleParts {
         return Optional.of(Setting.sysctl(sysctl, minAndDefault + needed));
     }
 
+    /**
+     * A window's or send buffer's ceiling once a remedy lets it autotune: up to the host max the
+     * remedy names ({@code namedMax}, twice the BDP at the target), else the one in effect, else
+     * nothing this end knows.
+     */
+    static double autotunedAfter(
+            Optional<Setting> namedMax, OptionalLong currentMax, ConnectionFacts facts, TcpsightConfig config) {
+        if (namedMax.isPresent()) {
+            return Limit.autotunedWindowRate(
+                    BdpSettings.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond()), facts.rttMicros());
+        }
+        return currentMax.isPresent()
+                ? Limit.autotunedWindowRate(currentMax.getAsLong(), facts.rttMicros())
+                : Limit.UNBOUNDED;
+    }
+
     static Evidence flow(BulkFlow flow) {
         return new Evidence("flow", flow.description(), "");
     }

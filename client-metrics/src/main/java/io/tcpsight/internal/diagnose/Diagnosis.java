@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Runs every rule over facts. */
+/** Runs every rule over facts, and says on each finding that names a limit what the flow reaches once every remedy is applied. */
 public final class Diagnosis {
     private Diagnosis() {}
 
@@ -18,7 +18,8 @@ public final class Diagnosis {
         for (ConnectionRule rule : ConnectionRules.ALL) {
             add(findings, rule.judge(facts, config));
         }
-        return findings;
+        // one restart applies every remedy of the round: each limit says what the flow reaches after all of them
+        return ExpectedRate.annotate(facts, findings, config);
     }
 
     public static List<Finding> listener(ListenerFacts facts, TcpsightConfig config) {

@@ -66,12 +66,9 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
         double target = config.targetBytesPerSecond();
         long bdp = Bdp.bytes(facts.rttMicros(), target);
-        long perFetch = Math.min(
-                kafka.fetchMaxBytes().getAsLong(),
-                kafka.maxPartitionFetchBytes().getAsLong() * partitions);
-        // one response a cycle: a round trip plus its own time on a line as fast as the target
+        long perFetch = bytesPerFetch(kafka);
         double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;
-        double ceiling = perFetch / cycleSeconds;
+        double ceiling = fetchCeiling(perFetch, facts.rttMicros(), target);
         if (ceiling >= FETCH_CEILING_SHARE * target) {
             return Optional.empty();
         }
@@ -125,25 +122,48 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         settings.addAll(
                 KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
         secondReplicaFetcher(facts, partitions).ifPresent(settings::add);
+        // what the named sizes ask for: fetch.max.bytes only ever rises, max.partition.fetch.bytes is the
+        // recommendation
+        long perFetchAfter = Math.min(
+                Math.max(recommended.fetchMaxBytes(), kafka.fetchMaxBytes().getAsLong()),
+                recommended.maxPartitionFetchBytes() * partitions);
+        Limit limit = new Limit(Limit.FETCH_SIZE, ceiling, fetchCeiling(perFetchAfter, facts.rttMicros(), target));
         return found(
-                RuleId.FETCH_SIZE_BELOW_BDP,
-                Severity.WARN,
-                facts.identity(),
-                evidence,
-                settings,
-                String.format(
-                        "a fetcher waits for each fetch response before it asks again, so %d bytes per fetch take"
-                                + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s on a"
-                                + " line as fast as the target, below %.0f%% of its %.1f Mbit/s%s",
-                        perFetch,
-                        facts.rttMillis(),
-                        WindowModel.mbit(ceiling),
-                        FETCH_CEILING_SHARE * 100,
-                        WindowModel.mbit(config.targetBytesPerSecond()),
-                        predicted
-                                ? "; a window or send buffer holds the flow below that now, and once it is lifted"
-                                        + " the fetch size binds next: change both in one restart"
-                                : ""));
+                        RuleId.FETCH_SIZE_BELOW_BDP,
+                        Severity.WARN,
+                        facts.identity(),
+                        evidence,
+                        settings,
+                        String.format(
+                                "a fetcher waits for each fetch response before it asks again, so %d bytes per fetch take"
+                                        + " a %.1f ms round trip plus their own time on the line: at most %.1f Mbit/s on a"
+                                        + " line as fast as the target, below %.0f%% of its %.1f Mbit/s%s",
+                                perFetch,
+                                facts.rttMillis(),
+                                WindowModel.mbit(ceiling),
+                                FETCH_CEILING_SHARE * 100,
+                                WindowModel.mbit(config.targetBytesPerSecond()),
+                                predicted
+                                        ? "; a window or send buffer holds the flow below that now, and once it is lifted"
+                                                + " the fetch size binds next: change both in one restart"
+                                        : ""))
+                .map(finding -> finding.withLimit(limit));
+    }
+
+    /** The bytes one fetch response to a broker carries at most: fetch.max.bytes, or a full response of each partition. */
+    static long bytesPerFetch(KafkaSettings kafka) {
+        int partitions = Math.max(1, kafka.partitionsPerBroker().orElse(1));
+        return Math.min(
+                kafka.fetchMaxBytes().getAsLong(),
+                kafka.maxPartitionFetchBytes().getAsLong() * partitions);
+    }
+
+    /**
+     * The most a fetcher moves with {@code perFetch} bytes a response: one response a cycle, a
+     * round trip plus its own time on a line as fast as the target.
+     */
+    static double fetchCeiling(long perFetch, long rttMicros, double targetBytesPerSecond) {
+        return perFetch / (rttMicros / 1e6 + perFetch / targetBytesPerSecond);
     }
 
     /**

@@ -23,23 +23,28 @@ public final class HostRules {
         evidence.add(new Evidence("net.ipv4.tcp_window_scaling", 0, ""));
         evidence.add(new Evidence("windowMax", WindowModel.UNSCALED_WINDOW_MAX, "bytes"));
         Severity severity = Severity.WARN;
+        double ceilingRate = -1;
         if (rttMicros > 0) {
-            double ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, rttMicros);
+            ceilingRate = WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, rttMicros);
             evidence.add(WindowModel.rtt(rttMicros));
             evidence.add(new Evidence("ceilingRate", WindowModel.mbit(ceilingRate), "Mbit/s"));
             if (WindowModel.judge(ceilingRate, config.targetBytesPerSecond()).isPresent()) {
                 severity = Severity.CRITICAL;
             }
         }
+        Finding finding = new Finding(
+                RuleId.WINDOW_SCALING_DISABLED,
+                severity,
+                path,
+                evidence,
+                new Remedy(
+                        List.of(Setting.sysctl("net.ipv4.tcp_window_scaling", 1)),
+                        "with window scaling off this host never advertises or uses more than 64 KiB of window, whatever the buffers"));
+        // scaled, the window is what the buffers allow, which their own rules judge
         return Optional.of(
-                new Finding(
-                        RuleId.WINDOW_SCALING_DISABLED,
-                        severity,
-                        path,
-                        evidence,
-                        new Remedy(
-                                List.of(Setting.sysctl("net.ipv4.tcp_window_scaling", 1)),
-                                "with window scaling off this host never advertises or uses more than 64 KiB of window, whatever the buffers")));
+                ceilingRate < 0
+                        ? finding
+                        : finding.withLimit(new Limit(Limit.RECEIVE_WINDOW, ceilingRate, Limit.UNBOUNDED)));
     }
 
     public static Optional<Finding> timestampsDisabled(

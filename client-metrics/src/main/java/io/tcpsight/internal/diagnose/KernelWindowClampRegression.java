@@ -51,13 +51,24 @@ final class KernelWindowClampRegression implements ConnectionRule {
         evidence.add(flow(flow));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownReceiveBuffer(facts.identity(), Setting.AUTOTUNE));
         settings.add(new Setting("kernel", "version", ">= 6.6.45 on 6.6, or >= 6.11"));
-        return found(
+        boolean binds = flow.arrivesAt(facts.identity().role());
+        Optional<Finding> finding = found(
                 RuleId.KERNEL_WINDOW_CLAMP_REGRESSION,
-                flow.arrivesAt(facts.identity().role()) ? Severity.WARN : Severity.INFO,
+                binds ? Severity.WARN : Severity.INFO,
                 facts.identity(),
                 evidence,
                 settings,
                 "kernels from about 6.6.0 to 6.6.44 and 6.7 to 6.10 (approximate) clamp the window of a socket with an explicit SO_RCVBUF "
                         + "to about a quarter of the buffer instead of half; autotuning is not affected");
+        if (!binds || clamp.isEmpty() || facts.rttMicros() <= 0) {
+            return finding;
+        }
+        // autotuned, the window grows up to half the host's tcp_rmem max; this remedy names no sysctl
+        Limit limit = new Limit(
+                Limit.RECEIVE_WINDOW,
+                WindowModel.ceilingBytesPerSecond(clamp.getAsInt(), facts.rttMicros()),
+                ConnectionRuleParts.autotunedAfter(
+                        Optional.empty(), facts.kernel().tcpRmemMax(), facts, config));
+        return finding.map(named -> named.withLimit(limit));
     }
 }

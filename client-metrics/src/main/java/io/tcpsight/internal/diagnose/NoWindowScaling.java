@@ -46,7 +46,7 @@ final class NoWindowScaling implements ConnectionRule {
         settings.add(new Setting("broker", "socket.listen.backlog.size", "1024"));
         settings.add(Setting.sysctl("net.core.somaxconn", 1024));
         settings.add(new Setting("tcpsight", "tcpsight.startup.max.clients.per.second", "20"));
-        return found(
+        Optional<Finding> finding = found(
                 RuleId.NO_WINDOW_SCALING,
                 severity,
                 facts.identity(),
@@ -55,5 +55,14 @@ final class NoWindowScaling implements ConnectionRule {
                 "the connection was set up by a SYN cookie without TCP timestamps (a full listen queue on the broker, and the client or "
                         + "a middlebox drops timestamps), so window scaling was lost for the connection's life: keep timestamps on at the "
                         + "client and on the path, and give the broker a listen queue that does not overflow; reconnect to recover");
+        if (flow == BulkFlow.NONE || facts.rttMicros() <= 0) {
+            return finding;
+        }
+        // scaled again, the window is what the buffers allow, which their own rules judge
+        Limit limit = new Limit(
+                Limit.RECEIVE_WINDOW,
+                WindowModel.ceilingBytesPerSecond(WindowModel.UNSCALED_WINDOW_MAX, facts.rttMicros()),
+                Limit.UNBOUNDED);
+        return finding.map(named -> named.withLimit(limit));
     }
 }

@@ -10,6 +10,7 @@ import io.tcpsight.internal.tuning.ProducerSizing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * produce-pipeline-below-bdp: a producer whose requests carry far less per round trip than the
@@ -57,6 +58,34 @@ final class ProduceRules {
      */
     static final double BACKLOG_SHARE_OF_BUFFER = 0.5;
 
+    /**
+     * Whether the producer sends at its application's pace, not its pipeline's: an idle part of each
+     * round trip, batches that leave unfilled, or no backlog behind the pipeline.
+     */
+    static boolean applicationsPace(ProduceTraffic traffic, long rttMicros) {
+        int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
+        double batchBytes = (double) traffic.bytesPerRequest() / partitions;
+        if (traffic.requestsPerRoundTrip(rttMicros) < BUSY_REQUESTS_PER_ROUND_TRIP
+                || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
+            return true;
+        }
+        return traffic.bufferHeldBytes().isPresent()
+                && traffic.bufferHeldBytes().getAsLong()
+                        < BACKLOG_SHARE_OF_BUFFER * traffic.bufferTotalBytes().getAsLong();
+    }
+
+    /**
+     * What the application asks of the flow, where its traffic shows it: a producer at its own pace
+     * sends what it produces, and no remedy makes it produce more. Empty for any other flow.
+     */
+    static OptionalDouble askedBytesPerSecond(ConnectionFacts facts) {
+        Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
+        if (seen.isEmpty() || facts.rttMicros() <= 0 || !applicationsPace(seen.get(), facts.rttMicros())) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(seen.get().bytesPerSecond());
+    }
+
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
         if (seen.isEmpty() || !facts.established() || !ConnectionRuleParts.longPath(facts.rttMicros(), config)) {
@@ -66,16 +95,8 @@ final class ProduceRules {
         long rtt = facts.rttMicros();
         double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
         int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
-        double batchBytes = (double) traffic.bytesPerRequest() / partitions;
-        if (perRoundTrip < BUSY_REQUESTS_PER_ROUND_TRIP
-                || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
-            return Optional
-                    .empty(); // idle part of each round trip, or batches that leave unfilled: the application's pace
-        }
-        if (traffic.bufferHeldBytes().isPresent()
-                && traffic.bufferHeldBytes().getAsLong()
-                        < BACKLOG_SHARE_OF_BUFFER * traffic.bufferTotalBytes().getAsLong()) {
-            return Optional.empty(); // no backlog behind the pipeline: the application's pace
+        if (applicationsPace(traffic, rtt)) {
+            return Optional.empty();
         }
         double rate = traffic.bytesPerSecond();
         // Judged by what the producer achieved: within FAR_BELOW of the target it is fast, whatever its settings.
@@ -124,28 +145,34 @@ final class ProduceRules {
                     .withNote("on the producer's host, where its max is below " + wmem
                             + ": the send buffer must hold every unacknowledged byte"));
         }
+        // the named sizes carry this much a round trip; the send buffer they name autotunes to hold it
+        Limit limit = new Limit(
+                Limit.PRODUCE_PIPELINE,
+                rate,
+                WindowModel.ceilingBytesPerSecond(sizing.bytesPerRoundTrip(partitions), rtt));
         return Optional.of(new Finding(
-                RuleId.PRODUCE_PIPELINE_BELOW_BDP,
-                severity.get(),
-                facts.identity(),
-                evidence,
-                new Remedy(
-                        settings,
-                        String.format(
-                                "this producer's requests carry about %d bytes per %.1f ms round trip (%.1f requests of %d"
-                                        + " bytes, %d partition(s) each, batches full), %.1f Mbit/s where the path's"
-                                        + " bandwidth-delay product is %d bytes; what a round trip carries is the requests in"
-                                        + " flight (at most %d with idempotence) times the batches in each, and the client's"
-                                        + " send buffer must hold all of it: larger batches and an autotuned send buffer"
-                                        + " carry %d bytes per round trip",
-                                Math.round(rate * rtt / 1e6),
-                                facts.rttMillis(),
-                                perRoundTrip,
-                                traffic.bytesPerRequest(),
-                                partitions,
-                                WindowModel.mbit(rate),
-                                bdp,
-                                ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
-                                sizing.bytesPerRoundTrip(partitions)))));
+                        RuleId.PRODUCE_PIPELINE_BELOW_BDP,
+                        severity.get(),
+                        facts.identity(),
+                        evidence,
+                        new Remedy(
+                                settings,
+                                String.format(
+                                        "this producer's requests carry about %d bytes per %.1f ms round trip (%.1f requests of %d"
+                                                + " bytes, %d partition(s) each, batches full), %.1f Mbit/s where the path's"
+                                                + " bandwidth-delay product is %d bytes; what a round trip carries is the requests in"
+                                                + " flight (at most %d with idempotence) times the batches in each, and the client's"
+                                                + " send buffer must hold all of it: larger batches and an autotuned send buffer"
+                                                + " carry %d bytes per round trip",
+                                        Math.round(rate * rtt / 1e6),
+                                        facts.rttMillis(),
+                                        perRoundTrip,
+                                        traffic.bytesPerRequest(),
+                                        partitions,
+                                        WindowModel.mbit(rate),
+                                        bdp,
+                                        ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
+                                        sizing.bytesPerRoundTrip(partitions))))
+                .withLimit(limit));
     }
 }

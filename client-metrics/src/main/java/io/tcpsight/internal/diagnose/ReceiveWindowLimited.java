@@ -86,20 +86,31 @@ final class ReceiveWindowLimited implements ConnectionRule {
             settings.add(Setting.sysctl("net.ipv4.tcp_rmem", RMEM_MIN_AND_DEFAULT + needed)
                     .withNote("on " + peer + "'s host, where its max is below " + needed));
         }
+        // the peer's window over the RTT where both are known, else what the full window let through; once the peer
+        // autotunes up to the tcp_rmem max named for its host, the window holds twice the BDP at the target
+        Limit limit = new Limit(
+                Limit.RECEIVE_WINDOW,
+                ceiling.orElse(interval.sendRateBytesPerSecond()),
+                peerRmem
+                        ? Limit.autotunedWindowRate(
+                                BdpSettings.kernelBufferMax(facts.rttMicros(), config.targetBytesPerSecond()),
+                                facts.rttMicros())
+                        : Limit.UNBOUNDED);
         return found(
-                RuleId.RECEIVE_WINDOW_LIMITED,
-                severity,
-                facts.identity(),
-                evidence,
-                settings,
-                String.format(
-                        "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
-                                + "is the limit, so let it autotune%s",
-                        interval.rwndLimitedRatio() * 100,
-                        peer,
-                        peerRmem
-                                ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
-                                        + "down: raise it there"
-                                : ""));
+                        RuleId.RECEIVE_WINDOW_LIMITED,
+                        severity,
+                        facts.identity(),
+                        evidence,
+                        settings,
+                        String.format(
+                                "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
+                                        + "is the limit, so let it autotune%s",
+                                interval.rwndLimitedRatio() * 100,
+                                peer,
+                                peerRmem
+                                        ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
+                                                + "down: raise it there"
+                                        : ""))
+                .map(finding -> finding.withLimit(limit));
     }
 }

@@ -101,7 +101,13 @@ final class Retransmissions implements ConnectionRule {
             why = "segments are being lost between the hosts; check interface errors and drops on both ends "
                     + "(ip -s link, ethtool -S) and the path's queues";
         }
-        return found(RuleId.RETRANSMISSIONS, severity, facts.identity(), evidence, settings, why);
+        Optional<Finding> finding = found(RuleId.RETRANSMISSIONS, severity, facts.identity(), evidence, settings, why);
+        if (lossLimited < 0) {
+            return finding;
+        }
+        // BBR paces by the measured bandwidth and keeps the rate under random loss; without it the loss holds the flow
+        Limit limit = new Limit(Limit.LOSS, lossLimited, settings.isEmpty() ? lossLimited : Limit.UNBOUNDED);
+        return finding.map(named -> named.withLimit(limit));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tcpsight.internal.diagnose;
 
 import static io.tcpsight.internal.config.TcpsightConfig.RULE_WINDOW_LIMITED_RATIO;
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.autotunedAfter;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.busyEnough;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.found;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.rtt;
@@ -34,16 +35,23 @@ final class SendBufferLimited implements ConnectionRule {
         }
         evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), Setting.AUTOTUNE));
-        wmemFor(facts, config).ifPresent(settings::add);
+        Optional<Setting> wmem = wmemFor(facts, config);
+        wmem.ifPresent(settings::add);
+        // the flow shows the buffer holding it: what it moved is what the buffer allows now
+        Limit limit = new Limit(
+                Limit.SEND_BUFFER,
+                interval.sendRateBytesPerSecond(),
+                autotunedAfter(wmem, facts.kernel().tcpWmemMax(), facts, config));
         return found(
-                RuleId.SEND_BUFFER_LIMITED,
-                Severity.WARN,
-                facts.identity(),
-                evidence,
-                settings,
-                String.format(
-                        "%.0f%% of busy time this end could not send because its own send buffer was full; unacknowledged "
-                                + "data for a whole round trip must fit in it",
-                        interval.sndbufLimitedRatio() * 100));
+                        RuleId.SEND_BUFFER_LIMITED,
+                        Severity.WARN,
+                        facts.identity(),
+                        evidence,
+                        settings,
+                        String.format(
+                                "%.0f%% of busy time this end could not send because its own send buffer was full; unacknowledged "
+                                        + "data for a whole round trip must fit in it",
+                                interval.sndbufLimitedRatio() * 100))
+                .map(finding -> finding.withLimit(limit));
     }
 }

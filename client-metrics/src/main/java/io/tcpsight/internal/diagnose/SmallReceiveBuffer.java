@@ -1,5 +1,6 @@
 package io.tcpsight.internal.diagnose;
 
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.autotunedAfter;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.doesNotBind;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.flow;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.found;
@@ -60,12 +61,20 @@ final class SmallReceiveBuffer implements ConnectionRule {
                         "a window of at most %d bytes moves at most %.1f Mbit/s over %.1f ms; autotuning lets the kernel "
                                 + "grow the window to the path's bandwidth-delay product",
                         ceiling.get(), verdict.get().ceilingMbit(), facts.rttMillis());
-        return found(
+        Optional<Finding> finding = found(
                 RuleId.SMALL_RECEIVE_BUFFER,
                 binds ? verdict.get().severity : Severity.INFO,
                 facts.identity(),
                 evidence,
                 settings,
                 binds ? why : doesNotBind(why, flow, "arrives at"));
+        if (!binds) {
+            return finding; // a window the bulk data does not fill limits no flow
+        }
+        Limit limit = new Limit(
+                Limit.RECEIVE_WINDOW,
+                verdict.get().ceilingBytesPerSecond,
+                autotunedAfter(rmem, facts.kernel().tcpRmemMax(), facts, config));
+        return finding.map(named -> named.withLimit(limit));
     }
 }

@@ -1,5 +1,6 @@
 package io.tcpsight.internal.diagnose;
 
+import static io.tcpsight.internal.diagnose.ConnectionRuleParts.autotunedAfter;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.flow;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.found;
 import static io.tcpsight.internal.diagnose.ConnectionRuleParts.longPath;
@@ -39,17 +40,23 @@ final class SmallSendBuffer implements ConnectionRule {
         List<Evidence> evidence = verdict.get().evidence;
         evidence.add(flow(flow));
         List<Setting> settings = new ArrayList<>(KafkaKeys.ownSendBuffer(facts.identity(), Setting.AUTOTUNE));
-        wmemFor(facts, config).ifPresent(settings::add);
+        Optional<Setting> wmem = wmemFor(facts, config);
+        wmem.ifPresent(settings::add);
+        Limit limit = new Limit(
+                Limit.SEND_BUFFER,
+                verdict.get().ceilingBytesPerSecond,
+                autotunedAfter(wmem, facts.kernel().tcpWmemMax(), facts, config));
         return found(
-                RuleId.SMALL_SEND_BUFFER,
-                verdict.get().severity,
-                facts.identity(),
-                evidence,
-                settings,
-                String.format(
-                        "this end sends %s through a send buffer of %d bytes, which holds at most that much unacknowledged "
-                                + "data: %.1f Mbit/s over %.1f ms; autotuning lets the kernel grow it to the bandwidth-delay "
-                                + "product",
-                        flow.description(), configured, verdict.get().ceilingMbit(), facts.rttMillis()));
+                        RuleId.SMALL_SEND_BUFFER,
+                        verdict.get().severity,
+                        facts.identity(),
+                        evidence,
+                        settings,
+                        String.format(
+                                "this end sends %s through a send buffer of %d bytes, which holds at most that much unacknowledged "
+                                        + "data: %.1f Mbit/s over %.1f ms; autotuning lets the kernel grow it to the bandwidth-delay "
+                                        + "product",
+                                flow.description(), configured, verdict.get().ceilingMbit(), facts.rttMillis()))
+                .map(finding -> finding.withLimit(limit));
     }
 }

@@ -2,6 +2,7 @@ package io.tcpsight.internal.export;
 
 import io.tcpsight.internal.diagnose.FindingJson;
 import io.tcpsight.internal.diagnose.JsonText;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /** The JSON of /connections: each connection's identity and what its last sample saw. */
 public final class ConnectionJson {
@@ -49,6 +51,19 @@ public final class ConnectionJson {
 
     /** The same; without principals and addresses when {@code redacted} (see {@link FindingJson#array(List, boolean)}). */
     public static List<String> objects(List<TrackedConnection> connections, boolean redacted) {
+        return objects(connections, redacted, "settings", identity -> "");
+    }
+
+    /**
+     * The same, each object with the settings of this end that apply to its connection as the field
+     * {@code settingsField}: {@code settings} gives a JSON object's text for a connection, or "" to
+     * leave the field out (the broker agent's own socket settings, for a connection to its listener).
+     */
+    public static List<String> objects(
+            List<TrackedConnection> connections,
+            boolean redacted,
+            String settingsField,
+            Function<ConnectionIdentity, String> settings) {
         List<String> objects = new ArrayList<>(connections.size());
         for (TrackedConnection connection : connections) {
             Optional<ConnectionSample> latest = connection.latest();
@@ -101,6 +116,12 @@ public final class ConnectionJson {
             if (connection.handshakeMillis().isPresent()) {
                 json.append(",\"handshakeMs\":")
                         .append(connection.handshakeMillis().getAsLong());
+            }
+            String applying = settings.apply(connection.identity());
+            if (!applying.isEmpty()) {
+                json.append(',');
+                JsonText.string(json, settingsField);
+                json.append(':').append(applying);
             }
             objects.add(json.append('}').toString());
         }

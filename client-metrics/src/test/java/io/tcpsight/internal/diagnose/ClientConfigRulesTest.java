@@ -71,6 +71,38 @@ class ClientConfigRulesTest {
                 "an admin client's buffers carry no bulk data");
     }
 
+    /**
+     * A config alone says the rate after all too: a consumer's 64 KiB window over 100 ms (5.2 Mbit/s)
+     * lifted leaves Kafka's fetch sizes, which no finding of the config names: 1 MiB a response of one
+     * partition, 1048576 / (0.1 s + 1048576 / 12.5e6 B/s) = 45.6 Mbit/s. A producer's send buffer
+     * lifted leaves nothing the config shows below the target. An autotuned buffer's host max is not
+     * known here, and no ceiling is counted for it.
+     */
+    @Test
+    void theConfigsFindingSaysTheRateOnceItsBufferAutotunesWithWhatElseTheConfigHolds() {
+        Finding consumer = ClientConfigRules.settingsOnMeasuredPath(
+                        onPath("consumer-1"), settings(ClientKind.CONSUMER, "65536", "131072"), RTT_100_MS, CONFIG)
+                .get(0);
+        assertEquals(45.6, consumer.evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+        assertTrue(consumer.remedy().why().endsWith("; expected after all: 45.6 Mbit/s"), consumer.toString());
+        Finding producer = ClientConfigRules.settingsOnMeasuredPath(
+                        onPath("producer-1"), settings(ClientKind.PRODUCER, "32768", "131072"), RTT_100_MS, CONFIG)
+                .get(0);
+        assertEquals(100.0, producer.evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+        // a worker's key judged before any connection exists, often over an assumed path, says no rate
+        assertTrue(ClientConfigRules.explicitBuffer(
+                        "connect-worker",
+                        "consumer.receive.buffer.bytes",
+                        65_536,
+                        onPath("consumer-1"),
+                        RTT_100_MS,
+                        false,
+                        CONFIG)
+                .get()
+                .evidence(Finding.EXPECTED_AFTER_ALL)
+                .isEmpty());
+    }
+
     @Test
     void anAutotunedOrUnknownBufferAndAShortPathRaiseNothing() {
         assertTrue(ClientConfigRules.settingsOnMeasuredPath(

@@ -32,6 +32,22 @@ class FindingJsonTest {
         assertEquals("[]", FindingJson.array(List.of()));
     }
 
+    /**
+     * The rate after all remedies is one evidence item and the end of the why in the JSON that the
+     * agent's /findings, the reporter's JMX and the doctor's --json all serve.
+     */
+    @Test
+    void theRateAfterAllRemediesIsEvidenceAndTheEndOfTheWhy() {
+        List<Finding> round = Diagnosis.connection(
+                ConnectionRulesTest.smallBufferConsumer(100).established(true).build(), TcpsightConfig.defaults());
+        String json = FindingJson.of(round.get(0));
+        assertTrue(json.contains(",\"expectedRateAfterAll\":{\"value\":90.2,\"unit\":\"Mbit/s\"}},"), json);
+        assertTrue(json.endsWith("; expected after all: 90.2 Mbit/s\"}}"), json);
+        assertTrue(
+                round.get(0).logLine().contains("expectedRateAfterAll=90.2 Mbit/s"),
+                round.get(0).logLine());
+    }
+
     /** The endpoint's redacted mode: no address or principal anywhere, in fields or in words. */
     @Test
     void aRedactedFindingNamesTheClientButNoAddressOrPrincipal() {

@@ -1,5 +1,6 @@
 package io.tcpsight.agent.internal.http;
 
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The agent's HTTP endpoint: GET /metrics (Prometheus text), /findings (JSON array in the shared
@@ -52,6 +54,22 @@ public final class AgentHttpServer implements AutoCloseable {
             ConnectionMonitor monitor,
             Consumer<String> warn)
             throws IOException {
+        return start(host, port, access, metrics, monitor, identity -> "", warn);
+    }
+
+    /**
+     * The same, /connections showing with each connection the broker's own settings that apply to it
+     * ({@code brokerSettings}: a JSON object's text, or "" for none).
+     */
+    public static AgentHttpServer start(
+            String host,
+            int port,
+            EndpointAccess access,
+            MetricsText metrics,
+            ConnectionMonitor monitor,
+            Function<ConnectionIdentity, String> brokerSettings,
+            Consumer<String> warn)
+            throws IOException {
         int cap = connectionCap(openFileLimit());
         if (access.tls()) {
             cap = Math.min(cap, MAX_TLS_CONNECTIONS);
@@ -65,7 +83,7 @@ public final class AgentHttpServer implements AutoCloseable {
                 TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(RENDER_QUEUE),
                 runnable -> HttpTransport.daemon(runnable, "tcpsight-agent-http-render"));
-        Renders renders = new Renders(metrics, monitor, access.redacted());
+        Renders renders = new Renders(metrics, monitor, access.redacted(), brokerSettings);
         transport.start(new Routes(
                 access,
                 new SharedRender("/metrics", renders::metrics, renderers, transport::onSelector, warnings),

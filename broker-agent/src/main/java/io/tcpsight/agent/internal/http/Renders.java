@@ -2,22 +2,31 @@ package io.tcpsight.agent.internal.http;
 
 import io.tcpsight.internal.diagnose.FindingJson;
 import io.tcpsight.internal.export.ConnectionJson;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 
 /** The three resources' bodies. Runs on a renderer thread; a body is bytes, never one String. */
 final class Renders {
     private final MetricsText metrics;
     private final ConnectionMonitor monitor;
     private final boolean redacted;
+    private final Function<ConnectionIdentity, String> brokerSettings;
 
-    Renders(MetricsText metrics, ConnectionMonitor monitor, boolean redacted) {
+    /** @param brokerSettings the broker's own settings that apply to a connection, a JSON object, or "" for none */
+    Renders(
+            MetricsText metrics,
+            ConnectionMonitor monitor,
+            boolean redacted,
+            Function<ConnectionIdentity, String> brokerSettings) {
         this.metrics = metrics;
         this.monitor = monitor;
         this.redacted = redacted;
+        this.brokerSettings = brokerSettings;
     }
 
     Page metrics() {
@@ -36,7 +45,8 @@ final class Renders {
 
     /** The worst {@link ConnectionJson#MAX_TOP} connections, rendered once; top=N answers with the first N. */
     Page connections() {
-        List<String> objects = ConnectionJson.objects(monitor.worstConnections(ConnectionJson.MAX_TOP), redacted);
+        List<String> objects = ConnectionJson.objects(
+                monitor.worstConnections(ConnectionJson.MAX_TOP), redacted, "brokerSettings", brokerSettings);
         ByteArrayOutputStream body = new ByteArrayOutputStream(1024 + 600 * objects.size());
         int[] ends = new int[objects.size()];
         body.write('[');

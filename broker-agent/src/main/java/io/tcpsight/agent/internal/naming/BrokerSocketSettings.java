@@ -1,5 +1,9 @@
 package io.tcpsight.agent.internal.naming;
 
+import io.tcpsight.internal.diagnose.JsonText;
+import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.Role;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Properties;
@@ -34,14 +39,28 @@ public final class BrokerSocketSettings {
     private static final String BROKER_MAIN = "kafka.Kafka";
     private static final String OVERRIDE = "--override";
 
+    /** What a connection a client opened to this broker got: the listener's socket settings. */
+    static final List<String> LISTENER_KEYS = List.of(SEND_BUFFER, RECEIVE_BUFFER, LISTEN_BACKLOG);
+    /** What this broker's own replica fetchers (a follower's connections to the leaders) run with. */
+    static final List<String> REPLICA_FETCHER_KEYS =
+            List.of(REPLICA_RECEIVE_BUFFER, REPLICA_FETCH_MAX, REPLICA_FETCH_RESPONSE_MAX);
+    /** The source as /connections shows it, at most this long: a path, never a value of the file. */
+    static final int MAX_SOURCE_CHARS = 256;
+
     private final Map<String, Integer> values;
     private final Map<String, Boolean> defaulted;
     private final String source;
+    /** Rendered once: every connection of a kind shows the same object. */
+    private final String listenerJson;
+
+    private final String replicaFetcherJson;
 
     private BrokerSocketSettings(Map<String, Integer> values, Map<String, Boolean> defaulted, String source) {
         this.values = values;
         this.defaulted = defaulted;
         this.source = source;
+        this.listenerJson = json(LISTENER_KEYS);
+        this.replicaFetcherJson = json(REPLICA_FETCHER_KEYS);
     }
 
     private static Map<String, Integer> defaults() {
@@ -128,6 +147,43 @@ public final class BrokerSocketSettings {
 
     public boolean known() {
         return !values.isEmpty();
+    }
+
+    /**
+     * The settings of this broker that apply to a connection, as a JSON object for /connections, or
+     * "" where none does or nothing is known: a client's connection to one of its listeners got the
+     * listener's socket settings (Kafka reads them broker-wide, so one object serves every listener);
+     * its own replica fetcher's connection runs with the replica keys. Each key gives its value and
+     * whether the file left it at Kafka's default; only these numbers are read from the file, so no
+     * secret of it can appear.
+     */
+    public String jsonFor(ConnectionIdentity connection) {
+        if (connection.role() == Role.BROKER) {
+            return listenerJson;
+        }
+        return ClientKind.followerBrokerId(connection.clientId().orElse(null)).isPresent() ? replicaFetcherJson : "";
+    }
+
+    private String json(List<String> keys) {
+        if (values.isEmpty()) {
+            return "";
+        }
+        StringBuilder json = new StringBuilder("{\"source\":");
+        JsonText.string(json, source.length() <= MAX_SOURCE_CHARS ? source : source.substring(0, MAX_SOURCE_CHARS));
+        for (String key : keys) {
+            Integer value = values.get(key);
+            if (value == null) {
+                continue; // not a whole number in the file: unknown, as the source says
+            }
+            json.append(',');
+            JsonText.string(json, key);
+            json.append(":{\"value\":")
+                    .append(value)
+                    .append(",\"default\":")
+                    .append(defaulted.get(key))
+                    .append('}');
+        }
+        return json.append('}').toString();
     }
 
     /** For the startup line and /connections: each key and value, "(default)" where the file left it. */

@@ -11,14 +11,20 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.FindingsBoard;
 import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -112,6 +118,59 @@ class AgentHttpServerTest {
             assertTrue(post.text.contains("Allow: GET, HEAD"), post.text);
             assertEquals(400, send(server.port(), "this is not http\r\n\r\n").status);
         }
+    }
+
+    /**
+     * A real loopback connection to a listener, sampled by one round: /connections shows it with the
+     * broker's settings that apply to it, and a client connection of this JVM without them.
+     */
+    @Test
+    void connectionsShowTheBrokersOwnSettingsWhereTheyApply() throws Exception {
+        assumeTrue(
+                TcpSockets.availability().isAvailable(),
+                TcpSockets.availability().reason());
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                new FindingsBoard(0, finding -> {}));
+        String settings =
+                "{\"source\":\"server.properties\",\"socket.send.buffer.bytes\":{\"value\":-1,\"default\":false}}";
+        try (ServerSocketChannel listener =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                SocketChannel accepted = listener.accept();
+                AgentHttpServer server = AgentHttpServer.start(
+                        "127.0.0.1",
+                        0,
+                        EndpointAccess.OPEN,
+                        PrometheusText.of(monitor, List.of()),
+                        monitor,
+                        identity -> identity.role() == Role.BROKER ? settings : "",
+                        warnings::add)) {
+            track(registry, accepted, Role.BROKER);
+            track(registry, client, Role.CLIENT);
+            monitor.round();
+            String body = get(server.port(), "GET /connections").text;
+            body = body.substring(body.indexOf("\r\n\r\n") + 4);
+            assertEquals(2, body.split("\"ownerKnownBy\"").length - 1, body);
+            assertEquals(1, body.split("\"brokerSettings\":").length - 1, "the broker's end only: " + body);
+            assertTrue(body.contains("\"role\":\"broker\""), body);
+            assertTrue(body.contains(",\"brokerSettings\":" + settings + "}"), body);
+        }
+    }
+
+    private static void track(ConnectionRegistry registry, SocketChannel channel, Role role) throws IOException {
+        int fd = TcpSockets.fileDescriptor(channel);
+        registry.track(
+                fd,
+                TcpSockets.socketInode(fd).orElseThrow(),
+                ConnectionIdentity.of(role, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
+                                channel.getRemoteAddress())
+                        .withClientId("consumer-g-1")
+                        .ownerKnownBy(OwnerKnownBy.HOOKS));
     }
 
     @Test

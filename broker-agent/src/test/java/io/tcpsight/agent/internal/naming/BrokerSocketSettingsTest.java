@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.Role;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalInt;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +39,46 @@ class BrokerSocketSettingsTest {
                         + " replica.socket.receive.buffer.bytes=65536 (default) replica.fetch.max.bytes=6291456"
                         + " replica.fetch.response.max.bytes=10485760 (default)",
                 settings.describe());
+    }
+
+    /**
+     * /connections shows with each connection the settings that apply to it: a client's connection
+     * to a listener the listener's socket keys, this broker's own replica fetcher the replica keys,
+     * any other client connection nothing; never anything else of the file, a password least of all.
+     */
+    @Test
+    void eachConnectionShowsTheSettingsThatApplyToItAndNothingElseOfTheFile() throws Exception {
+        Path file = serverProperties("socket.send.buffer.bytes=-1\nssl.keystore.password=hunter2\n");
+        BrokerSocketSettings settings = BrokerSocketSettings.fromCommandLine(
+                "kafka.Kafka " + file + " --override replica.fetch.max.bytes=6291456");
+        InetSocketAddress here = new InetSocketAddress("10.0.0.2", 9092);
+        InetSocketAddress there = new InetSocketAddress("10.0.0.1", 50000);
+        ConnectionIdentity consumers = ConnectionIdentity.of(Role.BROKER, here, there)
+                .withClientId("consumer-g-1")
+                .withListener("PLAINTEXT");
+        assertEquals(
+                "{\"source\":\"" + file + "\","
+                        + "\"socket.send.buffer.bytes\":{\"value\":-1,\"default\":false},"
+                        + "\"socket.receive.buffer.bytes\":{\"value\":102400,\"default\":true},"
+                        + "\"socket.listen.backlog.size\":{\"value\":50,\"default\":true}}",
+                settings.jsonFor(consumers));
+        ConnectionIdentity ownFetcher =
+                ConnectionIdentity.of(Role.CLIENT, there, here).withClientId("broker-1-fetcher-0");
+        assertEquals(
+                "{\"source\":\"" + file + "\","
+                        + "\"replica.socket.receive.buffer.bytes\":{\"value\":65536,\"default\":true},"
+                        + "\"replica.fetch.max.bytes\":{\"value\":6291456,\"default\":false},"
+                        + "\"replica.fetch.response.max.bytes\":{\"value\":10485760,\"default\":true}}",
+                settings.jsonFor(ownFetcher));
+        assertEquals(
+                "",
+                settings.jsonFor(ConnectionIdentity.of(Role.CLIENT, there, here).withClientId("adminclient-1")));
+        assertFalse(settings.jsonFor(consumers).contains("hunter2"));
+        assertEquals(
+                "", BrokerSocketSettings.unknown("not a broker").jsonFor(consumers), "nothing known, nothing shown");
+        // a path longer than the bound is cut: what every connection repeats stays small
+        BrokerSocketSettings longSource = BrokerSocketSettings.fromProperties(new Properties(), "x".repeat(10_000));
+        assertTrue(longSource.jsonFor(consumers).length() < 600, longSource.jsonFor(consumers));
     }
 
     @Test

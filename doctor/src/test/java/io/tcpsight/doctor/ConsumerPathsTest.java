@@ -1,0 +1,138 @@
+package io.tcpsight.doctor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.BrokerConfigRules;
+import io.tcpsight.internal.diagnose.Diagnosis;
+import io.tcpsight.internal.diagnose.ExpectedRate;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.model.KernelVersion;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A consumer 100 ms from broker 3 with receive.buffer.bytes=65536 (a window clamped at 49152
+ * bytes: 3.9 Mbit/s) and Kafka's fetch sizes (1 MiB a response of one partition: 1048576 / (0.1 s +
+ * 1048576 / 12.5e6 B/s) = 45.6 Mbit/s), behind a broker with Kafka's socket.send.buffer.bytes=102400
+ * (8.2 Mbit/s), on a host with timestamps off. Remedied: the window autotunes to half the 32 MiB
+ * tcp_rmem max, the broker's send buffer to half a 5 MiB tcp_wmem max (209.7 Mbit/s), and a fetch
+ * carries 11 MiB, 11534336 / (0.1 + 11534336 / 12.5e6) = 90.2 Mbit/s, one poll a whole 50 MiB
+ * response of 1024-byte records (51200). Worked out by hand.
+ */
+class ConsumerPathsTest {
+    private static final TcpsightConfig DEFAULTS = TcpsightConfig.defaults();
+    private static final KafkaSettings CONSUMER =
+            KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER);
+
+    private static List<Finding> consumerFlow() {
+        KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 0L, 1L);
+        ConnectionFacts facts = ConnectionFacts.builder(HumanReportTest.BROKER_3)
+                .established(true)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .receiveBufferBytes(131_072)
+                .windowClampBytes(49_152)
+                .kafka(CONSUMER)
+                .kernel(kernel)
+                .build();
+        List<Finding> flow = new ArrayList<>(Diagnosis.connection(facts, DEFAULTS));
+        BrokerConfigRules.sendBuffer(
+                        Map.of("socket.send.buffer.bytes", "102400"), HumanReportTest.BROKER_3, 100_000, DEFAULTS)
+                .ifPresent(flow::add);
+        flow.addAll(Diagnosis.host(kernel, HumanReportTest.BROKER_3, 100_000, DEFAULTS));
+        return flow;
+    }
+
+    @Test
+    void everyLimitOnThePathSaysTheRateAfterAllOfTheirRemediesAndTheReportListsThemInOrder() throws IOException {
+        List<Finding> annotated =
+                ConsumerPaths.annotate(consumerFlow(), Map.of("node 3", 100_000L), CONSUMER, DEFAULTS);
+        List<String> said = new ArrayList<>();
+        for (Finding finding : annotated) {
+            said.add(finding.rule().id() + " "
+                    + finding.evidence(Finding.EXPECTED_AFTER_ALL)
+                            .map(item -> item.value().toString())
+                            .orElse("-"));
+        }
+        // the connection's own rate (the window alone, 90.2 after its fetch) is said again with the broker's send
+        // buffer
+        assertEquals(
+                List.of(
+                        "small-receive-buffer 90.2",
+                        "fetch-size-below-bdp 90.2",
+                        "small-send-buffer 90.2",
+                        "timestamps-disabled -"),
+                said);
+        ExpectedRate limits = ConsumerPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, CONSUMER, DEFAULTS);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.limits(limits, 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(
+                String.join(
+                        "\n",
+                        "== limits a consumer meets on the path to the slowest broker, in the order they bind",
+                        "  now: 3.9 Mbit/s (tcpsight.target.throughput.mbit=100)",
+                        "  1. receive window: 3.9 Mbit/s now (small-receive-buffer)",
+                        "     fix:   receive.buffer.bytes=-1 (client)",
+                        "     then:  8.2 Mbit/s",
+                        "  2. send buffer: 8.2 Mbit/s now (small-send-buffer)",
+                        "     fix:   socket.send.buffer.bytes=-1 (broker), net.ipv4.tcp_wmem=4096 16384 5242880 (broker-host sysctl)",
+                        "     then:  45.6 Mbit/s",
+                        "  3. fetch size: 45.6 Mbit/s now (fetch-size-below-bdp)",
+                        "     fix:   max.partition.fetch.bytes=11534336 (client), max.poll.records=51200 (client)",
+                        "     then:  90.2 Mbit/s",
+                        "  expected after all: 90.2 Mbit/s",
+                        "",
+                        ""),
+                text);
+        // docs/doctor.md shows this very list: the page says what the code prints
+        String page = Files.readString(Path.of("..", "docs", "doctor.md"));
+        String shown = text.strip().lines().map(line -> "   " + line).collect(Collectors.joining("\n"));
+        assertTrue(page.contains(shown), "docs/doctor.md should show, as the doctor prints it:\n" + shown);
+    }
+
+    /** A fetch size that reaches 80% of the target is no finding, yet it holds the flow once the window is lifted. */
+    @Test
+    void aFetchSizeNoFindingNamesStandsInTheListWithoutAFix() {
+        KafkaSettings sixteenPartitions = CONSUMER.withPartitionsPerBroker(16);
+        List<Finding> flow = new ArrayList<>();
+        for (Finding finding : consumerFlow()) {
+            if (!finding.rule().id().equals("fetch-size-below-bdp")) {
+                flow.add(finding);
+            }
+        }
+        List<Finding> annotated = ConsumerPaths.annotate(flow, Map.of("node 3", 100_000L), sixteenPartitions, DEFAULTS);
+        // 16 MiB a response: 16777216 / (0.1 + 16777216 / 12.5e6) = 93.1 Mbit/s
+        assertEquals(
+                93.1,
+                annotated.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+        ExpectedRate limits =
+                ConsumerPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, sixteenPartitions, DEFAULTS);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.limits(limits, 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(
+                text.contains("  3. fetch size: 93.1 Mbit/s now\n"
+                        + "     fix:   none named: no finding on this path names a change for it\n"),
+                text);
+        assertTrue(text.endsWith("  expected after all: 93.1 Mbit/s\n\n"), text);
+        assertFalse(text.contains("Infinity"), text);
+    }
+}
