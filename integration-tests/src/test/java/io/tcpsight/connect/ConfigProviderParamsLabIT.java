@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.tcpsight.internal.tuning.BdpSettings;
 import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.KafkaBroker;
@@ -16,6 +17,7 @@ import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,8 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The config provider in a worker configured as docs/kubernetes/strimzi/kafka-connect.yaml's
- * spec.config says, beside what Strimzi writes for spec.tls: no REST extension (Strimzi drops
+ * The config provider in a worker configured with docs/kubernetes/strimzi/kafka-connect.yaml's
+ * spec.config, read from the recipe, beside what Strimzi writes for spec.tls: no REST extension (Strimzi drops
  * rest.* keys), the worker's cluster and its TLS trust among the provider's params, a broker whose
  * listener speaks TLS without client certificates (Strimzi's internal TLS listener), 100 ms across
  * the kernel delay line.
@@ -40,7 +42,9 @@ class ConfigProviderParamsLabIT {
 
     private static final Pattern RTT_LINE =
             Pattern.compile("tcpsight: RTT to (\\S+) is [0-9.]+ ms \\((\\d+) us, the slowest of (\\d+) brokers?\\)");
+    private static final Path RECIPE = Path.of("..", "docs", "kubernetes", "strimzi", "kafka-connect.yaml");
     private static final String BOOTSTRAP_PARAM = "config.providers.tcpsight.param.bootstrap.servers";
+    private static final String TRUSTSTORE_PARAM = "config.providers.tcpsight.param.ssl.truststore.location";
     private static final String[] FETCH_KEYS = {
         "fetch.max.bytes", "max.partition.fetch.bytes", "max.poll.records", "receive.buffer.bytes"
     };
@@ -149,33 +153,53 @@ class ConfigProviderParamsLabIT {
 
     /**
      * A Strimzi worker's config: what the operator writes for spec.bootstrapServers and spec.tls
-     * (the worker's own clients over TLS, its providers beside the user's), then the recipe's
-     * spec.config: the provider with the cluster and its trust among its params, the override
-     * policy, no REST extension. The truststore is the broker's PEM certificate, at the path a
-     * mounted ca.crt has on Strimzi.
+     * (the worker's own clients over TLS, its providers after the user's), then the recipe's own
+     * spec.config, read from docs/kubernetes/strimzi/kafka-connect.yaml, with two values moved
+     * into the lab: the bootstrap servers to the lab's broker, and the mounted ca.crt of the
+     * recipe's trusted certificate to the broker's PEM certificate. No REST extension: Strimzi
+     * drops rest.* keys.
      */
-    private static Map<String, String> recipeWorker(KafkaBroker broker, LabTls tls, boolean withBootstrapParam) {
+    private static Map<String, String> recipeWorker(KafkaBroker broker, LabTls tls, boolean withBootstrapParam)
+            throws Exception {
+        JsonNode spec = new YAMLMapper().readTree(RECIPE.toFile()).path("spec");
+        String mountedCa = "/opt/kafka/connect-certs/"
+                + spec.path("tls")
+                        .path("trustedCertificates")
+                        .path(0)
+                        .path("secretName")
+                        .asText() + "/ca.crt";
         Map<String, String> config = new LinkedHashMap<>();
         for (String prefix : new String[] {"", "producer.", "consumer.", "admin."}) {
             broker.adminSecurity().forEach((key, value) -> config.put(prefix + key, value));
         }
-        config.put("config.providers", "tcpsight,strimzienv,strimzifile,strimzidir");
+        spec.path("config")
+                .fields()
+                .forEachRemaining(
+                        entry -> config.put(entry.getKey(), entry.getValue().asText()));
+        config.keySet().removeIf(key -> key.endsWith(".replication.factor")); // one broker here
+        assertEquals(
+                spec.path("bootstrapServers").asText(),
+                config.get(BOOTSTRAP_PARAM),
+                "the recipe names the worker's cluster to the provider");
+        assertEquals(mountedCa, config.get(TRUSTSTORE_PARAM), "the recipe trusts the CA Strimzi mounts");
+        assertEquals("PEM", config.get("config.providers.tcpsight.param.ssl.truststore.type"));
+        assertEquals(
+                Double.toString(TARGET_MBIT),
+                Double.toString(Double.parseDouble(
+                        config.get("config.providers.tcpsight.param.tcpsight.target.throughput.mbit"))));
+        if (withBootstrapParam) {
+            config.put(BOOTSTRAP_PARAM, broker.bootstrapServers());
+        } else {
+            config.remove(BOOTSTRAP_PARAM);
+        }
+        config.put(TRUSTSTORE_PARAM, tls.brokerCertificate().toString());
+        // Strimzi's own providers, after the user's
+        config.put("config.providers", config.get("config.providers") + ",strimzienv,strimzifile,strimzidir");
         config.put("config.providers.strimzienv.class", "org.apache.kafka.common.config.provider.EnvVarConfigProvider");
         config.put("config.providers.strimzifile.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
         config.put(
                 "config.providers.strimzidir.class", "org.apache.kafka.common.config.provider.DirectoryConfigProvider");
-        config.put("config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider");
-        if (withBootstrapParam) {
-            config.put(BOOTSTRAP_PARAM, broker.bootstrapServers());
-        }
-        config.put("config.providers.tcpsight.param.security.protocol", "SSL");
-        config.put("config.providers.tcpsight.param.ssl.truststore.type", "PEM");
-        config.put(
-                "config.providers.tcpsight.param.ssl.truststore.location",
-                tls.brokerCertificate().toString());
-        config.put("config.providers.tcpsight.param.tcpsight.target.throughput.mbit", Double.toString(TARGET_MBIT));
-        config.put("connector.client.config.override.policy", "io.tcpsight.connect.TcpsightOverridePolicy");
-        config.put("tcpsight.target.throughput.mbit", Double.toString(TARGET_MBIT));
+        assertFalse(config.keySet().stream().anyMatch(key -> key.startsWith("rest.")), "Strimzi drops rest.*");
         return config;
     }
 
