@@ -412,4 +412,23 @@ class TcpsightConfigProviderTest {
                 "from-the-file",
                 config.originalsWithPrefix("config.providers.tcpsight.param.").get("ssl.truststore.password"));
     }
+
+    /** A param another provider was to resolve and did not: refused, naming the param, never measured with it. */
+    @Test
+    void aParamNoProviderResolvedIsRefusedByName() {
+        ClusterTuning tuning = new ClusterTuning();
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
+        String log = CapturedLog.during(() -> {
+            provider.configure(Map.of(
+                    "bootstrap.servers", "127.0.0.1:1",
+                    "security.protocol", "SSL",
+                    "ssl.truststore.location", "${vault:kafka/ca:path}"));
+            assertEquals(
+                    Map.of(), provider.get("fetch", Set.of("fetch.max.bytes")).data());
+        });
+        List<String> refusals = CapturedLog.lines(log, "refusing");
+        assertEquals(1, refusals.size(), log);
+        assertTrue(refusals.get(0).contains("the param ssl.truststore.location is still a ${...} placeholder"), log);
+        assertTrue(CapturedLog.lines(log, "measure the cluster at").isEmpty(), log);
+    }
 }

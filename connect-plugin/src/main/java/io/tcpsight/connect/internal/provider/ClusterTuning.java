@@ -149,14 +149,20 @@ public final class ClusterTuning {
                     break;
                 }
             }
-            if (cluster().known()) {
+            ClusterAccess cluster = cluster();
+            Optional<String> unresolved = cluster.unresolvedKey();
+            if (cluster.known() && unresolved.isEmpty()) {
                 return Optional.empty();
             }
-            String line = "tcpsight config provider: refusing ${tcpsight:fetch:...} and ${tcpsight:produce:...}: no"
-                    + " cluster to measure. Set " + ClusterAccess.BOOTSTRAP_PARAM
-                    + " to the worker's bootstrap.servers (with the worker's security.protocol, ssl.* and sasl.*"
-                    + " settings under the same prefix for a TLS or SASL listener), or add the REST extension;"
-                    + " until then these placeholders stay unresolved and the tasks that use them fail, rather than"
+            String line = "tcpsight config provider: refusing ${tcpsight:fetch:...} and ${tcpsight:produce:...}: "
+                    + (cluster.known()
+                            ? "the param " + unresolved.get() + " is still a ${...} placeholder, which no config"
+                                    + " provider of the worker resolved (declare that provider in config.providers)"
+                            : "no cluster to measure. Set " + ClusterAccess.BOOTSTRAP_PARAM
+                                    + " to the worker's bootstrap.servers (with the worker's security.protocol, ssl.*"
+                                    + " and sasl.* settings under the same prefix for a TLS or SASL listener), or add"
+                                    + " the REST extension")
+                    + "; until then these placeholders stay unresolved and the tasks that use them fail, rather than"
                     + " run with Kafka's defaults as if they had been measured";
             if (!refusalLogged) {
                 refusalLogged = true;
