@@ -3,6 +3,7 @@ package io.tcpsight.connect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,7 @@ import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -109,8 +111,10 @@ class ConfigProviderParamsLabIT {
 
     /**
      * The same worker without the bootstrap param knows no cluster: one line names the missing
-     * param, the placeholders stay as written, and the task fails on them rather than run with
-     * Kafka's defaults as if they had been measured; the worker runs on.
+     * param, and nothing is handed out. Connect validates a connector's client overrides with its
+     * placeholders resolved, so a connector that asks for ${tcpsight:fetch:...} is refused at
+     * creation, naming the placeholder it got, rather than created to run with Kafka's defaults as
+     * if they had been measured. The worker runs on and takes other connectors.
      */
     @Test
     void aWorkerWithoutTheBootstrapParamRefusesInOneLine() throws Exception {
@@ -119,29 +123,29 @@ class ConfigProviderParamsLabIT {
         KafkaBroker broker = KafkaBroker.inLab(lab).serverTls(tls).start();
         LabTopics.create(broker, "orders", 1);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, recipeWorker(broker, tls, false))) {
-            worker.put("/connectors/unmeasured-sink/config", adaptedSink(worker, "unmeasured-sink"));
-            JsonNode failed = LabAwait.await("the sink's task FAILED on its unresolved placeholders")
-                    .atMost(Duration.ofSeconds(90))
-                    .every(Duration.ofMillis(250))
-                    .explainedBy(() -> worker.process().output())
-                    .until(() -> {
-                        JsonNode task = worker.get("/connectors/unmeasured-sink/status")
-                                .path("tasks")
-                                .path(0);
-                        return "FAILED".equals(task.path("state").asText()) ? task : null;
-                    });
-            String trace = failed.path("trace").asText();
-            assertTrue(trace.contains("${tcpsight:fetch:"), "the task names the placeholder it got:\n" + trace);
+            IOException refused = assertThrows(
+                    IOException.class,
+                    () -> worker.put("/connectors/unmeasured-sink/config", adaptedSink(worker, "unmeasured-sink")));
+            System.out.println("a connector asking for the unmeasured values: " + refused.getMessage());
+            assertTrue(
+                    refused.getMessage().contains("Invalid value ${tcpsight:fetch:"),
+                    "the connector is refused naming the placeholder it got: " + refused.getMessage());
             String log = worker.process().output();
             List<String> refusals = lines(log, "refusing");
             assertEquals(1, refusals.size(), log);
             assertTrue(refusals.get(0).contains("WARN") && refusals.get(0).contains(BOOTSTRAP_PARAM), refusals.get(0));
+            System.out.println("the provider's line: " + refusals.get(0));
             assertEquals(List.of(), lines(log, "measure the cluster at"), "no cluster, no claim to measure one");
             assertFalse(
                     ClientConfigDump.latest(log, "Consumer", "connector-consumer-unmeasured-sink-0")
                             .isPresent(),
                     "no consumer was built with values nobody measured");
-            assertEquals(200, worker.status("/connectors"), "the worker runs on");
+
+            Map<String, String> plain = adaptedSink(worker, "plain-sink");
+            plain.keySet().removeIf(key -> key.startsWith("consumer.override."));
+            worker.put("/connectors/plain-sink/config", plain);
+            worker.awaitRunning("plain-sink", 1, Duration.ofSeconds(90));
+            assertEquals(1, lines(worker.process().output(), "refusing").size(), "still the one line");
         }
     }
 
