@@ -162,8 +162,8 @@ public final class ClusterTuning {
                                     + " to the worker's bootstrap.servers (with the worker's security.protocol, ssl.*"
                                     + " and sasl.* settings under the same prefix for a TLS or SASL listener), or add"
                                     + " the REST extension")
-                    + "; until then these placeholders stay unresolved and the tasks that use them fail, rather than"
-                    + " run with Kafka's defaults as if they had been measured";
+                    + "; until then these placeholders stay unresolved, and a connector or task that uses them fails"
+                    + " on them, rather than run with Kafka's defaults as if they had been measured";
             if (!refusalLogged) {
                 refusalLogged = true;
                 LOG.warn(line);
