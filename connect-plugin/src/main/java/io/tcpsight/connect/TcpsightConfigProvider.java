@@ -1,5 +1,6 @@
 package io.tcpsight.connect;
 
+import io.tcpsight.connect.internal.provider.ClusterAccess;
 import io.tcpsight.connect.internal.provider.ClusterTuning;
 import io.tcpsight.connect.internal.provider.TuningByCluster;
 import io.tcpsight.connect.internal.settings.ConnectSettings;
@@ -27,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * config.providers=tcpsight
  * config.providers.tcpsight.class=io.tcpsight.connect.TcpsightConfigProvider
  * config.providers.tcpsight.param.tcpsight.target.throughput.mbit=200
+ * config.providers.tcpsight.param.bootstrap.servers=broker-1:9093,broker-2:9093
+ * config.providers.tcpsight.param.security.protocol=SSL
+ * config.providers.tcpsight.param.ssl.truststore.type=PEM
+ * config.providers.tcpsight.param.ssl.truststore.location=/opt/kafka/connect-certs/orders-cluster-ca-cert/ca.crt
  * consumer.override.fetch.max.bytes=${tcpsight:fetch:fetch.max.bytes}
  * config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers=far-1:9092
  * source.consumer.max.partition.fetch.bytes=${tcpsight:fetch/far:max.partition.fetch.bytes}  (an MM2 connector)
@@ -40,6 +45,8 @@ public class TcpsightConfigProvider implements ConfigProvider {
     private static final Logger LOG = LoggerFactory.getLogger(TcpsightConfigProvider.class);
 
     private final TuningByCluster tunings;
+    /** Empty once the params were applied; else the line that said why not. */
+    private volatile String misconfigured = "";
 
     public TcpsightConfigProvider() {
         this(PluginState.worker().workerCluster());
@@ -50,21 +57,30 @@ public class TcpsightConfigProvider implements ConfigProvider {
     }
 
     /**
-     * A failure here (a bad param, a class that does not link) is one line: the worker runs on, and
-     * each placeholder resolves as get() can, Kafka's defaults where nothing was measured.
+     * A failure here (a bad param, a class that does not link) is one line naming it: the worker runs
+     * on, and no placeholder is resolved until the params are fixed, since values for a target or a
+     * cluster the operator did not choose would pass for the ones asked for.
      */
     @Override
     public void configure(Map<String, ?> configs) {
         try {
-            tunings.configure(ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS), configs);
+            ConnectSettings settings = ConnectSettings.from(configs, ConnectSettings.PROVIDER_KEYS);
+            ClusterAccess access = ClusterAccess.fromParams(configs);
+            misconfigured = "";
+            try {
+                tunings.configure(settings, access, configs);
+            } catch (ConfigException badAlias) {
+                // the other clusters are declared: one bad alias costs only its own placeholders
+                LOG.warn("tcpsight config provider: {}", LogText.oneLine(badAlias.getMessage()));
+            }
         } catch (Throwable failure) {
-            LOG.warn(
-                    "tcpsight config provider: its params were not applied, the worker runs on and ${tcpsight:...}"
-                            + " hands out what it can ({})",
-                    LogText.oneLine(
+            misconfigured = "tcpsight config provider: its params were not applied, the worker runs on and every"
+                    + " ${tcpsight:...} stays unresolved until they are fixed: "
+                    + LogText.oneLine(
                             failure instanceof InvalidSettingException || failure instanceof ConfigException
                                     ? failure.getMessage()
-                                    : failure.toString()));
+                                    : failure.toString());
+            LOG.warn(misconfigured);
         }
     }
 
@@ -73,9 +89,17 @@ public class TcpsightConfigProvider implements ConfigProvider {
         return new ConfigData(values(path));
     }
 
+    /**
+     * The values asked for; none while the provider refuses (no cluster known, or params not
+     * applied): Kafka then leaves each placeholder as written, and the client that gets it fails on
+     * it, naming it, where the worker itself runs on.
+     */
     @Override
     public ConfigData get(String path, Set<String> keys) {
         Map<String, String> values = values(path);
+        if (values.isEmpty()) {
+            return new ConfigData(Map.of());
+        }
         Map<String, String> wanted = new LinkedHashMap<>();
         for (String key : keys) {
             String value = values.get(key);
@@ -89,7 +113,11 @@ public class TcpsightConfigProvider implements ConfigProvider {
     }
 
     private Map<String, String> values(String path) {
-        return tunings.forPath(path).handOut().valuesFor(tunings.useOf(path));
+        ClusterTuning tuning = tunings.forPath(path);
+        if (!misconfigured.isEmpty() || tuning.refusal().isPresent()) {
+            return Map.of();
+        }
+        return tuning.handOut().valuesFor(tunings.useOf(path));
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.tcpsight.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.connect.internal.provider.ClusterAccess;
 import io.tcpsight.connect.internal.provider.ClusterTuning;
 import io.tcpsight.connect.internal.provider.ProvidedSettings;
 import io.tcpsight.connect.internal.provider.SettingsUse;
@@ -12,13 +14,18 @@ import io.tcpsight.connect.internal.settings.ConnectSettings;
 import io.tcpsight.internal.tuning.BdpSettings;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigData;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.connect.runtime.distributed.DistributedConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TcpsightConfigProviderTest {
     @Test
@@ -60,7 +67,10 @@ class TcpsightConfigProviderTest {
                     "tcpsight.bootstrap.servers", "127.0.0.1:" + closedPort,
                     "tcpsight.rtt.probe.timeout.ms", "500",
                     "tcpsight.cluster.far.bootstrap.servers", "127.0.0.1:" + far.getLocalPort());
-            tunings.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), params);
+            tunings.configure(
+                    ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS),
+                    ClusterAccess.fromParams(params),
+                    params);
             ClusterTuning farTuning = tunings.forPath("fetch/far");
             assertTrue(!farTuning.handOut().isFallback(), "the far alias was measured at its listener");
             assertTrue(farTuning.lastRttMicros().isPresent(), "a handshake RTT to the far listener");
@@ -211,10 +221,214 @@ class TcpsightConfigProviderTest {
                 undeclared.getMessage().contains("tcpsight.cluster.<alias>.bootstrap.servers"),
                 undeclared.getMessage());
         TcpsightConfigProvider badShared = new TcpsightConfigProvider(new ClusterTuning());
-        badShared.configure(Map.of("tcpsight.rtt.refresh.ms", "soon"));
+        badShared.configure(Map.of("tcpsight.rtt.refresh.ms", "soon", "bootstrap.servers", "127.0.0.1:1"));
         assertEquals(
-                Map.of("fetch.max.bytes", "52428800"),
+                Map.of(),
                 badShared.get("fetch", Set.of("fetch.max.bytes")).data(),
-                "nothing applied, nothing measured: Kafka's default");
+                "nothing applied, nothing handed out: the placeholder stays as written, never Kafka's default");
+    }
+
+    /** The param Kafka passes as config.providers.tcpsight.param.bootstrap.servers. */
+    @Test
+    void bootstrapServersAmongTheParamsAreMeasured() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            ClusterTuning tuning = new ClusterTuning();
+            TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
+            provider.configure(Map.of(
+                    "bootstrap.servers",
+                    "127.0.0.1:" + listener.getLocalPort(),
+                    "tcpsight.target.throughput.mbit",
+                    "200"));
+            assertEquals(
+                    Set.of("max.partition.fetch.bytes"),
+                    provider.get("fetch", Set.of("max.partition.fetch.bytes"))
+                            .data()
+                            .keySet());
+            assertTrue(tuning.lastRttMicros().isPresent(), "measured at the param's address");
+        }
+    }
+
+    /**
+     * One line says which cluster is measured: servers and protocol, never a secret, once however
+     * many provider instances Kafka configures with the same params (it makes two at worker start).
+     */
+    @Test
+    void theStartupLineNamesTheClusterOnceAndNoSecret() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Map<String, String> params = new HashMap<>();
+            params.put("bootstrap.servers", "127.0.0.1:" + listener.getLocalPort());
+            params.put("security.protocol", "SASL_SSL");
+            params.put("sasl.mechanism", "PLAIN");
+            params.put(
+                    "sasl.jaas.config",
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"jaas-pw-42\";");
+            params.put("ssl.truststore.password", "trust-pw-42");
+            params.put("ssl.truststore.location", "/nonexistent/truststore.p12");
+            params.put("tcpsight.rtt.probe.timeout.ms", "200");
+            params.put("tcpsight.target.throughput.mbit", "200");
+            ClusterTuning tuning = new ClusterTuning();
+            String log = CapturedLog.during(() -> {
+                new TcpsightConfigProvider(tuning).configure(params);
+                new TcpsightConfigProvider(tuning).configure(params);
+                // the listing fails (no truststore at that path): its line names why, and no secret either
+                tuning.remeasure();
+            });
+            List<String> startup = CapturedLog.lines(log, "measure the cluster at");
+            assertEquals(1, startup.size(), log);
+            assertTrue(
+                    startup.get(0)
+                            .contains("127.0.0.1:" + listener.getLocalPort() + " (security.protocol SASL_SSL,"
+                                    + " sasl.mechanism PLAIN; from config.providers.tcpsight.param.bootstrap.servers)"),
+                    startup.get(0));
+            assertTrue(startup.get(0).contains("for 200.0 Mbit/s"), startup.get(0));
+            assertEquals(1, CapturedLog.lines(log, "cannot list the brokers").size(), log);
+            assertFalse(log.contains("jaas-pw-42") || log.contains("trust-pw-42"), log);
+        }
+    }
+
+    /**
+     * No cluster from the params and no REST extension: one line names the missing param, and
+     * nothing is handed out, so Kafka leaves the placeholder as written instead of resolving it to
+     * defaults that would pass for measured values.
+     */
+    @Test
+    void withoutAClusterItRefusesInOneLineAndHandsOutNothing() {
+        ClusterTuning tuning = new ClusterTuning();
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
+        String log = CapturedLog.during(() -> {
+            provider.configure(
+                    Map.of("tcpsight.target.throughput.mbit", "200", "tcpsight.rtt.probe.timeout.ms", "300"));
+            long start = System.nanoTime();
+            assertEquals(
+                    Map.of(), provider.get("fetch", Set.of("fetch.max.bytes")).data());
+            long waitedMs = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(waitedMs >= 250 && waitedMs < 5000, "waited for the REST extension " + waitedMs + " ms");
+            start = System.nanoTime();
+            assertEquals(Map.of(), provider.get("produce").data());
+            assertEquals(
+                    Map.of(), provider.get("fetch", Set.of("max.poll.records")).data());
+            assertTrue((System.nanoTime() - start) / 1_000_000 < 250, "refused at once after the first");
+        });
+        List<String> refusals = CapturedLog.lines(log, "refusing");
+        assertEquals(1, refusals.size(), log);
+        assertTrue(refusals.get(0).contains("config.providers.tcpsight.param.bootstrap.servers"), refusals.get(0));
+        assertTrue(refusals.get(0).contains("WARN"), refusals.get(0));
+        assertFalse(tuning.lastRttMicros().isPresent(), "nothing measured");
+    }
+
+    /** The REST extension, configured just after the herder starts, tells the worker's servers: a waiting placeholder gets them. */
+    @Test
+    void theRestExtensionsServersArriveWhileAPlaceholderWaits() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            ClusterTuning tuning = new ClusterTuning();
+            TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
+            provider.configure(Map.of("tcpsight.rtt.probe.timeout.ms", "3000"));
+            Thread extension = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+                tuning.workerBootstrapServers("127.0.0.1:" + listener.getLocalPort());
+            });
+            extension.start();
+            String log = CapturedLog.during(() -> assertEquals(
+                    Set.of("fetch.max.bytes"),
+                    provider.get("fetch", Set.of("fetch.max.bytes")).data().keySet()));
+            extension.join();
+            assertTrue(CapturedLog.lines(log, "refusing").isEmpty(), log);
+            assertTrue(
+                    CapturedLog.lines(log, "from the worker's bootstrap.servers, from the REST extension")
+                                    .size()
+                            == 1,
+                    log);
+        }
+    }
+
+    /** A target that is not a number: the line names key, value and range; nothing is handed out until it is fixed. */
+    @Test
+    void aNonNumericTargetIsNamedAndNothingIsHandedOut() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
+            String log = CapturedLog.during(() -> {
+                provider.configure(Map.of(
+                        "bootstrap.servers",
+                        "127.0.0.1:" + listener.getLocalPort(),
+                        "tcpsight.target.throughput.mbit",
+                        "fast"));
+                assertEquals(
+                        Map.of(),
+                        provider.get("fetch", Set.of("fetch.max.bytes")).data());
+            });
+            List<String> lines = CapturedLog.lines(log, "params were not applied");
+            assertEquals(1, lines.size(), log);
+            assertTrue(
+                    lines.get(0).contains("tcpsight.target.throughput.mbit")
+                            && lines.get(0).contains("fast")
+                            && lines.get(0).contains("0.001"),
+                    lines.get(0));
+        }
+    }
+
+    @Test
+    void anUnknownSecurityProtocolIsNamedAndNothingIsHandedOut() {
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(new ClusterTuning());
+        String log = CapturedLog.during(() -> {
+            provider.configure(Map.of("bootstrap.servers", "127.0.0.1:1", "security.protocol", "TLS"));
+            assertEquals(
+                    Map.of(), provider.get("fetch", Set.of("fetch.max.bytes")).data());
+        });
+        List<String> lines = CapturedLog.lines(log, "params were not applied");
+        assertEquals(1, lines.size(), log);
+        assertTrue(
+                lines.get(0)
+                        .contains("Invalid value TLS for configuration security.protocol: expected one of PLAINTEXT,"),
+                lines.get(0));
+    }
+
+    /**
+     * Kafka resolves the worker config's placeholders, the provider params among them, before
+     * Connect configures the provider that serves connectors from those originals
+     * (Plugins.newConfigProvider takes config.originalsWithPrefix): a ${file:...} param arrives
+     * resolved. Checked on Connect's own DistributedConfig.
+     */
+    @Test
+    void connectResolvesTheParamsWithTheWorkersOtherProviders(@TempDir Path directory) throws Exception {
+        Path secrets = directory.resolve("tls.properties");
+        Files.writeString(secrets, "password=from-the-file\n");
+        Map<String, String> worker = new HashMap<>();
+        worker.put("bootstrap.servers", "127.0.0.1:9092");
+        worker.put("group.id", "g");
+        worker.put("config.storage.topic", "c");
+        worker.put("offset.storage.topic", "o");
+        worker.put("status.storage.topic", "s");
+        worker.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+        worker.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+        worker.put("config.providers", "file");
+        worker.put("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
+        worker.put("config.providers.tcpsight.param.ssl.truststore.password", "${file:" + secrets + ":password}");
+        DistributedConfig config = new DistributedConfig(worker);
+        assertEquals(
+                "from-the-file",
+                config.originalsWithPrefix("config.providers.tcpsight.param.").get("ssl.truststore.password"));
+    }
+
+    /** A param another provider was to resolve and did not: refused, naming the param, never measured with it. */
+    @Test
+    void aParamNoProviderResolvedIsRefusedByName() {
+        ClusterTuning tuning = new ClusterTuning();
+        TcpsightConfigProvider provider = new TcpsightConfigProvider(tuning);
+        String log = CapturedLog.during(() -> {
+            provider.configure(Map.of(
+                    "bootstrap.servers", "127.0.0.1:1",
+                    "security.protocol", "SSL",
+                    "ssl.truststore.location", "${vault:kafka/ca:path}"));
+            assertEquals(
+                    Map.of(), provider.get("fetch", Set.of("fetch.max.bytes")).data());
+        });
+        List<String> refusals = CapturedLog.lines(log, "refusing");
+        assertEquals(1, refusals.size(), log);
+        assertTrue(refusals.get(0).contains("the param ssl.truststore.location is still a ${...} placeholder"), log);
+        assertTrue(CapturedLog.lines(log, "measure the cluster at").isEmpty(), log);
     }
 }

@@ -253,6 +253,18 @@ public final class KafkaBroker implements AutoCloseable {
         }
 
         /**
+         * The client listener speaks TLS and asks for no client certificate (it keeps the name
+         * PLAINTEXT, mapped to SSL), as a Strimzi cluster's internal TLS listener without client
+         * authentication: clients trust the broker's PEM certificate ({@link LabTls#trustingBroker()}).
+         */
+        public Builder serverTls(LabTls tls) {
+            overrides.put("listener.security.protocol.map", "PLAINTEXT:SSL,CONTROLLER:PLAINTEXT");
+            overrides.putAll(tls.brokerListenerServerOnly());
+            clientSecurity.putAll(tls.trustingBroker());
+            return this;
+        }
+
+        /**
          * The client listener speaks SASL/PLAIN over TLS (it keeps the name PLAINTEXT, mapped to
          * SASL_SSL): both of the above, the principal from SASL.
          */

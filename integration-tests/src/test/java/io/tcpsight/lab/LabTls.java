@@ -96,6 +96,34 @@ public final class LabTls {
         return settings;
     }
 
+    /**
+     * The broker's SSL settings for a listener that proves only itself, as a Strimzi cluster's
+     * internal TLS listener without client authentication does: its key, no client certificate.
+     */
+    Map<String, String> brokerListenerServerOnly() {
+        Map<String, String> settings = stores("broker", "broker");
+        settings.put("ssl.client.auth", "none");
+        return settings;
+    }
+
+    /**
+     * The broker's certificate, PEM: what a client of a server-only listener trusts, as Strimzi
+     * mounts a cluster CA's ca.crt for spec.tls.trustedCertificates (the broker's certificate is
+     * self-signed here, its own CA).
+     */
+    public Path brokerCertificate() {
+        return directory.resolve("broker.crt");
+    }
+
+    /** A client's SSL settings for a server-only listener: TLS, the broker's PEM certificate trusted, no key of its own. */
+    public Map<String, String> trustingBroker() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("security.protocol", "SSL");
+        settings.put("ssl.truststore.type", "PEM");
+        settings.put("ssl.truststore.location", brokerCertificate().toString());
+        return settings;
+    }
+
     /** A client's SSL settings: its own key, the broker trusted (the broker's certificate names 127.0.0.1). */
     public Map<String, String> client(String party) {
         Map<String, String> settings = stores(party, "clients");

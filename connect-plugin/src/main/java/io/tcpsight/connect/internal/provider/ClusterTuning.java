@@ -17,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +35,11 @@ import org.slf4j.LoggerFactory;
 public final class ClusterTuning {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterTuning.class);
 
-    private volatile Supplier<String> bootstrapServers = () -> "";
+    /** The cluster as the provider's params name it; unknown when they name none. */
+    private volatile ClusterAccess fromParams = ClusterAccess.unknown();
+    /** The worker's bootstrap.servers, from the REST extension: measured when the params name no cluster. */
+    private volatile ClusterAccess fromWorker = ClusterAccess.unknown();
+
     private volatile TcpsightConfig config = TcpsightConfig.defaults();
     private volatile Duration refresh = Duration.ofMinutes(1);
     private volatile Duration probeTimeout = Duration.ofSeconds(2);
@@ -50,35 +53,122 @@ public final class ClusterTuning {
     private ProvidedSettings lastGood;
     private ProvidedSettings lastHandedOut;
     private CompletableFuture<ProvidedSettings> inFlight;
+    /** The cluster the last startup line named: each configure of each provider instance says it once. */
+    private ClusterAccess announced = ClusterAccess.unknown();
+
+    private boolean refusalLogged;
     // The measurer thread only:
     private boolean failureLogged;
+    private boolean listingFailureLogged;
+    private ClusterAccess listedFor = ClusterAccess.unknown();
+    private List<InetSocketAddress> listedBrokers = List.of();
+    private Instant listedAt = Instant.EPOCH;
 
     public ClusterTuning() {}
 
-    /** From the provider's params; an explicit bootstrap list there wins over the worker's. */
-    public synchronized void configure(ConnectSettings settings) {
+    /** The shared settings only, the cluster as it was (a tuning for a declared alias). */
+    synchronized void configure(ConnectSettings settings) {
         config = settings.shared();
         refresh = Duration.ofMillis(settings.get(ConnectSettings.RTT_REFRESH_MS));
         probeTimeout = Duration.ofMillis(settings.get(ConnectSettings.RTT_PROBE_TIMEOUT_MS));
-        String explicit = settings.get(ConnectSettings.BOOTSTRAP_SERVERS);
-        if (!explicit.isEmpty()) {
-            bootstrapServers = () -> explicit;
-        }
         current = null;
         lastGood = null;
     }
 
+    /**
+     * From the provider's params: the cluster they name wins over the worker's bootstrap.servers.
+     * Says once which cluster it measures (never a secret) and starts measuring it at once, so the
+     * first task build finds the advice ready; both wait while a param is still a placeholder of
+     * another provider (Kafka's first, short-lived instance sees the params as written).
+     */
+    public synchronized void configure(ConnectSettings settings, ClusterAccess access) {
+        configure(settings);
+        fromParams = access;
+        clusterChanged();
+    }
+
     /** Measures this cluster, whatever the settings or the worker say (a tuning for another cluster). */
-    synchronized void measureAt(String servers) {
-        bootstrapServers = () -> servers;
+    synchronized void measureAt(String servers, String declaredBy) {
+        fromParams = ClusterAccess.at(servers, declaredBy);
         current = null;
         lastGood = null;
     }
 
     /** The worker's bootstrap.servers, known once the REST extension is configured; used when the provider names none. */
     public synchronized void workerBootstrapServers(String servers) {
-        if (bootstrapServers.get().isEmpty()) {
-            bootstrapServers = () -> servers;
+        fromWorker = ClusterAccess.ofWorker(servers);
+        clusterChanged();
+    }
+
+    /** The cluster measured: the params', else the worker's; unknown when neither names one. */
+    private ClusterAccess cluster() {
+        ClusterAccess params = fromParams;
+        return params.known() ? params : fromWorker;
+    }
+
+    /** Under the lock: the startup line and the first measurement, once per cluster. */
+    private void clusterChanged() {
+        ClusterAccess cluster = cluster();
+        if (!cluster.known() || cluster.unresolvedKey().isPresent()) {
+            return;
+        }
+        notifyAll(); // a placeholder waiting in refusal() for the REST extension
+        refusalLogged = false;
+        if (!cluster.equals(announced)) {
+            announced = cluster;
+            LOG.info(
+                    "tcpsight config provider: ${tcpsight:fetch:...} and ${tcpsight:produce:...} measure the cluster at"
+                            + " {}{}, for {} Mbit/s (tcpsight.target.throughput.mbit)",
+                    cluster.describe(),
+                    cluster.listsBrokers() ? ", each broker it lists with these settings" : "",
+                    config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT));
+        }
+        if (current == null && lastGood == null) {
+            measurement();
+        }
+    }
+
+    /**
+     * Empty when this tuning knows its cluster. Otherwise the refusal: the first caller waits up to
+     * the probe timeout for the REST extension (Connect configures it just after the herder starts,
+     * which may already build tasks), then one line names the missing param; nothing is handed out,
+     * so a placeholder stays as written and never passes Kafka's defaults off as measured.
+     */
+    public Optional<String> refusal() {
+        synchronized (this) {
+            long deadline = System.nanoTime() + probeTimeout.toNanos();
+            while (!refusalLogged && !cluster().known()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            ClusterAccess cluster = cluster();
+            Optional<String> unresolved = cluster.unresolvedKey();
+            if (cluster.known() && unresolved.isEmpty()) {
+                return Optional.empty();
+            }
+            String line = "tcpsight config provider: refusing ${tcpsight:fetch:...} and ${tcpsight:produce:...}: "
+                    + (cluster.known()
+                            ? "the param " + unresolved.get() + " is still a ${...} placeholder, which no config"
+                                    + " provider of the worker resolved (declare that provider in config.providers)"
+                            : "no cluster to measure. Set " + ClusterAccess.BOOTSTRAP_PARAM
+                                    + " to the worker's bootstrap.servers (with the worker's security.protocol, ssl.*"
+                                    + " and sasl.* settings under the same prefix for a TLS or SASL listener), or add"
+                                    + " the REST extension")
+                    + "; until then these placeholders stay unresolved, and a connector or task that uses them fails"
+                    + " on them, rather than run with Kafka's defaults as if they had been measured";
+            if (!refusalLogged) {
+                refusalLogged = true;
+                LOG.warn(line);
+            }
+            return Optional.of(line);
         }
     }
 
@@ -178,9 +268,15 @@ public final class ClusterTuning {
     }
 
     private ProvidedSettings measure(Instant now) {
-        String servers = bootstrapServers.get();
-        List<InetSocketAddress> addresses = BootstrapServers.parse(servers);
+        ClusterAccess cluster = cluster();
+        String servers = cluster.bootstrapServers();
         try {
+            Optional<String> unresolved = cluster.unresolvedKey();
+            if (unresolved.isPresent()) {
+                throw new IOException("the param " + unresolved.get()
+                        + " is still a ${...} placeholder: no config provider of the worker resolved it");
+            }
+            List<InetSocketAddress> addresses = brokersToMeasure(cluster, now);
             long rttMicros = ClusterRtt.measureMicros(addresses, probeTimeout);
             Long rmemMax = null;
             try {
@@ -212,9 +308,11 @@ public final class ClusterTuning {
             }
             ProvidedSettings advice = ProvidedSettings.measured(recommendation, rttMicros, now);
             LOG.info(
-                    "tcpsight: RTT to {} is {} ms; recommending {} ({})",
+                    "tcpsight: RTT to {} is {} ms ({} us, the slowest of {}); recommending {} ({})",
                     servers,
                     String.format("%.2f", rttMicros / 1000.0),
+                    rttMicros,
+                    addresses.size() == 1 ? "1 broker" : addresses.size() + " brokers",
                     advice.values(),
                     advice.reason());
             failureLogged = false;
@@ -224,13 +322,49 @@ public final class ClusterTuning {
                 LOG.warn(
                         "tcpsight: cannot measure the RTT to the cluster ({}: {}); handing out the safe fallback values {}",
                         servers.isEmpty()
-                                ? "no bootstrap servers known; set config.providers.tcpsight.param.tcpsight.bootstrap.servers"
+                                ? "no bootstrap servers known; set " + ClusterAccess.BOOTSTRAP_PARAM
                                 : servers,
-                        failed.getMessage(),
+                        cluster.scrub(failed.getMessage()),
                         ProvidedSettings.FALLBACK);
                 failureLogged = true;
             }
-            return ProvidedSettings.fallback(String.valueOf(failed.getMessage()), now);
+            return ProvidedSettings.fallback(cluster.scrub(failed.getMessage()), now);
+        }
+    }
+
+    /**
+     * The addresses to probe: with the cluster's client settings, every broker it advertises (listed
+     * again after an hour, or after a failed listing); else, or when listing fails, the bootstrap
+     * servers, each counted as a broker.
+     */
+    private List<InetSocketAddress> brokersToMeasure(ClusterAccess cluster, Instant now) {
+        List<InetSocketAddress> bootstrap = BootstrapServers.parse(cluster.bootstrapServers());
+        if (!cluster.listsBrokers()) {
+            return bootstrap;
+        }
+        if (cluster.equals(listedFor)
+                && !listedBrokers.isEmpty()
+                && listedAt.plus(Duration.ofHours(1)).isAfter(now)) {
+            return listedBrokers;
+        }
+        Duration timeout = Duration.ofMillis(Math.max(5000, probeTimeout.toMillis()));
+        try {
+            listedBrokers = ClusterBrokers.list(cluster, timeout);
+            listedFor = cluster;
+            listedAt = now;
+            listingFailureLogged = false;
+            return listedBrokers;
+        } catch (ClusterBrokers.ListingFailed failed) {
+            listedBrokers = List.of();
+            if (!listingFailureLogged) {
+                listingFailureLogged = true;
+                LOG.warn(
+                        "tcpsight config provider: cannot list the brokers of {} with the params' client settings ({});"
+                                + " measuring the bootstrap servers instead, each counted as one broker",
+                        cluster.describe(),
+                        cluster.scrub(failed.getMessage()));
+            }
+            return bootstrap;
         }
     }
 }

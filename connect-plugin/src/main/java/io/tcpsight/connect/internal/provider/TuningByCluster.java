@@ -12,7 +12,7 @@ import org.apache.kafka.common.config.ConfigException;
 /**
  * One {@link ClusterTuning} per cluster a placeholder names, so that one worker adapts connectors
  * to several clusters: {@code ${tcpsight:fetch:KEY}} (or {@code produce}) measures the worker's
- * own cluster (or {@code tcpsight.bootstrap.servers}), {@code ${tcpsight:fetch/ALIAS:KEY}} the
+ * own cluster (the params' {@code bootstrap.servers}, else the worker's), {@code ${tcpsight:fetch/ALIAS:KEY}} the
  * cluster declared in the provider's params as {@code tcpsight.cluster.ALIAS.bootstrap.servers};
  * the alias of a MirrorMaker 2 source cluster is the natural one. Each tuning measures and caches
  * on its own, for both uses.
@@ -35,8 +35,8 @@ public final class TuningByCluster {
      * @throws ConfigException naming each declared cluster's key that has no address, once the
      *     others are configured: one bad alias costs only its own placeholders
      */
-    public void configure(ConnectSettings settings, Map<String, ?> params) {
-        own.configure(settings);
+    public void configure(ConnectSettings settings, ClusterAccess access, Map<String, ?> params) {
+        own.configure(settings, access);
         Map<String, String> declared = new TreeMap<>();
         List<String> bad = new ArrayList<>();
         for (Map.Entry<String, ?> param : params.entrySet()) {
@@ -58,7 +58,8 @@ public final class TuningByCluster {
         declared.forEach((alias, servers) -> {
             ClusterTuning tuning = byAlias.computeIfAbsent(alias, unused -> new ClusterTuning());
             tuning.configure(settings);
-            tuning.measureAt(servers);
+            tuning.measureAt(
+                    servers, "config.providers.tcpsight.param." + CLUSTER_PARAM_PREFIX + alias + CLUSTER_PARAM_SUFFIX);
         });
         if (!bad.isEmpty()) {
             throw new ConfigException(String.join(", ", bad)

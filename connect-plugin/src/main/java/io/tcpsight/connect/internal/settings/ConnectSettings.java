@@ -71,7 +71,8 @@ public final class ConnectSettings {
             "tcpsight.bootstrap.servers",
             "",
             "host:port[,host:port...]",
-            "Where the config provider measures the RTT; empty means the worker's bootstrap.servers.");
+            "Where the config provider measures the RTT; the earlier spelling of its param bootstrap.servers, still read;"
+                    + " empty means the worker's bootstrap.servers, from the REST extension.");
     public static final SettingKey<Boolean> READAPT = SettingKey.flag(
             "tcpsight.readapt.enabled",
             false,

@@ -101,15 +101,14 @@ class ClusterTuningTest {
 
     private static ClusterTuning configured(InetSocketAddress server, int probeTimeoutMs) {
         ClusterTuning tuning = new ClusterTuning();
-        tuning.configure(ConnectSettings.from(
-                Map.of(
-                        "tcpsight.bootstrap.servers",
-                        "127.0.0.1:" + server.getPort(),
-                        "tcpsight.rtt.probe.timeout.ms",
-                        Integer.toString(probeTimeoutMs),
-                        "tcpsight.rtt.refresh.ms",
-                        "1000"),
-                ConnectSettings.PROVIDER_KEYS));
+        Map<String, String> params = Map.of(
+                "bootstrap.servers",
+                "127.0.0.1:" + server.getPort(),
+                "tcpsight.rtt.probe.timeout.ms",
+                Integer.toString(probeTimeoutMs),
+                "tcpsight.rtt.refresh.ms",
+                "1000");
+        tuning.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), ClusterAccess.fromParams(params));
         return tuning;
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.sun.net.httpserver.HttpServer;
+import io.tcpsight.connect.internal.provider.ClusterAccess;
 import io.tcpsight.connect.internal.provider.ClusterTuning;
 import io.tcpsight.connect.internal.provider.ProvidedSettings;
 import io.tcpsight.connect.internal.settings.ConnectSettings;
@@ -139,9 +140,8 @@ class ReadaptationTest {
     /** The provider of a worker whose tasks were built with the values for a 100 ms path to this cluster. */
     private static ClusterTuning builtFor100Ms(ServerSocket cluster) {
         ClusterTuning tuning = new ClusterTuning();
-        tuning.configure(ConnectSettings.from(
-                Map.of("tcpsight.bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort()),
-                ConnectSettings.PROVIDER_KEYS));
+        Map<String, String> params = Map.of("bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort());
+        tuning.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), ClusterAccess.fromParams(params));
         tuning.handedOut(ProvidedSettings.measured(
                 BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
                 100_000,
