@@ -1,6 +1,7 @@
 package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,8 +64,12 @@ class BrokerAgentIT {
     @ParameterizedTest(name = "Kafka {0}")
     @EnumSource(names = {"V3_9", "V4_3"}) // the other releases: VersionMatrixLabIT
     void everyConnectionIsAttributedToItsClientIdAndListener(KafkaBroker.Version version) throws Exception {
-        try (KafkaBroker broker =
-                KafkaBroker.onLoopback().version(version).agent("interval=1s").start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .version(version)
+                // one key the file sets, so that what /connections shows is read from it
+                .overrides(Map.of("socket.listen.backlog.size", "64"))
+                .agent("interval=1s")
+                .start()) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
                 admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1)))
                         .all()
@@ -121,9 +126,24 @@ class BrokerAgentIT {
                 // every connection to a listener shows the listener's socket settings, read from the broker's
                 // server.properties, which the lab leaves at Kafka's defaults; no client connection of the broker
                 // (its controller channel; a single broker has no replica fetcher) shows any
+                int listenerConnections = 0;
                 for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=1000"))) {
                     JsonNode settings = connection.brokerSettings();
                     if (connection.role().equals("broker")) {
+                        listenerConnections++;
+                        assertEquals(
+                                64,
+                                settings.path("socket.listen.backlog.size")
+                                        .path("value")
+                                        .asInt(),
+                                connection.toString());
+                        assertFalse(
+                                settings.path("socket.listen.backlog.size")
+                                        .path("default")
+                                        .asBoolean(true),
+                                connection.toString());
+                        assertTrue(
+                                settings.path("source").asText().endsWith("server.properties"), connection.toString());
                         assertEquals(
                                 102_400,
                                 settings.path("socket.send.buffer.bytes")
@@ -139,6 +159,7 @@ class BrokerAgentIT {
                         assertEquals(null, settings, connection.toString());
                     }
                 }
+                assertTrue(listenerConnections >= 2, "the producer's and the consumer's connections were listed");
 
                 // The table of the worst connections names clients; a round after /connections named them.
                 String metrics = LabAwait.await("the consumer in the worst-connections table")

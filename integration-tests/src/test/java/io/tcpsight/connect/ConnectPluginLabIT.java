@@ -190,6 +190,10 @@ class ConnectPluginLabIT {
         Thread.sleep(PRODUCER_WINDOW.toMillis());
         WorkerJmx.ProducerReading after = worker.jmx().producer("connector-producer-far-source-");
         FindingView finding = awaitSourcePipelineFinding(worker); // of the plugin's latest round, within the window
+        // the RTT the rate is taken over is the path's, as the line allows it, not only the finding's own word
+        LAB.latest().idleLine().assertQuoted(finding.number("rtt"), finding.brief());
+        // the topic the broker created for it holds one partition (Kafka's num.partitions): one batch a request
+        assertEquals(1, finding.number("partitionsPerRequest"), 0.0, finding.brief());
         double rttSeconds = finding.number("rtt") / 1000;
         double ownPerRoundTrip = after.requestsPerSecondSince(before) * rttSeconds;
         double ownBytesPerRequest = after.bytesPerRequestSince(before);

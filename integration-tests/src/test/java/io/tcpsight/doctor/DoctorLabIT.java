@@ -108,11 +108,18 @@ class DoctorLabIT {
                                 + broker.bootstrapServers() + "]"),
                 human.out());
         // the limits in the order they bind: the consumer's window first, the fetch size once it is lifted
-        Matcher limits = Pattern.compile("(?s)== limits a consumer meets.*?\\n  1\\. receive window: .*?"
-                        + "\\n  2\\. fetch size: .*?\\n  expected after all: ([0-9.]+) Mbit/s\\n")
+        // each step on its own lines, nothing between them, and each step's "then" the next one's "now"
+        Matcher limits = Pattern.compile("== limits a consumer meets[^\\n]*\\n  now: [^\\n]*\\n"
+                        + "  1\\. receive window: ([0-9.]+) Mbit/s now [^\\n]*\\n     fix: [^\\n]*\\n"
+                        + "     then: +([0-9.]+) Mbit/s\\n"
+                        + "  2\\. fetch size: ([0-9.]+) Mbit/s now [^\\n]*\\n     fix: [^\\n]*\\n"
+                        + "     then: +([0-9.]+) Mbit/s\\n"
+                        + "  expected after all: ([0-9.]+) Mbit/s\\n")
                 .matcher(human.out());
         assertTrue(limits.find(), human.out());
-        assertEquals(afterAll, Double.parseDouble(limits.group(1)), 0.5, human.out());
+        assertEquals(limits.group(2), limits.group(3), "the window's then is the fetch size's now: " + human.out());
+        assertEquals(limits.group(4), limits.group(5), "the last step's then is the rate after all: " + human.out());
+        assertEquals(afterAll, Double.parseDouble(limits.group(5)), 0.5, human.out());
         Matcher rtt = Pattern.compile("^  1\\s+\\S+\\s+([0-9.]+) ms", Pattern.MULTILINE)
                 .matcher(human.out());
         assertTrue(rtt.find(), human.out());
@@ -136,6 +143,11 @@ class DoctorLabIT {
         assertTrue(
                 recommended > oneMibFetchCeiling,
                 "fetches sized to the BDP beat Kafka's 1 MiB per partition (" + oneMibFetchCeiling + "): " + rates);
+        // the rate after all is a ceiling the recommendation may approach, never one it passes: a model that
+        // overstated what the remedies allow would leave this above it
+        assertTrue(
+                recommended <= afterAll * 1.05,
+                "the recommendation within the rate after all " + afterAll + ": " + rates);
         Map<String, Double> writes = ProbeTopics.writeRates(human.out());
         double configured = ProbeTopics.rate(writes, "producer as configured");
         double batched = ProbeTopics.rate(writes, "tcpsight recommendation (batch.size 1024 KiB");

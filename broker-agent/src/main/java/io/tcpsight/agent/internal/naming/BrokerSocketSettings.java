@@ -159,7 +159,8 @@ public final class BrokerSocketSettings {
      */
     public String jsonFor(ConnectionIdentity connection) {
         if (connection.role() == Role.BROKER) {
-            return listenerJson;
+            // only a Kafka listener's: a socket accepted on another port (JMX's RMI, say) is not Kafka's to size
+            return connection.listener().isPresent() ? listenerJson : "";
         }
         return ClientKind.followerBrokerId(connection.clientId().orElse(null)).isPresent() ? replicaFetcherJson : "";
     }

@@ -73,6 +73,10 @@ class BrokerSocketSettingsTest {
         assertEquals(
                 "",
                 settings.jsonFor(ConnectionIdentity.of(Role.CLIENT, there, here).withClientId("adminclient-1")));
+        assertEquals(
+                "",
+                settings.jsonFor(ConnectionIdentity.of(Role.BROKER, new InetSocketAddress("10.0.0.2", 9999), there)),
+                "accepted on a port that is no Kafka listener: none of the listener's keys sizes it");
         assertFalse(settings.jsonFor(consumers).contains("hunter2"));
         assertEquals(
                 "", BrokerSocketSettings.unknown("not a broker").jsonFor(consumers), "nothing known, nothing shown");
