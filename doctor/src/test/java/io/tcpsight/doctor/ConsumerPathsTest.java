@@ -9,14 +9,18 @@ import io.tcpsight.internal.diagnose.BrokerConfigRules;
 import io.tcpsight.internal.diagnose.Diagnosis;
 import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.Limit;
 import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.ClientLibrary;
 import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.KernelVersion;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +62,115 @@ class ConsumerPathsTest {
                 .ifPresent(flow::add);
         flow.addAll(Diagnosis.host(kernel, HumanReportTest.BROKER_3, 100_000, DEFAULTS));
         return flow;
+    }
+
+    /** Broker 4, 20 ms away. */
+    private static final ConnectionIdentity BROKER_4 = new BrokerPaths.BrokerPath(
+                    "4", new InetSocketAddress("10.0.0.4", 9092), null, null)
+            .identity(DoctorClient.of("tcpsight-doctor", ClientLibrary.JAVA));
+
+    /**
+     * The same consumer 20 ms from broker 4: its window of 49152 bytes moves 49152 / 0.02 s =
+     * 2457600 B/s = 19.7 Mbit/s; its fetch, 1048576 / (0.02 + 1048576 / 12.5e6) = 1048576 / 0.10388608
+     * = 80.7 Mbit/s, reaches 80% of the target, so no finding names it, and it stands.
+     */
+    private static List<Finding> consumerConnectionToBroker4() {
+        KernelFacts kernel = new KernelFacts(KernelVersion.of(6, 18, 0), 33_554_432L, 4_194_304L, 1L, 1L);
+        ConnectionFacts facts = ConnectionFacts.builder(BROKER_4)
+                .established(true)
+                .rttMicros(20_000)
+                .windowScaling(true)
+                .rcvWindowScale(2)
+                .receiveBufferBytes(131_072)
+                .windowClampBytes(49_152)
+                .kafka(CONSUMER)
+                .kernel(kernel)
+                .build();
+        return Diagnosis.connection(facts, DEFAULTS);
+    }
+
+    /** Broker 4 with socket.send.buffer.bytes=32768: 32768 / 0.02 s = 13.1 Mbit/s, below the consumer's window. */
+    private static Finding broker4SendBuffer() {
+        return BrokerConfigRules.sendBuffer(Map.of("socket.send.buffer.bytes", "32768"), BROKER_4, 20_000, DEFAULTS)
+                .orElseThrow();
+    }
+
+    private static List<String> said(List<Finding> annotated) {
+        List<String> said = new ArrayList<>();
+        for (Finding finding : annotated) {
+            said.add(ConsumerPaths.key(finding.connection()) + " "
+                    + finding.rule().id() + " "
+                    + finding.evidence(Finding.EXPECTED_AFTER_ALL)
+                            .map(item -> item.value().toString())
+                            .orElse("-"));
+        }
+        return said;
+    }
+
+    private static String listed(ExpectedRate limits) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.limits(limits, 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Two broker paths in one flow: each path's findings say the rate of that path's limits alone,
+     * 90.2 to broker 3 (its fetch finding's remedy), 80.7 to broker 4 (the fetch size no finding names).
+     */
+    @Test
+    void eachBrokerPathSaysItsOwnRate() {
+        List<Finding> flow = new ArrayList<>(consumerFlow());
+        flow.addAll(consumerConnectionToBroker4());
+        flow.add(broker4SendBuffer());
+        List<Finding> annotated =
+                ConsumerPaths.annotate(flow, Map.of("node 3", 100_000L, "node 4", 20_000L), CONSUMER, DEFAULTS);
+        assertEquals(
+                List.of(
+                        "node 3 small-receive-buffer 90.2",
+                        "node 3 fetch-size-below-bdp 90.2",
+                        "node 3 small-send-buffer 90.2",
+                        "node 3 timestamps-disabled -",
+                        "node 4 small-receive-buffer 80.7",
+                        "node 4 small-send-buffer 80.7"),
+                said(annotated));
+        String four = listed(ConsumerPaths.limits(annotated, BROKER_4, 20_000, CONSUMER, DEFAULTS));
+        assertTrue(four.contains("  now: 13.1 Mbit/s"), four);
+        assertTrue(four.contains("  1. send buffer: 13.1 Mbit/s now (small-send-buffer)"), four);
+        assertTrue(four.contains("  2. receive window: 19.7 Mbit/s now (small-receive-buffer)"), four);
+        assertTrue(four.contains("  3. fetch size: 80.7 Mbit/s now\n"), four);
+        assertTrue(four.endsWith("  expected after all: 80.7 Mbit/s\n\n"), four);
+        assertTrue(listed(ConsumerPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, CONSUMER, DEFAULTS))
+                .endsWith("  expected after all: 90.2 Mbit/s\n\n"));
+    }
+
+    /**
+     * The connection alone moves 19.7 Mbit/s now; the broker's send buffer of 13.1 binds first once
+     * it joins. Its remedy (tcp_wmem max sized for two BDPs) lifts it past the target, so the rate after
+     * all stays 80.7. A broker whose send buffer can be lifted only to 60 Mbit/s (a held host max,
+     * below the connection's own 80.7) lowers the connection's finding to 60.0 once it joins.
+     */
+    @Test
+    void aBrokersLimitJoiningThePathChangesTheConnectionsRate() {
+        List<Finding> alone =
+                ConsumerPaths.annotate(consumerConnectionToBroker4(), Map.of("node 4", 20_000L), CONSUMER, DEFAULTS);
+        assertEquals(List.of("node 4 small-receive-buffer 80.7"), said(alone));
+        assertTrue(listed(ConsumerPaths.limits(alone, BROKER_4, 20_000, CONSUMER, DEFAULTS))
+                .contains("  now: 19.7 Mbit/s"));
+
+        List<Finding> joined = new ArrayList<>(consumerConnectionToBroker4());
+        joined.add(broker4SendBuffer());
+        joined = ConsumerPaths.annotate(joined, Map.of("node 4", 20_000L), CONSUMER, DEFAULTS);
+        assertEquals(List.of("node 4 small-receive-buffer 80.7", "node 4 small-send-buffer 80.7"), said(joined));
+        assertTrue(listed(ConsumerPaths.limits(joined, BROKER_4, 20_000, CONSUMER, DEFAULTS))
+                .contains("  now: 13.1 Mbit/s"));
+
+        Finding held = broker4SendBuffer();
+        held = held.withLimit(new Limit(Limit.SEND_BUFFER, held.limit().get().nowBytesPerSecond(), 60e6 / 8));
+        List<Finding> heldFlow = new ArrayList<>(consumerConnectionToBroker4());
+        heldFlow.add(held);
+        assertEquals(
+                List.of("node 4 small-receive-buffer 60.0", "node 4 small-send-buffer 60.0"),
+                said(ConsumerPaths.annotate(heldFlow, Map.of("node 4", 20_000L), CONSUMER, DEFAULTS)));
     }
 
     @Test

@@ -123,7 +123,9 @@ public final class ExpectedRate {
      * The round's limits, one per ceiling: findings that name the same ceiling (a window both too
      * small and clamped, or unscaled) each remove one cause of it, and all their remedies are
      * applied, so the ceiling moves as far as the one that lifts it most, and stands now where the
-     * lowest of them says.
+     * lowest of them says. A remedy that leaves no ceiling of its own ({@link Limit#UNBOUNDED}: window
+     * scaling on again) hands the window to the buffers, so where another finding names how far the
+     * buffer's remedy lifts it, that is as far as the window goes; unbounded only when none does.
      */
     private static List<Step> merged(List<Finding> round) {
         Map<String, List<Finding>> byCeiling = new LinkedHashMap<>();
@@ -135,11 +137,15 @@ public final class ExpectedRate {
         List<Step> steps = new ArrayList<>();
         byCeiling.forEach((name, findings) -> {
             double now = Double.POSITIVE_INFINITY;
-            double after = 0;
+            double after = Limit.UNBOUNDED;
+            boolean bounded = false;
             for (Finding finding : findings) {
                 Limit limit = finding.limit().get();
                 now = Math.min(now, limit.nowBytesPerSecond());
-                after = Math.max(after, limit.afterBytesPerSecond());
+                if (limit.afterBytesPerSecond() != Limit.UNBOUNDED) {
+                    after = bounded ? Math.max(after, limit.afterBytesPerSecond()) : limit.afterBytesPerSecond();
+                    bounded = true;
+                }
             }
             steps.add(new Step(new Limit(name, now, after), findings, 0));
         });

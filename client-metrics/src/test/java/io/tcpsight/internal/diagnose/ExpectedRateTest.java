@@ -4,6 +4,7 @@ import static io.tcpsight.internal.diagnose.ConnectionRulesTest.DEFAULTS;
 import static io.tcpsight.internal.diagnose.ConnectionRulesTest.KERNEL_618;
 import static io.tcpsight.internal.diagnose.ConnectionRulesTest.broker;
 import static io.tcpsight.internal.diagnose.ConnectionRulesTest.client;
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.interval;
 import static io.tcpsight.internal.diagnose.ConnectionRulesTest.smallBufferConsumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.KernelFacts;
+import io.tcpsight.internal.model.KernelVersion;
 import io.tcpsight.internal.model.ProduceTraffic;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +64,12 @@ class ExpectedRateTest {
                 // the same ceiling named twice (too small and clamped): every remedy applied, the one that lifts it
                 // most
                 "100; -; receive window:4>16, receive window:5.2>209.7; 100.0; receive window 4.0->100.0",
+                // named twice, once unscaled (window scaling on again: the buffers' rules judge the window, inf) and
+                // once by a buffer whose remedy lifts it to 40: the window rises as far as the buffer's remedy allows
+                "100; -; receive window:5.2>inf, receive window:3.9>40; 40.0; receive window 3.9->40.0",
+                "100; -; receive window:3.9>40, receive window:5.2>inf; 40.0; receive window 3.9->40.0",
+                // unscaled and no buffer finding beside it: nothing this end knows holds the window, the target
+                "100; -; receive window:5.2>inf, fetch size:45.6>90.2; 90.2; receive window 5.2->45.6, fetch size 45.6->90.2",
                 // three limits at a gigabit target: produce pipeline, window, send buffer
                 "1000; -; produce pipeline:30>2097, receive window:82>inf, send buffer:105>2097; 1000.0; produce pipeline 30.0->82.0, receive window 82.0->105.0, send buffer 105.0->1000.0",
             })
@@ -117,6 +126,136 @@ class ExpectedRateTest {
         assertEquals(8.2, expected.nowBytesPerSecond() / MBIT, 1e-9);
         assertThrows(IllegalArgumentException.class, () -> new Limit("x", Double.NaN, 1));
         assertThrows(IllegalArgumentException.class, () -> named.withExpectedAfterAll(Limit.UNBOUNDED));
+    }
+
+    /** One step for a ceiling two findings name: both remedies listed, the ceiling now the lower of the two. */
+    @Test
+    void aCeilingNamedTwiceIsOneStepNamingBoth() {
+        Finding unscaled = finding().withLimit(new Limit(Limit.RECEIVE_WINDOW, 5.2 * MBIT, Limit.UNBOUNDED));
+        Finding small = finding().withLimit(new Limit(Limit.RECEIVE_WINDOW, 3.9 * MBIT, 40 * MBIT));
+        ExpectedRate expected =
+                ExpectedRate.of(100 * MBIT, OptionalDouble.empty(), List.of(unscaled, small), List.of());
+        assertEquals(1, expected.steps().size());
+        assertEquals(2, expected.steps().get(0).namedBy().size());
+        assertEquals(3.9, expected.steps().get(0).limit().nowBytesPerSecond() / MBIT, 1e-9);
+        assertEquals(40.0, expected.steps().get(0).limit().afterBytesPerSecond() / MBIT, 1e-9);
+        assertEquals(40.0, expected.afterAllBytesPerSecond() / MBIT, 1e-9);
+    }
+
+    /**
+     * The same 64 KiB consumer 100 ms away with eight partitions a broker: 8 x 1 MiB = 8388608 bytes
+     * a response (below fetch.max.bytes' 50 MiB), 8388608 / (0.1 s + 8388608 / 12.5e6 B/s) =
+     * 8388608 / 0.77108864 = 10878915 B/s = 87.0 Mbit/s: 87% of the target, so no
+     * fetch-size-below-bdp finding, yet the flow reaches no more. The window alone is named (5.2
+     * Mbit/s, autotuned up to the 32 MiB tcp_rmem max: 16 MiB / 0.1 s = 1342 Mbit/s), and its rate
+     * after all is the fetch's 87.0, not the target.
+     */
+    @Test
+    void aFetchSizeNoFindingNamesHoldsTheWindowsRateAfterAll() {
+        ConnectionFacts consumer = smallBufferConsumer(100)
+                .established(true)
+                .kafka(smallBufferConsumer(100).build().kafka().withPartitionsPerBroker(8))
+                .build();
+        List<Finding> round = Diagnosis.connection(consumer, DEFAULTS);
+        assertEquals(
+                List.of("small-receive-buffer"),
+                round.stream().map(finding -> finding.rule().id()).collect(Collectors.toList()));
+        assertEquals(
+                87.0, round.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+    }
+
+    /**
+     * A producer's connection whose settings carry a consumer's fetch sizes too (one client config
+     * for both): its bulk data leaves this end, so no fetch ceiling holds it. Its send.buffer.bytes
+     * 131072 is named (10.5 Mbit/s, 209.7 after); with the fetch ceiling it would say 45.6 Mbit/s.
+     */
+    @Test
+    void aProducersFlowIsNotHeldByFetchSizesItsSettingsCarry() {
+        ConnectionFacts producer = ConnectionFacts.builder(client("producer-1"))
+                .established(true)
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withSendBufferBytes(131_072)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(1))
+                .kernel(KERNEL_618)
+                .build();
+        List<Finding> round = Diagnosis.connection(producer, DEFAULTS);
+        assertEquals(
+                List.of("small-send-buffer"),
+                round.stream().map(finding -> finding.rule().id()).collect(Collectors.toList()));
+        assertEquals(
+                100.0, round.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+    }
+
+    /**
+     * The 64 KiB consumer 100 ms away on 6.8.0 (the clamp regression's range) with a 2 MiB tcp_rmem
+     * max. kernel-window-clamp-regression's remedy (autotune) names no sysctl, so its window grows to
+     * half the max in effect: 1048576 bytes / 0.1 s = 10485760 B/s = 83.9 Mbit/s. small-receive-buffer
+     * names tcp_rmem max 5 MiB (two BDPs of 1.25 MB at half the buffer, 5 MB rounded up to whole MiB):
+     * 2621440 / 0.1 = 209.7 Mbit/s. Both remedies applied, the window moves to the larger, and the fetch
+     * size binds after all: 90.2, as above; the clamp's 83.9 alone would hold it lower.
+     */
+    @Test
+    void theClampRegressionsWindowRisesToTheHostMaxInEffect() {
+        KernelFacts smallRmem = new KernelFacts(KernelVersion.of(6, 8, 0), 2_097_152L, 4_194_304L, 1L);
+        List<Finding> round = Diagnosis.connection(
+                smallBufferConsumer(100).established(true).kernel(smallRmem).build(), DEFAULTS);
+        assertEquals(
+                List.of("small-receive-buffer", "kernel-window-clamp-regression", "fetch-size-below-bdp"),
+                round.stream().map(finding -> finding.rule().id()).collect(Collectors.toList()));
+        Limit clamp = round.get(1).limit().get();
+        assertEquals(Limit.RECEIVE_WINDOW, clamp.name());
+        assertEquals(5.2, WindowModel.mbit(clamp.nowBytesPerSecond()), 0.05);
+        assertEquals(83.9, WindowModel.mbit(clamp.afterBytesPerSecond()), 0.05);
+        assertEquals(209.7, WindowModel.mbit(round.get(0).limit().get().afterBytesPerSecond()), 0.05);
+        round.forEach(finding -> assertEquals(
+                90.2, finding.evidence(Finding.EXPECTED_AFTER_ALL).get().value(), finding.toString()));
+    }
+
+    /**
+     * CUBIC 2 ms away at 1% loss (1000 of 100000 segments), below the 20 ms from which BBR is advised:
+     * no remedy lifts the loss's ceiling. Reno's region: sqrt(1.5 / 0.01) = 12.25 segments of 1448 bytes
+     * a round trip, 17734 / 0.002 s = 8867153 B/s = 70.9 Mbit/s (CUBIC's own, 1.054 x (0.002 / 0.01)^0.75
+     * = 0.3 segments, is less). The ceiling stands: 70.9 after all.
+     */
+    @Test
+    void lossWithoutACongestionControlRemedyHoldsTheRate() {
+        List<Finding> round = Diagnosis.connection(lossy(2_000, 1_000), DEFAULTS);
+        assertEquals(
+                List.of("retransmissions"),
+                round.stream().map(finding -> finding.rule().id()).collect(Collectors.toList()));
+        assertTrue(round.get(0).remedy().settings().isEmpty());
+        assertEquals(
+                70.9, round.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+    }
+
+    /**
+     * CUBIC 25 ms away at 0.7% loss: sqrt(1.5 / 0.007) = 14.64 segments of 1448 bytes a round trip,
+     * 21197 / 0.025 s = 847862 B/s = 6.8 Mbit/s now (CUBIC's own, 1.054 x (0.025 / 0.007)^0.75 = 2.7
+     * segments, is less). BBR is named, which keeps the rate under random loss: the target after all.
+     */
+    @Test
+    void lossWithBbrNamedLiftsItsCeiling() {
+        List<Finding> round = Diagnosis.connection(lossy(25_000, 700), DEFAULTS);
+        assertEquals(
+                List.of("retransmissions"),
+                round.stream().map(finding -> finding.rule().id()).collect(Collectors.toList()));
+        assertEquals("bbr", round.get(0).remedy().settings().get(0).value());
+        assertEquals(6.8, WindowModel.mbit(round.get(0).limit().get().nowBytesPerSecond()), 0.05);
+        assertEquals(
+                100.0, round.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
+    }
+
+    private static ConnectionFacts lossy(long rttMicros, long lost) {
+        return ConnectionFacts.builder(client("producer-1"))
+                .established(true)
+                .rttMicros(rttMicros)
+                .sndMssBytes(1448)
+                .congestionControl("cubic")
+                .interval(interval(0.9, 0, 0, lost, 100_000))
+                .build();
     }
 
     /**
