@@ -13,14 +13,22 @@ import org.junit.platform.launcher.TestPlan;
 
 /**
  * Prints the ten slowest test classes of the run when it ends, with their wall times and the
- * run's total: where the suite's time goes, on every build. Registered through
- * META-INF/services, so every failsafe run has it.
+ * run's total, then every class's start and end from the plan's start: where the suite's time
+ * goes, and where a lane waited, on every build. Registered through META-INF/services, so every
+ * failsafe run has it.
  */
 public final class SlowestTests implements TestExecutionListener {
     private static final int SHOWN = 10;
     private final Map<String, Long> started = new ConcurrentHashMap<>();
     private final Map<String, Long> took = new ConcurrentHashMap<>();
     private final Map<String, String> outcome = new ConcurrentHashMap<>();
+    private final Map<String, long[]> span = new ConcurrentHashMap<>();
+    private volatile long planStart = System.nanoTime();
+
+    @Override
+    public void testPlanExecutionStarted(TestPlan plan) {
+        planStart = System.nanoTime();
+    }
 
     @Override
     public void executionStarted(TestIdentifier test) {
@@ -32,7 +40,9 @@ public final class SlowestTests implements TestExecutionListener {
         className(test).ifPresent(name -> {
             Long start = started.remove(name);
             if (start != null) {
-                took.put(name, System.nanoTime() - start);
+                long end = System.nanoTime();
+                took.put(name, end - start);
+                span.put(name, new long[] {start - planStart, end - planStart});
                 outcome.put(name, result.getStatus().name().toLowerCase());
             }
         });
@@ -53,8 +63,20 @@ public final class SlowestTests implements TestExecutionListener {
             report.append(String.format(
                     "  %6.1f s  %s (%s)%n", entry.getValue() / 1e9, entry.getKey(), outcome.get(entry.getKey())));
         }
+        report.append(String.format("Every class from the run's start (m:ss), in the order they started:%n"));
+        List<Map.Entry<String, long[]>> byStart = new ArrayList<>(span.entrySet());
+        byStart.sort((one, other) -> Long.compare(one.getValue()[0], other.getValue()[0]));
+        for (Map.Entry<String, long[]> entry : byStart) {
+            report.append(String.format(
+                    "  %s-%s  %s%n", clock(entry.getValue()[0]), clock(entry.getValue()[1]), entry.getKey()));
+        }
         System.out.print(report);
         System.out.flush();
+    }
+
+    private static String clock(long nanos) {
+        long seconds = Math.max(0, nanos / 1_000_000_000L);
+        return String.format("%d:%02d", seconds / 60, seconds % 60);
     }
 
     /** The class a container stands for; empty for methods and engines. */

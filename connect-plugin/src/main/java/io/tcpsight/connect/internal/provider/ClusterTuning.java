@@ -51,7 +51,7 @@ public final class ClusterTuning {
     // Guarded by this:
     private ProvidedSettings current;
     private ProvidedSettings lastGood;
-    private ProvidedSettings lastHandedOut;
+    private final HandOutHistory handedOut = new HandOutHistory();
     private CompletableFuture<ProvidedSettings> inFlight;
     /** The cluster the last startup line named: each configure of each provider instance says it once. */
     private ClusterAccess announced = ClusterAccess.unknown();
@@ -193,23 +193,31 @@ public final class ClusterTuning {
         return await(pending, probeTimeout);
     }
 
-    /** Advice for a task build; remembered, so re-adaptation can compare against what tasks run with. */
+    /** Advice for a task build; remembered with its time, so re-adaptation compares each task with what it got. */
     public ProvidedSettings handOut() {
         ProvidedSettings advice = advice();
-        synchronized (this) {
-            lastHandedOut = advice;
-        }
+        handedOut(Instant.now(), advice);
         return advice;
     }
 
-    /** The advice tasks were last built with here; empty before the first. */
-    public synchronized Optional<ProvidedSettings> lastHandedOut() {
-        return Optional.ofNullable(lastHandedOut);
+    /** Records a hand-out (the provider's, or a test's at a time of its choosing). */
+    public synchronized void handedOut(Instant at, ProvidedSettings advice) {
+        handedOut.record(at, advice);
     }
 
-    /** Re-adaptation's baseline after it restarted tasks: they are rebuilt with this advice. */
-    public synchronized void handedOut(ProvidedSettings advice) {
-        lastHandedOut = advice;
+    /** Whether any task or connector was handed advice here yet. */
+    public synchronized boolean anyHandedOut() {
+        return !handedOut.isEmpty();
+    }
+
+    /**
+     * The advice a task built at {@code builtAt} may run with: what was handed out up to {@code lead}
+     * before its build and not before {@code notBefore}, else what was in force then; every advice kept
+     * when the build time is unknown.
+     */
+    public synchronized List<ProvidedSettings> handedOutAround(
+            Optional<Instant> builtAt, Duration lead, Instant notBefore) {
+        return handedOut.around(builtAt, lead, notBefore);
     }
 
     /** Measures now, ignoring the cache (re-adaptation, on its own thread: it may wait for the whole measurement). */

@@ -3,12 +3,14 @@ package io.tcpsight.connect.internal.rest;
 import io.tcpsight.connect.internal.observation.ClientNodeMetrics;
 import io.tcpsight.internal.model.ClientKind;
 import java.lang.management.ManagementFactory;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -17,7 +19,8 @@ import javax.management.ObjectName;
  * The connector tasks that run in this worker, read from the Kafka clients they own: Connect
  * names a task's clients {@code connector-consumer-NAME-TASK} and {@code connector-producer-NAME-TASK},
  * and every client registers its metrics in this JVM's JMX. Unlike the REST API's task list this
- * needs no worker id: a task whose clients are here runs here.
+ * needs no worker id: a task whose clients are here runs here. Each task's build time is its
+ * earliest client's start, from the app-info every Kafka client registers.
  */
 final class LocalTasks {
     private static final List<String> PATTERNS =
@@ -25,22 +28,48 @@ final class LocalTasks {
 
     private LocalTasks() {}
 
-    /** Connector name -> the ids of its tasks with a client in this JVM. */
-    static Map<String, Set<Integer>> read() {
+    /** Connector name -> task id -> when its clients were built, where JMX says. */
+    static Map<String, Map<Integer, Optional<Instant>>> read() {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Map<String, Set<Integer>> tasks = new TreeMap<>();
+        Map<String, Map<Integer, Optional<Instant>>> tasks = new TreeMap<>();
         for (String pattern : PATTERNS) {
             try {
                 for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
                     String clientId = ClientNodeMetrics.unquote(name.getKeyProperty("client-id"));
-                    ClientKind.connectorName(clientId).ifPresent(connector -> ClientKind.connectorTask(clientId)
-                            .ifPresent(task -> tasks.computeIfAbsent(connector, ignored -> new TreeSet<>())
-                                    .add(task)));
+                    Optional<String> connector = ClientKind.connectorName(clientId);
+                    OptionalInt task = ClientKind.connectorTask(clientId);
+                    if (connector.isEmpty() || task.isEmpty()) {
+                        continue;
+                    }
+                    Optional<Instant> started = startTime(server, name.getDomain(), name.getKeyProperty("client-id"));
+                    tasks.computeIfAbsent(connector.get(), ignored -> new TreeMap<>())
+                            .merge(task.getAsInt(), started, LocalTasks::earlier);
                 }
             } catch (MalformedObjectNameException | RuntimeException unreadable) {
                 // no task is then known to run here, so none is restarted
             }
         }
         return tasks;
+    }
+
+    /**
+     * The client's start, from the app-info MBean Kafka registers beside its metrics
+     * ({@code kafka.consumer:type=app-info,id=CLIENT}, the id as its metrics write it).
+     */
+    private static Optional<Instant> startTime(MBeanServer server, String domain, String idAsWritten) {
+        try {
+            Object millis =
+                    server.getAttribute(new ObjectName(domain + ":type=app-info,id=" + idAsWritten), "StartTimeMs");
+            return millis instanceof Long ? Optional.of(Instant.ofEpochMilli((Long) millis)) : Optional.empty();
+        } catch (JMException | RuntimeException unknown) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Instant> earlier(Optional<Instant> one, Optional<Instant> other) {
+        if (one.isEmpty() || other.isEmpty()) {
+            return one.isPresent() ? one : other;
+        }
+        return one.get().isBefore(other.get()) ? one : other;
     }
 }

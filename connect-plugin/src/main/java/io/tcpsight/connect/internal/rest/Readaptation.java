@@ -11,11 +11,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,13 +32,22 @@ import org.slf4j.LoggerFactory;
  * the worker's REST API. Connect itself does not (KAFKA-17627).
  *
  * <p>Every worker of a cluster runs this, so each restarts only the tasks that run on itself
- * ({@link LocalTasks}): one restart per task and drift, cluster-wide. A worker whose tasks moved
- * away has none to restart, so its older baseline cannot restart anything again and again. After
- * a restart the new advice is the baseline: a drift is acted on once.
+ * ({@link LocalTasks}): one restart per task and drift, cluster-wide. Each task is compared with
+ * the advice handed out when its clients were built (their start time in JMX), never with the
+ * last advice handed out to anyone: a connector or another task built later with the new values
+ * must not hide a task that still runs with the old. A task restarted here is compared again only
+ * once rebuilt, and only with what was handed out after the restart: a drift is acted on once.
  */
 public final class Readaptation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Readaptation.class);
     static final String PLACEHOLDER = "${tcpsight:";
+    /**
+     * How long before a task's clients start its config may have been resolved: Connect resolves it
+     * in the herder thread that then builds the task's clients at once.
+     */
+    static final Duration BUILD_LEAD = Duration.ofSeconds(2);
+    /** A restarted task not seen again in this long moved to another worker; its restart is forgotten. */
+    static final Duration FORGET_AFTER = Duration.ofMinutes(10);
 
     private final ClusterTuning tuning;
     private final double factor;
@@ -45,6 +55,9 @@ public final class Readaptation implements AutoCloseable {
     private final Supplier<ConnectClusterState> cluster;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Tasks this worker restarted, until seen rebuilt; only the re-adaptation thread touches it. */
+    private final Map<String, Restart> restarts = new HashMap<>();
+
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "tcpsight-connect-readapt");
         thread.setDaemon(true);
@@ -75,45 +88,105 @@ public final class Readaptation implements AutoCloseable {
 
     /** One check; returns the tasks it restarted, as connector/task. */
     List<String> check() {
-        Optional<ProvidedSettings> handedOut = tuning.lastHandedOut();
-        if (handedOut.isEmpty()) {
+        if (!tuning.anyHandedOut()) {
             return List.of(); // no task was built here with tcpsight values yet
         }
-        ProvidedSettings before = handedOut.get();
         ProvidedSettings now = tuning.remeasure();
         if (now.isFallback()) {
             return List.of(); // never restart on a failed measurement
         }
-        double drift = before.isFallback() ? Double.POSITIVE_INFINITY : now.driftFrom(before);
-        if (drift <= factor) {
-            return List.of();
-        }
-        Map<String, Set<Integer>> local = LocalTasks.read();
+        Map<String, Map<Integer, Optional<Instant>>> local = LocalTasks.read();
         List<String> restarted = new ArrayList<>();
+        List<String> builtWith = new ArrayList<>();
+        double worst = 0;
         for (String connector : usingTcpsight(cluster.get())) {
-            for (int task : local.getOrDefault(connector, Set.of())) {
-                if (restart(connector, task)) {
-                    restarted.add(connector + "/" + task);
+            for (Map.Entry<Integer, Optional<Instant>> task :
+                    local.getOrDefault(connector, Map.of()).entrySet()) {
+                String id = connector + "/" + task.getKey();
+                Optional<Instant> builtAt = task.getValue();
+                Restart last = restarts.get(id);
+                if (last != null && !rebuiltSince(builtAt, last, now)) {
+                    continue; // restarted by us and not rebuilt yet: the same drift is acted on once
+                }
+                Instant notBefore = last == null ? Instant.EPOCH : last.at;
+                double drift = 0;
+                ProvidedSettings farthest = null;
+                for (ProvidedSettings before : tuning.handedOutAround(builtAt, BUILD_LEAD, notBefore)) {
+                    double moved = before.isFallback() ? Double.POSITIVE_INFINITY : now.driftFrom(before);
+                    if (farthest == null || moved > drift) {
+                        drift = moved;
+                        farthest = before;
+                    }
+                }
+                if (farthest == null || drift <= factor) {
+                    continue;
+                }
+                if (restart(connector, task.getKey())) {
+                    restarted.add(id);
+                    restarts.put(id, new Restart(Instant.now(), now));
+                    worst = Math.max(worst, drift);
+                    builtWith.add(
+                            id + " built " + builtAt.map(Instant::toString).orElse("at an unknown time") + " with "
+                                    + farthest.values());
                 }
             }
         }
+        forgetGone(local);
         if (restarted.isEmpty()) {
-            // No task of ours is seen here now: one may be between builds (its client not yet in JMX) with
-            // the old values. The drift is left standing, so the next check restarts it once it is seen.
-            LOG.debug("tcpsight re-adaptation: values moved {}x, but no task here uses them now", drift);
+            // A task of ours not seen here now may be between builds with the old values: the next
+            // check compares it again with what it was built with, once its client is back.
             return restarted;
         }
-        // The restarted tasks are rebuilt with the new values: this drift is dealt with.
-        tuning.handedOut(now);
         LOG.info(
                 "tcpsight re-adaptation: recommended values moved {}x (more than tcpsight.readapt.factor={}): {} -> {};"
                         + " restarted this worker's tasks {}",
-                String.format("%.2f", drift),
+                String.format("%.2f", worst),
                 factor,
-                before.values(),
+                LogText.oneLine(String.valueOf(builtWith)),
                 now.values(),
                 LogText.oneLine(String.valueOf(restarted)));
         return restarted;
+    }
+
+    /**
+     * Whether a task we restarted was built again since: its clients started after the restart,
+     * or, with no start time to read, the advice moved again from what the restart was for.
+     */
+    private boolean rebuiltSince(Optional<Instant> builtAt, Restart last, ProvidedSettings now) {
+        if (builtAt.isPresent()) {
+            return builtAt.get().isAfter(last.at);
+        }
+        return now.driftFrom(last.forAdvice) > factor;
+    }
+
+    /**
+     * Bounded by the tasks that run here: a restart is kept while its task is here (its time bounds
+     * what the rebuilt task can have been handed), and forgotten once the task is gone for long.
+     */
+    private void forgetGone(Map<String, Map<Integer, Optional<Instant>>> local) {
+        Instant now = Instant.now();
+        restarts.entrySet().removeIf(entry -> {
+            int slash = entry.getKey().lastIndexOf('/');
+            Map<Integer, Optional<Instant>> tasks = local.get(entry.getKey().substring(0, slash));
+            boolean here = tasks != null
+                    && tasks.containsKey(Integer.parseInt(entry.getKey().substring(slash + 1)));
+            if (here) {
+                entry.getValue().seen = now;
+            }
+            return !here && entry.getValue().seen.plus(FORGET_AFTER).isBefore(now);
+        });
+    }
+
+    private static final class Restart {
+        final Instant at;
+        final ProvidedSettings forAdvice;
+        Instant seen;
+
+        Restart(Instant at, ProvidedSettings forAdvice) {
+            this.at = at;
+            this.forAdvice = forAdvice;
+            this.seen = at;
+        }
     }
 
     /** Connectors whose raw config uses a tcpsight placeholder. */

@@ -1,7 +1,6 @@
 package io.tcpsight.connect.internal.rest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.sun.net.httpserver.HttpServer;
 import io.tcpsight.connect.internal.provider.ClusterAccess;
@@ -56,13 +55,13 @@ class ReadaptationTest {
         List<KafkaConsumer<byte[], byte[]>> clients = new ArrayList<>();
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
+            // The tasks were built for a 100 ms path; the cluster is now on loopback.
+            ClusterTuning tuning = builtFor100Ms(cluster);
             // Tasks 0 and 2 of "orders" and task 1 of "plain" run here; "elsewhere" runs on other workers.
             for (String clientId : List.of(
                     "connector-consumer-orders-0", "connector-consumer-orders-2", "connector-consumer-plain-1")) {
                 clients.add(consumer(clientId));
             }
-            // The tasks were built for a 100 ms path; the cluster is now on loopback.
-            ClusterTuning tuning = builtFor100Ms(cluster);
             Readaptation readaptation = new Readaptation(
                     tuning,
                     2,
@@ -83,7 +82,6 @@ class ReadaptationTest {
                     List.of("POST /connectors/orders/tasks/0/restart", "POST /connectors/orders/tasks/2/restart"),
                     posted);
             assertEquals(List.of(), second, "the same drift is acted on once");
-            assertFalse(tuning.lastHandedOut().orElseThrow().isFallback());
         } finally {
             clients.forEach(KafkaConsumer::close);
             rest.stop(0);
@@ -124,6 +122,58 @@ class ReadaptationTest {
         }
     }
 
+    /**
+     * In a real three-worker cluster a task was built with the old values (handed out stale while
+     * the new measurement ran), and then the connector, rebuilt on the same worker, got the new
+     * ones. That task must still be restarted; a task built after the new values were handed out
+     * must not be. Each is compared with what was handed out when its own clients were built.
+     */
+    @Test
+    void eachTaskIsComparedWithWhatItWasBuiltWithNotWithTheLastHandOut() throws Exception {
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = connectRest(posted);
+        List<KafkaConsumer<byte[], byte[]>> clients = new ArrayList<>();
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            acceptForever(cluster);
+            ClusterTuning tuning = new ClusterTuning();
+            Map<String, String> params = Map.of("bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort());
+            tuning.configure(
+                    ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), ClusterAccess.fromParams(params));
+            // Handed out for the 100 ms path longer ago than a build takes; then task 0 is built.
+            tuning.handedOut(Instant.now().minus(Readaptation.BUILD_LEAD).minusSeconds(1), adviceFor(100_000));
+            clients.add(consumer("connector-consumer-race-0"));
+            Thread.sleep(20);
+            // The near path's values, handed out to the connector; then task 1 is built with them.
+            tuning.handedOut(Instant.now(), adviceFor(100));
+            Thread.sleep(20);
+            clients.add(consumer("connector-consumer-race-1"));
+            Readaptation readaptation = new Readaptation(
+                    tuning,
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "race",
+                            Map.of(
+                                    "consumer.override.max.partition.fetch.bytes",
+                                    "${tcpsight:fetch:max.partition.fetch.bytes}"))));
+
+            List<String> restarted = readaptation.check();
+
+            assertEquals(List.of("race/0"), restarted, "only the task built with the 100 ms values");
+            assertEquals(List.of("POST /connectors/race/tasks/0/restart"), posted);
+        } finally {
+            clients.forEach(KafkaConsumer::close);
+            rest.stop(0);
+        }
+    }
+
+    private static ProvidedSettings adviceFor(long rttMicros) {
+        return ProvidedSettings.measured(
+                BdpSettings.recommend(new BdpSettings.Input(rttMicros, 25e6, 1, null, null, 1024)),
+                rttMicros,
+                Instant.now());
+    }
+
     /** Connect's REST API as re-adaptation uses it: every call is recorded and answered 204. */
     private static HttpServer connectRest(List<String> posted) throws IOException {
         HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
@@ -142,10 +192,7 @@ class ReadaptationTest {
         ClusterTuning tuning = new ClusterTuning();
         Map<String, String> params = Map.of("bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort());
         tuning.configure(ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), ClusterAccess.fromParams(params));
-        tuning.handedOut(ProvidedSettings.measured(
-                BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 1, null, null, 1024)),
-                100_000,
-                Instant.now()));
+        tuning.handedOut(Instant.now(), adviceFor(100_000));
         return tuning;
     }
 
