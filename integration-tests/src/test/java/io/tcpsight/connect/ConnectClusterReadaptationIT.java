@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tcpsight.lab.ClientConfigDump;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -33,6 +34,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Re-adaptation in a real three-worker Connect cluster, every worker with it on, its broker
@@ -40,6 +45,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * recommended fetch sizes drift far past the factor, and every task must be restarted exactly
  * once, by the worker it runs on, with every record delivered.
  */
+// Its claims are restarts and the values each task was built with (a 100 ms path against a 2 ms one, fifty times
+// apart), and its time goes to round trips and the checks' interval: it may run beside another lab class, each in
+// its own lab, as VersionMatrixLabIT's releases do.
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class ConnectClusterReadaptationIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -26,6 +27,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The client side on the oldest and the newest Java runtime it claims (the modules are built with
@@ -36,6 +41,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code --illegal-native-access=deny} refuses the library, and its agent runs on without it (its
  * endpoint answers) with one line that names the option, where it once disabled itself.
  */
+// Its claims are exit codes, names and warnings, and its time goes to JVM start-ups and round trips across its own
+// lab's line: it may run beside another lab class, each in its own lab, as VersionMatrixLabIT's releases do.
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class JavaRuntimesLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
