@@ -196,11 +196,16 @@ public final class ClusterTuning {
     /** Advice for a task build; remembered with its time, so re-adaptation compares each task with what it got. */
     public ProvidedSettings handOut() {
         ProvidedSettings advice = advice();
-        handedOut(Instant.now(), advice);
+        synchronized (this) {
+            handedOut.record(Instant.now(), advice);
+        }
         return advice;
     }
 
-    /** Records a hand-out (the provider's, or a test's at a time of its choosing). */
+    /**
+     * Records advice as handed out at a time: re-adaptation's restart (the rebuilt tasks get the
+     * advice it just measured), or a test's hand-out at a time of its choosing.
+     */
     public synchronized void handedOut(Instant at, ProvidedSettings advice) {
         handedOut.record(at, advice);
     }
@@ -211,13 +216,16 @@ public final class ClusterTuning {
     }
 
     /**
-     * The advice a task built at {@code builtAt} may run with: what was handed out up to {@code lead}
-     * before its build and not before {@code notBefore}, else what was in force then; every advice kept
-     * when the build time is unknown.
+     * The advice a task built at {@code builtAt} may run with: what was in force {@code lead} before
+     * its build (or at {@code notBefore}, if later) and what was handed out from then to the build.
      */
-    public synchronized List<ProvidedSettings> handedOutAround(
-            Optional<Instant> builtAt, Duration lead, Instant notBefore) {
+    public synchronized List<ProvidedSettings> handedOutAround(Instant builtAt, Duration lead, Instant notBefore) {
         return handedOut.around(builtAt, lead, notBefore);
+    }
+
+    /** Every advice handed out here that is still remembered: for a task whose build time is not known. */
+    public synchronized List<ProvidedSettings> everyHandedOut() {
+        return handedOut.all();
     }
 
     /** Measures now, ignoring the cache (re-adaptation, on its own thread: it may wait for the whole measurement). */

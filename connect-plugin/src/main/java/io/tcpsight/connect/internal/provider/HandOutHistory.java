@@ -6,7 +6,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What the provider handed out, and when: runs of equal values, each with its first and last
@@ -20,9 +19,11 @@ final class HandOutHistory {
 
     private final Deque<Run> runs = new ArrayDeque<>();
 
-    void record(Instant at, ProvidedSettings advice) {
+    /** Kept in time order: a hand-out timed before the last run began is counted at that run's end. */
+    void record(Instant time, ProvidedSettings advice) {
         Run last = runs.peekLast();
-        if (last != null && last.advice.values().equals(advice.values()) && !at.isBefore(last.first)) {
+        Instant at = last != null && time.isBefore(last.last) ? last.last : time;
+        if (last != null && last.advice.values().equals(advice.values())) {
             if (at.isAfter(last.last)) {
                 last.last = at;
             }
@@ -39,39 +40,37 @@ final class HandOutHistory {
     }
 
     /**
-     * The advice a task built at {@code builtAt} may have been built with: every run handed out
-     * from {@code lead} before its build (Connect resolves a task's config in the thread that then
-     * builds its clients) and not before {@code notBefore}; when none was, the run in force at the
-     * build; unknown build time: every run kept.
+     * The advice a task built at {@code builtAt} may have been built with: the run in force from
+     * {@code lead} before its build (Connect resolves a task's config in the thread that then builds
+     * its clients at once), or from {@code notBefore} if later, and every run handed out from then
+     * to the build. With no run in force then (the history begins later), every run kept.
      */
-    List<ProvidedSettings> around(Optional<Instant> builtAt, Duration lead, Instant notBefore) {
-        List<ProvidedSettings> candidates = new ArrayList<>();
-        if (builtAt.isEmpty()) {
-            runs.forEach(run -> candidates.add(run.advice));
-            return candidates;
-        }
-        Instant build = builtAt.get();
-        Instant from = build.minus(lead);
+    List<ProvidedSettings> around(Instant builtAt, Duration lead, Instant notBefore) {
+        Instant from = builtAt.minus(lead);
         if (from.isBefore(notBefore)) {
             from = notBefore;
         }
+        List<ProvidedSettings> candidates = new ArrayList<>();
         Run inForce = null;
         for (Run run : runs) {
-            if (!run.first.isAfter(build)) {
+            if (!run.first.isAfter(from)) {
                 inForce = run;
-            }
-            if (!run.last.isBefore(from) && !run.first.isAfter(build)) {
+            } else if (!run.first.isAfter(builtAt)) {
                 candidates.add(run.advice);
             }
         }
-        if (candidates.isEmpty()) {
-            Run oldest = runs.peekFirst();
-            Run chosen = inForce != null ? inForce : oldest;
-            if (chosen != null) {
-                candidates.add(chosen.advice);
-            }
+        if (inForce == null) {
+            return all();
         }
+        candidates.add(0, inForce.advice);
         return candidates;
+    }
+
+    /** Every run kept, oldest first. */
+    List<ProvidedSettings> all() {
+        List<ProvidedSettings> every = new ArrayList<>();
+        runs.forEach(run -> every.add(run.advice));
+        return every;
     }
 
     private static final class Run {

@@ -53,14 +53,26 @@ final class LocalTasks {
     }
 
     /**
-     * The client's start, from the app-info MBean Kafka registers beside its metrics
-     * ({@code kafka.consumer:type=app-info,id=CLIENT}, the id as its metrics write it).
+     * The client's start, from its app-info: the metric {@code start-time-ms}
+     * ({@code kafka.consumer:type=app-info,client-id=CLIENT}, which a client built again under the
+     * same id takes over), else Kafka's own MBean ({@code type=app-info,id=CLIENT}, attribute
+     * {@code StartTimeMs}); the id as the client's metrics write it. Empty while the client is still
+     * being built: both are registered at the end of its constructor.
      */
     private static Optional<Instant> startTime(MBeanServer server, String domain, String idAsWritten) {
+        Optional<Instant> fromMetric =
+                millis(server, domain + ":type=app-info,client-id=" + idAsWritten, "start-time-ms");
+        return fromMetric.isPresent()
+                ? fromMetric
+                : millis(server, domain + ":type=app-info,id=" + idAsWritten, "StartTimeMs");
+    }
+
+    private static Optional<Instant> millis(MBeanServer server, String name, String attribute) {
         try {
-            Object millis =
-                    server.getAttribute(new ObjectName(domain + ":type=app-info,id=" + idAsWritten), "StartTimeMs");
-            return millis instanceof Long ? Optional.of(Instant.ofEpochMilli((Long) millis)) : Optional.empty();
+            Object millis = server.getAttribute(new ObjectName(name), attribute);
+            return millis instanceof Number
+                    ? Optional.of(Instant.ofEpochMilli(((Number) millis).longValue()))
+                    : Optional.empty();
         } catch (JMException | RuntimeException unknown) {
             return Optional.empty();
         }

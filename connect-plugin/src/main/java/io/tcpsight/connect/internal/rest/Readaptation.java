@@ -12,11 +12,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +60,8 @@ public final class Readaptation implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** Tasks this worker restarted, until seen rebuilt; only the re-adaptation thread touches it. */
     private final Map<String, Restart> restarts = new HashMap<>();
+    /** Tasks whose clients showed no start time at the last check; only the re-adaptation thread touches it. */
+    private Set<String> withoutStartTime = Set.of();
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "tcpsight-connect-readapt");
@@ -98,6 +103,7 @@ public final class Readaptation implements AutoCloseable {
         Map<String, Map<Integer, Optional<Instant>>> local = LocalTasks.read();
         List<String> restarted = new ArrayList<>();
         List<String> builtWith = new ArrayList<>();
+        Set<String> unknownNow = new HashSet<>();
         double worst = 0;
         for (String connector : usingTcpsight(cluster.get())) {
             for (Map.Entry<Integer, Optional<Instant>> task :
@@ -108,10 +114,19 @@ public final class Readaptation implements AutoCloseable {
                 if (last != null && !rebuiltSince(builtAt, last, now)) {
                     continue; // restarted by us and not rebuilt yet: the same drift is acted on once
                 }
-                Instant notBefore = last == null ? Instant.EPOCH : last.at;
+                List<ProvidedSettings> candidates;
+                if (builtAt.isPresent()) {
+                    Instant notBefore = last == null ? Instant.EPOCH : last.at;
+                    candidates = tuning.handedOutAround(builtAt.get(), BUILD_LEAD, notBefore);
+                } else if (withoutStartTime.contains(id)) {
+                    candidates = tuning.everyHandedOut(); // still none a check later: any it may have had
+                } else {
+                    unknownNow.add(id); // its client is between its metrics and its app-info: the next check
+                    continue;
+                }
                 double drift = 0;
                 ProvidedSettings farthest = null;
-                for (ProvidedSettings before : tuning.handedOutAround(builtAt, BUILD_LEAD, notBefore)) {
+                for (ProvidedSettings before : candidates) {
                     double moved = before.isFallback() ? Double.POSITIVE_INFINITY : now.driftFrom(before);
                     if (farthest == null || moved > drift) {
                         drift = moved;
@@ -121,9 +136,13 @@ public final class Readaptation implements AutoCloseable {
                 if (farthest == null || drift <= factor) {
                     continue;
                 }
+                // Connect rebuilds the task inside the restart call, with the advice just measured: it is in force from
+                // before the call, so the rebuilt task is compared with it, and only with what came after.
+                Instant requested = Instant.now().truncatedTo(ChronoUnit.MILLIS); // a client's start time is in ms
+                tuning.handedOut(requested, now);
                 if (restart(connector, task.getKey())) {
                     restarted.add(id);
-                    restarts.put(id, new Restart(Instant.now(), now));
+                    restarts.put(id, new Restart(requested, now));
                     worst = Math.max(worst, drift);
                     builtWith.add(
                             id + " built " + builtAt.map(Instant::toString).orElse("at an unknown time") + " with "
@@ -131,6 +150,7 @@ public final class Readaptation implements AutoCloseable {
                 }
             }
         }
+        withoutStartTime = unknownNow;
         forgetGone(local);
         if (restarted.isEmpty()) {
             // A task of ours not seen here now may be between builds with the old values: the next

@@ -1,8 +1,11 @@
 package io.tcpsight.connect.internal.rest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,13 +29,25 @@ class LocalTasksTest {
         plain.put("bootstrap.servers", "127.0.0.1:1");
         plain.put("client.id", "an-application");
         plain.put("group.id", "app");
+        long startedAfter = System.currentTimeMillis();
         try (KafkaConsumer<byte[], byte[]> task =
                         new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer());
                 KafkaProducer<byte[], byte[]> source =
                         new KafkaProducer<>(producer, new ByteArraySerializer(), new ByteArraySerializer());
                 KafkaConsumer<byte[], byte[]> application =
                         new KafkaConsumer<>(plain, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            assertEquals(Map.of("sink-to-s3", Set.of(3), "jdbc-source", Set.of(0)), LocalTasks.read());
+            long builtBy = System.currentTimeMillis();
+            Map<String, Map<Integer, Optional<Instant>>> tasks = LocalTasks.read();
+            assertEquals(Set.of("sink-to-s3", "jdbc-source"), tasks.keySet());
+            assertEquals(Set.of(3), tasks.get("sink-to-s3").keySet());
+            assertEquals(Set.of(0), tasks.get("jdbc-source").keySet());
+            // Each task's build time is its client's own start, read from the client's app-info.
+            for (Map<Integer, Optional<Instant>> ofConnector : tasks.values()) {
+                Instant built = ofConnector.values().iterator().next().orElseThrow();
+                assertTrue(
+                        built.toEpochMilli() >= startedAfter && built.toEpochMilli() <= builtBy,
+                        built + " between " + startedAfter + " and " + builtBy);
+            }
         }
         assertEquals(Map.of(), LocalTasks.read(), "closed clients leave JMX");
     }

@@ -1,6 +1,7 @@
 package io.tcpsight.connect.internal.rest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.tcpsight.connect.internal.provider.ClusterAccess;
@@ -9,6 +10,7 @@ import io.tcpsight.connect.internal.provider.ProvidedSettings;
 import io.tcpsight.connect.internal.settings.ConnectSettings;
 import io.tcpsight.internal.tuning.BdpSettings;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -20,8 +22,14 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.health.ConnectClusterState;
@@ -125,8 +133,10 @@ class ReadaptationTest {
     /**
      * In a real three-worker cluster a task was built with the old values (handed out stale while
      * the new measurement ran), and then the connector, rebuilt on the same worker, got the new
-     * ones. That task must still be restarted; a task built after the new values were handed out
-     * must not be. Each is compared with what was handed out when its own clients were built.
+     * ones. That task must still be restarted; a task built once the new values were in force must
+     * not be. Each is compared with what was in force when its own clients were built: the hand-outs
+     * are placed around the two tasks' real start times, the new values in force from just after
+     * the first task's window opened and before the second's.
      */
     @Test
     void eachTaskIsComparedWithWhatItWasBuiltWithNotWithTheLastHandOut() throws Exception {
@@ -135,18 +145,19 @@ class ReadaptationTest {
         List<KafkaConsumer<byte[], byte[]>> clients = new ArrayList<>();
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
+            clients.add(consumer("connector-consumer-race-0"));
+            Thread.sleep(20);
+            clients.add(consumer("connector-consumer-race-1"));
+            Map<Integer, Optional<Instant>> built = LocalTasks.read().get("race");
+            Instant first = built.get(0).orElseThrow();
+            Instant second = built.get(1).orElseThrow();
+            assertTrue(second.isAfter(first), built.toString());
             ClusterTuning tuning = new ClusterTuning();
             Map<String, String> params = Map.of("bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort());
             tuning.configure(
                     ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), ClusterAccess.fromParams(params));
-            // Handed out for the 100 ms path longer ago than a build takes; then task 0 is built.
-            tuning.handedOut(Instant.now().minus(Readaptation.BUILD_LEAD).minusSeconds(1), adviceFor(100_000));
-            clients.add(consumer("connector-consumer-race-0"));
-            Thread.sleep(20);
-            // The near path's values, handed out to the connector; then task 1 is built with them.
-            tuning.handedOut(Instant.now(), adviceFor(100));
-            Thread.sleep(20);
-            clients.add(consumer("connector-consumer-race-1"));
+            tuning.handedOut(first.minusSeconds(5), adviceFor(100_000));
+            tuning.handedOut(second.minus(Readaptation.BUILD_LEAD), adviceFor(100));
             Readaptation readaptation = new Readaptation(
                     tuning,
                     2,
@@ -164,6 +175,104 @@ class ReadaptationTest {
         } finally {
             clients.forEach(KafkaConsumer::close);
             rest.stop(0);
+        }
+    }
+
+    /**
+     * Connect rebuilds a task inside the restart call. A task rebuilt there with the old values
+     * again (a stale hand-out) is restarted at the next check; once rebuilt with the new ones, it is
+     * left alone.
+     */
+    @Test
+    void aTaskRebuiltInsideTheRestartCallIsComparedAgainWithWhatItWasRebuiltWith() throws Exception {
+        ClusterTuning[] tuning = new ClusterTuning[1];
+        AtomicReference<Supplier<ProvidedSettings>> rebuildWith = new AtomicReference<>();
+        AtomicReference<KafkaConsumer<byte[], byte[]>> task = new AtomicReference<>();
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        rest.createContext("/connectors/", exchange -> {
+            posted.add(exchange.getRequestURI().getPath());
+            // As Connect does: stop the task, resolve its config (the provider hands out), build its clients, answer.
+            task.get().close();
+            tuning[0].handedOut(Instant.now(), rebuildWith.get().get());
+            task.set(consumer("connector-consumer-again-0"));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        rest.start();
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            acceptForever(cluster);
+            tuning[0] = builtFor100Ms(cluster);
+            task.set(consumer("connector-consumer-again-0"));
+            Readaptation readaptation = new Readaptation(
+                    tuning[0],
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "again",
+                            Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
+
+            rebuildWith.set(() -> adviceFor(100_000));
+            List<String> first = readaptation.check();
+            Thread.sleep(5); // the next check's restart in a later millisecond than this rebuild
+            rebuildWith.set(tuning[0]::handOut);
+            List<String> second = readaptation.check();
+            List<String> third = readaptation.check();
+
+            assertEquals(List.of("again/0"), first);
+            assertEquals(List.of("again/0"), second, "rebuilt with the old values again: restarted again");
+            assertEquals(List.of(), third, "rebuilt with the new values: left alone");
+            assertEquals(2, posted.size(), posted.toString());
+        } finally {
+            if (task.get() != null) {
+                task.get().close();
+            }
+            rest.stop(0);
+        }
+    }
+
+    /**
+     * A task whose client has metrics but no app-info yet (Kafka registers it at the end of the
+     * constructor) is left for the next check; still without one then, it is compared with every
+     * advice handed out.
+     */
+    @Test
+    void aTaskWithoutAStartTimeIsJudgedAtTheNextCheckAgainstEveryHandOut() throws Exception {
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = connectRest(posted);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName metrics = new ObjectName("kafka.consumer:type=consumer-metrics,client-id=connector-consumer-bare-0");
+        server.registerMBean(new StandardMBean(new Bare(), BareMBean.class), metrics);
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            acceptForever(cluster);
+            Readaptation readaptation = new Readaptation(
+                    builtFor100Ms(cluster),
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "bare", Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
+
+            assertEquals(Optional.empty(), LocalTasks.read().get("bare").get(0), "no app-info, no start time");
+            List<String> first = readaptation.check();
+            List<String> second = readaptation.check();
+
+            assertEquals(List.of(), first, "perhaps still being built");
+            assertEquals(List.of("bare/0"), second);
+        } finally {
+            server.unregisterMBean(metrics);
+            rest.stop(0);
+        }
+    }
+
+    /** A client's metrics MBean and nothing else. */
+    public interface BareMBean {
+        int getConnectionCount();
+    }
+
+    private static final class Bare implements BareMBean {
+        @Override
+        public int getConnectionCount() {
+            return 0;
         }
     }
 
