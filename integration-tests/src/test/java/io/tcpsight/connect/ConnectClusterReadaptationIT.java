@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -112,8 +113,24 @@ class ConnectClusterReadaptationIT {
                                         .equals(NEAR_FETCH_BYTES));
                         return adapted ? seen : null;
                     });
+            // A worker logs its restarts once Connect's restart call returns, after the task was rebuilt inside it (59
+            // ms
+            // later in one run, which this await once fell between): the restarts are read once the list holds for 1 s.
+            List<String> restarted = LabAwait.await("the restarts logged")
+                    .atMost(Duration.ofSeconds(30))
+                    .every(Duration.ofSeconds(1))
+                    .until(new Callable<List<String>>() {
+                        private List<String> before = restarts(workers);
+
+                        @Override
+                        public List<String> call() {
+                            List<String> now = restarts(workers);
+                            boolean held = now.equals(before);
+                            before = now;
+                            return held ? now : null;
+                        }
+                    });
             // Two more checks on every worker: the same drift must not restart anything again.
-            List<String> restarted = restarts(workers);
             Thread.sleep(CHECK_MS * 2 + 2000);
             List<String> after = restarts(workers);
             System.out.println("readaptation: max.partition.fetch.bytes per task consumer, build by build " + built
