@@ -216,8 +216,8 @@ public final class ClusterTuning {
     }
 
     /**
-     * The advice a task built at {@code builtAt} may run with: what was in force {@code lead} before
-     * its build (or at {@code notBefore}, if later) and what was handed out from then to the build.
+     * The advice a task built at {@code builtAt} may run with: what was handed out from {@code lead}
+     * before its build (or from {@code notBefore}, if later) to the build, else what was in force then.
      */
     public synchronized List<ProvidedSettings> handedOutAround(Instant builtAt, Duration lead, Instant notBefore) {
         return handedOut.around(builtAt, lead, notBefore);

@@ -40,10 +40,11 @@ final class HandOutHistory {
     }
 
     /**
-     * The advice a task built at {@code builtAt} may have been built with: the run in force from
-     * {@code lead} before its build (Connect resolves a task's config in the thread that then builds
-     * its clients at once), or from {@code notBefore} if later, and every run handed out from then
-     * to the build. With no run in force then (the history begins later), every run kept.
+     * The advice a task built at {@code builtAt} may have been built with: every run handed out
+     * from {@code lead} before its build (Connect resolves a task's config in the thread that then
+     * builds its clients at once) or from {@code notBefore}, if later, to the build; when none was,
+     * the run in force at the build (a build slower than the lead); with none in force then either
+     * (the history begins later), every run kept.
      */
     List<ProvidedSettings> around(Instant builtAt, Duration lead, Instant notBefore) {
         Instant from = builtAt.minus(lead);
@@ -53,17 +54,18 @@ final class HandOutHistory {
         List<ProvidedSettings> candidates = new ArrayList<>();
         Run inForce = null;
         for (Run run : runs) {
-            if (!run.first.isAfter(from)) {
-                inForce = run;
-            } else if (!run.first.isAfter(builtAt)) {
+            if (run.first.isAfter(builtAt)) {
+                break;
+            }
+            inForce = run;
+            if (!run.last.isBefore(from)) {
                 candidates.add(run.advice);
             }
         }
-        if (inForce == null) {
-            return all();
+        if (!candidates.isEmpty()) {
+            return candidates;
         }
-        candidates.add(0, inForce.advice);
-        return candidates;
+        return inForce == null ? all() : List.of(inForce.advice);
     }
 
     /** Every run kept, oldest first. */

@@ -46,7 +46,9 @@ public final class Readaptation implements AutoCloseable {
     static final String PLACEHOLDER = "${tcpsight:";
     /**
      * How long before a task's clients start its config may have been resolved: Connect resolves it
-     * in the herder thread that then builds the task's clients at once.
+     * in the herder thread that then builds the task's clients at once (in the lab the task's
+     * ConnectorConfig and its consumer's app-info were 13 ms apart). A hand-out longer before the
+     * build belongs to an earlier build, unless nothing was handed out since.
      */
     static final Duration BUILD_LEAD = Duration.ofSeconds(2);
     /** A restarted task not seen again in this long moved to another worker; its restart is forgotten. */
@@ -54,6 +56,7 @@ public final class Readaptation implements AutoCloseable {
 
     private final ClusterTuning tuning;
     private final double factor;
+    private final Duration buildLead;
     private final URI restUrl;
     private final Supplier<ConnectClusterState> cluster;
     private final HttpClient http =
@@ -70,6 +73,17 @@ public final class Readaptation implements AutoCloseable {
     });
 
     public Readaptation(ClusterTuning tuning, double factor, URI restUrl, Supplier<ConnectClusterState> cluster) {
+        this(tuning, factor, restUrl, cluster, BUILD_LEAD);
+    }
+
+    /** With another build lead: a test's, so that builds can be told apart in milliseconds. */
+    Readaptation(
+            ClusterTuning tuning,
+            double factor,
+            URI restUrl,
+            Supplier<ConnectClusterState> cluster,
+            Duration buildLead) {
+        this.buildLead = buildLead;
         this.tuning = tuning;
         this.factor = factor;
         this.restUrl = restUrl;
@@ -117,7 +131,7 @@ public final class Readaptation implements AutoCloseable {
                 List<ProvidedSettings> candidates;
                 if (builtAt.isPresent()) {
                     Instant notBefore = last == null ? Instant.EPOCH : last.at;
-                    candidates = tuning.handedOutAround(builtAt.get(), BUILD_LEAD, notBefore);
+                    candidates = tuning.handedOutAround(builtAt.get(), buildLead, notBefore);
                 } else if (withoutStartTime.contains(id)) {
                     candidates = tuning.everyHandedOut(); // still none a check later: any it may have had
                 } else {

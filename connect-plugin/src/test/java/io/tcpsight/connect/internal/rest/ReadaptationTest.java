@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -133,31 +134,31 @@ class ReadaptationTest {
     /**
      * In a real three-worker cluster a task was built with the old values (handed out stale while
      * the new measurement ran), and then the connector, rebuilt on the same worker, got the new
-     * ones. That task must still be restarted; a task built once the new values were in force must
-     * not be. Each is compared with what was in force when its own clients were built: the hand-outs
-     * are placed around the two tasks' real start times, the new values in force from just after
-     * the first task's window opened and before the second's.
+     * ones. That task must still be restarted; a task built later with the new values must not be,
+     * though the old values were in force when its build window opened. Each is compared
+     * with what was handed out when its own clients were built (a build lead of 200 ms here).
      */
     @Test
     void eachTaskIsComparedWithWhatItWasBuiltWithNotWithTheLastHandOut() throws Exception {
+        Duration lead = Duration.ofMillis(200);
         List<String> posted = Collections.synchronizedList(new ArrayList<>());
         HttpServer rest = connectRest(posted);
         List<KafkaConsumer<byte[], byte[]>> clients = new ArrayList<>();
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
-            clients.add(consumer("connector-consumer-race-0"));
-            Thread.sleep(20);
-            clients.add(consumer("connector-consumer-race-1"));
-            Map<Integer, Optional<Instant>> built = LocalTasks.read().get("race");
-            Instant first = built.get(0).orElseThrow();
-            Instant second = built.get(1).orElseThrow();
-            assertTrue(second.isAfter(first), built.toString());
             ClusterTuning tuning = new ClusterTuning();
             Map<String, String> params = Map.of("bootstrap.servers", "127.0.0.1:" + cluster.getLocalPort());
             tuning.configure(
                     ConnectSettings.from(params, ConnectSettings.PROVIDER_KEYS), ClusterAccess.fromParams(params));
-            tuning.handedOut(first.minusSeconds(5), adviceFor(100_000));
-            tuning.handedOut(second.minus(Readaptation.BUILD_LEAD), adviceFor(100));
+            tuning.handedOut(Instant.now(), adviceFor(100_000)); // task 0's build, stale
+            clients.add(consumer("connector-consumer-race-0"));
+            Instant first = LocalTasks.read().get("race").get(0).orElseThrow();
+            Thread.sleep(lead.toMillis() + 100);
+            // Later, the connector and task 1 are built with the fresh values; until then the old ones were in force.
+            tuning.handedOut(Instant.now(), adviceFor(100));
+            clients.add(consumer("connector-consumer-race-1"));
+            Instant second = LocalTasks.read().get("race").get(1).orElseThrow();
+            assertTrue(second.isAfter(first.plus(lead)), first + ", " + second);
             Readaptation readaptation = new Readaptation(
                     tuning,
                     2,
@@ -166,7 +167,8 @@ class ReadaptationTest {
                             "race",
                             Map.of(
                                     "consumer.override.max.partition.fetch.bytes",
-                                    "${tcpsight:fetch:max.partition.fetch.bytes}"))));
+                                    "${tcpsight:fetch:max.partition.fetch.bytes}"))),
+                    lead);
 
             List<String> restarted = readaptation.check();
 
