@@ -1,0 +1,82 @@
+package io.tcpsight.lab;
+
+import java.util.Comparator;
+import java.util.Map;
+import org.junit.jupiter.api.ClassDescriptor;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * The order of the suite's classes on its two lanes (docs/lab.md). The lab lane runs the classes
+ * that share the host first, then those that take it whole ({@link HostCpu}), back to back; the
+ * other lane runs its classes beside the first part, longest first. A class that takes the host
+ * whole waits for the class beside it to end, and a class left beside waits for every whole one:
+ * with the shared part longer than the other lane and its longest classes started first, neither
+ * wait happens but at the one change of phase, and then for a short class. Within each part, by
+ * the last measured time, longest first, then by name: the order is the same on every run.
+ */
+public final class LaneOrder implements ClassOrderer {
+    /**
+     * Seconds each class took in a fresh-clone run (2026-11-28, `6ac40b8`, the timeline
+     * SlowestTests prints); a class not listed counts as short.
+     */
+    private static final Map<String, Integer> MEASURED_SECONDS = Map.ofEntries(
+            Map.entry("io.tcpsight.agent.BrokerAgentIT", 103),
+            Map.entry("io.tcpsight.agent.RollingRestartIT", 98),
+            Map.entry("io.tcpsight.agent.MetricsAtScaleIT", 70),
+            Map.entry("io.tcpsight.connect.ConnectClusterReadaptationIT", 56),
+            Map.entry("io.tcpsight.agent.NewConsumerProtocolLabIT", 52),
+            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerLabIT", 48),
+            Map.entry("io.tcpsight.doctor.DoctorIT", 36),
+            Map.entry("io.tcpsight.lab.ContainerLabIT", 29),
+            Map.entry("io.tcpsight.matrix.JavaRuntimesLabIT", 27),
+            Map.entry("io.tcpsight.otlp.OtlpExportIT", 21),
+            Map.entry("io.tcpsight.agent.IsolatingClassLoaderIT", 12),
+            Map.entry("io.tcpsight.connect.WorkerEndpointsLabIT", 11),
+            Map.entry("io.tcpsight.agent.LossLabIT", 123),
+            Map.entry("io.tcpsight.agent.AgentLabIT", 102),
+            Map.entry("io.tcpsight.doctor.DoctorLabIT", 75),
+            Map.entry("io.tcpsight.connect.ConfigProviderParamsLabIT", 56),
+            Map.entry("io.tcpsight.agent.ClientZooIT", 54),
+            Map.entry("io.tcpsight.agent.BacklogLabIT", 52),
+            Map.entry("io.tcpsight.lab.KernelLabIT", 35),
+            Map.entry("io.tcpsight.agent.LibraryZooIT", 33));
+
+    /**
+     * Runs on both threads (two releases at once), so the other lane cannot run beside it: last
+     * of the shared part, where the other lane has ended and its thread helps.
+     */
+    private static final String BOTH_THREADS = "io.tcpsight.matrix.VersionMatrixLabIT";
+
+    @Override
+    public void orderClasses(ClassOrdererContext context) {
+        context.getClassDescriptors()
+                .sort(Comparator.comparingInt(LaneOrder::part)
+                        .thenComparing(
+                                descriptor -> MEASURED_SECONDS.getOrDefault(
+                                        descriptor.getTestClass().getName(), 0),
+                                Comparator.reverseOrder())
+                        .thenComparing(descriptor -> descriptor.getTestClass().getName()));
+    }
+
+    /** 0: beside the lab lane; 1: the lab lane's shared part; 2: both threads; 3: the host whole. */
+    private static int part(ClassDescriptor descriptor) {
+        Class<?> type = descriptor.getTestClass();
+        if (type.getName().equals(BOTH_THREADS)) {
+            return 2;
+        }
+        Execution execution = type.getAnnotation(Execution.class);
+        if (execution != null && execution.value() == ExecutionMode.CONCURRENT) {
+            return 0;
+        }
+        for (ResourceLock lock : type.getAnnotationsByType(ResourceLock.class)) {
+            if (lock.value().equals(HostCpu.LOCK) && lock.mode() == ResourceAccessMode.READ_WRITE) {
+                return 3;
+            }
+        }
+        return 1;
+    }
+}
