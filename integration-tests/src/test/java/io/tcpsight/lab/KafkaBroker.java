@@ -342,6 +342,9 @@ public final class KafkaBroker implements AutoCloseable {
                     + "-" + processName;
             Path directory = Files.createDirectories(LabPaths.work().resolve(name));
             Path config = writeConfig(directory, host, port, controllerPort);
+            if (lab != null) {
+                lab.removeAtClose(directory.resolve("data"));
+            }
             List<String> java = new ArrayList<>(Arrays.asList(
                     javaHome.resolve("bin").resolve("java").toString(),
                     "-Xms256m",

@@ -2,6 +2,7 @@ package io.tcpsight.lab;
 
 import io.tcpsight.internal.host.NetstatCounters;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,11 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
+import java.util.stream.Stream;
 
 /**
  * Two hosts joined by a real TCP path with a chosen RTT, rate and loss: a server network
@@ -41,6 +44,9 @@ public final class KernelLab implements AutoCloseable {
     private final String clientControlLink;
     private final int subnet;
     private final List<LabProcess> processes = Collections.synchronizedList(new ArrayList<>());
+    /** Storage the lab's processes wrote (a broker's log.dirs), removed once they are killed. */
+    private final List<Path> storage = Collections.synchronizedList(new ArrayList<>());
+
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
     private int holdQuestions;
@@ -380,6 +386,7 @@ public final class KernelLab implements AutoCloseable {
         }
         // what runs in the lab ends with it, without a graceful stop (SIGKILL ends each at once)
         started.forEach(LabProcess::kill);
+        removeStorage();
         if (delayLine != null) {
             delayLine.close();
         }
@@ -395,6 +402,31 @@ public final class KernelLab implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(cleanupOnExit);
         } catch (IllegalStateException shuttingDown) {
             // the hook is running or has run
+        }
+    }
+
+    /**
+     * Removes this directory when the lab closes, after its processes: a broker's log segments are
+     * the lab's setup, not its record, and a suite writes gigabytes of them. Removed, their pages
+     * the kernel has not yet written back are dropped, so writeback does not follow the suite into
+     * the classes that run after (the logs beside them stay).
+     */
+    public void removeAtClose(Path directory) {
+        storage.add(directory);
+    }
+
+    private void removeStorage() {
+        List<Path> directories;
+        synchronized (storage) {
+            directories = new ArrayList<>(storage);
+        }
+        for (Path directory : directories) {
+            try (Stream<Path> paths = Files.walk(directory)) {
+                paths.sorted(Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
+            } catch (IOException | UncheckedIOException gone) {
+                // already gone, or partly: what is left is only disk
+            }
         }
     }
 

@@ -116,6 +116,9 @@ class StretchedClusterLabIT {
                     follower.sysctls,
                     briefs(findings)));
             System.out.println(story.get(story.size() - 1));
+            // what the agents saw of the busy fetcher, interval by interval: why a round fell short
+            System.out.println(
+                    "round " + round + ", the fetcher's busy intervals as the agents sampled them: " + sampled);
             if (left.isEmpty() || round == MOST_ROUNDS_OF_REMEDIES) {
                 break;
             }

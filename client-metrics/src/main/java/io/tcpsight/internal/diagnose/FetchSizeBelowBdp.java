@@ -67,6 +67,11 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         double target = config.targetBytesPerSecond();
         long bdp = Bdp.bytes(facts.rttMicros(), target);
         long perFetch = bytesPerFetch(kafka);
+        if (perFetch <= 0) {
+            // a fetch that asks for no bytes by size (KRaft's raft client, partition_max_bytes 0 on a
+            // controller listener) is nobody's to size with a consumer's or a follower's keys
+            return Optional.empty();
+        }
         double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;
         double ceiling = fetchCeiling(perFetch, facts.rttMicros(), target);
         if (ceiling >= FETCH_CEILING_SHARE * target) {

@@ -724,6 +724,29 @@ class ConnectionRulesTest {
                 settings(whole).toString());
     }
 
+    /**
+     * KRaft's raft client fetches the metadata log with a partition size of 0 (a broker's agent saw
+     * bytesPerFetch=0 across 100 ms and named a consumer's fetch keys for raft-client-2): no finding.
+     */
+    @Test
+    void aFetchThatAsksForNoBytesBySizeIsNotSized() {
+        ConnectionFacts raft = ConnectionFacts.builder(client("raft-client-2"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withSendBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(0L)
+                        .withPartitionsPerBroker(1))
+                .kernel(KERNEL_618)
+                .build();
+        assertFalse(ConnectionRules.fetchSizeBelowBdp(raft, DEFAULTS).isPresent());
+        assertTrue(
+                ConnectionRules.fetchSizeBelowBdp(fetchSizes(52_428_800L, 1L), DEFAULTS)
+                        .isPresent(),
+                "one byte a partition is sized");
+    }
+
     private static ConnectionFacts fetchSizes(long fetchMaxBytes, long maxPartitionFetchBytes) {
         return ConnectionFacts.builder(client("consumer-g-1"))
                 .rttMicros(100_000)
