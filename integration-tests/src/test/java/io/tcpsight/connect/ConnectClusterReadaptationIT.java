@@ -113,14 +113,14 @@ class ConnectClusterReadaptationIT {
                                         .equals(NEAR_FETCH_BYTES));
                         return adapted ? seen : null;
                     });
-            // A worker logs its restarts once Connect's restart call returns, after the task was rebuilt inside it (59
-            // ms
-            // later in one run, which this await once fell between): the restarts are read once the list holds for 1 s.
+            // A worker logs its restarts once Connect's restart call returns, after the task was rebuilt inside
+            // it (59 ms later in one run, which this await once fell between): the restarts are read once the
+            // list has held for 1 s, the first reading only taken.
             List<String> restarted = LabAwait.await("the restarts logged")
                     .atMost(Duration.ofSeconds(30))
                     .every(Duration.ofSeconds(1))
                     .until(new Callable<List<String>>() {
-                        private List<String> before = restarts(workers);
+                        private List<String> before;
 
                         @Override
                         public List<String> call() {

@@ -2,21 +2,21 @@ package io.tcpsight.lab;
 
 import io.tcpsight.internal.host.NetstatCounters;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
-import java.util.stream.Stream;
 
 /**
  * Two hosts joined by a real TCP path with a chosen RTT, rate and loss: a server network
@@ -421,11 +421,28 @@ public final class KernelLab implements AutoCloseable {
             directories = new ArrayList<>(storage);
         }
         for (Path directory : directories) {
-            try (Stream<Path> paths = Files.walk(directory)) {
-                paths.sorted(Comparator.reverseOrder())
-                        .forEach(path -> path.toFile().delete());
-            } catch (IOException | UncheckedIOException gone) {
-                // already gone, or partly: what is left is only disk
+            try {
+                // file by file, each failure passed over: a process still exiting may remove or add one meanwhile
+                Files.walkFileTree(directory, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                        file.toFile().delete();
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException failed) {
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path dir, IOException failed) {
+                        dir.toFile().delete();
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException gone) {
+                // what is left is only disk
             }
         }
     }

@@ -53,6 +53,9 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      */
     static final double FULL_RESPONSE_SHARE = 0.5;
 
+    /** The client.id prefix of KRaft's own raft client (raft-client-NODE), as a broker's agent sees it. */
+    static final String RAFT_CLIENT = "raft-client-";
+
     @Override
     public Optional<Finding> judge(ConnectionFacts facts, TcpsightConfig config) {
         KafkaSettings kafka = facts.kafka();
@@ -67,9 +70,14 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         double target = config.targetBytesPerSecond();
         long bdp = Bdp.bytes(facts.rttMicros(), target);
         long perFetch = bytesPerFetch(kafka);
-        if (perFetch <= 0) {
-            // a fetch that asks for no bytes by size (KRaft's raft client, partition_max_bytes 0 on a
-            // controller listener) is nobody's to size with a consumer's or a follower's keys
+        if (perFetch <= 0
+                && facts.identity()
+                        .clientId()
+                        .filter(id -> id.startsWith(RAFT_CLIENT))
+                        .isPresent()) {
+            // KRaft's raft client fetches the metadata log with a partition size of 0 (seen on a controller
+            // listener): no consumer's or follower's keys size it. A consumer set to 0 still gets one batch a
+            // partition (KIP-74) and is judged
             return Optional.empty();
         }
         double cycleSeconds = facts.rttMicros() / 1e6 + perFetch / target;

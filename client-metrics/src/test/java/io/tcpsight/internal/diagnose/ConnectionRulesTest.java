@@ -727,6 +727,7 @@ class ConnectionRulesTest {
     /**
      * KRaft's raft client fetches the metadata log with a partition size of 0 (a broker's agent saw
      * bytesPerFetch=0 across 100 ms and named a consumer's fetch keys for raft-client-2): no finding.
+     * A consumer set to 0 is still judged.
      */
     @Test
     void aFetchThatAsksForNoBytesBySizeIsNotSized() {
@@ -745,6 +746,10 @@ class ConnectionRulesTest {
                 ConnectionRules.fetchSizeBelowBdp(fetchSizes(52_428_800L, 1L), DEFAULTS)
                         .isPresent(),
                 "one byte a partition is sized");
+        assertTrue(
+                ConnectionRules.fetchSizeBelowBdp(fetchSizes(52_428_800L, 0L), DEFAULTS)
+                        .isPresent(),
+                "a consumer set to 0 gets one batch a partition (KIP-74), and is judged");
     }
 
     private static ConnectionFacts fetchSizes(long fetchMaxBytes, long maxPartitionFetchBytes) {
