@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -129,6 +130,16 @@ class OtlpExportIT {
                         // its value is the client.id where the owner is certain, else unknown
                         row.containsKey("messaging.client.id") && !row.containsKey("client.id"),
                         "client.id pushed as messaging.client.id: " + row);
+                // The consumer keeps polling while Prometheus scrapes: a ratio of rates needs its connections busy
+                // between two scrapes, and a consumer left idle once the push arrived gave 0/0 to every ratio
+                // panel when the first scrapes came late (the host busy beside it, 2026-11-28).
+                AtomicBoolean polling = new AtomicBoolean(true);
+                Thread poller = new Thread(() -> {
+                    while (polling.get()) {
+                        consumer.poll(Duration.ofMillis(250));
+                    }
+                });
+                poller.start();
                 // the documented collector turns the push into the series the client dashboard reads
                 try (PrometheusServer prometheus = PrometheusServer.scrapingCollector(
                         Map.of("otel-collector", "http://127.0.0.1:" + prometheusPort + "/metrics"))) {
@@ -139,6 +150,9 @@ class OtlpExportIT {
                             rows.stream().anyMatch(sample -> "otlp-consumer"
                                     .equals(sample.labels().get("client_id"))),
                             "the worst-connections table names the consumer in client_id: " + rows);
+                } finally {
+                    polling.set(false);
+                    poller.join();
                 }
             }
         }
