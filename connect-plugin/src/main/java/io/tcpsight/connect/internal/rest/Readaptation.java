@@ -156,7 +156,7 @@ public final class Readaptation implements AutoCloseable {
                 tuning.handedOut(requested, now);
                 if (restart(connector, task.getKey())) {
                     restarted.add(id);
-                    restarts.put(id, new Restart(requested, now));
+                    restarts.put(id, new Restart(connector, task.getKey(), requested, now));
                     worst = Math.max(worst, drift);
                     builtWith.add(
                             id + " built " + builtAt.map(Instant::toString).orElse("at an unknown time") + " with "
@@ -200,10 +200,8 @@ public final class Readaptation implements AutoCloseable {
     private void forgetGone(Map<String, Map<Integer, Optional<Instant>>> local) {
         Instant now = Instant.now();
         restarts.entrySet().removeIf(entry -> {
-            int slash = entry.getKey().lastIndexOf('/');
-            Map<Integer, Optional<Instant>> tasks = local.get(entry.getKey().substring(0, slash));
-            boolean here = tasks != null
-                    && tasks.containsKey(Integer.parseInt(entry.getKey().substring(slash + 1)));
+            Restart restart = entry.getValue();
+            boolean here = local.getOrDefault(restart.connector, Map.of()).containsKey(restart.task);
             if (here) {
                 entry.getValue().seen = now;
             }
@@ -212,11 +210,15 @@ public final class Readaptation implements AutoCloseable {
     }
 
     private static final class Restart {
+        final String connector;
+        final int task;
         final Instant at;
         final ProvidedSettings forAdvice;
         Instant seen;
 
-        Restart(Instant at, ProvidedSettings forAdvice) {
+        Restart(String connector, int task, Instant at, ProvidedSettings forAdvice) {
+            this.connector = connector;
+            this.task = task;
             this.at = at;
             this.forAdvice = forAdvice;
             this.seen = at;
