@@ -35,6 +35,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -54,8 +55,8 @@ class ConnectPluginLabIT {
 
     private static final long INTERVAL_MS = 2000;
     private static final String EXTENSION = "io.tcpsight.connect.TcpsightRestExtension";
-    /** How long the test reads the source producer's own counts: 60 to 100 requests at one a round trip. */
-    private static final Duration PRODUCER_WINDOW = Duration.ofSeconds(8);
+    /** The plugin's rounds the source producer's evidence is read over: 8 s, 60 to 100 requests at one a round trip. */
+    private static final int JUDGED_ROUNDS = 4;
 
     private static final double EVIDENCE_SHARE = 0.15;
     /** Connect's source producers keep Kafka's batch.size. */
@@ -178,49 +179,126 @@ class ConnectPluginLabIT {
     }
 
     /**
-     * The finding's evidence against the producer's own metrics (the worker's JMX), over the same
-     * steady flow: its requests a round trip against the producer's request-total over
-     * PRODUCER_WINDOW times the finding's RTT, and its bytes a request against the producer's
-     * outgoing-byte-total over its request-total; and the batches it counts as full are full
-     * in the producer's batch-size-avg. The plugin's interval and the test's window are not the
-     * same seconds, so each is held to the other within EVIDENCE_SHARE.
+     * The finding's evidence against the producer's own metrics (the worker's JMX) over the same
+     * seconds: the plugin counts a producer's requests between two of its rounds, so the test
+     * reads the producer's request-total and outgoing-byte-total as each round ends, for
+     * JUDGED_ROUNDS rounds in a row that each judged the producer, and holds the mean of the
+     * findings' requests a second (requests a round trip over their RTT) and bytes a request to
+     * the producer's own over those rounds, within EVIDENCE_SHARE. The batches the finding counts
+     * as full are full in the producer's batch-size-avg.
      */
     private static void assertTheEvidenceIsWhatTheProducerSaysOfItself(LabConnectWorker worker) throws Exception {
-        WorkerJmx.ProducerReading before = worker.jmx().producer("connector-producer-far-source-");
-        Thread.sleep(PRODUCER_WINDOW.toMillis());
-        WorkerJmx.ProducerReading after = worker.jmx().producer("connector-producer-far-source-");
-        FindingView finding = awaitSourcePipelineFinding(worker); // of the plugin's latest round, within the window
-        // the RTT the rate is taken over is the path's, as the line allows it, not only the finding's own word
-        LAB.latest().idleLine().assertQuoted(finding.number("rtt"), finding.brief());
-        // the topic the broker created for it holds one partition (Kafka's num.partitions): one batch a request
-        assertEquals(1, finding.number("partitionsPerRequest"), 0.0, finding.brief());
-        double rttSeconds = finding.number("rtt") / 1000;
-        double ownPerRoundTrip = after.requestsPerSecondSince(before) * rttSeconds;
-        double ownBytesPerRequest = after.bytesPerRequestSince(before);
+        AtomicInteger tries = new AtomicInteger();
+        JudgedRounds rounds = LabAwait.await(JUDGED_ROUNDS + " rounds in a row that judge the source producer")
+                .atMost(Duration.ofSeconds(90))
+                .until(() -> {
+                    tries.incrementAndGet();
+                    return JudgedRounds.read(worker, JUDGED_ROUNDS);
+                });
+        System.out.println("the source producer's judged rounds, read at try " + tries.get());
+        for (FindingView finding : rounds.findings) {
+            // the RTT the rate is taken over is the path's, as the line allows it, not only the finding's own word
+            LAB.latest().idleLine().assertQuoted(finding.number("rtt"), finding.brief());
+            // the topic the broker created for it holds one partition (Kafka's num.partitions): one batch a request
+            assertEquals(1, finding.number("partitionsPerRequest"), 0.0, finding.brief());
+        }
+        double pluginPerSecond = rounds.findings.stream()
+                .mapToDouble(finding -> finding.number("requestsPerRoundTrip") / (finding.number("rtt") / 1000))
+                .average()
+                .orElseThrow();
+        double pluginBytesPerRequest = rounds.findings.stream()
+                .mapToDouble(finding -> finding.number("bytesPerRequest"))
+                .average()
+                .orElseThrow();
+        WorkerJmx.ProducerReading first = rounds.readings.get(0);
+        WorkerJmx.ProducerReading last = rounds.readings.get(rounds.readings.size() - 1);
+        double ownPerSecond = last.requestsPerSecondSince(first);
+        double ownBytesPerRequest = last.bytesPerRequestSince(first);
         System.out.printf(
-                "the source producer: the plugin's evidence %.2f requests a round trip and %.0f bytes a request;"
-                        + " its own metrics over %d s: %.2f and %.0f, batch-size-avg %.0f of %d%n",
-                finding.number("requestsPerRoundTrip"),
-                finding.number("bytesPerRequest"),
-                PRODUCER_WINDOW.toSeconds(),
-                ownPerRoundTrip,
+                "the source producer over %d rounds of the plugin: the findings' %.2f requests a second and %.0f bytes"
+                        + " a request (requests a round trip %s); its own metrics over the same rounds: %.2f and %.0f,"
+                        + " batch-size-avg %.0f of %d%n",
+                JUDGED_ROUNDS,
+                pluginPerSecond,
+                pluginBytesPerRequest,
+                rounds.findings.stream()
+                        .map(finding -> String.valueOf(finding.number("requestsPerRoundTrip")))
+                        .toList(),
+                ownPerSecond,
                 ownBytesPerRequest,
-                after.batchSizeAvg(),
+                last.batchSizeAvg(),
                 CONNECT_BATCH_SIZE);
         assertEquals(
-                ownPerRoundTrip,
-                finding.number("requestsPerRoundTrip"),
-                ownPerRoundTrip * EVIDENCE_SHARE,
-                "requests a round trip: the plugin's against the producer's own");
+                ownPerSecond,
+                pluginPerSecond,
+                ownPerSecond * EVIDENCE_SHARE,
+                "requests a second: the plugin's findings against the producer's own, over the same rounds");
         assertEquals(
                 ownBytesPerRequest,
-                finding.number("bytesPerRequest"),
+                pluginBytesPerRequest,
                 ownBytesPerRequest * EVIDENCE_SHARE,
-                "bytes a request: the plugin's against the producer's own");
+                "bytes a request: the plugin's findings against the producer's own, over the same rounds");
         assertTrue(
-                after.batchSizeAvg() >= FULL_BATCH_SHARE * CONNECT_BATCH_SIZE,
+                last.batchSizeAvg() >= FULL_BATCH_SHARE * CONNECT_BATCH_SIZE,
                 "the producer's batches are full, as the finding reads its requests: batch-size-avg "
-                        + after.batchSizeAvg());
+                        + last.batchSizeAvg());
+    }
+
+    /**
+     * Consecutive rounds of the plugin that each judged the source producer: the producer's own
+     * counts read as each round ended (one more reading than rounds) and each round's finding.
+     * A round's end is seen when the plugin's round count moves (polled every 50 ms), so every
+     * reading lags its round's start by about the same time and the lags cancel over the span.
+     * Its finding is read half an interval later, when the round has surely published it and the
+     * next one has not begun.
+     */
+    private static final class JudgedRounds {
+        final List<WorkerJmx.ProducerReading> readings = new ArrayList<>();
+        final List<FindingView> findings = new ArrayList<>();
+
+        /** Rounds in a row that judged the producer; null when one did not, or a round ended unseen. */
+        static JudgedRounds read(LabConnectWorker worker, int wanted) throws Exception {
+            JudgedRounds rounds = new JudgedRounds();
+            int round = nextRound(worker, LabRounds.count(worker.getText("/tcpsight/metrics")));
+            rounds.readings.add(worker.jmx().producer("connector-producer-far-source-"));
+            while (rounds.findings.size() < wanted) {
+                int next = nextRound(worker, round);
+                if (next != round + 1) {
+                    return null; // a round ended between two polls' worth of reading: its seconds are not known
+                }
+                rounds.readings.add(worker.jmx().producer("connector-producer-far-source-"));
+                Thread.sleep(INTERVAL_MS / 2);
+                String findings = worker.getText("/tcpsight/findings");
+                if (LabRounds.count(worker.getText("/tcpsight/metrics")) != next) {
+                    return null;
+                }
+                FindingView finding = FindingView.list(findings).stream()
+                        .filter(candidate -> candidate.is("produce-pipeline-below-bdp")
+                                && candidate.clientIdStartsWith("connector-producer-far-source-"))
+                        .findFirst()
+                        .orElse(null);
+                if (finding == null) {
+                    return null;
+                }
+                rounds.findings.add(finding);
+                round = next;
+            }
+            return rounds;
+        }
+
+        /** Polls the plugin's round count until it moves past this one; returns the new count. */
+        private static int nextRound(LabConnectWorker worker, int after) throws Exception {
+            long deadline =
+                    System.nanoTime() + Duration.ofMillis(4 * INTERVAL_MS).toNanos();
+            while (System.nanoTime() < deadline) {
+                int count = LabRounds.count(worker.getText("/tcpsight/metrics"));
+                if (count > after) {
+                    return count;
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the plugin ran no round in " + 4 * INTERVAL_MS + " ms after round " + after);
+        }
     }
 
     private static FindingView awaitSourcePipelineFinding(LabConnectWorker worker) {

@@ -113,7 +113,8 @@ final class ProduceRules {
         evidence.add(new Evidence("produceRate", WindowModel.mbit(rate), "Mbit/s"));
         evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
         evidence.add(new Evidence("bytesPerRoundTrip", Math.round(rate * rtt / 1e6), "bytes"));
-        evidence.add(new Evidence("requestsPerRoundTrip", Math.round(perRoundTrip * 10) / 10.0, "count"));
+        // two decimals: the rule speaks from half a request a round trip, where one decimal would be 10 % of the value
+        evidence.add(new Evidence("requestsPerRoundTrip", Math.round(perRoundTrip * 100) / 100.0, "count"));
         evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
         evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
         traffic.bufferHeldBytes().ifPresent(held -> evidence.add(new Evidence("bufferHeld", held, "bytes")));

@@ -291,6 +291,18 @@ class ProduceRulesTableTest {
     }
 
     @Test
+    void underOneRequestARoundTripTheEvidenceKeepsTwoDecimals() {
+        // 16 full 16 KiB requests in 2.5 s at 100 ms: 0.64 a round trip, where one decimal would say 0.6
+        Finding finding = ProduceRules.producePipelineBelowBdp(
+                        facts(
+                                end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
+                                new ProduceTraffic(16, 16 * 16_384L, 2.5, 1)),
+                        DEFAULTS)
+                .get();
+        assertEquals(0.64, value(finding, "requestsPerRoundTrip"));
+    }
+
+    @Test
     void theFindingQuotesWhatTheRequestsCarried() {
         Finding finding = ProduceRules.producePipelineBelowBdp(
                         facts(
