@@ -124,6 +124,15 @@ if docker info >/dev/null 2>&1; then
 else
   log "starting dockerd on $SOCKET"
   rm -f "$SOCKET" "$LAB_HOME/dockerd.pid"
+  # After a reboot the exec root keeps the last boot's containerd.pid, and pids start again from
+  # low: dockerd takes whatever process now has that pid for its containerd and waits for a socket
+  # that never comes. A pid that is not a containerd's is stale.
+  containerd_pid_file="$LAB_HOME/exec/containerd/containerd.pid"
+  if [ -f "$containerd_pid_file" ] \
+    && [ "$(cat "/proc/$(cat "$containerd_pid_file")/comm" 2>/dev/null)" != containerd ]; then
+    log "removing a stale containerd.pid ($(cat "$containerd_pid_file")) from an earlier boot"
+    rm -f "$containerd_pid_file"
+  fi
   nohup dockerd --iptables=false --ip6tables=false \
     --bip 10.99.0.1/24 --default-address-pool base=10.99.0.0/16,size=24 --ip 127.0.0.1 \
     --data-root "$LAB_HOME/data" --exec-root "$LAB_HOME/exec" --pidfile "$LAB_HOME/dockerd.pid" \
