@@ -156,12 +156,16 @@ class ShippedClassPathLabIT {
         String docs = Files.readString(Path.of("..", "docs", "metrics.md"));
         String source = Files.readString(
                 Path.of("lab-clients", "src", "main", "java", "io", "tcpsight", "lab", "MicrometerApplication.java"));
+        // the lines between the markers, as a page shows them: without the method's indentation
         String snippet = source.substring(
-                source.indexOf("// docs/metrics.md: begin\n") + "// docs/metrics.md: begin\n".length(),
-                source.indexOf("        // docs/metrics.md: end"));
+                                source.indexOf("// docs/metrics.md: begin\n") + "// docs/metrics.md: begin\n".length(),
+                                source.indexOf("        // docs/metrics.md: end"))
+                        .stripTrailing()
+                        .stripIndent()
+                + "\n";
         assertTrue(
-                docs.contains(snippet.stripIndent()),
-                "docs/metrics.md gives the lines the application runs:\n" + snippet.stripIndent());
+                docs.contains("```java\n" + snippet + "```\n"),
+                "docs/metrics.md gives the lines the application runs:\n" + snippet);
     }
 
     private static LabProcess startMicrometerApplication(KafkaBroker broker) throws Exception {
