@@ -2,7 +2,7 @@ package io.tcpsight.benchmarks;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.io.IOException;
@@ -46,7 +46,7 @@ public class ScrapeBenchmark {
         ConnectionMonitor monitor =
                 BrokerSideLoopback.monitor(BrokerSideLoopback.tracked(loopback, pair -> "client-" + pair));
         prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new ConnectionMeters(monitor).bindTo(prometheus);
         monitor.round();
         monitor.round();
         SeriesCount count = new SeriesCount();

@@ -2,7 +2,7 @@ package io.tcpsight.benchmarks;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
 import io.tcpsight.internal.tcp.LoopbackConnections;
@@ -25,7 +25,7 @@ public final class TrackedConnectionHeap {
             ConnectionRegistry registry = BrokerSideLoopback.tracked(loopback, pair -> "client-" + pair % 3000);
             ConnectionMonitor monitor = BrokerSideLoopback.monitor(registry);
             PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            new TcpsightMeterBinder(monitor).bindTo(prometheus);
+            new ConnectionMeters(monitor).bindTo(prometheus);
             for (int round = 0; round < 3; round++) {
                 monitor.round();
             }

@@ -5,7 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.agent.internal.http.MetricsText;
 import io.tcpsight.agent.internal.listeners.ListenerMeters;
-import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.List;
 
@@ -16,7 +16,7 @@ final class EndpointMeters {
     /** @param connectPacer null when pacing is off */
     static MetricsText prometheus(ConnectionMonitor monitor, ListenerMeters listeners, ConnectPacer connectPacer) {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        for (MeterBinder meters : List.of(new TcpsightMeterBinder(monitor), listeners)) {
+        for (MeterBinder meters : List.of(new ConnectionMeters(monitor), listeners)) {
             meters.bindTo(prometheus);
         }
         if (connectPacer != null) {

@@ -124,7 +124,7 @@ public class TcpsightMetricsReporter implements MetricsReporter {
      * The monitor behind this reporter, once init() ran; empty before, when tcpsight is unavailable,
      * or once the reporter turned itself off.
      */
-    public Optional<ConnectionMonitor> monitor() {
+    Optional<ConnectionMonitor> monitor() {
         ClientReporter running = reporter.get();
         return running == null ? Optional.empty() : running.monitor();
     }

@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.tcpsight.testing.PublicFace;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
@@ -91,10 +92,15 @@ class LayeringTest {
                 .forEach(type -> outside.add(type.getName()));
         assertEquals(
                 Set.of(
-                        "io.tcpsight.export.TcpsightMeterBinder",
+                        "io.tcpsight.kafka.TcpsightClientMetrics",
                         "io.tcpsight.kafka.TcpsightMetricsReporter",
                         "io.tcpsight.report.TcpFactsReport"),
                 outside);
+    }
+
+    @Test
+    void thePublicFaceNamesNoInternalType() {
+        assertEquals(Set.of(), PublicFace.internalTypesNamed(CORE));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -143,7 +144,9 @@ class ReporterClassPathTest {
     }
 
     private static Optional<?> monitor(Object reporter) throws Exception {
-        return (Optional<?>) reporter.getClass().getMethod("monitor").invoke(reporter);
+        Method monitor = reporter.getClass().getDeclaredMethod("monitor");
+        monitor.setAccessible(true); // package-private: no public signature names an internal type
+        return (Optional<?>) monitor.invoke(reporter);
     }
 
     private static void close(Object reporter) throws Exception {

@@ -12,6 +12,7 @@ import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.MicrometerApplication;
 import io.tcpsight.lab.PlainClients;
 import java.io.File;
 import java.io.IOException;
@@ -76,6 +77,8 @@ class ShippedClassPathLabIT {
                 List.of(broken),
                 "tcpsight.otlp.enabled=true");
 
+        LabProcess application = startMicrometerApplication(broker);
+
         for (Started started : List.of(oldest, newest)) {
             Run run = started.finish();
             run.assertEveryReporterNamedItsOwnSockets();
@@ -110,6 +113,81 @@ class ShippedClassPathLabIT {
             assertTrue(said.get(0).contains("io.micrometer:micrometer-core (java.lang.ClassFormatError"), said.get(0));
         }
         assertFalse(withBroken.output.contains(" is off"), withBroken.output);
+
+        assertTheApplicationsRegistryHoldsTcpsightsMeters(application);
+    }
+
+    /**
+     * An application with its own Micrometer registry, its clients bound as docs/metrics.md writes it
+     * (the docs' lines are the application's), on kafka-clients of the newest release, tcpsight's
+     * jar and Micrometer's Prometheus registry: its scrape holds tcpsight's meters for each client,
+     * tagged with its client.id, with rounds recorded and the consumer's own connections counted,
+     * and none of the consumer's once its binder is closed.
+     */
+    private static void assertTheApplicationsRegistryHoldsTcpsightsMeters(LabProcess application) throws Exception {
+        int exit = application.awaitExit(Duration.ofSeconds(180));
+        String output = application.output();
+        System.out.println("an application with its own registry:\n"
+                + output.lines()
+                        .filter(line -> line.startsWith("scrape tcpsight_connections")
+                                || line.startsWith("scrape tcpsight_round_duration_seconds_count")
+                                || line.startsWith("left ")
+                                || line.startsWith("WARNING:")
+                                || line.contains("tcpsight:"))
+                        .collect(Collectors.joining("\n")));
+        assertEquals(0, exit, output);
+        assertTrue(output.lines().noneMatch(line -> line.startsWith("WARNING:")), "a JVM warning:\n" + output);
+        for (String clientId : MicrometerApplication.CLIENT_IDS) {
+            String tag = "client_id=\"" + clientId + "\"";
+            assertTrue(
+                    output.lines()
+                            .anyMatch(line -> line.startsWith("scrape tcpsight_round_duration_seconds_count{")
+                                    && line.contains(tag)
+                                    && !line.endsWith(" 0")),
+                    "rounds of " + clientId + " in the application's registry:\n" + output);
+            assertTrue(
+                    output.lines()
+                            .anyMatch(line -> line.startsWith("scrape tcpsight_connections{")
+                                    && line.contains(tag)
+                                    && !line.endsWith(" 0")),
+                    "connections of " + clientId + " in the application's registry:\n" + output);
+        }
+        assertTrue(output.lines().anyMatch(line -> line.equals("left 0")), output);
+        String docs = Files.readString(Path.of("..", "docs", "metrics.md"));
+        String source = Files.readString(
+                Path.of("lab-clients", "src", "main", "java", "io", "tcpsight", "lab", "MicrometerApplication.java"));
+        // the lines between the markers, as a page shows them: without the method's indentation
+        String snippet = source.substring(
+                                source.indexOf("// docs/metrics.md: begin\n") + "// docs/metrics.md: begin\n".length(),
+                                source.indexOf("        // docs/metrics.md: end"))
+                        .stripTrailing()
+                        .stripIndent()
+                + "\n";
+        assertTrue(
+                docs.contains("```java\n" + snippet + "```\n"),
+                "docs/metrics.md gives the lines the application runs:\n" + snippet);
+    }
+
+    private static LabProcess startMicrometerApplication(KafkaBroker broker) throws Exception {
+        List<String> classPath = new ArrayList<>(jars(LabPaths.kafkaClientsAlone("4.4")));
+        classPath.add(LabPaths.clientMetricsJar().toString());
+        classPath.addAll(jars(LabPaths.micrometerLib()));
+        assertTrue(
+                classPath.stream().anyMatch(jar -> jar.contains("micrometer-registry-prometheus-")),
+                classPath.toString());
+        classPath.add(LabPaths.labClientClasses().toString());
+        LabJvm jvm = new LabJvm(
+                Path.of(System.getProperty("java.home")),
+                String.join(File.pathSeparator, classPath),
+                Runtime.version().feature() >= 24 ? List.of("--enable-native-access=ALL-UNNAMED") : List.of());
+        return LAB.latest()
+                .javaInClient(
+                        "micrometer-application",
+                        jvm,
+                        MicrometerApplication.class,
+                        broker.bootstrapServers(),
+                        "micrometer-application",
+                        BUSY_SECONDS);
     }
 
     private record Run(String output) {

@@ -87,6 +87,11 @@ public final class LabPaths {
         return path("tcpsight.lab.clients.classes", "lab-clients/target/classes");
     }
 
+    /** Micrometer's Prometheus registry and what it brings: what docs/metrics.md puts beside tcpsight's jar for the binder. */
+    public static Path micrometerLib() {
+        return path("tcpsight.lab.micrometer.lib", "lab-clients/target/micrometer-lib");
+    }
+
     public static Path agentJar() {
         return path("tcpsight.lab.agent.jar", "../broker-agent/target/tcpsight-broker-agent-0.1.0-SNAPSHOT.jar");
     }

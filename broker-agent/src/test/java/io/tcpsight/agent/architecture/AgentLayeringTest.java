@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
 import io.tcpsight.architecture.NullReturns;
+import io.tcpsight.testing.PublicFace;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -120,6 +121,11 @@ class AgentLayeringTest {
                 .dependOnClassesThat()
                 .resideInAPackage("io.micrometer..")
                 .check(AGENT);
+    }
+
+    @Test
+    void thePublicFaceNamesNoInternalType() {
+        assertEquals(Set.of(), PublicFace.internalTypesNamed(AGENT));
     }
 
     @Test

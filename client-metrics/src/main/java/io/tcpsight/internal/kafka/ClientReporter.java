@@ -61,6 +61,8 @@ public final class ClientReporter {
     private ObservationRuntime runtime;
     private ClientSocketOwnership ownSockets;
     private final ProducerRequestCounts produced = new ProducerRequestCounts();
+    /** The client's kafka-metrics-count metric, by which an application's binder finds this reporter. */
+    private KafkaMetric listedBy;
 
     /** Logs through these sinks: the reporter's logger, or a test's list. */
     public ClientReporter(Consumer<String> info, Consumer<String> warn) {
@@ -142,6 +144,15 @@ public final class ClientReporter {
                 .build();
         ownSockets.live();
         runtime.start();
+        metrics.forEach(this::listIfCount);
+    }
+
+    /** Lists this reporter's monitor in the directory by its client's count metric, once it is at work. */
+    private void listIfCount(KafkaMetric metric) {
+        if (runtime != null && listedBy == null && ReporterDirectory.isCount(metric.metricName())) {
+            listedBy = metric;
+            ReporterDirectory.add(metric, runtime.monitor());
+        }
     }
 
     /** The client's settings on a socket known to be its own, with what a producer sent that broker. */
@@ -196,6 +207,7 @@ public final class ClientReporter {
             ownSockets.metric(metric); // only the per-connection byte totals, to tell this client's sockets
         }
         produced.metric(metric); // only a producer's request counts
+        listIfCount(metric);
     }
 
     public void metricRemoval(KafkaMetric metric) {
@@ -206,6 +218,9 @@ public final class ClientReporter {
     }
 
     public void close() {
+        if (listedBy != null) {
+            ReporterDirectory.remove(listedBy);
+        }
         if (ownSockets != null) {
             ownSockets.closed();
         }

@@ -67,6 +67,11 @@ public final class ConnectionMonitor {
         listeners.add(listener);
     }
 
+    /** Stops telling this listener of rounds (an application's binder, closed). */
+    public void removeListener(RoundListener listener) {
+        listeners.remove(listener);
+    }
+
     /** The host's counters this monitor's rounds read (the runtime sets it once, before the first round). */
     public void observeHost(HostSignalWatch watch) {
         this.hostSignals = watch;

@@ -1,6 +1,6 @@
 package io.tcpsight.internal.runtime;
 
-import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.export.OtlpExport;
 import io.tcpsight.internal.export.OtlpSettings;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
@@ -18,6 +18,6 @@ final class OtlpPush {
 
     /** Starts pushing the monitor's meters; closing the result pushes the last step and stops. */
     static AutoCloseable start(ConnectionMonitor monitor, OtlpSettings settings) {
-        return OtlpExport.start(new TcpsightMeterBinder(monitor), settings);
+        return OtlpExport.start(new ConnectionMeters(monitor), settings);
     }
 }

@@ -71,6 +71,12 @@ public final class ConnectionRegistry {
         closeListeners.add(listener);
     }
 
+    /** Stops calling a listener given to {@link #onClose} or {@link #onForget}. */
+    public void removeListener(Consumer<TrackedConnection> listener) {
+        closeListeners.remove(listener);
+        forgetListeners.remove(listener);
+    }
+
     /** The connection on fd closed, tracked or not. */
     public void release(int fd) {
         TrackedConnection removed;

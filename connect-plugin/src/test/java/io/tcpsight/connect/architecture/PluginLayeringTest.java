@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
 import io.tcpsight.architecture.NullReturns;
+import io.tcpsight.testing.PublicFace;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -82,7 +83,10 @@ class PluginLayeringTest {
                         ".*\\.(WorkerObservation|TcpsightEndpoints|TcpsightResource|TcpsightJavaxResource)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("io.tcpsight.internal.runtime..", "io.tcpsight.export..")
+                .resideInAnyPackage("io.tcpsight.internal.runtime..")
+                .orShould()
+                .dependOnClassesThat()
+                .haveSimpleName("ConnectionMeters")
                 .check(PLUGIN);
     }
 
@@ -93,6 +97,11 @@ class PluginLayeringTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.tcpsight.kafka..", "io.tcpsight.report..")
                 .check(PLUGIN);
+    }
+
+    @Test
+    void thePublicFaceNamesNoInternalType() {
+        assertEquals(Set.of(), PublicFace.internalTypesNamed(PLUGIN));
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.architecture.FileTies;
 import io.tcpsight.architecture.NullReturns;
+import io.tcpsight.testing.PublicFace;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -46,6 +47,11 @@ class DoctorLayeringTest {
                         "io.tcpsight.export..",
                         "io.tcpsight.kafka..")
                 .check(DOCTOR);
+    }
+
+    @Test
+    void thePublicFaceNamesNoInternalType() {
+        assertEquals(Set.of(), PublicFace.internalTypesNamed(DOCTOR));
     }
 
     @Test

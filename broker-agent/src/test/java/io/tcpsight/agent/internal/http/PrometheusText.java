@@ -3,7 +3,7 @@ package io.tcpsight.agent.internal.http;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tcpsight.export.TcpsightMeterBinder;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.List;
 
@@ -13,7 +13,7 @@ final class PrometheusText {
 
     static MetricsText of(ConnectionMonitor monitor, List<MeterBinder> meters) {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new ConnectionMeters(monitor).bindTo(prometheus);
         meters.forEach(binder -> binder.bindTo(prometheus));
         return prometheus::scrape;
     }

@@ -3,9 +3,9 @@ package io.tcpsight.connect.internal.observation;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.connect.internal.state.PluginState;
-import io.tcpsight.export.TcpsightMeterBinder;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
@@ -114,7 +114,7 @@ public final class WorkerObservation implements AutoCloseable {
 
     /** Binds the meters; the runtime closes the registry with the rest. */
     private AutoCloseable bindMeters(ConnectionMonitor monitor) {
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new ConnectionMeters(monitor).bindTo(prometheus);
         workerMeters.bindTo(prometheus);
         return prometheus::close;
     }

@@ -1,4 +1,4 @@
-package io.tcpsight.export;
+package io.tcpsight.internal.export;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,7 +21,6 @@ import io.tcpsight.internal.diagnose.FindingsBoard;
 import io.tcpsight.internal.diagnose.Remedy;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
-import io.tcpsight.internal.export.TcpsightJmx;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
@@ -85,7 +84,7 @@ class ExportersTest {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        TcpsightMeterBinder binder = new TcpsightMeterBinder(monitor);
+        ConnectionMeters binder = new ConnectionMeters(monitor);
         binder.bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             for (SocketChannel client : loopback.clients) {
@@ -111,7 +110,7 @@ class ExportersTest {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
+        new ConnectionMeters(monitor).bindTo(meters);
         assertTrue(monitor.lastRoundNanos().isEmpty(), "no round yet");
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             for (SocketChannel client : loopback.clients) {
@@ -173,7 +172,7 @@ class ExportersTest {
                 .get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
+        new ConnectionMeters(monitor).bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             for (SocketChannel client : loopback.clients) {
                 track(registry, client, "consumer-g-" + client.hashCode());
@@ -221,8 +220,8 @@ class ExportersTest {
         ConnectionRegistry registry = new ConnectionRegistry(40);
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
-        int nodes = TcpsightMeterBinder.MAX_TAG_SETS + 4;
+        new ConnectionMeters(monitor).bindTo(meters);
+        int nodes = ConnectionMeters.MAX_TAG_SETS + 4;
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(nodes)) {
             int node = 0;
             for (SocketChannel client : loopback.clients) {
@@ -232,7 +231,7 @@ class ExportersTest {
             monitor.round();
         }
         Collection<Timer> rtts = meters.find("tcpsight.connection.rtt").timers();
-        assertEquals(TcpsightMeterBinder.MAX_TAG_SETS + 1, rtts.size(), "16 node tag sets and one other");
+        assertEquals(ConnectionMeters.MAX_TAG_SETS + 1, rtts.size(), "16 node tag sets and one other");
         Timer other = meters.find("tcpsight.connection.rtt")
                 .tags("listener", "other", "node.id", "other")
                 .timer();
@@ -246,7 +245,7 @@ class ExportersTest {
         List<Finding> extra = new ArrayList<>();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), extra);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
+        new ConnectionMeters(monitor).bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             List<ConnectionIdentity> identities = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
@@ -300,7 +299,7 @@ class ExportersTest {
                 KernelFacts::unknown,
                 new FindingsBoard(0, finding -> {}));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
+        new ConnectionMeters(monitor).bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             SocketChannel client = loopback.connectPair(65536);
             registry.track(
@@ -346,7 +345,7 @@ class ExportersTest {
         List<Finding> extra = new ArrayList<>();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), extra);
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new ConnectionMeters(monitor).bindTo(prometheus);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(1)) {
             SocketChannel client = loopback.clients.get(0);
             track(registry, client, "alone");
@@ -398,7 +397,7 @@ class ExportersTest {
         ConnectionMonitor monitor =
                 monitor(registry, TcpsightConfig.from(Map.of("tcpsight.metrics.top.connections", "2")), extra);
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new ConnectionMeters(monitor).bindTo(prometheus);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4();
                 SocketChannel first = SocketChannel.open();
                 SocketChannel second = SocketChannel.open()) {
@@ -446,7 +445,7 @@ class ExportersTest {
                         Map.of("tcpsight.metrics.top.connections", "2", "tcpsight.metrics.peer.labels", "true")),
                 extra);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new TcpsightMeterBinder(monitor).bindTo(meters);
+        new ConnectionMeters(monitor).bindTo(meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
             for (int i = 0; i < 3; i++) {
                 track(registry, loopback.clients.get(i), "client-" + i);

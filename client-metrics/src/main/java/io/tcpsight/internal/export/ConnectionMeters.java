@@ -1,4 +1,4 @@
-package io.tcpsight.export;
+package io.tcpsight.internal.export;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -13,10 +13,6 @@ import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
-import io.tcpsight.internal.export.ConnectionTags;
-import io.tcpsight.internal.export.GaugeRows;
-import io.tcpsight.internal.export.HistogramBuckets;
-import io.tcpsight.internal.export.HostSignalMeters;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
@@ -31,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Binds tcpsight's view of the connections to Micrometer with a series count that does not grow
@@ -39,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * the bounded table of the worst connections ({@link WorstConnectionsTable}). docs/metrics.md has
  * the worst-case series count.
  */
-public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor.RoundListener {
+public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.RoundListener {
     /**
      * Tag sets (role, listener, node.id) beyond this share one per role with listener and node.id
      * "other": a broker in a large cluster has a tag set per peer broker, and 84 series each.
@@ -73,15 +70,28 @@ public final class TcpsightMeterBinder implements MeterBinder, ConnectionMonitor
     private volatile Timer preparationDuration;
 
     private final HostSignalMeters hostMeters;
+    private final Consumer<TrackedConnection> onClose = this::closed;
+    private final Consumer<TrackedConnection> onForget = countedAs::remove;
 
-    public TcpsightMeterBinder(ConnectionMonitor monitor) {
+    public ConnectionMeters(ConnectionMonitor monitor) {
         this.monitor = monitor;
         this.topConnections = Math.toIntExact(monitor.config().get(TcpsightConfig.METRICS_TOP_CONNECTIONS));
         this.peerLabels = monitor.config().get(TcpsightConfig.METRICS_PEER_LABELS);
         monitor.addListener(this);
-        monitor.registry().onClose(this::closed);
-        monitor.registry().onForget(countedAs::remove); // not this component's: it did not close
+        monitor.registry().onClose(onClose);
+        monitor.registry().onForget(onForget); // not this component's: it did not close
         this.hostMeters = new HostSignalMeters(monitor);
+    }
+
+    /**
+     * Stops following the monitor's rounds and connections: for an application's binder that is
+     * closed while its client runs on. The meters stay where they were registered; whoever bound
+     * them removes them.
+     */
+    public void unsubscribe() {
+        monitor.removeListener(this);
+        monitor.registry().removeListener(onClose);
+        monitor.registry().removeListener(onForget);
     }
 
     @Override

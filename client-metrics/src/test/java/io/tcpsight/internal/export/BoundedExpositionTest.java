@@ -1,4 +1,4 @@
-package io.tcpsight.export;
+package io.tcpsight.internal.export;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.export.HistogramBuckets;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
 import io.tcpsight.internal.tcp.LoopbackConnections;
@@ -77,7 +76,7 @@ class BoundedExpositionTest {
         ConnectionRegistry registry = new ConnectionRegistry(connections * 2);
         ConnectionMonitor monitor = ExportersTest.monitor(registry, config, List.of());
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TcpsightMeterBinder(monitor).bindTo(prometheus);
+        new ConnectionMeters(monitor).bindTo(prometheus);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(connections)) {
             int i = 0;
             for (SocketChannel client : loopback.clients) {

@@ -1,10 +1,8 @@
-package io.tcpsight.export;
+package io.tcpsight.internal.export;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.tcpsight.internal.export.ConnectionTags;
-import io.tcpsight.internal.export.GaugeRows;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.model.Role;
