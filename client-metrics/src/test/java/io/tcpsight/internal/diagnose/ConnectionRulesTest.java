@@ -452,7 +452,7 @@ class ConnectionRulesTest {
                 firstSetting,
                 finding.remedy().settings().stream()
                         .findFirst()
-                        .map(setting -> setting.scope() + ":" + setting.key() + "=" + setting.value())
+                        .map(setting -> setting.scope() + ":" + setting.key().orElse("?") + "=" + setting.value())
                         .orElse("none"));
     }
 
