@@ -128,8 +128,9 @@ final class ReceiveWindowLimited implements ConnectionRule {
      * receive buffer has opened wide enough: a window full at this sample is unread data, a reader
      * that stopped reading for a while (a classic consumer reads its socket only inside poll(),
      * a MirrorMaker 2 or Connect task only between its sends to the target, a follower between its
-     * log appends). No buffer or sysctl would move it, so none is named, and it is a warning: what
-     * holds the flow is the reader's own work, which the evidence shows.
+     * log appends). A larger buffer would absorb longer pauses but not make the reader read more,
+     * so no buffer or sysctl is named, and it is a warning: what holds the flow is the reader's own
+     * work, which the evidence shows.
      */
     private static Finding readerNotBuffer(ConnectionFacts facts, IntervalStats interval, long widestWindow) {
         List<Evidence> evidence = new ArrayList<>();
@@ -153,7 +154,8 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                         + " has advertised %d bytes, enough for the target over %.1f ms: its buffer is not the"
                                         + " limit, its reader is; it stops reading for a while (a consumer reads only inside"
                                         + " poll(), a Connect or MirrorMaker 2 task only between its sends to the target, a"
-                                        + " follower between its log appends), and no socket setting changes that",
+                                        + " follower between its log appends), and a larger buffer would only hold more of"
+                                        + " what it has not read",
                                 interval.rwndLimitedRatio() * 100,
                                 peer,
                                 widestWindow,

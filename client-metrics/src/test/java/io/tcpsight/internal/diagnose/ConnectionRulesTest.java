@@ -406,6 +406,15 @@ class ConnectionRulesTest {
                         .orElse("none"));
     }
 
+    /** The widest window is at least the one of this sample, and the one of this sample where no other is known. */
+    @Test
+    void theWidestWindowIncludesThisSamplesOwn() {
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(broker("c")).sndWindowBytes(80_480);
+        assertEquals(80_480, facts.build().widestSndWindowBytes().getAsLong());
+        assertEquals(80_480, facts.widestSndWindowBytes(60_000).build().widestSndWindowBytes().getAsLong());
+        assertEquals(6_552_320, facts.widestSndWindowBytes(6_552_320).build().widestSndWindowBytes().getAsLong());
+    }
+
     /**
      * On a path shorter than tcpsight.rule.min.rtt.ms any window moves the target: a full one is a
      * slow reader, which no buffer moves. It is said, as a warning that names no setting.
@@ -448,6 +457,10 @@ class ConnectionRulesTest {
                 .build();
         Finding finding = ConnectionRules.receiveWindowLimited(facts, DEFAULTS).orElseThrow();
         assertEquals(severity, finding.severity().name().toLowerCase());
+        if (severity.equals("warn")) {
+            assertEquals(widest, finding.evidence("widestPeerWindow").orElseThrow().value(), finding.toString());
+            assertEquals(window, finding.evidence("peerWindow").orElseThrow().value(), finding.toString());
+        }
         assertEquals(
                 firstSetting,
                 finding.remedy().settings().stream()
