@@ -89,7 +89,8 @@ public final class TcpsightClientMetrics implements MeterBinder, AutoCloseable {
             return;
         }
         // the client's tag and the application's on every meter, and all of them removable at once
-        CompositeMeterRegistry tagged = new CompositeMeterRegistry(registry.config().clock());
+        CompositeMeterRegistry tagged =
+                new CompositeMeterRegistry(registry.config().clock());
         tagged.config().commonTags(Tags.of(CLIENT_ID_TAG, clientId).and(tags));
         tagged.add(registry);
         synchronized (bindings) { // a close() at the same time removes this binding whole, or after it

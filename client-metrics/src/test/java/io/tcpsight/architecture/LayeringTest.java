@@ -11,7 +11,6 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.testing.PublicFace;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -108,7 +107,8 @@ class LayeringTest {
     /** The scan sees an internal type in each place a public signature can name one, generics included. */
     @Test
     void thePublicFaceScanSeesEachPlace() {
-        Set<String> named = PublicFace.internalTypesNamed(new ClassFileImporter().importClasses(ExposesInternalTypes.class));
+        Set<String> named =
+                PublicFace.internalTypesNamed(new ClassFileImporter().importClasses(ExposesInternalTypes.class));
         String monitor = ConnectionMonitor.class.getName();
         String owner = ExposesInternalTypes.class.getName();
         assertEquals(

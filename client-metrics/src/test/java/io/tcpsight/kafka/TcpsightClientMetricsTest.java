@@ -42,7 +42,10 @@ class TcpsightClientMetricsTest {
                     names.toString());
             assertTrue(registry.get("tcpsight.round.duration").timer().count() >= 2, "rounds recorded");
             for (Meter meter : registry.getMeters()) {
-                assertEquals("orders-reader", meter.getId().getTag("client.id"), meter.getId().toString());
+                assertEquals(
+                        "orders-reader",
+                        meter.getId().getTag("client.id"),
+                        meter.getId().toString());
                 assertEquals("shop", meter.getId().getTag("app"), meter.getId().toString());
             }
             metrics.close();
@@ -53,7 +56,7 @@ class TcpsightClientMetricsTest {
         }
     }
 
-        @Test
+    @Test
     void aClientWithoutTheReporterGetsNoMeters() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer("plain", false);
@@ -83,7 +86,7 @@ class TcpsightClientMetricsTest {
         }
     }
 
-        @Test
+    @Test
     void aClosedClientLeavesTheDirectory() {
         KafkaConsumer<byte[], byte[]> consumer = consumer("closing", true);
         Map<MetricName, ? extends Metric> metrics = new HashMap<>(consumer.metrics());

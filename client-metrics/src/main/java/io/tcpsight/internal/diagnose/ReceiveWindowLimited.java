@@ -156,10 +156,7 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                         + " poll(), a Connect or MirrorMaker 2 task only between its sends to the target, a"
                                         + " follower between its log appends), and a larger buffer would only hold more of"
                                         + " what it has not read",
-                                interval.rwndLimitedRatio() * 100,
-                                peer,
-                                widestWindow,
-                                facts.rttMillis()))
+                                interval.rwndLimitedRatio() * 100, peer, widestWindow, facts.rttMillis()))
                 .orElseThrow();
     }
 }

@@ -27,6 +27,7 @@ public final class TrackedConnection {
     private volatile ConnectionSample latest;
     /** The widest window the peer advertised in any sample; -1 before one. The sampler thread writes it. */
     private volatile long widestSndWindowBytes = -1;
+
     private int samplesSinceBufferRead;
     /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
     private volatile boolean tracked = true;

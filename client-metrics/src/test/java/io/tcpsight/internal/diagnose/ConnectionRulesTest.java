@@ -411,8 +411,18 @@ class ConnectionRulesTest {
     void theWidestWindowIncludesThisSamplesOwn() {
         ConnectionFacts.Builder facts = ConnectionFacts.builder(broker("c")).sndWindowBytes(80_480);
         assertEquals(80_480, facts.build().widestSndWindowBytes().getAsLong());
-        assertEquals(80_480, facts.widestSndWindowBytes(60_000).build().widestSndWindowBytes().getAsLong());
-        assertEquals(6_552_320, facts.widestSndWindowBytes(6_552_320).build().widestSndWindowBytes().getAsLong());
+        assertEquals(
+                80_480,
+                facts.widestSndWindowBytes(60_000)
+                        .build()
+                        .widestSndWindowBytes()
+                        .getAsLong());
+        assertEquals(
+                6_552_320,
+                facts.widestSndWindowBytes(6_552_320)
+                        .build()
+                        .widestSndWindowBytes()
+                        .getAsLong());
     }
 
     /**
@@ -426,10 +436,13 @@ class ConnectionRulesTest {
                 .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.97, 0, 0, 5000))
                 .build();
-        Finding finding = ConnectionRules.receiveWindowLimited(slowReader, DEFAULTS).orElseThrow();
+        Finding finding =
+                ConnectionRules.receiveWindowLimited(slowReader, DEFAULTS).orElseThrow();
         assertEquals(Severity.WARN, finding.severity());
         assertEquals(List.of(), finding.remedy().settings());
-        assertTrue(finding.remedy().why().contains("its buffer is not the limit, its reader is"), finding.remedy().why());
+        assertTrue(
+                finding.remedy().why().contains("its buffer is not the limit, its reader is"),
+                finding.remedy().why());
     }
 
     /**
@@ -458,7 +471,8 @@ class ConnectionRulesTest {
         Finding finding = ConnectionRules.receiveWindowLimited(facts, DEFAULTS).orElseThrow();
         assertEquals(severity, finding.severity().name().toLowerCase());
         if (severity.equals("warn")) {
-            assertEquals(widest, finding.evidence("widestPeerWindow").orElseThrow().value(), finding.toString());
+            assertEquals(
+                    widest, finding.evidence("widestPeerWindow").orElseThrow().value(), finding.toString());
             assertEquals(window, finding.evidence("peerWindow").orElseThrow().value(), finding.toString());
         }
         assertEquals(

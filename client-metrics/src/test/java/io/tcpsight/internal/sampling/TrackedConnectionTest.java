@@ -44,7 +44,8 @@ class TrackedConnectionTest {
         TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.BROKER, null, null));
         assertEquals(OptionalLong.empty(), connection.widestSndWindowBytes());
         for (long window : new long[] {80_480, 6_552_320, 0, 131_072}) {
-            connection.latest(ConnectionSample.at(window).windows(10, window, 65_536).build());
+            connection.latest(
+                    ConnectionSample.at(window).windows(10, window, 65_536).build());
         }
         assertEquals(OptionalLong.of(6_552_320), connection.widestSndWindowBytes());
     }
