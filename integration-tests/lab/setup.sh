@@ -126,10 +126,11 @@ else
   rm -f "$SOCKET" "$LAB_HOME/dockerd.pid"
   # After a reboot the exec root keeps the last boot's containerd.pid, and pids start again from
   # low: dockerd takes whatever process now has that pid for its containerd and waits for a socket
-  # that never comes. A pid that is not a containerd's is stale.
+  # that never comes.
+  # A pid that is not this lab's containerd (its command line names the lab's exec root) is stale.
   containerd_pid_file="$LAB_HOME/exec/containerd/containerd.pid"
   if [ -f "$containerd_pid_file" ] \
-    && [ "$(cat "/proc/$(cat "$containerd_pid_file")/comm" 2>/dev/null)" != containerd ]; then
+    && ! tr '\0' ' ' 2>/dev/null <"/proc/$(cat "$containerd_pid_file")/cmdline" | grep -q "containerd.*$LAB_HOME/exec"; then
     log "removing a stale containerd.pid ($(cat "$containerd_pid_file")) from an earlier boot"
     rm -f "$containerd_pid_file"
   fi

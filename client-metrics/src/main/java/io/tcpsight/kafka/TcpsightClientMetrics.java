@@ -33,9 +33,11 @@ import org.slf4j.LoggerFactory;
  * The client runs tcpsight's reporter ({@link TcpsightMetricsReporter} in its {@code metric.reporters}); this binder finds that reporter through the client's own {@code metrics()} and
  * binds the same meters the agent and the Connect plugin export (docs/metrics.md), each tagged
  * with the client's {@code client.id} and the tags given here. An application has a few clients,
- * so a tag per client is a few series more, as with Micrometer's own {@code KafkaClientMetrics}.
- * Without a reporter at work in the client, {@link #bindTo} logs one line and binds nothing.
- * {@link #close} removes the meters it bound and stops following the client.
+ * so a tag per client is a few series more, as with Micrometer's own {@code KafkaClientMetrics};
+ * two clients that share a client.id in one registry share their series too, unless the tags
+ * given here tell them apart. Without a reporter at work in the client, {@link #bindTo} logs one
+ * line and binds nothing. {@link #close} removes the meters it bound and stops following the
+ * client; a reporter that turns itself off later stops its rounds, and the meters stand still.
  */
 public final class TcpsightClientMetrics implements MeterBinder, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TcpsightClientMetrics.class);
@@ -91,26 +93,26 @@ public final class TcpsightClientMetrics implements MeterBinder, AutoCloseable {
                 new CompositeMeterRegistry(registry.config().clock());
         tagged.config().commonTags(Tags.of(CLIENT_ID_TAG, clientId).and(tags));
         tagged.add(registry);
-        ConnectionMeters meters = new ConnectionMeters(monitor.get());
-        meters.bindTo(tagged);
-        synchronized (bindings) {
-            bindings.add(new Binding(tagged, meters));
+        synchronized (bindings) { // a close() at the same time removes this binding whole, or after it
+            ConnectionMeters meters = new ConnectionMeters(monitor.get());
+            meters.bindTo(tagged);
+            bindings.add(new Binding(registry, tagged, meters));
         }
     }
 
     /** Removes every meter this binder bound, from every registry, and stops following the client. */
     @Override
     public void close() {
-        List<Binding> bound;
         synchronized (bindings) {
-            bound = new ArrayList<>(bindings);
-            bindings.clear();
-        }
-        for (Binding binding : bound) {
-            binding.meters.unsubscribe();
-            for (Meter meter : new ArrayList<>(binding.tagged.getMeters())) {
-                binding.tagged.remove(meter);
+            for (Binding binding : bindings) {
+                binding.meters.unsubscribe();
+                for (Meter meter : new ArrayList<>(binding.tagged.getMeters())) {
+                    binding.tagged.remove(meter); // the composite removes it from the application's registry too
+                }
+                // a round under way when it unsubscribed registers into the composite alone
+                binding.tagged.remove(binding.registry);
             }
+            bindings.clear();
         }
     }
 
@@ -126,10 +128,12 @@ public final class TcpsightClientMetrics implements MeterBinder, AutoCloseable {
     }
 
     private static final class Binding {
+        final MeterRegistry registry;
         final CompositeMeterRegistry tagged;
         final ConnectionMeters meters;
 
-        Binding(CompositeMeterRegistry tagged, ConnectionMeters meters) {
+        Binding(MeterRegistry registry, CompositeMeterRegistry tagged, ConnectionMeters meters) {
+            this.registry = registry;
             this.tagged = tagged;
             this.meters = meters;
         }

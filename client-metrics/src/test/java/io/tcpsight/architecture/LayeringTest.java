@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.testing.PublicFace;
 import java.nio.file.Path;
 import java.util.Set;
@@ -101,6 +102,23 @@ class LayeringTest {
     @Test
     void thePublicFaceNamesNoInternalType() {
         assertEquals(Set.of(), PublicFace.internalTypesNamed(CORE));
+    }
+
+    /** The scan sees an internal type in each place a public signature can name one, generics included. */
+    @Test
+    void thePublicFaceScanSeesEachPlace() {
+        Set<String> named =
+                PublicFace.internalTypesNamed(new ClassFileImporter().importClasses(ExposesInternalTypes.class));
+        String monitor = ConnectionMonitor.class.getName();
+        String owner = ExposesInternalTypes.class.getName();
+        assertEquals(
+                Set.of(
+                        owner + " (a supertype): " + ConnectionMonitor.RoundListener.class.getName(),
+                        owner + ".monitor(): " + monitor,
+                        owner + ".monitors(): " + monitor,
+                        owner + ".take(" + monitor + "): " + monitor,
+                        owner + ".field: " + monitor),
+                named);
     }
 
     @Test

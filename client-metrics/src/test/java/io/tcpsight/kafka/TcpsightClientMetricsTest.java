@@ -1,14 +1,13 @@
 package io.tcpsight.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.kafka.ReporterDirectory;
-import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -28,15 +27,20 @@ import org.junit.jupiter.api.Test;
  */
 class TcpsightClientMetricsTest {
     @Test
-    void aConsumerWithTheReporterGetsTcpsightsMetersTaggedWithItsClientIdUntilClosed() {
+    void aConsumerWithTheReporterGetsTcpsightsMetersTaggedWithItsClientIdUntilClosed() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer("orders-reader", true)) {
+        SimpleMeterRegistry watching = new SimpleMeterRegistry();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer("orders-reader", true, "10");
+                TcpsightClientMetrics watcher = new TcpsightClientMetrics(consumer)) {
+            watcher.bindTo(watching); // counts the reporter's rounds, before and after the other binder closes
             TcpsightClientMetrics metrics = new TcpsightClientMetrics(consumer, Tags.of("app", "shop"));
             metrics.bindTo(registry);
+            awaitRounds(watching, 2);
             Set<String> names = tcpsightNames(registry);
             assertTrue(
                     names.containsAll(Set.of("tcpsight.connections", "tcpsight.findings", "tcpsight.round.duration")),
                     names.toString());
+            assertTrue(registry.get("tcpsight.round.duration").timer().count() >= 2, "rounds recorded");
             for (Meter meter : registry.getMeters()) {
                 assertEquals(
                         "orders-reader",
@@ -46,6 +50,9 @@ class TcpsightClientMetricsTest {
             }
             metrics.close();
             assertEquals(Set.of(), tcpsightNames(registry), "every meter it bound is removed on close");
+            // the client runs on: its later rounds bind nothing more where the closed binder was
+            awaitRounds(watching, (int) roundsIn(watching) + 3);
+            assertEquals(Set.of(), tcpsightNames(registry), "rounds after close register nothing");
         }
     }
 
@@ -61,11 +68,21 @@ class TcpsightClientMetricsTest {
 
     @Test
     void twoClientsWithOneClientIdEachFindTheirOwnReporter() {
-        try (KafkaConsumer<byte[], byte[]> first = consumer("same-id", true);
-                KafkaProducer<byte[], byte[]> second = producer("same-id")) {
-            ConnectionMonitor firsts = ReporterDirectory.of(first.metrics()).orElseThrow();
-            ConnectionMonitor seconds = ReporterDirectory.of(second.metrics()).orElseThrow();
-            assertNotSame(firsts, seconds);
+        try (KafkaConsumer<byte[], byte[]> first = consumer("same-id", true, "7");
+                KafkaProducer<byte[], byte[]> second = producer("same-id", "9")) {
+            // each reporter was given its own tcpsight.metrics.top.connections: each client's is found, not the other's
+            assertEquals(
+                    7L,
+                    ReporterDirectory.of(first.metrics())
+                            .orElseThrow()
+                            .config()
+                            .get(TcpsightConfig.METRICS_TOP_CONNECTIONS));
+            assertEquals(
+                    9L,
+                    ReporterDirectory.of(second.metrics())
+                            .orElseThrow()
+                            .config()
+                            .get(TcpsightConfig.METRICS_TOP_CONNECTIONS));
         }
     }
 
@@ -78,6 +95,20 @@ class TcpsightClientMetricsTest {
         assertTrue(ReporterDirectory.of(metrics).isEmpty());
     }
 
+    /** The rounds the watcher's registry has counted. */
+    private static double roundsIn(SimpleMeterRegistry watching) {
+        return watching.get("tcpsight.round.duration").timer().count();
+    }
+
+    /** Waits until the watcher's registry has counted this many rounds (10 ms apart, 10 s at most). */
+    private static void awaitRounds(SimpleMeterRegistry watching, int rounds) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (roundsIn(watching) < rounds && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(roundsIn(watching) >= rounds, "the reporter ran " + roundsIn(watching) + " rounds, not " + rounds);
+    }
+
     private static Set<String> tcpsightNames(SimpleMeterRegistry registry) {
         Set<String> names = new TreeSet<>();
         registry.getMeters().forEach(meter -> names.add(meter.getId().getName()));
@@ -85,7 +116,14 @@ class TcpsightClientMetricsTest {
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(String clientId, boolean withReporter) {
+        return consumer(clientId, withReporter, "10");
+    }
+
+    /** A consumer that rounds every 100 ms, with its reporter's top-connections setting when it has one. */
+    private static KafkaConsumer<byte[], byte[]> consumer(String clientId, boolean withReporter, String top) {
         Map<String, Object> config = new HashMap<>();
+        config.put("tcpsight.sample.interval.ms", "100");
+        config.put("tcpsight.metrics.top.connections", top);
         config.put("bootstrap.servers", "127.0.0.1:1");
         config.put("client.id", clientId);
         config.put("group.id", "g");
@@ -97,8 +135,10 @@ class TcpsightClientMetricsTest {
         return new KafkaConsumer<>(config);
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(String clientId) {
+    private static KafkaProducer<byte[], byte[]> producer(String clientId, String top) {
         Map<String, Object> config = new HashMap<>();
+        config.put("tcpsight.sample.interval.ms", "100");
+        config.put("tcpsight.metrics.top.connections", top);
         config.put("bootstrap.servers", "127.0.0.1:1");
         config.put("client.id", clientId);
         config.put("key.serializer", ByteArraySerializer.class.getName());

@@ -138,19 +138,22 @@ class ShippedClassPathLabIT {
         assertEquals(0, exit, output);
         assertTrue(output.lines().noneMatch(line -> line.startsWith("WARNING:")), "a JVM warning:\n" + output);
         for (String clientId : MicrometerApplication.CLIENT_IDS) {
-            String tag = "client_id=\"" + clientId + "\"";
+            String tag = "{client_id=\"" + clientId + "\"}";
             assertTrue(
-                    output.lines()
-                            .anyMatch(line -> line.startsWith("scrape tcpsight_round_duration_seconds_count{")
-                                    && line.contains(tag)
-                                    && !line.endsWith(" 0")),
+                    scraped(output, "tcpsight_round_duration_seconds_count" + tag) >= 2,
                     "rounds of " + clientId + " in the application's registry:\n" + output);
-            assertTrue(
-                    output.lines()
-                            .anyMatch(line -> line.startsWith("scrape tcpsight_connections{")
-                                    && line.contains(tag)
-                                    && !line.endsWith(" 0")),
-                    "connections of " + clientId + " in the application's registry:\n" + output);
+            // the gauge of the binder against what that client's own reporter says over JMX
+            double tracked = Double.parseDouble(output.lines()
+                    .filter(line -> line.startsWith("tracked " + clientId + " "))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no JMX reading of " + clientId + ":\n" + output))
+                    .substring(("tracked " + clientId + " ").length()));
+            assertTrue(tracked > 0, clientId + " tracks no connection:\n" + output);
+            assertEquals(
+                    tracked,
+                    scraped(output, "tcpsight_connections" + tag),
+                    0.0,
+                    clientId + "'s connections in the application's registry against its reporter's own count");
         }
         assertTrue(output.lines().anyMatch(line -> line.equals("left 0")), output);
         String docs = Files.readString(Path.of("..", "docs", "metrics.md"));
@@ -166,6 +169,15 @@ class ShippedClassPathLabIT {
         assertTrue(
                 docs.contains("```java\n" + snippet + "```\n"),
                 "docs/metrics.md gives the lines the application runs:\n" + snippet);
+    }
+
+    /** The value of the one scraped sample of that name and labels; fails when the scrape has none. */
+    private static double scraped(String output, String sample) {
+        String line = output.lines()
+                .filter(candidate -> candidate.startsWith("scrape " + sample + " "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + sample + " in the application's scrape:\n" + output));
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
 
     private static LabProcess startMicrometerApplication(KafkaBroker broker) throws Exception {

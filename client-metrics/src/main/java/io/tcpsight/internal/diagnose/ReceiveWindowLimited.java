@@ -56,6 +56,15 @@ final class ReceiveWindowLimited implements ConnectionRule {
                 && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
             return Optional.empty();
         }
+        OptionalLong widest = facts.widestSndWindowBytes();
+        if (widest.isPresent()
+                && facts.rttMicros() > 0
+                && WindowModel.judge(
+                                WindowModel.ceilingBytesPerSecond(widest.getAsLong(), facts.rttMicros()),
+                                config.targetBytesPerSecond())
+                        .isEmpty()) {
+            return Optional.of(readerNotBuffer(facts, interval, widest.getAsLong()));
+        }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
         evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
@@ -112,5 +121,42 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                                 + "down: raise it there"
                                         : ""))
                 .map(finding -> finding.withLimit(limit));
+    }
+
+    /**
+     * The peer has advertised a window that moves the target over the path's round trip, so its
+     * receive buffer has opened wide enough: a window full at this sample is unread data, a reader
+     * that stopped reading for a while (a classic consumer reads its socket only inside poll(),
+     * a MirrorMaker 2 or Connect task only between its sends to the target, a follower between its
+     * log appends). A larger buffer would absorb longer pauses but not make the reader read more,
+     * so no buffer or sysctl is named, and it is a warning: what holds the flow is the reader's own
+     * work, which the evidence shows.
+     */
+    private static Finding readerNotBuffer(ConnectionFacts facts, IntervalStats interval, long widestWindow) {
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
+        evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
+        facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
+        evidence.add(new Evidence("widestPeerWindow", widestWindow, "bytes"));
+        evidence.add(rtt(facts));
+        evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
+        String peer = facts.identity().role() == Role.BROKER
+                ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
+                : "the broker";
+        return found(
+                        RuleId.RECEIVE_WINDOW_LIMITED,
+                        Severity.WARN,
+                        facts.identity(),
+                        evidence,
+                        List.of(),
+                        String.format(
+                                "%.0f%% of the time this end had data to send, %s's advertised receive window was full, but it"
+                                        + " has advertised %d bytes, enough for the target over %.1f ms: its buffer is not the"
+                                        + " limit, its reader is; it stops reading for a while (a consumer reads only inside"
+                                        + " poll(), a Connect or MirrorMaker 2 task only between its sends to the target, a"
+                                        + " follower between its log appends), and a larger buffer would only hold more of"
+                                        + " what it has not read",
+                                interval.rwndLimitedRatio() * 100, peer, widestWindow, facts.rttMillis()))
+                .orElseThrow();
     }
 }

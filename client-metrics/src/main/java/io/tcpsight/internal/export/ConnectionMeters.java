@@ -70,6 +70,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     private volatile Timer preparationDuration;
 
     private final HostSignalMeters hostMeters;
+    private volatile boolean unsubscribed;
     private final Consumer<TrackedConnection> onClose = this::closed;
     private final Consumer<TrackedConnection> onForget = countedAs::remove;
 
@@ -89,7 +90,9 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
      * them removes them.
      */
     public void unsubscribe() {
+        unsubscribed = true; // a round already under way registers nothing more
         monitor.removeListener(this);
+        monitor.removeListener(hostMeters);
         monitor.registry().removeListener(onClose);
         monitor.registry().removeListener(onForget);
     }
@@ -154,7 +157,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     @Override
     public void onRound(Round round) {
         MeterRegistry meters = registry;
-        if (meters == null) {
+        if (meters == null || unsubscribed) {
             return;
         }
         monitor.lastRoundNanos().ifPresent(nanos -> roundDuration.record(nanos, TimeUnit.NANOSECONDS));

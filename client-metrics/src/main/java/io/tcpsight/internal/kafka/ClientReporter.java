@@ -62,7 +62,7 @@ public final class ClientReporter {
     private ClientSocketOwnership ownSockets;
     private final ProducerRequestCounts produced = new ProducerRequestCounts();
     /** The client's kafka-metrics-count metric, by which an application's binder finds this reporter. */
-    private KafkaMetric listedBy;
+    private volatile KafkaMetric listedBy;
 
     /** Logs through these sinks: the reporter's logger, or a test's list. */
     public ClientReporter(Consumer<String> info, Consumer<String> warn) {

@@ -13,8 +13,10 @@ import org.apache.kafka.common.MetricName;
  * with it: the {@code count} metric of group {@code kafka-metrics-count}, which every client's
  * metrics registry makes first and keeps until the client closes, which the client hands its
  * reporters and returns from its own {@code metrics()}. By that object, not by client.id: two
- * clients may share a client.id. An entry lives from the reporter's first round to its close, so
- * the directory holds one per running client.
+ * clients may share a client.id. An entry lives from the moment the reporter at work sees that
+ * metric (in {@code init} or {@code metricChange}) to its close, so the directory holds one per
+ * running client with a reporter at work (and one for a client never closed, as Kafka keeps
+ * that client's own metrics too).
  */
 public final class ReporterDirectory {
     private static final String COUNT_GROUP = "kafka-metrics-count";

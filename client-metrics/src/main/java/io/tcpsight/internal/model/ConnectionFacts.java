@@ -17,6 +17,7 @@ public final class ConnectionFacts {
     private final Boolean windowScaling;
     private final int rcvWindowScale;
     private final Long sndWindowBytes;
+    private final Long widestSndWindowBytes;
     private final Integer receiveBufferBytes;
     private final Integer windowClampBytes;
     private final String congestionControl;
@@ -33,6 +34,7 @@ public final class ConnectionFacts {
         windowScaling = builder.windowScaling;
         rcvWindowScale = builder.rcvWindowScale;
         sndWindowBytes = builder.sndWindowBytes;
+        widestSndWindowBytes = builder.widestSndWindowBytes;
         receiveBufferBytes = builder.receiveBufferBytes;
         windowClampBytes = builder.windowClampBytes;
         congestionControl = builder.congestionControl;
@@ -83,6 +85,17 @@ public final class ConnectionFacts {
         return OptionalValues.orEmpty(sndWindowBytes);
     }
 
+    /**
+     * The widest window the peer has advertised on this connection while tracked, this sample's
+     * included: how far its receive buffer has opened, whatever it holds unread now.
+     */
+    public OptionalLong widestSndWindowBytes() {
+        if (widestSndWindowBytes == null) {
+            return sndWindowBytes();
+        }
+        return OptionalLong.of(Math.max(widestSndWindowBytes, sndWindowBytes().orElse(0)));
+    }
+
     /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
     public OptionalInt receiveBufferBytes() {
         return OptionalValues.orEmpty(receiveBufferBytes);
@@ -122,6 +135,7 @@ public final class ConnectionFacts {
         private Boolean windowScaling;
         private int rcvWindowScale;
         private Long sndWindowBytes;
+        private Long widestSndWindowBytes;
         private Integer receiveBufferBytes;
         private Integer windowClampBytes;
         private String congestionControl;
@@ -162,6 +176,12 @@ public final class ConnectionFacts {
 
         public Builder sndWindowBytes(long value) {
             sndWindowBytes = value;
+            return this;
+        }
+
+        /** The widest window the peer has advertised on this connection while tracked. */
+        public Builder widestSndWindowBytes(long value) {
+            widestSndWindowBytes = value;
             return this;
         }
 

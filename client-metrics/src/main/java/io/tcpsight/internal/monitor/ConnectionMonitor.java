@@ -231,6 +231,7 @@ public final class ConnectionMonitor {
                 .kafka(settings.apply(connection))
                 .kernel(kernelFacts);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
+        connection.widestSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
                 .windowClampBytes(buffers.windowClampBytes())
                 .congestionControl(buffers.congestionControl()));

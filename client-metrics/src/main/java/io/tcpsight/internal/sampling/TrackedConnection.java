@@ -25,6 +25,9 @@ public final class TrackedConnection {
     private volatile long handshakeStartedNanos;
     private volatile String ownerKey;
     private volatile ConnectionSample latest;
+    /** The widest window the peer advertised in any sample; -1 before one. The sampler thread writes it. */
+    private volatile long widestSndWindowBytes = -1;
+
     private int samplesSinceBufferRead;
     /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
     private volatile boolean tracked = true;
@@ -108,6 +111,18 @@ public final class TrackedConnection {
 
     void latest(ConnectionSample sample) {
         latest = sample;
+        long window = sample.sndWindowBytes().orElse(-1);
+        if (window > widestSndWindowBytes) {
+            widestSndWindowBytes = window;
+        }
+    }
+
+    /**
+     * The widest window the peer has advertised in this connection's samples: how far its
+     * receive buffer has opened, which a window full of unread data at one sample does not tell.
+     */
+    public OptionalLong widestSndWindowBytes() {
+        return widestSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(widestSndWindowBytes);
     }
 
     /** Buffer state is re-read every few samples: it changes slowly and costs five system calls. */

@@ -292,14 +292,15 @@ class ProduceRulesTableTest {
 
     @Test
     void underOneRequestARoundTripTheEvidenceKeepsTwoDecimals() {
-        // 16 full 16 KiB requests in 2.5 s at 100 ms: 0.64 a round trip, where one decimal would say 0.6
+        // 20 full 16 KiB requests in 3 s at 100 ms: 0.666... a round trip, rounded to 0.67 (one decimal would say 0.7,
+        // a cut instead of a rounding 0.66)
         Finding finding = ProduceRules.producePipelineBelowBdp(
                         facts(
                                 end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
-                                new ProduceTraffic(16, 16 * 16_384L, 2.5, 1)),
+                                new ProduceTraffic(20, 20 * 16_384L, 3.0, 1)),
                         DEFAULTS)
                 .get();
-        assertEquals(0.64, value(finding, "requestsPerRoundTrip"));
+        assertEquals(0.67, value(finding, "requestsPerRoundTrip"));
     }
 
     @Test

@@ -106,8 +106,10 @@ class ConnectionMonitorTest {
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no receive-window-limited in " + findings));
         assertEquals("consumer-slow-1", finding.connection().clientId().orElseThrow());
-        assertEquals(
-                "receive.buffer.bytes", finding.remedy().settings().get(0).key().orElse(null));
+        // on loopback even its tiny window moves the target: the reader is the limit, which no setting moves
+        assertEquals(Severity.WARN, finding.severity(), finding.toString());
+        assertEquals(List.of(), finding.remedy().settings(), finding.toString());
+        assertTrue(finding.evidence("widestPeerWindow").isPresent(), finding.toString());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +36,17 @@ class TrackedConnectionTest {
         second.join();
         assertEquals(
                 Integer.toString(2 * each), connection.identity().clientId().get());
+    }
+
+    /** How far the peer's buffer has opened is the widest window it advertised, not the one it advertises now. */
+    @Test
+    void theWidestWindowThePeerAdvertisedOutlivesAClosedOne() {
+        TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.BROKER, null, null));
+        assertEquals(OptionalLong.empty(), connection.widestSndWindowBytes());
+        for (long window : new long[] {80_480, 6_552_320, 0, 131_072}) {
+            connection.latest(
+                    ConnectionSample.at(window).windows(10, window, 65_536).build());
+        }
+        assertEquals(OptionalLong.of(6_552_320), connection.widestSndWindowBytes());
     }
 }

@@ -3,11 +3,13 @@ package io.tcpsight.lab;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.kafka.TcpsightClientMetrics;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,8 +24,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * it: a producer and a consumer with tcpsight's reporter, each bound with one line, on a class path
  * of kafka-clients, tcpsight's jar and Micrometer's Prometheus registry: {@code BOOTSTRAP TOPIC
  * SECONDS}. It writes and reads the topic for SECONDS, prints the registry's scrape (each line
- * {@code scrape LINE}), closes the consumer's binder and prints the consumer's tcpsight series left
- * ({@code left N}).
+ * {@code scrape LINE}) and the connections each client's reporter tracks by its own JMX
+ * ({@code tracked CLIENT_ID N}), closes the consumer's binder, runs on for three rounds and prints
+ * the consumer's tcpsight series left ({@code left N}).
  */
 public final class MicrometerApplication {
     /** The client ids, one per kind. */
@@ -63,7 +66,19 @@ public final class MicrometerApplication {
             consumer.poll(Duration.ofMillis(100));
         }
         registry.scrape().lines().forEach(line -> System.out.println("scrape " + line));
+        // what each client's own reporter serves over JMX, read at the same moment: the connections it tracks
+        for (String clientId : CLIENT_IDS) {
+            ObjectName name = new ObjectName("io.tcpsight:type=ClientMetrics,name=" + ObjectName.quote(clientId));
+            System.out.println("tracked " + clientId + " "
+                    + ManagementFactory.getPlatformMBeanServer().getAttribute(name, "TrackedConnections"));
+        }
         consumerMetrics.close();
+        // the consumer runs on for three of its reporter's rounds: none of them binds anything where it was
+        long runOn = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < runOn) {
+            producer.send(new ProducerRecord<>(topic, value));
+            consumer.poll(Duration.ofMillis(100));
+        }
         long left = registry.scrape()
                 .lines()
                 .filter(line -> line.startsWith("tcpsight_") && line.contains(CLIENT_IDS.get(1)))
