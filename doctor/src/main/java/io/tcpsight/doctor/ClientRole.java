@@ -100,7 +100,8 @@ enum ClientRole {
             return new Decided(CONSUMER, "as a consumer, from its consumer keys (" + String.join(", ", consumer) + ")");
         }
         return new Decided(
-                CONSUMER, "as a consumer: no key only a producer or a consumer has; --client producer judges a producer");
+                CONSUMER,
+                "as a consumer: no key only a producer or a consumer has; --client producer judges a producer");
     }
 
     private static List<String> present(List<String> keys, Properties config) {

@@ -226,7 +226,8 @@ final class DoctorCommand implements Callable<Integer> {
             throws InterruptedException, IOException {
         HostTcpFacts host = HostTcpFacts.current();
         KernelFacts kernel = host.kernelFacts();
-        KafkaSettings kafka = KafkaSettings.fromClientConfig(toMap(client), role.role().kind());
+        KafkaSettings kafka =
+                KafkaSettings.fromClientConfig(toMap(client), role.role().kind());
         ProducerPipeline pipeline;
         try {
             pipeline = ProducerPipeline.fromClientConfig(toMap(client));
@@ -241,8 +242,8 @@ final class DoctorCommand implements Callable<Integer> {
         List<Finding> findings = role.role() == ClientRole.PRODUCER
                 ? judgeProducer(survey, slowest, named, kernel, pipeline, config)
                 : judge(survey, slowest, named, kernel, judged, config);
-        Optional<ExpectedRate> clientPath = slowest.map(path -> ClientPaths.limits(
-                findings, path.identity(named), path.rttMicros(), role.role(), judged, config));
+        Optional<ExpectedRate> clientPath = slowest.map(path ->
+                ClientPaths.limits(findings, path.identity(named), path.rttMicros(), role.role(), judged, config));
         BdpSettings.Recommendation recommendation = slowest.map(
                         path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
@@ -308,8 +309,8 @@ final class DoctorCommand implements Callable<Integer> {
                 rttByPath.put(ClientPaths.key(broker.identity(client)), broker.rttMicros());
             }
         }
-        List<Finding> findings = new ArrayList<>(
-                ClientPaths.annotate(consumerFlow, rttByPath, ClientRole.CONSUMER, consumer, config));
+        List<Finding> findings =
+                new ArrayList<>(ClientPaths.annotate(consumerFlow, rttByPath, ClientRole.CONSUMER, consumer, config));
         findings.addAll(producerFlow);
         findings.sort(Comparator.comparing(Finding::severity).reversed());
         return findings;
@@ -344,8 +345,7 @@ final class DoctorCommand implements Callable<Integer> {
                 BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config)
                         .ifPresent(producerFlow::add);
             }
-            ClientConfigRules.producerPipeline(
-                            path, pipeline, broker.rttMicros(), survey.partitionsPerBroker, config)
+            ClientConfigRules.producerPipeline(path, pipeline, broker.rttMicros(), survey.partitionsPerBroker, config)
                     .ifPresent(producerFlow::add);
         }
         slowest.ifPresent(

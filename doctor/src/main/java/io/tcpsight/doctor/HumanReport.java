@@ -1,7 +1,5 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.internal.tuning.ProducerSizing;
-import io.tcpsight.internal.tuning.BdpSettings;
 import io.tcpsight.internal.diagnose.ConnectionRules;
 import io.tcpsight.internal.diagnose.Evidence;
 import io.tcpsight.internal.diagnose.ExpectedRate;
@@ -10,6 +8,8 @@ import io.tcpsight.internal.diagnose.Setting;
 import io.tcpsight.internal.diagnose.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.KernelVersion;
+import io.tcpsight.internal.tuning.BdpSettings;
+import io.tcpsight.internal.tuning.ProducerSizing;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -131,7 +131,8 @@ final class HumanReport {
             recommendation
                     .producer()
                     .clientSettings()
-                    .forEach((key, recommended) -> row(out, key, report.configured().get(key), recommended));
+                    .forEach((key, recommended) ->
+                            row(out, key, report.configured().get(key), recommended));
             reasoning(report, recommendation, out);
             return;
         }

@@ -122,8 +122,8 @@ class ClientPathsTest {
         List<Finding> flow = new ArrayList<>(consumerFlow());
         flow.addAll(consumerConnectionToBroker4());
         flow.add(broker4SendBuffer());
-        List<Finding> annotated =
-                ClientPaths.annotate(flow, Map.of("node 3", 100_000L, "node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
+        List<Finding> annotated = ClientPaths.annotate(
+                flow, Map.of("node 3", 100_000L, "node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         assertEquals(
                 List.of(
                         "node 3 small-receive-buffer 90.2",
@@ -139,7 +139,8 @@ class ClientPathsTest {
         assertTrue(four.contains("  2. receive window: 19.7 Mbit/s now (small-receive-buffer)"), four);
         assertTrue(four.contains("  3. fetch size: 80.7 Mbit/s now\n"), four);
         assertTrue(four.endsWith("  expected after all: 80.7 Mbit/s\n\n"), four);
-        assertTrue(listed(ClientPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS))
+        assertTrue(listed(ClientPaths.limits(
+                        annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS))
                 .endsWith("  expected after all: 90.2 Mbit/s\n\n"));
     }
 
@@ -151,8 +152,8 @@ class ClientPathsTest {
      */
     @Test
     void aBrokersLimitJoiningThePathChangesTheConnectionsRate() {
-        List<Finding> alone =
-                ClientPaths.annotate(consumerConnectionToBroker4(), Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
+        List<Finding> alone = ClientPaths.annotate(
+                consumerConnectionToBroker4(), Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         assertEquals(List.of("node 4 small-receive-buffer 80.7"), said(alone));
         assertTrue(listed(ClientPaths.limits(alone, BROKER_4, 20_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS))
                 .contains("  now: 19.7 Mbit/s"));
@@ -170,13 +171,14 @@ class ClientPathsTest {
         heldFlow.add(held);
         assertEquals(
                 List.of("node 4 small-receive-buffer 60.0", "node 4 small-send-buffer 60.0"),
-                said(ClientPaths.annotate(heldFlow, Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS)));
+                said(ClientPaths.annotate(
+                        heldFlow, Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS)));
     }
 
     @Test
     void everyLimitOnThePathSaysTheRateAfterAllOfTheirRemediesAndTheReportListsThemInOrder() throws IOException {
-        List<Finding> annotated =
-                ClientPaths.annotate(consumerFlow(), Map.of("node 3", 100_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
+        List<Finding> annotated = ClientPaths.annotate(
+                consumerFlow(), Map.of("node 3", 100_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         List<String> said = new ArrayList<>();
         for (Finding finding : annotated) {
             said.add(finding.rule().id() + " "
@@ -193,7 +195,8 @@ class ClientPathsTest {
                         "small-send-buffer 90.2",
                         "timestamps-disabled -"),
                 said);
-        ExpectedRate limits = ClientPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS);
+        ExpectedRate limits = ClientPaths.limits(
+                annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         HumanReport.limits(limits, "consumer", 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
@@ -231,13 +234,14 @@ class ClientPathsTest {
                 flow.add(finding);
             }
         }
-        List<Finding> annotated = ClientPaths.annotate(flow, Map.of("node 3", 100_000L), ClientRole.CONSUMER, sixteenPartitions, DEFAULTS);
+        List<Finding> annotated = ClientPaths.annotate(
+                flow, Map.of("node 3", 100_000L), ClientRole.CONSUMER, sixteenPartitions, DEFAULTS);
         // 16 MiB a response: 16777216 / (0.1 + 16777216 / 12.5e6) = 93.1 Mbit/s
         assertEquals(
                 93.1,
                 annotated.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
-        ExpectedRate limits =
-                ClientPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, sixteenPartitions, DEFAULTS);
+        ExpectedRate limits = ClientPaths.limits(
+                annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, sixteenPartitions, DEFAULTS);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         HumanReport.limits(limits, "consumer", 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);

@@ -15,8 +15,8 @@ import io.tcpsight.lab.Link;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -173,9 +173,10 @@ class DoctorLabIT {
      * its send buffer), and none of a consumer's: no receive buffer, no fetch size, not the broker's
      * send buffer.
      */
-    private static void assertAProducersConfigGetsProducerFindingsOnly(KafkaBroker broker, LineHold line, Path directory)
-            throws Exception {
-        Path producer = Files.writeString(directory.resolve("producer.properties"), "client.id=far-producer\nacks=all\n");
+    private static void assertAProducersConfigGetsProducerFindingsOnly(
+            KafkaBroker broker, LineHold line, Path directory) throws Exception {
+        Path producer =
+                Files.writeString(directory.resolve("producer.properties"), "client.id=far-producer\nacks=all\n");
         LabDoctor.Run run = LabDoctor.run(
                 Duration.ofMinutes(2),
                 "--bootstrap-server",
@@ -190,18 +191,28 @@ class DoctorLabIT {
         JsonNode findings = JSON.readTree(run.out());
         List<String> rules = new ArrayList<>();
         findings.forEach(finding -> rules.add(finding.path("rule").asText()));
-        for (String consumers : new String[] {"small-receive-buffer", "fetch-size-below-bdp", "receive-window-limited"}) {
+        for (String consumers :
+                new String[] {"small-receive-buffer", "fetch-size-below-bdp", "receive-window-limited"}) {
             assertFalse(rules.contains(consumers), consumers + " is a consumer's: " + run);
         }
         JsonNode pipeline = find(findings, "produce-pipeline-below-bdp");
         assertEquals("critical", pipeline.path("severity").asText(), pipeline.toString());
-        assertEquals("far-producer", pipeline.path("connection").path("clientId").asText());
+        assertEquals(
+                "far-producer", pipeline.path("connection").path("clientId").asText());
         assertEquals("to_broker", pipeline.path("connection").path("flow").asText(), pipeline.toString());
         line.assertQuoted(pipeline.path("evidence").path("rtt").path("value").asDouble(), pipeline.toString());
         // five requests in flight of one 16 KiB batch: 81920 bytes a round trip
-        assertEquals(81_920, pipeline.path("evidence").path("bytesPerRoundTrip").path("value").asLong(), pipeline.toString());
+        assertEquals(
+                81_920,
+                pipeline.path("evidence")
+                        .path("bytesPerRoundTrip")
+                        .path("value")
+                        .asLong(),
+                pipeline.toString());
         List<String> keys = new ArrayList<>();
-        pipeline.path("remedy").path("settings").forEach(setting -> keys.add(setting.path("key").asText()));
+        pipeline.path("remedy")
+                .path("settings")
+                .forEach(setting -> keys.add(setting.path("key").asText()));
         assertTrue(keys.contains("batch.size") && keys.contains("linger.ms"), keys.toString());
         assertFalse(keys.contains("max.in.flight.requests.per.connection"), "five in flight is in effect: " + keys);
         JsonNode sendBuffer = find(findings, "small-send-buffer");

@@ -36,9 +36,8 @@ public final class LabDoctor {
         // as the docs run it: the distribution's launcher, on the Java JAVA_HOME names (the lab's own)
         List<String> command = new ArrayList<>(List.of(LabPaths.doctorLauncher().toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().remove("TCPSIGHT_JAVA_OPTS");
         Process process = builder.start();

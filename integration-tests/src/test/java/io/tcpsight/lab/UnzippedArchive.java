@@ -2,18 +2,18 @@ package io.tcpsight.lab;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Collections;
-import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
-import org.apache.commons.compress.archivers.zip.ZipFile;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
 
 /**
  * A distribution zip as an operator unzips it (the doctor's, the Connect plugin's), so that the lab

@@ -3,8 +3,8 @@ package io.tcpsight.internal.diagnose;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
-import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.tuning.Bdp;
 import io.tcpsight.internal.tuning.BdpSettings;
@@ -209,12 +209,10 @@ final class ProduceRules {
             settings.addAll(KafkaKeys.client(producer, "batch.size", Long.toString(sizing.batchBytes())));
         }
         if (sizing.maxRequestBytes() > pipeline.maxRequestBytes()) {
-            settings.addAll(
-                    KafkaKeys.client(producer, "max.request.size", Long.toString(sizing.maxRequestBytes())));
+            settings.addAll(KafkaKeys.client(producer, "max.request.size", Long.toString(sizing.maxRequestBytes())));
         }
         if (pipeline.lingerMs() < ProducerSizing.LINGER_MS) {
-            settings.addAll(
-                    KafkaKeys.client(producer, "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
+            settings.addAll(KafkaKeys.client(producer, "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
         }
         if (pipeline.maxInFlight() < ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE) {
             settings.addAll(KafkaKeys.client(
@@ -223,8 +221,7 @@ final class ProduceRules {
                     Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE)));
         }
         if (sizing.bufferMemoryBytes() > pipeline.bufferMemoryBytes()) {
-            settings.addAll(
-                    KafkaKeys.client(producer, "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
+            settings.addAll(KafkaKeys.client(producer, "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
         long bdp = Bdp.bytes(rttMicros, config.targetBytesPerSecond());
         List<Evidence> evidence = new ArrayList<>();

@@ -67,8 +67,8 @@ public final class ProducerPipeline {
         } catch (NumberFormatException notANumber) {
             // said below, with what is allowed
         }
-        throw new IllegalArgumentException(key + "=" + value + " is not valid: a whole number from " + least + " to "
-                + Integer.MAX_VALUE);
+        throw new IllegalArgumentException(
+                key + "=" + value + " is not valid: a whole number from " + least + " to " + Integer.MAX_VALUE);
     }
 
     /**

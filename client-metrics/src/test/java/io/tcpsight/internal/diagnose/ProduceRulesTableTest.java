@@ -15,8 +15,8 @@ import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.model.Role;
 import java.net.InetSocketAddress;
-import java.util.Map;
 import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -296,9 +296,9 @@ class ProduceRulesTableTest {
     @CsvSource(
             delimiter = ';',
             value = {
-                "Kafka's defaults, 76 ms; critical client:java:batch.size=524288[note] client:java:linger.ms=20[note]",
+                "Kafka's defaults, 76 ms; critical client:java:batch.size=524288 client:java:linger.ms=20",
                 "batch.size=250000, 100 ms; none",
-                "batch.size=249999, 100 ms; warn client:java:batch.size=524288[note] client:java:linger.ms=20[note]",
+                "batch.size=249999, 100 ms; warn client:java:batch.size=524288 client:java:linger.ms=20",
                 "one in flight, batch.size=1048576, linger.ms=50, 100 ms; warn client:java:max.in.flight.requests.per.connection=5[note]",
             })
     void aProducersConfiguredPipelineIsJudgedBeforeItSends(String producer, String expected) {

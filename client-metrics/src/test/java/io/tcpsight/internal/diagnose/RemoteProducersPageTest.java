@@ -45,20 +45,23 @@ class RemoteProducersPageTest {
     void theRunbookGivesEachLibrarysProducerKeysAsTheRulesDo() throws IOException {
         String page = Files.readString(Path.of("../docs/runbooks/remote-producers.md"));
         String table = table();
-        assertTrue(page.contains(table), "docs/runbooks/remote-producers.md must hold, as the rules give it:\n" + table);
+        assertTrue(
+                page.contains(table), "docs/runbooks/remote-producers.md must hold, as the rules give it:\n" + table);
     }
 
     /** The table: a row per library, a column per Java key, each cell what the remedy names in that library. */
     static String table() {
         StringBuilder table = new StringBuilder("| library |");
-        JAVA_SETTINGS.forEach((key, value) -> table.append(" `").append(key).append('=').append(value).append("` |"));
+        JAVA_SETTINGS.forEach((key, value) ->
+                table.append(" `").append(key).append('=').append(value).append("` |"));
         table.append('\n').append("|---|");
         JAVA_SETTINGS.keySet().forEach(key -> table.append("---|"));
         table.append('\n');
         LIBRARIES.forEach((name, software) -> {
             table.append("| ").append(name).append(" |");
-            JAVA_SETTINGS.forEach((key, value) ->
-                    table.append(' ').append(cell(KafkaKeys.client(producer(software), key, value))).append(" |"));
+            JAVA_SETTINGS.forEach((key, value) -> table.append(' ')
+                    .append(cell(KafkaKeys.client(producer(software), key, value)))
+                    .append(" |"));
             table.append('\n');
         });
         return table.toString();
