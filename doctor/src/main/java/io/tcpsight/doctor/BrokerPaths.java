@@ -3,7 +3,6 @@ package io.tcpsight.doctor;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.ConnectionRules;
 import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
@@ -32,9 +31,8 @@ final class BrokerPaths {
         }
 
         ConnectionIdentity identity(DoctorClient client) {
-            // the doctor judges the consumer's config it was given: fetch responses flow to it
-            ConnectionIdentity identity = client.named(ConnectionIdentity.of(Role.CLIENT, null, address))
-                    .withFlow(BulkFlow.TO_CLIENT);
+            // the client's bulk data flows as its kind sends it: fetch responses to a consumer, produce requests out
+            ConnectionIdentity identity = client.named(ConnectionIdentity.of(Role.CLIENT, null, address));
             return nodeId == null ? identity : identity.withNodeId(nodeId);
         }
     }

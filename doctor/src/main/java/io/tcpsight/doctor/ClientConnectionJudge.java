@@ -3,7 +3,6 @@ package io.tcpsight.doctor;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.FindingsBoard;
-import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
@@ -57,10 +56,9 @@ final class ClientConnectionJudge {
         CensusTracker census = new CensusTracker(
                 registry,
                 (ProcessSocket socket) -> byAddress.containsKey(ConnectionIdentity.address(socket.remote())),
-                // the doctor's consumer fetches with the user's settings: fetch responses flow to it; it is the
-                // only Kafka client the doctor runs while it judges, so every socket to the brokers is its own
+                // the doctor's client runs with the user's settings, its bulk data flowing as its kind sends it; it
+                // is the only Kafka client the doctor runs while it judges, so every socket to the brokers is its own
                 socket -> client.named(CensusTracker.clientIdentity(socket, null))
-                        .withFlow(BulkFlow.TO_CLIENT)
                         .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
         census.refresh();
         monitor.round();

@@ -4,18 +4,19 @@ import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.config.SettingKey;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.BrokerConfigRules;
+import io.tcpsight.internal.diagnose.ClientConfigRules;
 import io.tcpsight.internal.diagnose.Diagnosis;
 import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.FindingJson;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.BootstrapServers;
-import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ClientLibrary;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.OptionalValues;
+import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.tuning.BdpSettings;
 import io.tcpsight.internal.tuning.ProducerSizing;
 import java.io.IOException;
@@ -70,8 +71,17 @@ final class DoctorCommand implements Callable<Integer> {
             names = "--command-config",
             paramLabel = "FILE",
             description =
-                    "A Kafka client config (properties) to judge, as a consumer; tcpsight.* keys in it set the rules' thresholds.")
+                    "A Kafka client config (properties) to judge, as a producer or a consumer (--client); tcpsight.* keys in"
+                            + " it set the rules' thresholds.")
     private Path commandConfig;
+
+    @Option(
+            names = "--client",
+            paramLabel = "producer|consumer",
+            description = "Judge --command-config as a producer's or a consumer's. Default: from the keys only one of"
+                    + " them has (batch.size, acks, ... or group.id, fetch.max.bytes, ...), else a consumer; the"
+                    + " report says which.")
+    private String clientRole;
 
     @Option(
             names = "--probe-topic",
@@ -147,6 +157,13 @@ final class DoctorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Properties client = clientConfig();
         TcpsightConfig config = tcpsightConfig(client);
+        ClientRole.Decided role;
+        try {
+            role = ClientRole.decide(
+                    clientRole, client, commandConfig == null ? "no config" : commandConfig.toString());
+        } catch (IllegalArgumentException refused) {
+            throw usage(refused.getMessage());
+        }
         if (probeSeconds < 1 || probeSeconds > 600) {
             throw usage("--probe-seconds: " + probeSeconds + " is not allowed; use 1 to 600");
         }
@@ -180,7 +197,7 @@ final class DoctorCommand implements Callable<Integer> {
             if (embedded != null && probeTopic != null) {
                 ProbeTopic.fillIfMissing(bootstrap, probeTopic, err);
             }
-            DoctorReport report = diagnose(bootstrap, note, client, config, embedded != null || probeWrite);
+            DoctorReport report = diagnose(bootstrap, note, client, role, config, embedded != null || probeWrite);
             if (json) {
                 out.println(FindingJson.array(report.findings()));
             } else {
@@ -200,19 +217,33 @@ final class DoctorCommand implements Callable<Integer> {
 
     /** Gather, judge, recommend, then the report: each step its own method or class. */
     private DoctorReport diagnose(
-            String bootstrap, String note, Properties client, TcpsightConfig config, boolean writeAllowed)
+            String bootstrap,
+            String note,
+            Properties client,
+            ClientRole.Decided role,
+            TcpsightConfig config,
+            boolean writeAllowed)
             throws InterruptedException, IOException {
         HostTcpFacts host = HostTcpFacts.current();
         KernelFacts kernel = host.kernelFacts();
-        KafkaSettings kafka = KafkaSettings.fromClientConfig(toMap(client), ClientKind.CONSUMER);
-        DoctorClient named = DoctorClient.of(client.getProperty("client.id"), library);
+        KafkaSettings kafka =
+                KafkaSettings.fromClientConfig(toMap(client), role.role().kind());
+        ProducerPipeline pipeline;
+        try {
+            pipeline = ProducerPipeline.fromClientConfig(toMap(client));
+        } catch (IllegalArgumentException refused) {
+            throw usage("--command-config: " + refused.getMessage());
+        }
+        DoctorClient named = DoctorClient.of(client.getProperty("client.id"), library, role.role());
         ClusterSurvey survey = ClusterSurvey.take(
                 client, named, bootstrap, probeTopic, kafka, kernel, config, Duration.ofMillis(timeoutMs));
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
         KafkaSettings judged = kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
-        List<Finding> findings = judge(survey, slowest, named, kernel, judged, config);
-        Optional<ExpectedRate> consumerPath = slowest.map(
-                path -> ConsumerPaths.limits(findings, path.identity(named), path.rttMicros(), judged, config));
+        List<Finding> findings = role.role() == ClientRole.PRODUCER
+                ? judgeProducer(survey, slowest, named, kernel, pipeline, config)
+                : judge(survey, slowest, named, kernel, judged, config);
+        Optional<ExpectedRate> clientPath = slowest.map(path ->
+                ClientPaths.limits(findings, path.identity(named), path.rttMicros(), role.role(), judged, config));
         BdpSettings.Recommendation recommendation = slowest.map(
                         path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
@@ -224,13 +255,13 @@ final class DoctorCommand implements Callable<Integer> {
                 .host(host)
                 .brokers(survey.brokers, survey.brokerConfigs)
                 .client(
-                        configured(kafka, client),
-                        commandConfig == null
-                                ? "Kafka's client defaults; give yours with --command-config"
-                                : commandConfig
-                                        + ", as a consumer, and its producer keys as a producer; keys it does not set are Kafka's defaults")
+                        role.role() == ClientRole.PRODUCER ? configuredProducer(client) : configured(kafka, client),
+                        (commandConfig == null
+                                        ? "Kafka's client defaults; give yours with --command-config"
+                                        : commandConfig + "; keys it does not set are Kafka's defaults")
+                                + "; judged " + role.why())
                 .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
-                .consumerPath(consumerPath.orElse(null))
+                .clientPath(role.role().label(), clientPath.orElse(null))
                 .probe(probeTopic, probe)
                 .writeProbe(
                         writes,
@@ -275,11 +306,52 @@ final class DoctorCommand implements Callable<Integer> {
         Map<String, Long> rttByPath = new LinkedHashMap<>();
         for (BrokerPaths.BrokerPath broker : survey.brokers) {
             if (broker.reachable()) {
-                rttByPath.put(ConsumerPaths.key(broker.identity(client)), broker.rttMicros());
+                rttByPath.put(ClientPaths.key(broker.identity(client)), broker.rttMicros());
             }
         }
-        List<Finding> findings = new ArrayList<>(ConsumerPaths.annotate(consumerFlow, rttByPath, consumer, config));
+        List<Finding> findings =
+                new ArrayList<>(ClientPaths.annotate(consumerFlow, rttByPath, ClientRole.CONSUMER, consumer, config));
         findings.addAll(producerFlow);
+        findings.sort(Comparator.comparing(Finding::severity).reversed());
+        return findings;
+    }
+
+    /**
+     * A producer's findings, worst first: the survey's (its own connections' send buffers), each
+     * broker path's and each broker's receive buffer, its configured pipeline of batches on each
+     * path, and this host's for the slowest path. A producer's path to a broker is one flow, which
+     * all of them hold, so each says the rate once all of that path's remedies are applied. Nothing
+     * of a consumer's is judged: its receive buffer, the broker's send buffer, its fetch sizes.
+     */
+    private static List<Finding> judgeProducer(
+            ClusterSurvey survey,
+            Optional<BrokerPaths.BrokerPath> slowest,
+            DoctorClient client,
+            KernelFacts kernel,
+            ProducerPipeline pipeline,
+            TcpsightConfig config) {
+        List<Finding> producerFlow = new ArrayList<>(survey.findings);
+        producerFlow.addAll(BrokerPaths.findings(survey.brokers, client, config));
+        Map<String, Long> rttByPath = new LinkedHashMap<>();
+        for (BrokerPaths.BrokerPath broker : survey.brokers) {
+            if (!broker.reachable()) {
+                continue;
+            }
+            ConnectionIdentity path = broker.identity(client);
+            rttByPath.put(ClientPaths.key(path), broker.rttMicros());
+            Map<String, String> brokerConfig =
+                    broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
+            if (brokerConfig != null) {
+                BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config)
+                        .ifPresent(producerFlow::add);
+            }
+            ClientConfigRules.producerPipeline(path, pipeline, broker.rttMicros(), survey.partitionsPerBroker, config)
+                    .ifPresent(producerFlow::add);
+        }
+        slowest.ifPresent(
+                path -> producerFlow.addAll(Diagnosis.host(kernel, path.identity(client), path.rttMicros(), config)));
+        List<Finding> findings = new ArrayList<>(
+                ClientPaths.annotate(producerFlow, rttByPath, ClientRole.PRODUCER, KafkaSettings.unknown(), config));
         findings.sort(Comparator.comparing(Finding::severity).reversed());
         return findings;
     }
@@ -334,6 +406,17 @@ final class DoctorCommand implements Callable<Integer> {
         configured.put(
                 "max.poll.records",
                 client.getProperty("max.poll.records", Integer.toString(BdpSettings.MAX_POLL_RECORDS_DEFAULT)));
+        for (String producerKey : ProducerSizing.KEYS) {
+            configured.put(producerKey, client.getProperty(producerKey));
+        }
+        return configured;
+    }
+
+    /** A producer's settings the report shows as judged: its pipeline's keys and its send buffer. */
+    private static Map<String, String> configuredProducer(Properties client) {
+        Map<String, String> configured = new LinkedHashMap<>();
+        configured.put(
+                "max.in.flight.requests.per.connection", client.getProperty("max.in.flight.requests.per.connection"));
         for (String producerKey : ProducerSizing.KEYS) {
             configured.put(producerKey, client.getProperty(producerKey));
         }

@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param brokerConfigs node id -> the broker's socket settings, where DescribeConfigs was allowed
  * @param configured the client settings judged, as configured (or Kafka's consumer defaults), secrets masked
  * @param recommendation sizing for the slowest broker's RTT; empty when no broker answered
- * @param consumerPath the limits a consumer with the judged config meets on the slowest broker's path, in order, and
+ * @param clientRole "producer" or "consumer": what the config was judged as
+ * @param clientPath the limits the client with the judged config meets on the slowest broker's path, in order, and
  *     the rate after all their remedies; empty when no broker answered
  * @param writeProbeNote why produce throughput was not measured, or empty
  */
@@ -29,7 +30,8 @@ record DoctorReport(
         String configSource,
         double targetMbit,
         Optional<BdpSettings.Recommendation> recommendation,
-        Optional<ExpectedRate> consumerPath,
+        String clientRole,
+        Optional<ExpectedRate> clientPath,
         String probeTopic,
         List<ThroughputProbe.Result> probe,
         List<ThroughputProbe.Result> writeProbe,
@@ -51,7 +53,8 @@ record DoctorReport(
         private String configSource = "";
         private double targetMbit;
         private BdpSettings.Recommendation recommendation;
-        private ExpectedRate consumerPath;
+        private String clientRole = "consumer";
+        private ExpectedRate clientPath;
         private String probeTopic;
         private List<ThroughputProbe.Result> probe = List.of();
         private List<ThroughputProbe.Result> writeProbe = List.of();
@@ -90,8 +93,9 @@ record DoctorReport(
             return this;
         }
 
-        Builder consumerPath(ExpectedRate limits) {
-            this.consumerPath = limits;
+        Builder clientPath(String role, ExpectedRate limits) {
+            this.clientRole = role;
+            this.clientPath = limits;
             return this;
         }
 
@@ -123,7 +127,8 @@ record DoctorReport(
                     configSource,
                     targetMbit,
                     Optional.ofNullable(recommendation),
-                    Optional.ofNullable(consumerPath),
+                    clientRole,
+                    Optional.ofNullable(clientPath),
                     probeTopic,
                     probe,
                     writeProbe,

@@ -8,6 +8,8 @@ import io.tcpsight.internal.diagnose.Setting;
 import io.tcpsight.internal.diagnose.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.KernelVersion;
+import io.tcpsight.internal.tuning.BdpSettings;
+import io.tcpsight.internal.tuning.ProducerSizing;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +27,7 @@ final class HumanReport {
         host(report.host(), out);
         brokers(report, out);
         clientConfig(report, out);
-        report.consumerPath().ifPresent(limits -> limits(limits, report.targetMbit(), out));
+        report.clientPath().ifPresent(limits -> limits(limits, report.clientRole(), report.targetMbit(), out));
         if (report.probeTopic() != null) {
             out.println(
                     "== consume throughput of topic " + report.probeTopic() + ", one run per variant, in this order");
@@ -119,6 +121,21 @@ final class HumanReport {
         }
         var recommendation = report.recommendation().get();
         out.printf("  %-30s %14s %14s%n", "key", "configured", "recommended");
+        if (report.clientRole().equals("producer")) {
+            // a producer's own keys only: nothing of a consumer's holds what it sends
+            row(
+                    out,
+                    "max.in.flight.requests.per.connection",
+                    report.configured().get("max.in.flight.requests.per.connection"),
+                    Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE));
+            recommendation
+                    .producer()
+                    .clientSettings()
+                    .forEach((key, recommended) ->
+                            row(out, key, report.configured().get(key), recommended));
+            reasoning(report, recommendation, out);
+            return;
+        }
         row(
                 out,
                 "receive.buffer.bytes",
@@ -151,6 +168,10 @@ final class HumanReport {
                         .map(limits -> Long.toString(limits.maxBytes()))
                         .orElse("unknown"),
                 ">= " + recommendation.requiredTcpRmemMax());
+        reasoning(report, recommendation, out);
+    }
+
+    private static void reasoning(DoctorReport report, BdpSettings.Recommendation recommendation, PrintStream out) {
         out.printf(
                 Locale.ROOT,
                 "  sized for tcpsight.target.throughput.mbit=%s to the slowest broker:%n",
@@ -162,12 +183,12 @@ final class HumanReport {
     }
 
     /**
-     * Every limit a consumer with the judged config meets on the slowest broker's path, the one that
-     * binds first first, each with the fix its findings name and the rate once it and those before it
+     * Every limit the client (a consumer or a producer) with the judged config meets on the
+     * slowest broker's path, the one that binds first first, each with the fix its findings name and the rate once it and those before it
      * are applied, then the rate after all: what the findings' "expected after all" says.
      */
-    static void limits(ExpectedRate limits, double targetMbit, PrintStream out) {
-        out.println("== limits a consumer meets on the path to the slowest broker, in the order they bind");
+    static void limits(ExpectedRate limits, String role, double targetMbit, PrintStream out) {
+        out.println("== limits a " + role + " meets on the path to the slowest broker, in the order they bind");
         out.printf(
                 Locale.ROOT,
                 "  now: %s (tcpsight.target.throughput.mbit=%s)%n",

@@ -105,6 +105,53 @@ class DoctorCommandTest {
     }
 
     @Test
+    void anUnknownClientRoleNamesTheValueAndTheRoles() {
+        Run run = doctor("--bootstrap-server", "127.0.0.1:1", "--client", "streams");
+        assertEquals(ExitCodes.USAGE, run.exit());
+        assertTrue(run.err().contains("--client: 'streams' is not allowed; use producer or consumer"), run.err());
+    }
+
+    @Test
+    void aConfigWithProducerAndConsumerKeysAsksWhichItIs(@TempDir Path directory) throws IOException {
+        Path config = Files.writeString(directory.resolve("both.properties"), "batch.size=65536\ngroup.id=g\n");
+        Run run = doctor("--bootstrap-server", "127.0.0.1:1", "--command-config", config.toString());
+        assertEquals(ExitCodes.USAGE, run.exit());
+        assertTrue(
+                run.err()
+                        .contains(config + " has producer keys (batch.size) and consumer keys (group.id); say which"
+                                + " client it is with --client producer or --client consumer"),
+                run.err());
+    }
+
+    @Test
+    void aProducersConfigIsJudgedAsAProducerAndTheReportSaysWhy(@TempDir Path directory) throws IOException {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        Path config = Files.writeString(directory.resolve("producer.properties"), "acks=all\nlinger.ms=10\n");
+        Run run = doctor(
+                "--bootstrap-server",
+                "127.0.0.1:" + closed,
+                "--timeout-ms",
+                "1500",
+                "--command-config",
+                config.toString());
+        assertEquals(ExitCodes.FINDINGS, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("judged as a producer, from its producer keys (acks, linger.ms)"), run.out());
+        Run told = doctor(
+                "--bootstrap-server",
+                "127.0.0.1:" + closed,
+                "--timeout-ms",
+                "1500",
+                "--command-config",
+                config.toString(),
+                "--client",
+                "consumer");
+        assertTrue(told.out().contains("judged as a consumer (--client consumer)"), told.out());
+    }
+
+    @Test
     void aBootstrapServerWithoutAPortIsAUsageError() {
         Run run = doctor("--bootstrap-server", "broker-without-port");
         assertEquals(ExitCodes.USAGE, run.exit());

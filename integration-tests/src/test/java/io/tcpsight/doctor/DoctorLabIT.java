@@ -1,6 +1,7 @@
 package io.tcpsight.doctor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,8 @@ import io.tcpsight.lab.Link;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -85,6 +88,8 @@ class DoctorLabIT {
                     limit.path("remedy").path("why").asText().matches(".*; expected after all: [0-9.]+ Mbit/s"),
                     limit.toString());
         }
+
+        assertAProducersConfigGetsProducerFindingsOnly(broker, line, directory);
 
         ProbeTopics.fill(lab, broker, "doctor-probe", 200);
         LabDoctor.Run human = LabDoctor.run(
@@ -160,6 +165,68 @@ class DoctorLabIT {
         assertTrue(
                 human.out().matches("(?s).*\\n  batch\\.size +default +1048576\\n.*"),
                 "the table recommends the batch the probe used:\n" + human.out());
+    }
+
+    /**
+     * A producer's config with Kafka's defaults, 100 ms from the same broker: judged as a producer
+     * (from its keys), it gets the findings of what it sends, in its keys (its pipeline of batches,
+     * its send buffer), and none of a consumer's: no receive buffer, no fetch size, not the broker's
+     * send buffer.
+     */
+    private static void assertAProducersConfigGetsProducerFindingsOnly(
+            KafkaBroker broker, LineHold line, Path directory) throws Exception {
+        Path producer =
+                Files.writeString(directory.resolve("producer.properties"), "client.id=far-producer\nacks=all\n");
+        LabDoctor.Run run = LabDoctor.run(
+                Duration.ofMinutes(2),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                producer.toString(),
+                "--set",
+                "tcpsight.target.throughput.mbit=200",
+                "--json");
+        System.out.println(run);
+        assertEquals(1, run.exit(), run.toString());
+        JsonNode findings = JSON.readTree(run.out());
+        // what it must change: an info finding may say why a receive buffer costs it nothing, never more
+        List<String> rules = new ArrayList<>();
+        findings.forEach(finding -> {
+            if (!finding.path("severity").asText().equals("info")) {
+                rules.add(finding.path("rule").asText());
+            }
+        });
+        for (String consumers :
+                new String[] {"small-receive-buffer", "fetch-size-below-bdp", "receive-window-limited"}) {
+            assertFalse(rules.contains(consumers), consumers + " is a consumer's: " + run);
+        }
+        assertEquals(List.of("small-send-buffer", "produce-pipeline-below-bdp"), rules, run.toString());
+        JsonNode pipeline = find(findings, "produce-pipeline-below-bdp");
+        assertEquals("critical", pipeline.path("severity").asText(), pipeline.toString());
+        assertEquals(
+                "far-producer", pipeline.path("connection").path("clientId").asText());
+        assertEquals("to_broker", pipeline.path("connection").path("flow").asText(), pipeline.toString());
+        line.assertQuoted(pipeline.path("evidence").path("rtt").path("value").asDouble(), pipeline.toString());
+        // five requests in flight of one 16 KiB batch: 81920 bytes a round trip
+        assertEquals(
+                81_920,
+                pipeline.path("evidence")
+                        .path("bytesPerRoundTrip")
+                        .path("value")
+                        .asLong(),
+                pipeline.toString());
+        List<String> keys = new ArrayList<>();
+        pipeline.path("remedy")
+                .path("settings")
+                .forEach(setting -> keys.add(setting.path("key").asText()));
+        assertTrue(keys.contains("batch.size") && keys.contains("linger.ms"), keys.toString());
+        assertFalse(keys.contains("max.in.flight.requests.per.connection"), "five in flight is in effect: " + keys);
+        JsonNode sendBuffer = find(findings, "small-send-buffer");
+        assertEquals("to_broker", sendBuffer.path("connection").path("flow").asText(), sendBuffer.toString());
+        assertEquals(
+                "send.buffer.bytes",
+                sendBuffer.path("remedy").path("settings").get(0).path("key").asText(),
+                sendBuffer.toString());
     }
 
     @Test

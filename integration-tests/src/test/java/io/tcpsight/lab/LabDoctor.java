@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs `tcpsight doctor` (or another of its commands) from its built jar, as an operator would, and keeps what it printed. */
+/** Runs `tcpsight doctor` (or another of its commands) with the unzipped distribution's bin/tcpsight, as an operator would, and keeps what it printed. */
 public final class LabDoctor {
     /** One run: exit code, stdout, stderr. */
     public record Run(int exit, String out, String err) {
@@ -33,15 +33,14 @@ public final class LabDoctor {
         Files.createDirectories(LabPaths.work());
         Path out = Files.createTempFile(LabPaths.work(), "doctor-", ".out");
         Path err = Files.createTempFile(LabPaths.work(), "doctor-", ".err");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                LabPaths.doctorJar().toString()));
+        // as the docs run it: the distribution's launcher, on the Java JAVA_HOME names (the lab's own)
+        List<String> command = new ArrayList<>(List.of(LabPaths.doctorLauncher().toString()));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("TCPSIGHT_JAVA_OPTS");
+        Process process = builder.start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             throw new AssertionError("tcpsight " + String.join(" ", args) + " did not finish within " + timeout + "\n"

@@ -55,6 +55,11 @@ public final class LabPaths {
                 .resolve("tcpsight-doctor-0.1.0-SNAPSHOT/tcpsight-doctor-0.1.0-SNAPSHOT.jar");
     }
 
+    /** The doctor's launcher in the unzipped distribution: what the docs run ({@code bin/tcpsight doctor ...}). */
+    static Path doctorLauncher() {
+        return doctorJar().resolveSibling("bin").resolve("tcpsight");
+    }
+
     /** The doctor's zip as the build made it (doctor/src/main/assembly). */
     public static Path doctorZip() {
         return path("tcpsight.lab.doctor.zip", "../doctor/target/tcpsight-doctor-0.1.0-SNAPSHOT.zip");

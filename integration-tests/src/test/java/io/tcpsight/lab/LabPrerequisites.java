@@ -81,9 +81,11 @@ public final class LabPrerequisites {
     /** The doctor's jar with its lib/ and broker-lib/ beside it, unzipped from its zip (mvn package -pl doctor). */
     public static void requireDoctor() {
         Path jar = LabPaths.doctorJar();
-        if (!Files.isRegularFile(jar) || !Files.isDirectory(jar.resolveSibling("broker-lib"))) {
-            unavailable("no doctor at " + jar + " with broker-lib/ beside it, unzipped from the zip that"
-                    + " mvn package -pl doctor -am makes");
+        if (!Files.isRegularFile(jar)
+                || !Files.isDirectory(jar.resolveSibling("broker-lib"))
+                || !Files.isExecutable(LabPaths.doctorLauncher())) {
+            unavailable("no doctor at " + jar + " with broker-lib/ and an executable bin/tcpsight beside it,"
+                    + " unzipped from the zip that mvn package -pl doctor -am makes");
         }
     }
 

@@ -6,12 +6,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
 
 /**
  * A distribution zip as an operator unzips it (the doctor's, the Connect plugin's), so that the lab
@@ -41,8 +43,8 @@ final class UnzippedArchive {
                 return folder;
             }
             Files.createDirectories(folder);
-            try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
-                for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+            try (ZipFile archive = ZipFile.builder().setPath(zip).get()) {
+                for (ZipArchiveEntry entry : Collections.list(archive.getEntries())) {
                     Path target = folder.resolve(entry.getName()).normalize();
                     if (!target.startsWith(folder)) {
                         throw new IOException(zip + " holds an entry outside its folder: " + entry.getName());
@@ -51,7 +53,13 @@ final class UnzippedArchive {
                         Files.createDirectories(target);
                     } else {
                         Files.createDirectories(target.getParent());
-                        copy(in, target);
+                        try (InputStream in = archive.getInputStream(entry)) {
+                            copy(in, target);
+                        }
+                        // as unzip does: an entry the archive marks executable (the doctor's bin/tcpsight) stays so
+                        if ((entry.getUnixMode() & 0100) != 0) {
+                            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+                        }
                     }
                 }
             }

@@ -4,6 +4,7 @@ import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.ProducerPipeline;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -76,6 +77,19 @@ public final class ClientConfigRules {
                         .orElse(List.of())
                 : List.of();
         return ExpectedRate.annotate(config.targetBytesPerSecond(), OptionalDouble.empty(), round, unnamed);
+    }
+
+    /**
+     * A producer's configured pipeline (requests in flight times their batches) against the path's
+     * RTT, before it sends: produce-pipeline-below-bdp, in the producer's own keys.
+     */
+    public static Optional<Finding> producerPipeline(
+            ConnectionIdentity producer,
+            ProducerPipeline pipeline,
+            long rttMicros,
+            int partitionsPerRequest,
+            TcpsightConfig config) {
+        return ProduceRules.configuredPipeline(producer, pipeline, rttMicros, partitionsPerRequest, config);
     }
 
     /** An explicit buffer whose window ceiling over {@code path} is below the target, with this remedy. */

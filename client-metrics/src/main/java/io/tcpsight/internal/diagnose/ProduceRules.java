@@ -2,7 +2,9 @@ package io.tcpsight.internal.diagnose;
 
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.tuning.Bdp;
 import io.tcpsight.internal.tuning.BdpSettings;
@@ -175,5 +177,84 @@ final class ProduceRules {
                                         ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
                                         sizing.bytesPerRoundTrip(partitions))))
                 .withLimit(limit));
+    }
+
+    /**
+     * A producer's config judged before it sends (the doctor): what its pipeline can carry a round
+     * trip, its requests in flight times a batch per partition up to max.request.size, over the
+     * path's RTT, against the target, as a window is judged. A pipeline that moves the target is no
+     * finding. The remedy names only the keys the sizing for the path changes (larger batches,
+     * a linger that fills them, five in flight, room in buffer.memory); where they are all at their
+     * most already, more partitions per broker are what carry more.
+     */
+    static Optional<Finding> configuredPipeline(
+            ConnectionIdentity producer,
+            ProducerPipeline pipeline,
+            long rttMicros,
+            int partitionsPerRequest,
+            TcpsightConfig config) {
+        if (rttMicros <= 0) {
+            return Optional.empty();
+        }
+        int partitions = Math.max(1, partitionsPerRequest);
+        long perRoundTrip = pipeline.bytesPerRoundTrip(partitions);
+        double ceiling = WindowModel.ceilingBytesPerSecond(perRoundTrip, rttMicros);
+        Optional<Severity> severity = WindowModel.judge(ceiling, config.targetBytesPerSecond());
+        if (severity.isEmpty()) {
+            return Optional.empty();
+        }
+        ProducerSizing sizing = ProducerSizing.forPath(rttMicros, config.targetBytesPerSecond(), partitions);
+        List<Setting> settings = new ArrayList<>();
+        if (sizing.batchBytes() > pipeline.batchBytes()) {
+            settings.addAll(KafkaKeys.client(producer, "batch.size", Long.toString(sizing.batchBytes())));
+        }
+        if (sizing.maxRequestBytes() > pipeline.maxRequestBytes()) {
+            settings.addAll(KafkaKeys.client(producer, "max.request.size", Long.toString(sizing.maxRequestBytes())));
+        }
+        if (pipeline.lingerMs() < ProducerSizing.LINGER_MS) {
+            settings.addAll(KafkaKeys.client(producer, "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
+        }
+        if (pipeline.maxInFlight() < ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE) {
+            settings.addAll(KafkaKeys.client(
+                    producer,
+                    "max.in.flight.requests.per.connection",
+                    Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE)));
+        }
+        if (sizing.bufferMemoryBytes() > pipeline.bufferMemoryBytes()) {
+            settings.addAll(KafkaKeys.client(producer, "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
+        }
+        long bdp = Bdp.bytes(rttMicros, config.targetBytesPerSecond());
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(WindowModel.rtt(rttMicros));
+        evidence.add(new Evidence("bdp", bdp, "bytes"));
+        evidence.add(new Evidence("batch.size", pipeline.batchBytes(), "bytes"));
+        evidence.add(new Evidence("max.in.flight.requests.per.connection", pipeline.maxInFlight(), "count"));
+        evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
+        evidence.add(new Evidence("bytesPerRoundTrip", perRoundTrip, "bytes"));
+        evidence.add(new Evidence("ceilingRate", WindowModel.mbit(ceiling), "Mbit/s"));
+        evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
+        long after = settings.isEmpty() ? perRoundTrip : sizing.bytesPerRoundTrip(partitions);
+        String why = String.format(
+                "%d request(s) in flight of %d partition(s) of batch.size=%d carry at most %d bytes per %.1f ms"
+                        + " round trip, %.1f Mbit/s, where the path's bandwidth-delay product at the target is %d"
+                        + " bytes; %s",
+                pipeline.maxInFlight(),
+                partitions,
+                pipeline.batchBytes(),
+                perRoundTrip,
+                rttMicros / 1000.0,
+                WindowModel.mbit(ceiling),
+                bdp,
+                settings.isEmpty()
+                        ? "its keys are at their most already: more partitions on each broker carry more a request"
+                        : "sized for the path, a round trip carries " + after + " bytes");
+        return Optional.of(new Finding(
+                        RuleId.PRODUCE_PIPELINE_BELOW_BDP,
+                        severity.get(),
+                        producer,
+                        evidence,
+                        new Remedy(settings, why))
+                .withLimit(new Limit(
+                        Limit.PRODUCE_PIPELINE, ceiling, WindowModel.ceilingBytesPerSecond(after, rttMicros))));
     }
 }

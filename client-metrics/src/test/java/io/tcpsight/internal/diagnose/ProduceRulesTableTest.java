@@ -12,8 +12,11 @@ import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.KernelVersion;
 import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.model.Role;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -280,6 +283,52 @@ class ProduceRulesTableTest {
                         + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
                         + WMEM,
                 describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS)));
+    }
+
+    /**
+     * A producer's config before it sends (the doctor): five requests in flight of one 16 KiB batch
+     * each carry 81,920 bytes a round trip, 8.6 Mbit/s over 76 ms against a 100 Mbit/s target
+     * (critical: under a quarter). The remedy names what the sizing for the path changes and never
+     * a value in effect (five in flight is Kafka's default). At the boundary, a pipeline that moves
+     * the target over the path is no finding: 100 ms at 100 Mbit/s is 1,250,000 bytes a round trip.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "Kafka's defaults, 76 ms; critical client:java:batch.size=524288 client:java:linger.ms=20",
+                "batch.size=250000, 100 ms; none",
+                "batch.size=249999, 100 ms; warn client:java:batch.size=524288 client:java:linger.ms=20",
+                "one in flight, batch.size=1048576, linger.ms=50, 100 ms; warn client:java:max.in.flight.requests.per.connection=5[note]",
+            })
+    void aProducersConfiguredPipelineIsJudgedBeforeItSends(String producer, String expected) {
+        Map<String, String> config = new HashMap<>();
+        long rtt = producer.contains("76 ms") ? 76_000 : 100_000;
+        if (producer.contains("batch.size=")) {
+            config.put("batch.size", producer.replaceAll(".*batch\\.size=(\\d+).*", "$1"));
+        }
+        if (producer.contains("linger.ms=50")) {
+            config.put("linger.ms", "50");
+        }
+        if (producer.contains("one in flight")) {
+            config.put("max.in.flight.requests.per.connection", "1");
+            config.put("max.request.size", "1048576");
+        }
+        assertEquals(
+                expected,
+                describe(ClientConfigRules.producerPipeline(
+                        end("client", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
+                        ProducerPipeline.fromClientConfig(config),
+                        rtt,
+                        1,
+                        DEFAULTS)));
+    }
+
+    @Test
+    void aProducerKeyThatIsNoNumberIsRefusedWithItsNameAndWhatIsAllowed() {
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class, () -> ProducerPipeline.fromClientConfig(Map.of("batch.size", "big")));
+        assertEquals("batch.size=big is not valid: a whole number from 0 to 2147483647", refused.getMessage());
     }
 
     @Test

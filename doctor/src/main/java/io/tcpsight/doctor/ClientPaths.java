@@ -3,6 +3,7 @@ package io.tcpsight.doctor;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.Limit;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import java.util.ArrayList;
@@ -13,14 +14,15 @@ import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
- * A consumer's path to one broker is one flow: the client's own window and fetch sizes (its
- * connection's findings), the broker's send buffer and this host's window scaling all hold it. So
- * each limit among them says the rate once every remedy named on that path is applied, and the
- * report lists them in the order they bind. Both come from client-metrics' {@link ExpectedRate}
- * over the same findings: the doctor has no model of its own.
+ * A client's path to one broker is one flow. A consumer's: its own window and fetch sizes (its
+ * connection's findings), the broker's send buffer and this host's window scaling all hold it; a
+ * producer's: its send buffer and its pipeline of batches, the broker's receive buffer and this
+ * host's window scaling. So each limit among them says the rate once every remedy named on that
+ * path is applied, and the report lists them in the order they bind. Both come from
+ * client-metrics' {@link ExpectedRate} over the same findings: the doctor has no model of its own.
  */
-final class ConsumerPaths {
-    private ConsumerPaths() {}
+final class ClientPaths {
+    private ClientPaths() {}
 
     /** Which broker path a finding concerns: its node, else its address. */
     static String key(ConnectionIdentity identity) {
@@ -30,12 +32,16 @@ final class ConsumerPaths {
     }
 
     /**
-     * The findings of a consumer's flow, each path's limits annotated with the rate after all of that
+     * The findings of a client's flow, each path's limits annotated with the rate after all of that
      * path's remedies; {@code rttByPath} is each path's measured RTT by {@link #key}, for the fetch
      * size that no finding names. The order is kept.
      */
     static List<Finding> annotate(
-            List<Finding> consumerFlow, Map<String, Long> rttByPath, KafkaSettings consumer, TcpsightConfig config) {
+            List<Finding> consumerFlow,
+            Map<String, Long> rttByPath,
+            ClientRole role,
+            KafkaSettings consumer,
+            TcpsightConfig config) {
         Map<String, List<Integer>> positions = new LinkedHashMap<>();
         for (int i = 0; i < consumerFlow.size(); i++) {
             positions
@@ -49,7 +55,7 @@ final class ConsumerPaths {
                     config.targetBytesPerSecond(),
                     OptionalDouble.empty(),
                     onePath,
-                    ExpectedRate.unnamedFetch(onePath, consumer, rttByPath.getOrDefault(path, 0L), config));
+                    unnamed(role, onePath, consumer, rttByPath.getOrDefault(path, 0L), config));
             for (int i = 0; i < at.size(); i++) {
                 annotated.set(at.get(i), said.get(i));
             }
@@ -65,6 +71,7 @@ final class ConsumerPaths {
             List<Finding> annotated,
             ConnectionIdentity path,
             long rttMicros,
+            ClientRole role,
             KafkaSettings consumer,
             TcpsightConfig config) {
         String key = key(path);
@@ -76,6 +83,18 @@ final class ConsumerPaths {
                 config.targetBytesPerSecond(),
                 OptionalDouble.empty(),
                 onePath,
-                ExpectedRate.unnamedFetch(onePath, consumer, rttMicros, config));
+                unnamed(role, onePath, consumer, rttMicros, config));
+    }
+
+    /**
+     * The limit no finding names that still holds the flow: a consumer's fetch size (a fetch
+     * carries what it asks for, whether or not it binds now). A producer's pipeline is named
+     * whenever it is below the target, so nothing of it is left unnamed.
+     */
+    private static List<Limit> unnamed(
+            ClientRole role, List<Finding> onePath, KafkaSettings consumer, long rttMicros, TcpsightConfig config) {
+        return role == ClientRole.CONSUMER
+                ? ExpectedRate.unnamedFetch(onePath, consumer, rttMicros, config)
+                : List.of();
     }
 }

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * carries 11 MiB, 11534336 / (0.1 + 11534336 / 12.5e6) = 90.2 Mbit/s, one poll a whole 50 MiB
  * response of 1024-byte records (51200). Worked out by hand.
  */
-class ConsumerPathsTest {
+class ClientPathsTest {
     private static final TcpsightConfig DEFAULTS = TcpsightConfig.defaults();
     private static final KafkaSettings CONSUMER =
             KafkaSettings.fromClientConfig(Map.of("receive.buffer.bytes", "65536"), ClientKind.CONSUMER);
@@ -98,7 +98,7 @@ class ConsumerPathsTest {
     private static List<String> said(List<Finding> annotated) {
         List<String> said = new ArrayList<>();
         for (Finding finding : annotated) {
-            said.add(ConsumerPaths.key(finding.connection()) + " "
+            said.add(ClientPaths.key(finding.connection()) + " "
                     + finding.rule().id() + " "
                     + finding.evidence(Finding.EXPECTED_AFTER_ALL)
                             .map(item -> item.value().toString())
@@ -109,7 +109,7 @@ class ConsumerPathsTest {
 
     private static String listed(ExpectedRate limits) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        HumanReport.limits(limits, 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        HumanReport.limits(limits, "consumer", 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
@@ -122,8 +122,8 @@ class ConsumerPathsTest {
         List<Finding> flow = new ArrayList<>(consumerFlow());
         flow.addAll(consumerConnectionToBroker4());
         flow.add(broker4SendBuffer());
-        List<Finding> annotated =
-                ConsumerPaths.annotate(flow, Map.of("node 3", 100_000L, "node 4", 20_000L), CONSUMER, DEFAULTS);
+        List<Finding> annotated = ClientPaths.annotate(
+                flow, Map.of("node 3", 100_000L, "node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         assertEquals(
                 List.of(
                         "node 3 small-receive-buffer 90.2",
@@ -133,13 +133,14 @@ class ConsumerPathsTest {
                         "node 4 small-receive-buffer 80.7",
                         "node 4 small-send-buffer 80.7"),
                 said(annotated));
-        String four = listed(ConsumerPaths.limits(annotated, BROKER_4, 20_000, CONSUMER, DEFAULTS));
+        String four = listed(ClientPaths.limits(annotated, BROKER_4, 20_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS));
         assertTrue(four.contains("  now: 13.1 Mbit/s"), four);
         assertTrue(four.contains("  1. send buffer: 13.1 Mbit/s now (small-send-buffer)"), four);
         assertTrue(four.contains("  2. receive window: 19.7 Mbit/s now (small-receive-buffer)"), four);
         assertTrue(four.contains("  3. fetch size: 80.7 Mbit/s now\n"), four);
         assertTrue(four.endsWith("  expected after all: 80.7 Mbit/s\n\n"), four);
-        assertTrue(listed(ConsumerPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, CONSUMER, DEFAULTS))
+        assertTrue(listed(ClientPaths.limits(
+                        annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS))
                 .endsWith("  expected after all: 90.2 Mbit/s\n\n"));
     }
 
@@ -151,17 +152,17 @@ class ConsumerPathsTest {
      */
     @Test
     void aBrokersLimitJoiningThePathChangesTheConnectionsRate() {
-        List<Finding> alone =
-                ConsumerPaths.annotate(consumerConnectionToBroker4(), Map.of("node 4", 20_000L), CONSUMER, DEFAULTS);
+        List<Finding> alone = ClientPaths.annotate(
+                consumerConnectionToBroker4(), Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         assertEquals(List.of("node 4 small-receive-buffer 80.7"), said(alone));
-        assertTrue(listed(ConsumerPaths.limits(alone, BROKER_4, 20_000, CONSUMER, DEFAULTS))
+        assertTrue(listed(ClientPaths.limits(alone, BROKER_4, 20_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS))
                 .contains("  now: 19.7 Mbit/s"));
 
         List<Finding> joined = new ArrayList<>(consumerConnectionToBroker4());
         joined.add(broker4SendBuffer());
-        joined = ConsumerPaths.annotate(joined, Map.of("node 4", 20_000L), CONSUMER, DEFAULTS);
+        joined = ClientPaths.annotate(joined, Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         assertEquals(List.of("node 4 small-receive-buffer 80.7", "node 4 small-send-buffer 80.7"), said(joined));
-        assertTrue(listed(ConsumerPaths.limits(joined, BROKER_4, 20_000, CONSUMER, DEFAULTS))
+        assertTrue(listed(ClientPaths.limits(joined, BROKER_4, 20_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS))
                 .contains("  now: 13.1 Mbit/s"));
 
         Finding held = broker4SendBuffer();
@@ -170,13 +171,14 @@ class ConsumerPathsTest {
         heldFlow.add(held);
         assertEquals(
                 List.of("node 4 small-receive-buffer 60.0", "node 4 small-send-buffer 60.0"),
-                said(ConsumerPaths.annotate(heldFlow, Map.of("node 4", 20_000L), CONSUMER, DEFAULTS)));
+                said(ClientPaths.annotate(
+                        heldFlow, Map.of("node 4", 20_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS)));
     }
 
     @Test
     void everyLimitOnThePathSaysTheRateAfterAllOfTheirRemediesAndTheReportListsThemInOrder() throws IOException {
-        List<Finding> annotated =
-                ConsumerPaths.annotate(consumerFlow(), Map.of("node 3", 100_000L), CONSUMER, DEFAULTS);
+        List<Finding> annotated = ClientPaths.annotate(
+                consumerFlow(), Map.of("node 3", 100_000L), ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         List<String> said = new ArrayList<>();
         for (Finding finding : annotated) {
             said.add(finding.rule().id() + " "
@@ -193,9 +195,10 @@ class ConsumerPathsTest {
                         "small-send-buffer 90.2",
                         "timestamps-disabled -"),
                 said);
-        ExpectedRate limits = ConsumerPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, CONSUMER, DEFAULTS);
+        ExpectedRate limits = ClientPaths.limits(
+                annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, CONSUMER, DEFAULTS);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        HumanReport.limits(limits, 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        HumanReport.limits(limits, "consumer", 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(
                 String.join(
@@ -231,15 +234,16 @@ class ConsumerPathsTest {
                 flow.add(finding);
             }
         }
-        List<Finding> annotated = ConsumerPaths.annotate(flow, Map.of("node 3", 100_000L), sixteenPartitions, DEFAULTS);
+        List<Finding> annotated = ClientPaths.annotate(
+                flow, Map.of("node 3", 100_000L), ClientRole.CONSUMER, sixteenPartitions, DEFAULTS);
         // 16 MiB a response: 16777216 / (0.1 + 16777216 / 12.5e6) = 93.1 Mbit/s
         assertEquals(
                 93.1,
                 annotated.get(0).evidence(Finding.EXPECTED_AFTER_ALL).get().value());
-        ExpectedRate limits =
-                ConsumerPaths.limits(annotated, HumanReportTest.BROKER_3, 100_000, sixteenPartitions, DEFAULTS);
+        ExpectedRate limits = ClientPaths.limits(
+                annotated, HumanReportTest.BROKER_3, 100_000, ClientRole.CONSUMER, sixteenPartitions, DEFAULTS);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        HumanReport.limits(limits, 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        HumanReport.limits(limits, "consumer", 100, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(
                 text.contains("  3. fetch size: 93.1 Mbit/s now\n"
