@@ -220,7 +220,7 @@ class DoctorLabIT {
                 .path("settings")
                 .forEach(setting -> keys.add(setting.path("key").asText()));
         assertEquals(List.of("batch.size", "linger.ms"), keys, "what changes, and nothing in effect");
-        
+
         JsonNode sendBuffer = find(findings, "small-send-buffer");
         assertEquals("to_broker", sendBuffer.path("connection").path("flow").asText(), sendBuffer.toString());
         assertEquals(

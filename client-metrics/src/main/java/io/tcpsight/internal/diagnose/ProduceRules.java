@@ -235,9 +235,7 @@ final class ProduceRules {
         evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
         // the config with the named keys raised, never below what it sets already
         long after = pipeline.atLeast(
-                        sizing.batchBytes(),
-                        ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
-                        sizing.maxRequestBytes())
+                        sizing.batchBytes(), ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE, sizing.maxRequestBytes())
                 .bytesPerRoundTrip(partitions);
         String why = String.format(
                 "%d request(s) in flight of %d partition(s) of batch.size=%d carry at most %d bytes per %.1f ms"

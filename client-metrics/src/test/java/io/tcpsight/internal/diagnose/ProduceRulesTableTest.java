@@ -337,7 +337,8 @@ class ProduceRulesTableTest {
         TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
         Finding finding = ClientConfigRules.producerPipeline(
                         end("client", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
-                        ProducerPipeline.fromClientConfig(Map.of("batch.size", "1048576", "max.request.size", "1048576")),
+                        ProducerPipeline.fromClientConfig(
+                                Map.of("batch.size", "1048576", "max.request.size", "1048576")),
                         100_000,
                         4,
                         gigabit)
