@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  * Whether the config the doctor judges is a producer's or a consumer's: given with {@code --client},
  * else read from the keys only one of them has, and the report says which and why. A producer is
  * judged by the rules of what it sends (its send buffer, its pipeline of batches, the broker's
- * receive buffer), a consumer by those of what it fetches; neither by the other's.
+ * receive buffer), a consumer by those of what it fetches (and, as before, the broker's receive
+ * buffer, which says no rate for it); neither gets the other's client rules.
  */
 enum ClientRole {
     CONSUMER("consumer", ClientKind.CONSUMER, BulkFlow.TO_CLIENT),
@@ -29,6 +30,9 @@ enum ClientRole {
             "compression.type",
             "delivery.timeout.ms",
             "transactional.id",
+            "transaction.timeout.ms",
+            "max.block.ms",
+            "partitioner.class",
             "key.serializer",
             "value.serializer");
     /** Keys only a Java consumer has. */
@@ -44,6 +48,11 @@ enum ClientRole {
             "auto.offset.reset",
             "enable.auto.commit",
             "isolation.level",
+            "session.timeout.ms",
+            "heartbeat.interval.ms",
+            "partition.assignment.strategy",
+            "auto.commit.interval.ms",
+            "client.rack",
             "key.deserializer",
             "value.deserializer");
 

@@ -51,8 +51,7 @@ final class DoctorClient {
                 .collect(Collectors.joining(", "));
     }
 
-    /** {@code base} named for this client: its client.id, and its library where it is not Java. */
-    /** The base connection named as this client's, its bulk data flowing as this client's kind sends it. */
+    /** {@code base} named for this client: its client.id, its library where it is not Java, and its bulk data flowing as its kind sends it. */
     ConnectionIdentity named(ConnectionIdentity base) {
         ConnectionIdentity identity = base.withClientId(clientId).withFlow(flow);
         return library == ClientLibrary.JAVA ? identity : identity.withClientSoftware(library.label());

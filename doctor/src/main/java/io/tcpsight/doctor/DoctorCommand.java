@@ -228,11 +228,13 @@ final class DoctorCommand implements Callable<Integer> {
         KernelFacts kernel = host.kernelFacts();
         KafkaSettings kafka =
                 KafkaSettings.fromClientConfig(toMap(client), role.role().kind());
-        ProducerPipeline pipeline;
-        try {
-            pipeline = ProducerPipeline.fromClientConfig(toMap(client));
-        } catch (IllegalArgumentException refused) {
-            throw usage("--command-config: " + refused.getMessage());
+        ProducerPipeline pipeline = ProducerPipeline.defaults();
+        if (role.role() == ClientRole.PRODUCER) {
+            try {
+                pipeline = ProducerPipeline.fromClientConfig(toMap(client));
+            } catch (IllegalArgumentException refused) {
+                throw usage("--command-config: " + refused.getMessage());
+            }
         }
         DoctorClient named = DoctorClient.of(client.getProperty("client.id"), library, role.role());
         ClusterSurvey survey = ClusterSurvey.take(

@@ -133,7 +133,12 @@ final class HumanReport {
                     .clientSettings()
                     .forEach((key, recommended) ->
                             row(out, key, report.configured().get(key), recommended));
-            reasoning(report, recommendation, out);
+            out.printf(
+                    Locale.ROOT,
+                    "  sized for tcpsight.target.throughput.mbit=%s to the slowest broker: twice its bandwidth-delay"
+                            + " product in flight, five requests of a batch per partition%n",
+                    number(report.targetMbit()));
+            out.println();
             return;
         }
         row(

@@ -233,7 +233,10 @@ final class ProduceRules {
         evidence.add(new Evidence("bytesPerRoundTrip", perRoundTrip, "bytes"));
         evidence.add(new Evidence("ceilingRate", WindowModel.mbit(ceiling), "Mbit/s"));
         evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
-        long after = settings.isEmpty() ? perRoundTrip : sizing.bytesPerRoundTrip(partitions);
+        // the config with the named keys raised, never below what it sets already
+        long after = pipeline.atLeast(
+                        sizing.batchBytes(), ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE, sizing.maxRequestBytes())
+                .bytesPerRoundTrip(partitions);
         String why = String.format(
                 "%d request(s) in flight of %d partition(s) of batch.size=%d carry at most %d bytes per %.1f ms"
                         + " round trip, %.1f Mbit/s, where the path's bandwidth-delay product at the target is %d"

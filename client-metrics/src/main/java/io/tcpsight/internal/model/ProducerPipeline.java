@@ -46,22 +46,24 @@ public final class ProducerPipeline {
      * least value is refused with its name, its value and what is allowed.
      */
     public static ProducerPipeline fromClientConfig(Map<String, ?> config) {
+        // Kafka's types: int for batch.size, max.in.flight and max.request.size, long for linger.ms and buffer.memory
         return new ProducerPipeline(
-                number(config, "batch.size", DEFAULT_BATCH_BYTES, 0),
-                Math.toIntExact(number(config, "max.in.flight.requests.per.connection", DEFAULT_MAX_IN_FLIGHT, 1)),
-                number(config, "max.request.size", DEFAULT_MAX_REQUEST_BYTES, 1),
-                number(config, "linger.ms", DEFAULT_LINGER_MS, 0),
-                number(config, "buffer.memory", DEFAULT_BUFFER_MEMORY, 0));
+                number(config, "batch.size", DEFAULT_BATCH_BYTES, 0, Integer.MAX_VALUE),
+                Math.toIntExact(number(
+                        config, "max.in.flight.requests.per.connection", DEFAULT_MAX_IN_FLIGHT, 1, Integer.MAX_VALUE)),
+                number(config, "max.request.size", DEFAULT_MAX_REQUEST_BYTES, 1, Integer.MAX_VALUE),
+                number(config, "linger.ms", DEFAULT_LINGER_MS, 0, Long.MAX_VALUE),
+                number(config, "buffer.memory", DEFAULT_BUFFER_MEMORY, 0, Long.MAX_VALUE));
     }
 
-    private static long number(Map<String, ?> config, String key, long absent, long least) {
+    private static long number(Map<String, ?> config, String key, long absent, long least, long most) {
         Object value = config.get(key);
         if (value == null) {
             return absent;
         }
         try {
             long parsed = Long.parseLong(String.valueOf(value).trim());
-            if (parsed >= least && parsed <= Integer.MAX_VALUE) {
+            if (parsed >= least && parsed <= most) {
                 return parsed;
             }
         } catch (NumberFormatException notANumber) {
@@ -69,6 +71,16 @@ public final class ProducerPipeline {
         }
         throw new IllegalArgumentException(
                 key + "=" + value + " is not valid: a whole number from " + least + " to " + Integer.MAX_VALUE);
+    }
+
+    /** The same pipeline with each of these at least as large as it is: what raising them gives. */
+    public ProducerPipeline atLeast(long batch, int inFlight, long maxRequest) {
+        return new ProducerPipeline(
+                Math.max(batchBytes, batch),
+                Math.max(maxInFlight, inFlight),
+                Math.max(maxRequestBytes, maxRequest),
+                lingerMs,
+                bufferMemoryBytes);
     }
 
     /**

@@ -5,6 +5,7 @@ import static io.tcpsight.internal.diagnose.ConnectionRulesTest.KERNEL_618;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
@@ -300,6 +301,7 @@ class ProduceRulesTableTest {
                 "batch.size=250000, 100 ms; none",
                 "batch.size=249999, 100 ms; warn client:java:batch.size=524288 client:java:linger.ms=20",
                 "one in flight, batch.size=1048576, linger.ms=50, 100 ms; warn client:java:max.in.flight.requests.per.connection=5[note]",
+                "one in flight, batch.size=524288, linger.ms=20, 100 ms; warn client:java:max.in.flight.requests.per.connection=5[note]",
             })
     void aProducersConfiguredPipelineIsJudgedBeforeItSends(String producer, String expected) {
         Map<String, String> config = new HashMap<>();
@@ -307,8 +309,8 @@ class ProduceRulesTableTest {
         if (producer.contains("batch.size=")) {
             config.put("batch.size", producer.replaceAll(".*batch\\.size=(\\d+).*", "$1"));
         }
-        if (producer.contains("linger.ms=50")) {
-            config.put("linger.ms", "50");
+        if (producer.contains("linger.ms=")) {
+            config.put("linger.ms", producer.replaceAll(".*linger\\.ms=(\\d+).*", "$1"));
         }
         if (producer.contains("one in flight")) {
             config.put("max.in.flight.requests.per.connection", "1");
@@ -322,6 +324,33 @@ class ProduceRulesTableTest {
                         rtt,
                         1,
                         DEFAULTS)));
+    }
+
+    /**
+     * Four partitions a request at a 1000 Mbit/s target, 100 ms: five requests of four 1 MiB batches
+     * would be 20 MiB a round trip, but max.request.size (1 MiB) holds each request to one: 5 MiB,
+     * 419 Mbit/s. The batch is at its most already; the request size, the linger and the buffer are
+     * named, and once they are the pipeline carries the target.
+     */
+    @Test
+    void aRequestHoldsItsPartitionsBatchesUpToMaxRequestSize() {
+        TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
+        Finding finding = ClientConfigRules.producerPipeline(
+                        end("client", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
+                        ProducerPipeline.fromClientConfig(
+                                Map.of("batch.size", "1048576", "max.request.size", "1048576")),
+                        100_000,
+                        4,
+                        gigabit)
+                .orElseThrow();
+        assertEquals(5_242_880L, value(finding, "bytesPerRoundTrip"));
+        assertEquals(
+                "warn client:java:max.request.size=4194304 client:java:linger.ms=20 client:java:buffer.memory=67108864",
+                describe(Optional.of(finding)));
+        // now 5 MiB a round trip; raised, five requests of four 1 MiB batches: 20 MiB, past the target
+        Limit limit = finding.limit().orElseThrow();
+        assertEquals(5_242_880 / 0.1, limit.nowBytesPerSecond(), 1.0, limit.toString());
+        assertEquals(20_971_520 / 0.1, limit.afterBytesPerSecond(), 1.0, limit.toString());
     }
 
     @Test
