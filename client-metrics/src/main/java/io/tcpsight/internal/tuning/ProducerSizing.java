@@ -1,5 +1,6 @@
 package io.tcpsight.internal.tuning;
 
+import io.tcpsight.internal.model.ProducerPipeline;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +17,12 @@ public final class ProducerSizing {
     /** max.in.flight.requests.per.connection at most while idempotence holds (Java, kafka-python, librdkafka). */
     public static final int IN_FLIGHT_WITH_IDEMPOTENCE = 5;
     /** The Java client's (and kafka-python's) batch.size default. */
-    public static final long DEFAULT_BATCH_BYTES = 16_384;
+    public static final long DEFAULT_BATCH_BYTES = ProducerPipeline.DEFAULT_BATCH_BYTES;
     /** The largest batch.size given: one batch must stay within the broker's message.max.bytes (1048588). */
     public static final long MAX_BATCH_BYTES = 1_048_576;
 
-    public static final long DEFAULT_MAX_REQUEST_BYTES = 1_048_576;
-    public static final long DEFAULT_BUFFER_MEMORY = 33_554_432;
+    public static final long DEFAULT_MAX_REQUEST_BYTES = ProducerPipeline.DEFAULT_MAX_REQUEST_BYTES;
+    public static final long DEFAULT_BUFFER_MEMORY = ProducerPipeline.DEFAULT_BUFFER_MEMORY;
     /** Twice the BDP in flight. */
     static final int IN_FLIGHT_HEADROOM = 2;
     /** A batch waits this long for more records while the pipeline has room (20-50 ms for long paths). */
