@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,11 @@ final class ClusterSurvey {
     int partitionsPerBroker = 1;
 
     private ClusterSurvey() {}
+
+    /** The broker's socket settings, where it has a node id and DescribeConfigs was allowed. */
+    Optional<Map<String, String>> configOf(BrokerPaths.BrokerPath broker) {
+        return broker.nodeId() == null ? Optional.empty() : Optional.ofNullable(brokerConfigs.get(broker.nodeId()));
+    }
 
     /** The client's connections are judged with {@code kafka} (for the probe topic's partitions per broker). */
     static ClusterSurvey take(

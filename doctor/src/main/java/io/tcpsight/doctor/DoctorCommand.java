@@ -293,13 +293,12 @@ final class DoctorCommand implements Callable<Integer> {
         consumerFlow.addAll(BrokerPaths.findings(survey.brokers, client, config));
         List<Finding> producerFlow = new ArrayList<>();
         for (BrokerPaths.BrokerPath broker : survey.brokers) {
-            Map<String, String> brokerConfig =
-                    broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
-            if (broker.reachable() && brokerConfig != null) {
+            Optional<Map<String, String>> brokerConfig = survey.configOf(broker);
+            if (broker.reachable() && brokerConfig.isPresent()) {
                 ConnectionIdentity path = broker.identity(client);
-                BrokerConfigRules.sendBuffer(brokerConfig, path, broker.rttMicros(), config)
+                BrokerConfigRules.sendBuffer(brokerConfig.get(), path, broker.rttMicros(), config)
                         .ifPresent(consumerFlow::add);
-                BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config)
+                BrokerConfigRules.receiveBuffer(brokerConfig.get(), path, broker.rttMicros(), config)
                         .ifPresent(producerFlow::add);
             }
         }
@@ -341,12 +340,10 @@ final class DoctorCommand implements Callable<Integer> {
             }
             ConnectionIdentity path = broker.identity(client);
             rttByPath.put(ClientPaths.key(path), broker.rttMicros());
-            Map<String, String> brokerConfig =
-                    broker.nodeId() == null ? null : survey.brokerConfigs.get(broker.nodeId());
-            if (brokerConfig != null) {
-                BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config)
-                        .ifPresent(producerFlow::add);
-            }
+            survey.configOf(broker)
+                    .flatMap(brokerConfig ->
+                            BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config))
+                    .ifPresent(producerFlow::add);
             ClientConfigRules.producerPipeline(path, pipeline, broker.rttMicros(), survey.partitionsPerBroker, config)
                     .ifPresent(producerFlow::add);
         }
