@@ -6,6 +6,7 @@ import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,6 +43,12 @@ public final class BrokerConnectionIds {
     /** The connection Kafka knows by this id, without claiming an adopted one (a read for the rules). */
     BrokerConnection known(String connectionId) {
         return byConnectionId.get(connectionId);
+    }
+
+    /** The tracked connection Kafka knows by this id (a client telemetry push names the one it came on). */
+    public Optional<TrackedConnection> tracked(String connectionId) {
+        BrokerConnection connection = find(connectionId);
+        return connection == null ? Optional.empty() : Optional.of(connection.tracked);
     }
 
     BrokerConnection find(String connectionId) {
