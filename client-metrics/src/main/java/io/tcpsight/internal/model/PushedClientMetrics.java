@@ -24,6 +24,10 @@ public final class PushedClientMetrics {
         BATCH_SIZE_AVG_BYTES("org.apache.kafka.producer.batch.size.avg", false, "batchSizeAvgBytes"),
         /** The share of time the producer's send() waited for buffer.memory. */
         BUFFERPOOL_WAIT_RATIO("org.apache.kafka.producer.bufferpool.wait.ratio", false, "bufferpoolWaitRatio"),
+        /** The producer's buffer.memory, as its gauge says. */
+        BUFFER_TOTAL_BYTES("org.apache.kafka.producer.buffer.total.bytes", false, "bufferTotalBytes"),
+        /** What of it no record holds: what buffer.memory has left for send(). */
+        BUFFER_AVAILABLE_BYTES("org.apache.kafka.producer.buffer.available.bytes", false, "bufferAvailableBytes"),
         /** The producer's request latency to this broker, on average. */
         PRODUCER_REQUEST_LATENCY_AVG_MS(
                 "org.apache.kafka.producer.node.request.latency.avg", true, "producerRequestLatencyAvgMs"),
