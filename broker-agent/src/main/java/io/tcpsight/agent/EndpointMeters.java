@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.agent.internal.http.MetricsText;
 import io.tcpsight.agent.internal.listeners.ListenerMeters;
 import io.tcpsight.agent.internal.telemetry.TelemetryIntake;
+import io.tcpsight.agent.internal.telemetry.TelemetryMeters;
 import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.List;
@@ -18,7 +19,7 @@ final class EndpointMeters {
     static MetricsText prometheus(
             ConnectionMonitor monitor, ListenerMeters listeners, TelemetryIntake telemetry, ConnectPacer connectPacer) {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        for (MeterBinder meters : List.of(new ConnectionMeters(monitor), listeners, telemetry)) {
+        for (MeterBinder meters : List.of(new ConnectionMeters(monitor), listeners, new TelemetryMeters(telemetry))) {
             meters.bindTo(prometheus);
         }
         if (connectPacer != null) {

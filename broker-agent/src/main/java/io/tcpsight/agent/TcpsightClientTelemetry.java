@@ -69,7 +69,9 @@ public final class TcpsightClientTelemetry implements MetricsReporter, ClientTel
             }
             intake.receive(
                     context,
-                    payload.clientInstanceId() == null ? null : payload.clientInstanceId().toString(),
+                    payload.clientInstanceId() == null
+                            ? null
+                            : payload.clientInstanceId().toString(),
                     payload.contentType(),
                     payload.data());
         } catch (RuntimeException | LinkageError failure) {

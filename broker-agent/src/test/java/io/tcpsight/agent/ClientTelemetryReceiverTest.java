@@ -3,6 +3,8 @@ package io.tcpsight.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.MetricsData;
@@ -22,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.network.ClientInformation;
+import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.server.telemetry.ClientTelemetryPayload;
@@ -52,11 +55,19 @@ class ClientTelemetryReceiverTest {
                 TrackedConnection joined = connection(agent, pair.brokerSide());
                 assertEquals(INSTANCE.toString(), joined.pushed().orElseThrow().clientInstanceId());
                 assertEquals(
-                        85.1, joined.pushed().orElseThrow().figure(Figure.RECORD_QUEUE_TIME_AVG_MS).getAsDouble());
+                        85.1,
+                        joined.pushed()
+                                .orElseThrow()
+                                .figure(Figure.RECORD_QUEUE_TIME_AVG_MS)
+                                .getAsDouble());
                 assertEquals(
                         104.2,
-                        joined.pushed().orElseThrow().figure(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS).getAsDouble());
-                assertEquals(Optional.empty(), connection(agent, other.brokerSide()).pushed(), "the other socket");
+                        joined.pushed()
+                                .orElseThrow()
+                                .figure(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS)
+                                .getAsDouble());
+                assertEquals(
+                        Optional.empty(), connection(agent, other.brokerSide()).pushed(), "the other socket");
                 assertEquals(1, ClientTelemetryHandoff.intake().count(Outcome.JOINED));
             } finally {
                 agent.close();
@@ -81,13 +92,15 @@ class ClientTelemetryReceiverTest {
                 receiver.exportMetrics(
                         context(tracked), payload("application/x-protobuf", ByteBuffer.wrap(new byte[] {-1, -1, -1})));
                 receiver.exportMetrics(context(tracked), payload("application/json", otlp()));
-                receiver.exportMetrics(context("127.0.0.1:9092-127.0.0.1:1-0-1"), payload("application/x-protobuf", otlp()));
+                receiver.exportMetrics(
+                        context("127.0.0.1:9092-127.0.0.1:1-0-1"), payload("application/x-protobuf", otlp()));
 
                 assertEquals(1, intake.count(Outcome.OVERSIZED));
                 assertEquals(2, intake.count(Outcome.MALFORMED));
                 assertEquals(1, intake.count(Outcome.UNJOINED));
                 assertEquals(0, intake.count(Outcome.JOINED));
-                assertEquals(Optional.empty(), connection(agent, pair.brokerSide()).pushed());
+                assertEquals(
+                        Optional.empty(), connection(agent, pair.brokerSide()).pushed());
             } finally {
                 agent.close();
             }
@@ -137,7 +150,7 @@ class ClientTelemetryReceiverTest {
                 .orElseThrow();
     }
 
-    private static org.apache.kafka.common.requests.RequestContext context(String connectionId) {
+    private static RequestContext context(String connectionId) {
         return ProcessorRequests.metadata(
                 connectionId,
                 "edge-producer",
@@ -152,8 +165,8 @@ class ClientTelemetryReceiverTest {
                 .addResourceMetrics(ResourceMetrics.newBuilder()
                         .addScopeMetrics(ScopeMetrics.newBuilder()
                                 .addMetrics(gauge("org.apache.kafka.producer.record.queue.time.avg", 85.1, null))
-                                .addMetrics(gauge(
-                                        "org.apache.kafka.producer.node.request.latency.avg", 104.2, "node-1"))))
+                                .addMetrics(
+                                        gauge("org.apache.kafka.producer.node.request.latency.avg", 104.2, "node-1"))))
                 .build();
         return ByteBuffer.wrap(push.toByteArray());
     }
@@ -161,9 +174,9 @@ class ClientTelemetryReceiverTest {
     private static Metric gauge(String name, double value, String nodeId) {
         NumberDataPoint.Builder point = NumberDataPoint.newBuilder().setAsDouble(value);
         if (nodeId != null) {
-            point.addAttributes(io.opentelemetry.proto.common.v1.KeyValue.newBuilder()
+            point.addAttributes(KeyValue.newBuilder()
                     .setKey("node_id")
-                    .setValue(io.opentelemetry.proto.common.v1.AnyValue.newBuilder().setStringValue(nodeId)));
+                    .setValue(AnyValue.newBuilder().setStringValue(nodeId)));
         }
         return Metric.newBuilder()
                 .setName(name)

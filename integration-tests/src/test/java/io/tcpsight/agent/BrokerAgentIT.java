@@ -529,21 +529,26 @@ class BrokerAgentIT {
     @Test
     void eachClientsTelemetryPushLandsOnTheConnectionItCameOn() throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
-                        .overrides(Map.of(
-                                "metric.reporters",
-                                "org.apache.kafka.common.metrics.JmxReporter,io.tcpsight.agent.TcpsightClientTelemetry"))
+                        .overrides(
+                                Map.of(
+                                        "metric.reporters",
+                                        "org.apache.kafka.common.metrics.JmxReporter,io.tcpsight.agent.TcpsightClientTelemetry"))
                         .agent("interval=1s")
                         .start();
                 Admin admin = Admin.create(
                         Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "telemetry-admin"))) {
-            admin.createTopics(List.of(new NewTopic("pushed", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic("pushed", 1, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
             admin.incrementalAlterConfigs(Map.of(
                             new ConfigResource(ConfigResource.Type.CLIENT_METRICS, "tcpsight"),
                             List.of(
                                     new AlterConfigOp(
-                                            new ConfigEntry("metrics", "org.apache.kafka.producer.,org.apache.kafka.consumer."),
+                                            new ConfigEntry(
+                                                    "metrics", "org.apache.kafka.producer.,org.apache.kafka.consumer."),
                                             AlterConfigOp.OpType.SET),
-                                    new AlterConfigOp(new ConfigEntry("interval.ms", "1000"), AlterConfigOp.OpType.SET))))
+                                    new AlterConfigOp(
+                                            new ConfigEntry("interval.ms", "1000"), AlterConfigOp.OpType.SET))))
                     .all()
                     .get(30, TimeUnit.SECONDS);
             Map<String, String> instanceByClientId = new HashMap<>();
@@ -557,7 +562,9 @@ class BrokerAgentIT {
                             new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
                     clients.add(producer);
                     producer.send(new ProducerRecord<>("pushed", clientId)).get(30, TimeUnit.SECONDS);
-                    instanceByClientId.put(clientId, producer.clientInstanceId(Duration.ofSeconds(30)).toString());
+                    instanceByClientId.put(
+                            clientId,
+                            producer.clientInstanceId(Duration.ofSeconds(30)).toString());
                 }
                 Properties config = new Properties();
                 config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -569,7 +576,9 @@ class BrokerAgentIT {
                 clients.add(consumer);
                 consumer.subscribe(List.of("pushed"));
                 consumer.poll(Duration.ofSeconds(2));
-                instanceByClientId.put("telemetry-c", consumer.clientInstanceId(Duration.ofSeconds(30)).toString());
+                instanceByClientId.put(
+                        "telemetry-c",
+                        consumer.clientInstanceId(Duration.ofSeconds(30)).toString());
 
                 Map<String, String> shownByClientId = new HashMap<>();
                 List<String> wrong = new ArrayList<>();
@@ -580,9 +589,13 @@ class BrokerAgentIT {
                             consumer.poll(Duration.ofMillis(100));
                             for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
                                 JsonNode pushed = connection.path("clientTelemetry");
-                                String clientId = connection.path("connection").path("clientId").asText();
+                                String clientId = connection
+                                        .path("connection")
+                                        .path("clientId")
+                                        .asText();
                                 if (!pushed.isMissingNode()) {
-                                    String shown = pushed.path("clientInstanceId").asText();
+                                    String shown =
+                                            pushed.path("clientInstanceId").asText();
                                     shownByClientId.put(clientId, shown);
                                     if (!shown.equals(instanceByClientId.get(clientId))) {
                                         wrong.add(clientId + " shows " + shown + ": " + connection);

@@ -225,7 +225,8 @@ class StretchedClusterLabIT {
                 // the sample's cwnd and RTT beside the interval: a busy interval neither window- nor buffer-limited
                 // is the congestion window's, and the RTT says whether the line's queue grew
                 sampled.add(node + connection.connection().remote() + " " + interval + " cwnd "
-                        + connection.tcpInfo().sndCwnd() + " rtt " + connection.tcpInfo().rttMs());
+                        + connection.tcpInfo().sndCwnd() + " rtt "
+                        + connection.tcpInfo().rttMs());
             }
         }
         for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {

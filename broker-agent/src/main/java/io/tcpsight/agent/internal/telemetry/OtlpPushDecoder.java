@@ -11,6 +11,7 @@ import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class OtlpPushDecoder {
             metrics = MetricsData.parseFrom(CodedInputStream.newInstance(data.duplicate()));
         } catch (InvalidProtocolBufferException malformed) {
             throw malformed;
-        } catch (java.io.IOException unreadable) {
+        } catch (IOException unreadable) {
             throw new InvalidProtocolBufferException(unreadable);
         }
         Map<Figure, Double> figures = new EnumMap<>(Figure.class);
@@ -74,7 +75,8 @@ public final class OtlpPushDecoder {
         }
     }
 
-    private void read(Figure figure, List<NumberDataPoint> points, Map<Figure, Double> figures, Map<Figure, Long> newest) {
+    private void read(
+            Figure figure, List<NumberDataPoint> points, Map<Figure, Double> figures, Map<Figure, Long> newest) {
         for (NumberDataPoint point : points) {
             if (figure.perBroker() && !namesThisBroker(point.getAttributesList())) {
                 continue;

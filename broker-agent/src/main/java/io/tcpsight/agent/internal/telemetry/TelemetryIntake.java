@@ -1,13 +1,11 @@
 package io.tcpsight.agent.internal.telemetry;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -21,7 +19,7 @@ import java.util.function.Function;
  * not OTLP, or on a connection the agent does not track is counted and dropped; each kind is
  * logged once. Nothing here throws into Kafka.
  */
-public final class TelemetryIntake implements MeterBinder {
+public final class TelemetryIntake {
     /** Kafka's own default for telemetry.max.bytes: a larger push is dropped unread. */
     public static final int MAX_PUSH_BYTES = 1024 * 1024;
 
@@ -38,8 +36,8 @@ public final class TelemetryIntake implements MeterBinder {
         /** above {@link #MAX_PUSH_BYTES} */
         OVERSIZED;
 
-        String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -122,7 +120,10 @@ public final class TelemetryIntake implements MeterBinder {
             try {
                 known = new ContextField(requestContext.getClass());
             } catch (NoSuchFieldException | RuntimeException none) {
-                failedOnce.accept("reading a push's connection id from " + requestContext.getClass().getName(), none);
+                failedOnce.accept(
+                        "reading a push's connection id from "
+                                + requestContext.getClass().getName(),
+                        none);
                 return Optional.empty();
             }
             connectionIdField = known;
@@ -139,17 +140,6 @@ public final class TelemetryIntake implements MeterBinder {
     /** How many pushes ended so. */
     public long count(Outcome outcome) {
         return counts[outcome.ordinal()].get();
-    }
-
-    @Override
-    public void bindTo(MeterRegistry registry) {
-        for (Outcome outcome : Outcome.values()) {
-            FunctionCounter.builder("tcpsight.client.telemetry.pushes", this, intake -> intake.count(outcome))
-                    .description("Client telemetry pushes (KIP-714) the broker's receiver handed to tcpsight, by"
-                            + " outcome: joined to the connection they came on, unjoined, malformed, oversized")
-                    .tag("outcome", outcome.tag())
-                    .register(registry);
-        }
     }
 
     private static final class ContextField {

@@ -37,14 +37,20 @@ class PushedBufferTest {
     @Test
     void aStalePushOrOneWithoutBothGaugesOrNoneLeavesTheTrafficAsTheBrokerSawIt() {
         TrackedConnection connection = connection();
-        assertEquals(OptionalLong.empty(), BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
 
         connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS - 1, 33_554_432.0, 0.0));
-        assertEquals(OptionalLong.empty(), BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
 
         connection.pushed(new PushedClientMetrics(
                 "AAAAAAAAAAAAAAAAAAAAAQ", NOW, Map.of(Figure.BUFFER_TOTAL_BYTES, 33_554_432.0)));
-        assertEquals(OptionalLong.empty(), BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
 
         connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS, 33_554_432.0, 0.0));
         assertEquals(
@@ -66,7 +72,9 @@ class PushedBufferTest {
                         7,
                         0,
                         ConnectionIdentity.of(
-                                Role.BROKER, new InetSocketAddress("127.0.0.1", 9092), new InetSocketAddress("127.0.0.1", 50000)))
+                                Role.BROKER,
+                                new InetSocketAddress("127.0.0.1", 9092),
+                                new InetSocketAddress("127.0.0.1", 50000)))
                 .orElseThrow();
     }
 }

@@ -36,8 +36,8 @@ class OtlpPushDecoderTest {
                 // the Java client writes node-N; the other broker's figure is not this one's
                 gauge(
                         "org.apache.kafka.producer.node.request.latency.avg",
-                        point(3.5, 10, "node_id", "node-2"),
-                        point(104.2, 10, "node_id", "node-1")),
+                        point(104.2, 10, "node_id", "node-1"),
+                        point(3.5, 10, "node_id", "node-2")),
                 gauge("org.apache.kafka.producer.record.send.rate", point(99.0, 10)),
                 Metric.newBuilder()
                         .setName("org.apache.kafka.producer.batch.size.avg")
@@ -88,8 +88,8 @@ class OtlpPushDecoderTest {
 
     @Test
     void withoutItsOwnNodeIdTheBrokerReadsNoPerBrokerFigure() throws Exception {
-        MetricsData push = push(gauge(
-                "org.apache.kafka.producer.node.request.latency.avg", point(104.2, 10, "node_id", "node-1")));
+        MetricsData push = push(
+                gauge("org.apache.kafka.producer.node.request.latency.avg", point(104.2, 10, "node_id", "node-1")));
 
         PushedClientMetrics read = new OtlpPushDecoder(-1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
 
@@ -99,9 +99,8 @@ class OtlpPushDecoderTest {
     @Test
     void bytesThatAreNotOtlpAreRefused() {
         byte[] notOtlp = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 0x01};
-        assertThrows(
-                InvalidProtocolBufferException.class,
-                () -> new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(notOtlp)));
+        assertThrows(InvalidProtocolBufferException.class, () -> new OtlpPushDecoder(1)
+                .decode(INSTANCE, 0L, ByteBuffer.wrap(notOtlp)));
     }
 
     static MetricsData push(Metric... metrics) {
@@ -119,7 +118,8 @@ class OtlpPushDecoderTest {
     }
 
     static NumberDataPoint point(double value, long timeNanos, String... attributes) {
-        NumberDataPoint.Builder point = NumberDataPoint.newBuilder().setAsDouble(value).setTimeUnixNano(timeNanos);
+        NumberDataPoint.Builder point =
+                NumberDataPoint.newBuilder().setAsDouble(value).setTimeUnixNano(timeNanos);
         for (int i = 0; i < attributes.length; i += 2) {
             point.addAttributes(KeyValue.newBuilder()
                     .setKey(attributes[i])
