@@ -50,7 +50,7 @@ class ClientTelemetryReceiverTest {
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
 
-                receiver.clientReceiver().exportMetrics(context(pushedOn), payload("application/x-protobuf", otlp()));
+                receiver.clientReceiver().exportMetrics(context(pushedOn), payload("OTLP", otlp()));
 
                 TrackedConnection joined = connection(agent, pair.brokerSide());
                 assertEquals(INSTANCE.toString(), joined.pushed().orElseThrow().clientInstanceId());

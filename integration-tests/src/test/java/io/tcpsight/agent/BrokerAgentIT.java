@@ -594,6 +594,7 @@ class BrokerAgentIT {
                                         .path("clientId")
                                         .asText();
                                 if (!pushed.isMissingNode()) {
+                                    System.out.println("client telemetry on " + clientId + ": " + pushed);
                                     String shown =
                                             pushed.path("clientInstanceId").asText();
                                     shownByClientId.put(clientId, shown);
@@ -604,6 +605,8 @@ class BrokerAgentIT {
                             }
                             return shownByClientId.keySet().containsAll(instanceByClientId.keySet());
                         });
+                System.out.println(
+                        "client telemetry: shown " + shownByClientId + ", the clients' own " + instanceByClientId);
                 assertEquals(List.of(), wrong, "a push joined to another client's connection");
                 assertEquals(instanceByClientId, shownByClientId);
                 String metrics = broker.agentGet("/metrics");

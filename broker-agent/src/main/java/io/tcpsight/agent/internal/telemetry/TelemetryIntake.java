@@ -23,6 +23,9 @@ public final class TelemetryIntake {
     /** Kafka's own default for telemetry.max.bytes: a larger push is dropped unread. */
     public static final int MAX_PUSH_BYTES = 1024 * 1024;
 
+    /** What Kafka's broker names the payload's format (its DefaultClientTelemetryPayload, 4.3.1). */
+    static final String OTLP = "OTLP";
+    /** OTLP's own media type, which a receiver may be handed instead. */
     static final String PROTOBUF = "application/x-protobuf";
 
     /** How each push ended. */
@@ -89,10 +92,11 @@ public final class TelemetryIntake {
                             + " the agent reads (Kafka's default telemetry.max.bytes); dropped"));
             return Outcome.OVERSIZED;
         }
-        if (contentType != null && !contentType.isEmpty() && !contentType.startsWith(PROTOBUF)) {
+        if (contentType != null && !contentType.equalsIgnoreCase(OTLP) && !contentType.startsWith(PROTOBUF)) {
             failedOnce.accept(
                     "a client telemetry push",
-                    new IllegalArgumentException("content type " + contentType + ", not " + PROTOBUF + "; dropped"));
+                    new IllegalArgumentException(
+                            "content type " + contentType + ", not " + OTLP + " or " + PROTOBUF + "; dropped"));
             return Outcome.MALFORMED;
         }
         PushedClientMetrics pushed;
