@@ -27,6 +27,8 @@ import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
+import org.apache.kafka.server.telemetry.ClientTelemetryContext;
 import org.apache.kafka.server.telemetry.ClientTelemetryPayload;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +71,45 @@ class ClientTelemetryReceiverTest {
                 assertEquals(
                         Optional.empty(), connection(agent, other.brokerSide()).pushed(), "the other socket");
                 assertEquals(1, ClientTelemetryHandoff.intake().count(Outcome.JOINED));
+            } finally {
+                agent.close();
+            }
+        }
+    }
+
+    /** Kafka 4.2 and later call the exporter, with the request's context inside theirs. */
+    @Test
+    void theExporterOfKafka42AndLaterLandsAPushTheSameWay() throws Exception {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
+            AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            try {
+                agent.adoptOpenConnections();
+                String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+                TcpsightClientTelemetryExporter exporter = new TcpsightClientTelemetryExporter();
+                exporter.configure(Map.of("node.id", "1"));
+                RequestContext request = context(pushedOn);
+
+                exporter.clientTelemetryExporter()
+                        .exportMetrics(
+                                new ClientTelemetryContext() {
+                                    @Override
+                                    public int pushIntervalMs() {
+                                        return 30_000;
+                                    }
+
+                                    @Override
+                                    public AuthorizableRequestContext authorizableRequestContext() {
+                                        return request;
+                                    }
+                                },
+                                payload("OTLP", otlp()));
+
+                assertEquals(
+                        INSTANCE.toString(),
+                        connection(agent, pair.brokerSide())
+                                .pushed()
+                                .orElseThrow()
+                                .clientInstanceId());
             } finally {
                 agent.close();
             }

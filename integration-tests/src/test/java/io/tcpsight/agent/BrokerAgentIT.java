@@ -520,8 +520,8 @@ class BrokerAgentIT {
     }
 
     /**
-     * KIP-714 with a real broker and real Java clients: the broker lists tcpsight's receiver (beside
-     * Kafka's JMX reporter, as the docs write it), a narrow subscription asks producers and consumers for
+     * KIP-714 with a real broker and real Java clients: the broker (4.3) lists tcpsight's exporter (beside
+     * Kafka's JMX reporter, as the docs write it; ClientTelemetryReceiverTest calls the 3.7-4.1 receiver), a narrow subscription asks producers and consumers for
      * their metrics every second, and each push lands on the connection it came on. Two producers and a
      * consumer from one host: every connection that shows a client instance id shows the one its own
      * client reports (clientInstanceId), none another's.
@@ -532,7 +532,7 @@ class BrokerAgentIT {
                         .overrides(
                                 Map.of(
                                         "metric.reporters",
-                                        "org.apache.kafka.common.metrics.JmxReporter,io.tcpsight.agent.TcpsightClientTelemetry"))
+                                        "org.apache.kafka.common.metrics.JmxReporter,io.tcpsight.agent.TcpsightClientTelemetryExporter"))
                         .agent("interval=1s")
                         .start();
                 Admin admin = Admin.create(
