@@ -520,19 +520,23 @@ class BrokerAgentIT {
     }
 
     /**
-     * KIP-714 with a real broker and real Java clients: the broker (4.3) lists tcpsight's exporter (beside
-     * Kafka's JMX reporter, as the docs write it; ClientTelemetryReceiverTest calls the 3.7-4.1 receiver), a narrow subscription asks producers and consumers for
+     * KIP-714 with a real broker and real Java clients: the broker lists tcpsight's receiver for its release
+     * (beside Kafka's JMX reporter, as the docs write it), a narrow subscription asks producers and consumers for
      * their metrics every second, and each push lands on the connection it came on. Two producers and a
      * consumer from one host: every connection that shows a client instance id shows the one its own
      * client reports (clientInstanceId), none another's.
      */
-    @Test
-    void eachClientsTelemetryPushLandsOnTheConnectionItCameOn() throws Exception {
+    @ParameterizedTest(name = "Kafka {0}")
+    @EnumSource(names = {"V3_9", "V4_3"})
+    void eachClientsTelemetryPushLandsOnTheConnectionItCameOn(KafkaBroker.Version version) throws Exception {
+        // the receiver Kafka 3.7-4.1 call, and the exporter of 4.2 and later (docs/client-telemetry.md)
+        String receiver = version == KafkaBroker.Version.V3_9
+                ? "io.tcpsight.agent.TcpsightClientTelemetry"
+                : "io.tcpsight.agent.TcpsightClientTelemetryExporter";
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .version(version)
                         .overrides(
-                                Map.of(
-                                        "metric.reporters",
-                                        "org.apache.kafka.common.metrics.JmxReporter,io.tcpsight.agent.TcpsightClientTelemetryExporter"))
+                                Map.of("metric.reporters", "org.apache.kafka.common.metrics.JmxReporter," + receiver))
                         .agent("interval=1s")
                         .start();
                 Admin admin = Admin.create(
