@@ -5,6 +5,7 @@ import io.tcpsight.agent.internal.listeners.ListenerWatch;
 import io.tcpsight.agent.internal.naming.AgentRuntime;
 import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
 import io.tcpsight.agent.internal.naming.BrokerSocketSettings;
+import io.tcpsight.agent.internal.telemetry.TelemetryIntake;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.runtime.ObservationRuntime;
 import io.tcpsight.internal.sampling.TrackedConnection;
@@ -46,6 +47,8 @@ final class AgentAssembly {
         Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
         this.brokerSockets = BrokerSocketSettings.ofThisJvm();
         BrokerConnectionIds brokerIds = new BrokerConnectionIds(brokerSockets);
+        TelemetryIntake telemetry = new TelemetryIntake(brokerIds::tracked, failures::failed);
+        ClientTelemetryHandoff.publish(telemetry);
         ListenerWatch listeners =
                 new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, failures::failed);
         ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
@@ -69,7 +72,7 @@ final class AgentAssembly {
                         settings.host,
                         settings.port,
                         settings.access,
-                        EndpointMeters.prometheus(monitor, listeners.meters(), connectPacer),
+                        EndpointMeters.prometheus(monitor, listeners.meters(), telemetry, connectPacer),
                         monitor,
                         brokerSockets::jsonFor,
                         log::warn);
@@ -160,6 +163,7 @@ final class AgentAssembly {
     }
 
     void close() {
+        ClientTelemetryHandoff.publish(null);
         observation.close();
     }
 }

@@ -5,6 +5,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.agent.internal.http.MetricsText;
 import io.tcpsight.agent.internal.listeners.ListenerMeters;
+import io.tcpsight.agent.internal.telemetry.TelemetryIntake;
+import io.tcpsight.agent.internal.telemetry.TelemetryMeters;
 import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import java.util.List;
@@ -14,9 +16,10 @@ final class EndpointMeters {
     private EndpointMeters() {}
 
     /** @param connectPacer null when pacing is off */
-    static MetricsText prometheus(ConnectionMonitor monitor, ListenerMeters listeners, ConnectPacer connectPacer) {
+    static MetricsText prometheus(
+            ConnectionMonitor monitor, ListenerMeters listeners, TelemetryIntake telemetry, ConnectPacer connectPacer) {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        for (MeterBinder meters : List.of(new ConnectionMeters(monitor), listeners)) {
+        for (MeterBinder meters : List.of(new ConnectionMeters(monitor), listeners, new TelemetryMeters(telemetry))) {
             meters.bindTo(prometheus);
         }
         if (connectPacer != null) {

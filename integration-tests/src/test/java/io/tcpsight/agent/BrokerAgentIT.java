@@ -38,12 +38,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -512,6 +515,111 @@ class BrokerAgentIT {
                 assertTrue(
                         dave.connection().clientSoftware().startsWith("apache-kafka-java/"),
                         dave.connection().clientSoftware());
+            }
+        }
+    }
+
+    /**
+     * KIP-714 with a real broker and real Java clients: the broker lists tcpsight's receiver for its release
+     * (beside Kafka's JMX reporter, as the docs write it), a narrow subscription asks producers and consumers for
+     * their metrics every second, and each push lands on the connection it came on. Two producers and a
+     * consumer from one host: every connection that shows a client instance id shows the one its own
+     * client reports (clientInstanceId), none another's.
+     */
+    @ParameterizedTest(name = "Kafka {0}")
+    @EnumSource(names = {"V3_9", "V4_3"})
+    void eachClientsTelemetryPushLandsOnTheConnectionItCameOn(KafkaBroker.Version version) throws Exception {
+        // the receiver Kafka 3.7-4.1 call, and the exporter of 4.2 and later (docs/client-telemetry.md)
+        String receiver = version == KafkaBroker.Version.V3_9
+                ? "io.tcpsight.agent.TcpsightClientTelemetry"
+                : "io.tcpsight.agent.TcpsightClientTelemetryExporter";
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .version(version)
+                        .overrides(
+                                Map.of("metric.reporters", "org.apache.kafka.common.metrics.JmxReporter," + receiver))
+                        .agent("interval=1s")
+                        .start();
+                Admin admin = Admin.create(
+                        Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "telemetry-admin"))) {
+            admin.createTopics(List.of(new NewTopic("pushed", 1, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(ConfigResource.Type.CLIENT_METRICS, "tcpsight"),
+                            List.of(
+                                    new AlterConfigOp(
+                                            new ConfigEntry(
+                                                    "metrics", "org.apache.kafka.producer.,org.apache.kafka.consumer."),
+                                            AlterConfigOp.OpType.SET),
+                                    new AlterConfigOp(
+                                            new ConfigEntry("interval.ms", "1000"), AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            Map<String, String> instanceByClientId = new HashMap<>();
+            List<AutoCloseable> clients = new ArrayList<>();
+            try {
+                for (String clientId : List.of("telemetry-a", "telemetry-b")) {
+                    Properties config = new Properties();
+                    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+                    config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+                    KafkaProducer<String, String> producer =
+                            new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+                    clients.add(producer);
+                    producer.send(new ProducerRecord<>("pushed", clientId)).get(30, TimeUnit.SECONDS);
+                    instanceByClientId.put(
+                            clientId,
+                            producer.clientInstanceId(Duration.ofSeconds(30)).toString());
+                }
+                Properties config = new Properties();
+                config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+                config.put(ConsumerConfig.CLIENT_ID_CONFIG, "telemetry-c");
+                config.put(ConsumerConfig.GROUP_ID_CONFIG, "pushed");
+                config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                KafkaConsumer<String, String> consumer =
+                        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+                clients.add(consumer);
+                consumer.subscribe(List.of("pushed"));
+                consumer.poll(Duration.ofSeconds(2));
+                instanceByClientId.put(
+                        "telemetry-c",
+                        consumer.clientInstanceId(Duration.ofSeconds(30)).toString());
+
+                Map<String, String> shownByClientId = new HashMap<>();
+                List<String> wrong = new ArrayList<>();
+                LabAwait.await("each client's push on its connection")
+                        .atMost(Duration.ofSeconds(30))
+                        .explainedBy(() -> "shown " + shownByClientId + ", expected " + instanceByClientId)
+                        .untilTrue(() -> {
+                            consumer.poll(Duration.ofMillis(100));
+                            for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
+                                JsonNode pushed = connection.path("clientTelemetry");
+                                String clientId = connection
+                                        .path("connection")
+                                        .path("clientId")
+                                        .asText();
+                                if (!pushed.isMissingNode()) {
+                                    System.out.println("client telemetry on " + clientId + ": " + pushed);
+                                    String shown =
+                                            pushed.path("clientInstanceId").asText();
+                                    shownByClientId.put(clientId, shown);
+                                    if (!shown.equals(instanceByClientId.get(clientId))) {
+                                        wrong.add(clientId + " shows " + shown + ": " + connection);
+                                    }
+                                }
+                            }
+                            return shownByClientId.keySet().containsAll(instanceByClientId.keySet());
+                        });
+                System.out.println(
+                        "client telemetry: shown " + shownByClientId + ", the clients' own " + instanceByClientId);
+                assertEquals(List.of(), wrong, "a push joined to another client's connection");
+                assertEquals(instanceByClientId, shownByClientId);
+                String metrics = broker.agentGet("/metrics");
+                assertTrue(
+                        metrics.contains("tcpsight_client_telemetry_pushes_total{outcome=\"malformed\"} 0.0"), metrics);
+            } finally {
+                for (AutoCloseable client : clients) {
+                    client.close();
+                }
             }
         }
     }

@@ -222,7 +222,11 @@ class StretchedClusterLabIT {
                     && interval != null
                     && Math.max(interval.sendRateBytesPerSecond(), interval.receiveRateBytesPerSecond())
                             >= 0.1 * LINE_BYTES_PER_SECOND) {
-                sampled.add(node + connection.connection().remote() + " " + interval);
+                // the sample's cwnd and RTT beside the interval: a busy interval neither window- nor buffer-limited
+                // is the congestion window's, and the RTT says whether the line's queue grew
+                sampled.add(node + connection.connection().remote() + " " + interval + " cwnd "
+                        + connection.tcpInfo().sndCwnd() + " rtt "
+                        + connection.tcpInfo().rttMs());
             }
         }
         for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {

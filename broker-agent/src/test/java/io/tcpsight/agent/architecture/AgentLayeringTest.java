@@ -89,7 +89,13 @@ class AgentLayeringTest {
 
     @Test
     void noKafkaTypeIsLinkedAndBytecodeIsWrittenOnlyInTheHooks() {
+        // The client telemetry receivers are the one exception: Kafka creates them from metric.reporters and
+        // calls them through its own interfaces, so they must implement them; nothing of the agent loads them.
         noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName("io.tcpsight.agent.TcpsightClientTelemetry")
+                .and()
+                .doNotHaveFullyQualifiedName("io.tcpsight.agent.TcpsightClientTelemetryExporter")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("org.apache.kafka..")
@@ -151,6 +157,11 @@ class AgentLayeringTest {
                 .filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.isTopLevelClass())
                 .filter(type -> !type.getPackageName().startsWith("io.tcpsight.agent.internal"))
                 .forEach(type -> outside.add(type.getName()));
-        assertEquals(Set.of("io.tcpsight.agent.TcpsightAgent"), outside);
+        assertEquals(
+                Set.of(
+                        "io.tcpsight.agent.TcpsightAgent",
+                        "io.tcpsight.agent.TcpsightClientTelemetry",
+                        "io.tcpsight.agent.TcpsightClientTelemetryExporter"),
+                outside);
     }
 }

@@ -117,6 +117,12 @@ public final class ConnectionJson {
                 json.append(",\"handshakeMs\":")
                         .append(connection.handshakeMillis().getAsLong());
             }
+            connection.pushed().ifPresent(pushed -> {
+                json.append(",\"clientTelemetry\":{");
+                field(json, "clientInstanceId", pushed.clientInstanceId(), true);
+                pushed.figures().forEach((figure, value) -> field(json, figure.field(), value, false));
+                json.append('}');
+            });
             String applying = settings.apply(connection.identity());
             if (!applying.isEmpty()) {
                 json.append(',');

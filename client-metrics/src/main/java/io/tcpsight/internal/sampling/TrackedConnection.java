@@ -2,6 +2,7 @@ package io.tcpsight.internal.sampling;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.OptionalValues;
+import io.tcpsight.internal.model.PushedClientMetrics;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -27,6 +28,9 @@ public final class TrackedConnection {
     private volatile ConnectionSample latest;
     /** The widest window the peer advertised in any sample; -1 before one. The sampler thread writes it. */
     private volatile long widestSndWindowBytes = -1;
+
+    /** What the client last pushed of itself on this connection (KIP-714); null until a push came on it. */
+    private volatile PushedClientMetrics pushed;
 
     private int samplesSinceBufferRead;
     /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
@@ -123,6 +127,16 @@ public final class TrackedConnection {
      */
     public OptionalLong widestSndWindowBytes() {
         return widestSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(widestSndWindowBytes);
+    }
+
+    /** What the client last pushed of itself on this connection (KIP-714), if a push came on it. */
+    public Optional<PushedClientMetrics> pushed() {
+        return Optional.ofNullable(pushed);
+    }
+
+    /** Keeps a push that came on this connection: the latest replaces the one before, so a connection holds one. */
+    public void pushed(PushedClientMetrics metrics) {
+        pushed = metrics;
     }
 
     /** Buffer state is re-read every few samples: it changes slowly and costs five system calls. */

@@ -2,10 +2,12 @@ package io.tcpsight.agent.internal.naming;
 
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.PushedClientMetrics.Figure;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,6 +44,12 @@ public final class BrokerConnectionIds {
     /** The connection Kafka knows by this id, without claiming an adopted one (a read for the rules). */
     BrokerConnection known(String connectionId) {
         return byConnectionId.get(connectionId);
+    }
+
+    /** The tracked connection Kafka knows by this id (a client telemetry push names the one it came on). */
+    public Optional<TrackedConnection> tracked(String connectionId) {
+        BrokerConnection connection = find(connectionId);
+        return connection == null ? Optional.empty() : Optional.of(connection.tracked);
     }
 
     BrokerConnection find(String connectionId) {
@@ -95,8 +103,32 @@ public final class BrokerConnectionIds {
                         .withFetchMaxBytes(sizes.maxBytes)
                         .withMaxPartitionFetchBytes(sizes.partitionMaxBytes)
                         .withPartitionsPerBroker(sizes.partitions);
-        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(System.nanoTime());
-        return traffic == null ? settings : settings.withProduceTraffic(traffic);
+        long now = System.nanoTime();
+        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(now);
+        return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
+    }
+
+    /**
+     * A push the producer made on this connection within this long tells what its records hold of its
+     * buffer.memory: the documented subscription pushes every 30 s, so three of its intervals.
+     */
+    static final long PUSH_FRESH_NANOS = 90_000_000_000L;
+
+    /**
+     * What the producer's records held of its buffer.memory, where it pushed its buffer gauges on this
+     * connection lately (KIP-714): the same figures the reporter reads at the producer's own end, which
+     * tell a producer its pipeline holds (a backlog) from one its application paces.
+     */
+    static ProduceTraffic withPushedBuffer(ProduceTraffic traffic, TrackedConnection connection, long nowNanos) {
+        return connection
+                .pushed()
+                .filter(pushed -> nowNanos - pushed.receivedNanos() <= PUSH_FRESH_NANOS)
+                .filter(pushed -> pushed.figure(Figure.BUFFER_TOTAL_BYTES).isPresent()
+                        && pushed.figure(Figure.BUFFER_AVAILABLE_BYTES).isPresent())
+                .map(pushed -> traffic.withBuffer(
+                        pushed.figure(Figure.BUFFER_TOTAL_BYTES).getAsDouble(),
+                        pushed.figure(Figure.BUFFER_AVAILABLE_BYTES).getAsDouble()))
+                .orElse(traffic);
     }
 
     /** The addresses part of a broker-side connection id. */

@@ -1,0 +1,158 @@
+package io.tcpsight.agent.internal.telemetry;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tcpsight.internal.model.PushedClientMetrics;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Where each client telemetry push (KIP-714) the broker receives goes: onto the connection it came
+ * on, which Kafka's request context names by its connection id, so the client's own figures sit
+ * beside the kernel's for the same socket. A connection keeps only its latest push, so memory is
+ * bounded by the connections the agent tracks, whatever clients push. A push that is too large,
+ * not OTLP, or on a connection the agent does not track is counted and dropped; each kind is
+ * logged once. Nothing here throws into Kafka.
+ */
+public final class TelemetryIntake {
+    /** Kafka's own default for telemetry.max.bytes: a larger push is dropped unread. */
+    public static final int MAX_PUSH_BYTES = 1024 * 1024;
+
+    /** What Kafka's broker names the payload's format (its DefaultClientTelemetryPayload, 4.3.1). */
+    static final String OTLP = "OTLP";
+    /** OTLP's own media type, which a receiver may be handed instead. */
+    static final String PROTOBUF = "application/x-protobuf";
+
+    /** How each push ended. */
+    public enum Outcome {
+        /** decoded and kept on the connection it came on */
+        JOINED,
+        /** decoded, but on a connection the agent does not track (TCP_INFO unavailable, or the table full) */
+        UNJOINED,
+        /** not an OTLP MetricsData, or of another content type */
+        MALFORMED,
+        /** above {@link #MAX_PUSH_BYTES} */
+        OVERSIZED;
+
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final Function<String, Optional<TrackedConnection>> connectionById;
+    private final BiConsumer<String, Throwable> failedOnce;
+    private final AtomicLong[] counts = new AtomicLong[Outcome.values().length];
+    private volatile OtlpPushDecoder decoder = new OtlpPushDecoder(-1);
+    private volatile ContextField connectionIdField;
+
+    /**
+     * @param connectionById the tracked connection Kafka knows by a connection id
+     * @param failedOnce where a failure goes (logged once per kind)
+     */
+    public TelemetryIntake(
+            Function<String, Optional<TrackedConnection>> connectionById, BiConsumer<String, Throwable> failedOnce) {
+        this.connectionById = connectionById;
+        this.failedOnce = failedOnce;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new AtomicLong();
+        }
+    }
+
+    /** This broker's node.id, from the receiver's configuration: per-broker figures are read for it. */
+    public void brokerNodeId(int nodeId) {
+        decoder = new OtlpPushDecoder(nodeId);
+    }
+
+    /**
+     * One push, as Kafka hands it to a receiver.
+     *
+     * @param requestContext Kafka's context of the PushTelemetry request (its connection id is read)
+     * @return how it ended
+     */
+    public Outcome receive(Object requestContext, String clientInstanceId, String contentType, ByteBuffer data) {
+        Outcome outcome = intake(requestContext, clientInstanceId, contentType, data);
+        counts[outcome.ordinal()].incrementAndGet();
+        return outcome;
+    }
+
+    private Outcome intake(Object requestContext, String clientInstanceId, String contentType, ByteBuffer data) {
+        if (data == null || clientInstanceId == null) {
+            failedOnce.accept("a client telemetry push", new IllegalArgumentException("a push without data or id"));
+            return Outcome.MALFORMED;
+        }
+        if (data.remaining() > MAX_PUSH_BYTES) {
+            failedOnce.accept(
+                    "a client telemetry push",
+                    new IllegalArgumentException(data.remaining() + " bytes, above the " + MAX_PUSH_BYTES
+                            + " the agent reads (Kafka's default telemetry.max.bytes); dropped"));
+            return Outcome.OVERSIZED;
+        }
+        if (contentType != null && !contentType.equalsIgnoreCase(OTLP) && !contentType.startsWith(PROTOBUF)) {
+            failedOnce.accept(
+                    "a client telemetry push",
+                    new IllegalArgumentException(
+                            "content type " + contentType + ", not " + OTLP + " or " + PROTOBUF + "; dropped"));
+            return Outcome.MALFORMED;
+        }
+        PushedClientMetrics pushed;
+        try {
+            pushed = decoder.decode(clientInstanceId, System.nanoTime(), data);
+        } catch (InvalidProtocolBufferException malformed) {
+            failedOnce.accept("decoding a client telemetry push", malformed);
+            return Outcome.MALFORMED;
+        }
+        Optional<TrackedConnection> connection = connectionId(requestContext).flatMap(connectionById);
+        if (connection.isEmpty()) {
+            return Outcome.UNJOINED;
+        }
+        connection.get().pushed(pushed);
+        return Outcome.JOINED;
+    }
+
+    /** Kafka's RequestContext names the connection in its public field connectionId; read, not linked. */
+    private Optional<String> connectionId(Object requestContext) {
+        if (requestContext == null) {
+            return Optional.empty();
+        }
+        ContextField known = connectionIdField;
+        if (known == null || known.type != requestContext.getClass()) {
+            try {
+                known = new ContextField(requestContext.getClass());
+            } catch (NoSuchFieldException | RuntimeException none) {
+                failedOnce.accept(
+                        "reading a push's connection id from "
+                                + requestContext.getClass().getName(),
+                        none);
+                return Optional.empty();
+            }
+            connectionIdField = known;
+        }
+        try {
+            Object id = known.field.get(requestContext);
+            return id instanceof String ? Optional.of((String) id) : Optional.empty();
+        } catch (IllegalAccessException | RuntimeException unreadable) {
+            failedOnce.accept("reading a push's connection id", unreadable);
+            return Optional.empty();
+        }
+    }
+
+    /** How many pushes ended so. */
+    public long count(Outcome outcome) {
+        return counts[outcome.ordinal()].get();
+    }
+
+    private static final class ContextField {
+        final Class<?> type;
+        final Field field;
+
+        ContextField(Class<?> type) throws NoSuchFieldException {
+            this.type = type;
+            this.field = type.getField("connectionId");
+        }
+    }
+}

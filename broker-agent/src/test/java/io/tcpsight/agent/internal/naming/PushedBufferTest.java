@@ -1,0 +1,80 @@
+package io.tcpsight.agent.internal.naming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.PushedClientMetrics;
+import io.tcpsight.internal.model.PushedClientMetrics.Figure;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A producer's own buffer gauges, pushed on its connection (KIP-714), tell the produce rule at the
+ * broker what only the producer's end could tell before: whether its records wait behind the
+ * pipeline. Only a fresh push with both gauges counts.
+ */
+class PushedBufferTest {
+    private static final long NOW = 1_000_000_000_000L;
+    private static final ProduceTraffic TRAFFIC = new ProduceTraffic(10, 163_840, 2.0, 1);
+
+    @Test
+    void aFreshPushOfBothGaugesSaysWhatTheRecordsHold() {
+        TrackedConnection connection = connection();
+        connection.pushed(push(NOW - 1_000_000_000L, 33_554_432.0, 1_048_576.0));
+
+        ProduceTraffic judged = BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW);
+
+        assertEquals(OptionalLong.of(32_505_856), judged.bufferHeldBytes());
+        assertEquals(OptionalLong.of(33_554_432), judged.bufferTotalBytes());
+    }
+
+    @Test
+    void aStalePushOrOneWithoutBothGaugesOrNoneLeavesTheTrafficAsTheBrokerSawIt() {
+        TrackedConnection connection = connection();
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+
+        connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS - 1, 33_554_432.0, 0.0));
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+
+        connection.pushed(new PushedClientMetrics(
+                "AAAAAAAAAAAAAAAAAAAAAQ", NOW, Map.of(Figure.BUFFER_TOTAL_BYTES, 33_554_432.0)));
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+
+        connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS, 33_554_432.0, 0.0));
+        assertEquals(
+                OptionalLong.of(33_554_432),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes(),
+                "exactly as old as allowed");
+    }
+
+    private static PushedClientMetrics push(long receivedNanos, double total, double available) {
+        return new PushedClientMetrics(
+                "AAAAAAAAAAAAAAAAAAAAAQ",
+                receivedNanos,
+                Map.of(Figure.BUFFER_TOTAL_BYTES, total, Figure.BUFFER_AVAILABLE_BYTES, available));
+    }
+
+    private static TrackedConnection connection() {
+        return new ConnectionRegistry(4)
+                .track(
+                        7,
+                        0,
+                        ConnectionIdentity.of(
+                                Role.BROKER,
+                                new InetSocketAddress("127.0.0.1", 9092),
+                                new InetSocketAddress("127.0.0.1", 50000)))
+                .orElseThrow();
+    }
+}

@@ -1,0 +1,119 @@
+package io.tcpsight.internal.model;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * What a client said of itself in its last telemetry push (KIP-714), as the broker received it on
+ * one connection: its client instance id and the few of its own metrics the rules read. A client
+ * pushes every metric its subscription names; only {@link Figure}'s are kept, so one push costs a
+ * connection the same few fields whatever the client sent.
+ */
+public final class PushedClientMetrics {
+    /**
+     * The client's own figures the rules read, each under its KIP-714 name (the Java client's
+     * metric group and name, dotted; librdkafka pushes the same names). A per-broker figure is read
+     * for the broker that received the push.
+     */
+    public enum Figure {
+        /** How long records waited in the producer's queue before they were sent, on average. */
+        RECORD_QUEUE_TIME_AVG_MS("org.apache.kafka.producer.record.queue.time.avg", false, "recordQueueTimeAvgMs"),
+        /** The producer's batches, in bytes, on average. */
+        BATCH_SIZE_AVG_BYTES("org.apache.kafka.producer.batch.size.avg", false, "batchSizeAvgBytes"),
+        /** The share of time the producer's send() waited for buffer.memory. */
+        BUFFERPOOL_WAIT_RATIO("org.apache.kafka.producer.bufferpool.wait.ratio", false, "bufferpoolWaitRatio"),
+        /** The producer's buffer.memory, as its gauge says. */
+        BUFFER_TOTAL_BYTES("org.apache.kafka.producer.buffer.total.bytes", false, "bufferTotalBytes"),
+        /** What of it no record holds: what buffer.memory has left for send(). */
+        BUFFER_AVAILABLE_BYTES("org.apache.kafka.producer.buffer.available.bytes", false, "bufferAvailableBytes"),
+        /** The producer's request latency to this broker, on average. */
+        PRODUCER_REQUEST_LATENCY_AVG_MS(
+                "org.apache.kafka.producer.node.request.latency.avg", true, "producerRequestLatencyAvgMs"),
+        /** The consumer's fetch latency, on average. */
+        FETCH_LATENCY_AVG_MS("org.apache.kafka.consumer.fetch.manager.fetch.latency.avg", false, "fetchLatencyAvgMs"),
+        /** The consumer's largest lag, in records, over its partitions. */
+        RECORDS_LAG_MAX("org.apache.kafka.consumer.fetch.manager.records.lag.max", false, "recordsLagMax");
+
+        private final String pushedName;
+        private final boolean perBroker;
+        private final String field;
+
+        Figure(String pushedName, boolean perBroker, String field) {
+            this.pushedName = pushedName;
+            this.perBroker = perBroker;
+            this.field = field;
+        }
+
+        /** The metric's name in the push. */
+        public String pushedName() {
+            return pushedName;
+        }
+
+        /** Whether the client pushes it once per broker (a node_id attribute), and this broker's is the one read. */
+        public boolean perBroker() {
+            return perBroker;
+        }
+
+        /** Its name in tcpsight's JSON. */
+        public String field() {
+            return field;
+        }
+
+        /** The figure pushed under this name, or null. */
+        public static Figure ofPushedName(String name) {
+            for (Figure figure : values()) {
+                if (figure.pushedName.equals(name)) {
+                    return figure;
+                }
+            }
+            return null;
+        }
+    }
+
+    private final String clientInstanceId;
+    private final long receivedNanos;
+    private final EnumMap<Figure, Double> figures;
+
+    /**
+     * @param clientInstanceId the id the client pushed under (a Kafka Uuid's text)
+     * @param receivedNanos when the broker received the push ({@link System#nanoTime()})
+     * @param figures the kept figures the push carried; a finite value each
+     */
+    public PushedClientMetrics(String clientInstanceId, long receivedNanos, Map<Figure, Double> figures) {
+        this.clientInstanceId = Objects.requireNonNull(clientInstanceId, "clientInstanceId");
+        this.receivedNanos = receivedNanos;
+        EnumMap<Figure, Double> kept = new EnumMap<>(Figure.class);
+        figures.forEach((figure, value) -> {
+            if (value != null && Double.isFinite(value)) {
+                kept.put(figure, value);
+            }
+        });
+        this.figures = kept;
+    }
+
+    public String clientInstanceId() {
+        return clientInstanceId;
+    }
+
+    public long receivedNanos() {
+        return receivedNanos;
+    }
+
+    /** The figure's value in the push, if the client pushed it. */
+    public OptionalDouble figure(Figure figure) {
+        Double value = figures.get(figure);
+        return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
+    }
+
+    /** The figures the push carried, in {@link Figure}'s order. */
+    public Map<Figure, Double> figures() {
+        return new EnumMap<>(figures);
+    }
+
+    @Override
+    public String toString() {
+        return "PushedClientMetrics{" + clientInstanceId + " " + figures + "}";
+    }
+}
