@@ -12,8 +12,16 @@ final class ClientTelemetryHandoff {
 
     private ClientTelemetryHandoff() {}
 
-    static void publish(TelemetryIntake running) {
+    /** The agent started: pushes reach its intake from now on. */
+    static synchronized void publish(TelemetryIntake running) {
         intake = running;
+    }
+
+    /** The agent that published this intake stopped: pushes are dropped, unless another agent published since. */
+    static synchronized void withdraw(TelemetryIntake stopped) {
+        if (intake == stopped) {
+            intake = null;
+        }
     }
 
     /** The agent's intake; null when the agent does not run in this JVM. */
