@@ -21,6 +21,7 @@ final class ClientTelemetryForwarding {
      * per-broker figures too.
      */
     void configure(Map<String, ?> configs) {
+        ClientTelemetryHandoff.receiverConfigured();
         Object nodeId = configs.get("node.id") != null ? configs.get("node.id") : configs.get("broker.id");
         if (nodeId == null) {
             return;

@@ -5,6 +5,8 @@ import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +52,10 @@ public final class TelemetryIntake {
     private volatile OtlpPushDecoder decoder = new OtlpPushDecoder(-1);
 
     private volatile ContextField connectionIdField;
+    /** Whether Kafka created a receiver in this JVM (a broker that lists it in metric.reporters). */
+    private boolean receiverConfigured;
+
+    private final List<Runnable> whenReceiving = new ArrayList<>();
 
     /**
      * @param connectionById the tracked connection Kafka knows by a connection id
@@ -62,6 +68,35 @@ public final class TelemetryIntake {
         for (int i = 0; i < counts.length; i++) {
             counts[i] = new AtomicLong();
         }
+    }
+
+    /**
+     * Kafka created a receiver in this JVM: from now on pushes may come, and what waits for that
+     * (the endpoint's counts) runs, once. A Connect worker or a client JVM with the agent never gets
+     * here, so its endpoint shows nothing of client telemetry.
+     */
+    public void receiverConfigured() {
+        List<Runnable> waiting;
+        synchronized (whenReceiving) {
+            if (receiverConfigured) {
+                return;
+            }
+            receiverConfigured = true;
+            waiting = new ArrayList<>(whenReceiving);
+            whenReceiving.clear();
+        }
+        waiting.forEach(Runnable::run);
+    }
+
+    /** Runs {@code action} once a receiver is configured: now, if one already is. */
+    public void whenReceiving(Runnable action) {
+        synchronized (whenReceiving) {
+            if (!receiverConfigured) {
+                whenReceiving.add(action);
+                return;
+            }
+        }
+        action.run();
     }
 
     /**
@@ -82,8 +117,7 @@ public final class TelemetryIntake {
     private Outcome intake(
             Object requestContext, int brokerNodeId, String clientInstanceId, String contentType, ByteBuffer data) {
         if (data == null || clientInstanceId == null) {
-            failedOnce.accept(
-                    "a client telemetry push without data or id", new IllegalArgumentException("dropped"));
+            failedOnce.accept("a client telemetry push without data or id", new IllegalArgumentException("dropped"));
             return Outcome.MALFORMED;
         }
         if (data.remaining() > MAX_PUSH_BYTES) {

@@ -68,9 +68,8 @@ class OtlpPushDecoderTest {
                                 .addDataPoints(NumberDataPoint.newBuilder()
                                         .setAsInt(4000)
                                         .setTimeUnixNano(30))
-                                .addDataPoints(NumberDataPoint.newBuilder()
-                                        .setAsInt(7)
-                                        .setTimeUnixNano(25)))
+                                .addDataPoints(
+                                        NumberDataPoint.newBuilder().setAsInt(7).setTimeUnixNano(25)))
                         .build(),
                 Metric.newBuilder()
                         .setName("org.apache.kafka.producer.node.request.latency.avg")
@@ -91,8 +90,8 @@ class OtlpPushDecoderTest {
 
     @Test
     void anotherBrokersFigureIsNotThisOnes() throws Exception {
-        MetricsData push = push(gauge(
-                "org.apache.kafka.producer.node.request.latency.avg", point(3.5, 10, "node_id", "node-2")));
+        MetricsData push =
+                push(gauge("org.apache.kafka.producer.node.request.latency.avg", point(3.5, 10, "node_id", "node-2")));
 
         PushedClientMetrics read = new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
 
