@@ -14,16 +14,27 @@ class TelemetryMetersTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new TelemetryMeters(intake).bindTo(registry);
         assertEquals(
-                0, registry.find("tcpsight.client.telemetry.pushes").counters().size(), "no receiver yet");
+                0,
+                registry.find("tcpsight.client.telemetry.pushes")
+                        .functionCounters()
+                        .size(),
+                "no receiver yet");
 
         intake.receiverConfigured();
         intake.receiverConfigured(); // Kafka may configure a reporter again: registered once
 
         assertEquals(
-                4, registry.find("tcpsight.client.telemetry.pushes").counters().size());
+                4,
+                registry.find("tcpsight.client.telemetry.pushes")
+                        .functionCounters()
+                        .size());
         SimpleMeterRegistry later = new SimpleMeterRegistry();
         new TelemetryMeters(intake).bindTo(later);
         assertEquals(
-                4, later.find("tcpsight.client.telemetry.pushes").counters().size(), "bound after: at once");
+                4,
+                later.find("tcpsight.client.telemetry.pushes")
+                        .functionCounters()
+                        .size(),
+                "bound after: at once");
     }
 }
