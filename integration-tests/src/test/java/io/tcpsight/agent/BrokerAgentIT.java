@@ -621,7 +621,8 @@ class BrokerAgentIT {
                     JsonNode figures = figuresByClientId.get(producer);
                     assertTrue(
                             figures.path("recordQueueTimeAvgMs").isNumber()
-                                    && figures.path("producerRequestLatencyAvgMs").isNumber()
+                                    && figures.path("producerRequestLatencyAvgMs")
+                                            .isNumber()
                                     && figures.path("fetchLatencyAvgMs").isMissingNode(),
                             producer + ": " + figures);
                 }
