@@ -29,6 +29,8 @@ final class AgentAssembly {
     private final boolean nativeAvailable;
     private final BrokerSocketSettings brokerSockets;
     private final ConnectPacer connectPacer;
+    /** What the client telemetry receiver hands pushes to, once the agent started. */
+    private final TelemetryIntake telemetry;
     /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
     private volatile String httpEndpoint;
 
@@ -47,8 +49,7 @@ final class AgentAssembly {
         Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
         this.brokerSockets = BrokerSocketSettings.ofThisJvm();
         BrokerConnectionIds brokerIds = new BrokerConnectionIds(brokerSockets);
-        TelemetryIntake telemetry = new TelemetryIntake(brokerIds::tracked, failures::failed);
-        ClientTelemetryHandoff.publish(telemetry);
+        this.telemetry = new TelemetryIntake(brokerIds::tracked, failures::failed);
         ListenerWatch listeners =
                 new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, failures::failed);
         ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)
@@ -155,6 +156,7 @@ final class AgentAssembly {
                                     + " pacing, the endpoint and the host's listen overflow counters go on"));
         }
         observation.start();
+        ClientTelemetryHandoff.publish(telemetry);
     }
 
     /** For tests in this package: what the registry tracks now. */
@@ -163,7 +165,7 @@ final class AgentAssembly {
     }
 
     void close() {
-        ClientTelemetryHandoff.publish(null);
+        ClientTelemetryHandoff.withdraw(telemetry);
         observation.close();
     }
 }

@@ -12,17 +12,25 @@ final class ClientTelemetryForwarding {
     private final AgentLog log = AgentLog.create();
     private volatile boolean toldNoAgent;
 
-    /** The broker's node.id, from the configuration Kafka gives the receiver: per-broker figures are read for it. */
+    /** This broker's node.id (broker.id on a ZooKeeper broker); -1 until Kafka configured the receiver. */
+    private volatile int brokerNodeId = -1;
+
+    /**
+     * The broker's node.id, from the configuration Kafka gives the receiver: kept here and handed on
+     * with every push, so an agent that starts (or attaches) after Kafka configured the receiver reads
+     * per-broker figures too.
+     */
     void configure(Map<String, ?> configs) {
-        TelemetryIntake intake = ClientTelemetryHandoff.intake();
-        Object nodeId = configs.get("node.id");
-        if (intake != null && nodeId != null) {
-            try {
-                intake.brokerNodeId(Integer.parseInt(nodeId.toString().trim()));
-            } catch (NumberFormatException notANumber) {
-                log.warn("tcpsight client telemetry: node.id=" + nodeId + " is not a number; a client's per-broker"
-                        + " figures are not read");
-            }
+        ClientTelemetryHandoff.receiverConfigured();
+        Object nodeId = configs.get("node.id") != null ? configs.get("node.id") : configs.get("broker.id");
+        if (nodeId == null) {
+            return;
+        }
+        try {
+            brokerNodeId = Integer.parseInt(nodeId.toString().trim());
+        } catch (NumberFormatException notANumber) {
+            log.warn("tcpsight client telemetry: node.id=" + nodeId + " is not a number; a client's per-broker"
+                    + " figures are not read");
         }
     }
 
@@ -38,7 +46,11 @@ final class ClientTelemetryForwarding {
                 return;
             }
             intake.receive(
-                    requestContext, clientInstanceId == null ? null : clientInstanceId.toString(), contentType, data);
+                    requestContext,
+                    brokerNodeId,
+                    clientInstanceId == null ? null : clientInstanceId.toString(),
+                    contentType,
+                    data);
         } catch (RuntimeException | LinkageError failure) {
             log.warn("tcpsight client telemetry: a push could not be read, Kafka is unaffected: " + failure);
         }

@@ -12,8 +12,30 @@ final class ClientTelemetryHandoff {
 
     private ClientTelemetryHandoff() {}
 
-    static void publish(TelemetryIntake running) {
+    /** Whether Kafka created a receiver in this JVM, before or after the agent started. */
+    private static boolean receiverConfigured;
+
+    /** The agent started: pushes reach its intake from now on. */
+    static synchronized void publish(TelemetryIntake running) {
         intake = running;
+        if (receiverConfigured) {
+            running.receiverConfigured();
+        }
+    }
+
+    /** Kafka configured a receiver (it lists one in metric.reporters): the running agent, or the next, learns so. */
+    static synchronized void receiverConfigured() {
+        receiverConfigured = true;
+        if (intake != null) {
+            intake.receiverConfigured();
+        }
+    }
+
+    /** The agent that published this intake stopped: pushes are dropped, unless another agent published since. */
+    static synchronized void withdraw(TelemetryIntake stopped) {
+        if (intake == stopped) {
+            intake = null;
+        }
     }
 
     /** The agent's intake; null when the agent does not run in this JVM. */

@@ -48,6 +48,7 @@ class ClientTelemetryReceiverTest {
             AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             try {
                 agent.adoptOpenConnections();
+                agent.start(AgentLog.create()); // the receiver reaches a started agent only
                 String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
@@ -84,6 +85,7 @@ class ClientTelemetryReceiverTest {
             AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             try {
                 agent.adoptOpenConnections();
+                agent.start(AgentLog.create()); // the receiver reaches a started agent only
                 String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
                 TcpsightClientTelemetryExporter exporter = new TcpsightClientTelemetryExporter();
                 exporter.configure(Map.of("node.id", "1"));
@@ -122,6 +124,7 @@ class ClientTelemetryReceiverTest {
             AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             try {
                 agent.adoptOpenConnections();
+                agent.start(AgentLog.create());
                 String tracked = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
@@ -148,13 +151,27 @@ class ClientTelemetryReceiverTest {
         }
     }
 
+    /** An agent that stopped (or never started) takes no push: its intake counts nothing more. */
     @Test
-    void withoutTheAgentPushesAreDropped() {
-        ClientTelemetryHandoff.publish(null);
-        TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
-        receiver.configure(Map.of("node.id", "1"));
-        receiver.exportMetrics(context("127.0.0.1:9092-127.0.0.1:1-0-1"), payload("application/x-protobuf", otlp()));
-        assertEquals(null, ClientTelemetryHandoff.intake());
+    void withoutARunningAgentPushesAreDroppedWithoutAnExceptionIntoKafka() throws Exception {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
+            AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            agent.adoptOpenConnections();
+            String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+            TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
+            receiver.configure(Map.of("node.id", "1"));
+            receiver.exportMetrics(context(pushedOn), payload("OTLP", otlp()));
+
+            agent.start(AgentLog.create());
+            TelemetryIntake intake = ClientTelemetryHandoff.intake();
+            agent.close();
+            receiver.exportMetrics(context(pushedOn), payload("OTLP", otlp()));
+
+            for (Outcome outcome : Outcome.values()) {
+                assertEquals(0, intake.count(outcome), outcome + ": a stopped agent took a push");
+            }
+            assertEquals(Optional.empty(), connection(agent, pair.brokerSide()).pushed());
+        }
     }
 
     @Test
@@ -163,12 +180,12 @@ class ClientTelemetryReceiverTest {
             AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             try {
                 agent.adoptOpenConnections();
+                agent.start(AgentLog.create()); // the receiver reaches a started agent only
                 String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
                 receiver.exportMetrics(context(pushedOn), payload("application/x-protobuf", otlp()));
                 TrackedConnection joined = connection(agent, pair.brokerSide());
-                agent.start(AgentLog.create());
                 String json = "";
                 for (int i = 0; i < 100 && !json.contains("clientTelemetry"); i++) {
                     Thread.sleep(50); // the first sample: /connections lists sampled connections

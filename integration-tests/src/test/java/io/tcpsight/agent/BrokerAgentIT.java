@@ -584,6 +584,7 @@ class BrokerAgentIT {
                         "telemetry-c",
                         consumer.clientInstanceId(Duration.ofSeconds(30)).toString());
 
+                Map<String, JsonNode> figuresByClientId = new HashMap<>();
                 Map<String, String> shownByClientId = new HashMap<>();
                 List<String> wrong = new ArrayList<>();
                 LabAwait.await("each client's push on its connection")
@@ -601,6 +602,7 @@ class BrokerAgentIT {
                                     System.out.println("client telemetry on " + clientId + ": " + pushed);
                                     String shown =
                                             pushed.path("clientInstanceId").asText();
+                                    figuresByClientId.put(clientId, pushed);
                                     shownByClientId.put(clientId, shown);
                                     if (!shown.equals(instanceByClientId.get(clientId))) {
                                         wrong.add(clientId + " shows " + shown + ": " + connection);
@@ -613,9 +615,26 @@ class BrokerAgentIT {
                         "client telemetry: shown " + shownByClientId + ", the clients' own " + instanceByClientId);
                 assertEquals(List.of(), wrong, "a push joined to another client's connection");
                 assertEquals(instanceByClientId, shownByClientId);
-                String metrics = broker.agentGet("/metrics");
+                // each client's own figures, as its kind pushes them: a producer's queue time and its latency to
+                // this broker (the per-broker figure, matched by node_id), the consumer's fetch latency
+                for (String producer : List.of("telemetry-a", "telemetry-b")) {
+                    JsonNode figures = figuresByClientId.get(producer);
+                    assertTrue(
+                            figures.path("recordQueueTimeAvgMs").isNumber()
+                                    && figures.path("producerRequestLatencyAvgMs")
+                                            .isNumber()
+                                    && figures.path("fetchLatencyAvgMs").isMissingNode(),
+                            producer + ": " + figures);
+                }
+                JsonNode consumed = figuresByClientId.get("telemetry-c");
                 assertTrue(
-                        metrics.contains("tcpsight_client_telemetry_pushes_total{outcome=\"malformed\"} 0.0"), metrics);
+                        consumed.path("fetchLatencyAvgMs").isNumber()
+                                && consumed.path("recordQueueTimeAvgMs").isMissingNode(),
+                        "telemetry-c: " + consumed);
+                String metrics = broker.agentGet("/metrics");
+                String pushes = "tcpsight_client_telemetry_pushes_total";
+                assertTrue(PrometheusText.sum(metrics, pushes, Map.of("outcome", "joined")) >= 3, metrics);
+                assertEquals(0, PrometheusText.sum(metrics, pushes, Map.of("outcome", "malformed")), metrics);
             } finally {
                 for (AutoCloseable client : clients) {
                     client.close();

@@ -25,13 +25,20 @@ import java.util.Map;
  * number).
  */
 public final class OtlpPushDecoder {
+    private final int brokerNodeId;
     private final String nodeIdNumber;
     private final String nodeIdName;
 
     /** @param brokerNodeId this broker's node.id; below 0 when unknown, so no per-broker figure is read */
     public OtlpPushDecoder(int brokerNodeId) {
+        this.brokerNodeId = brokerNodeId;
         this.nodeIdNumber = brokerNodeId < 0 ? null : Integer.toString(brokerNodeId);
         this.nodeIdName = brokerNodeId < 0 ? null : "node-" + brokerNodeId;
+    }
+
+    /** The node.id whose per-broker figures this decoder reads; below 0 for none. */
+    public int brokerNodeId() {
+        return brokerNodeId;
     }
 
     /**

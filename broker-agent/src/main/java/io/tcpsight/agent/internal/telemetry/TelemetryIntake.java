@@ -5,6 +5,8 @@ import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,7 +50,12 @@ public final class TelemetryIntake {
     private final BiConsumer<String, Throwable> failedOnce;
     private final AtomicLong[] counts = new AtomicLong[Outcome.values().length];
     private volatile OtlpPushDecoder decoder = new OtlpPushDecoder(-1);
+
     private volatile ContextField connectionIdField;
+    /** Whether Kafka created a receiver in this JVM (a broker that lists it in metric.reporters). */
+    private boolean receiverConfigured;
+
+    private final List<Runnable> whenReceiving = new ArrayList<>();
 
     /**
      * @param connectionById the tracked connection Kafka knows by a connection id
@@ -63,45 +70,73 @@ public final class TelemetryIntake {
         }
     }
 
-    /** This broker's node.id, from the receiver's configuration: per-broker figures are read for it. */
-    public void brokerNodeId(int nodeId) {
-        decoder = new OtlpPushDecoder(nodeId);
+    /**
+     * Kafka created a receiver in this JVM: from now on pushes may come, and what waits for that
+     * (the endpoint's counts) runs, once. A Connect worker or a client JVM with the agent never gets
+     * here, so its endpoint shows nothing of client telemetry.
+     */
+    public void receiverConfigured() {
+        List<Runnable> waiting;
+        synchronized (whenReceiving) {
+            if (receiverConfigured) {
+                return;
+            }
+            receiverConfigured = true;
+            waiting = new ArrayList<>(whenReceiving);
+            whenReceiving.clear();
+        }
+        waiting.forEach(Runnable::run);
+    }
+
+    /** Runs {@code action} once a receiver is configured: now, if one already is. */
+    public void whenReceiving(Runnable action) {
+        synchronized (whenReceiving) {
+            if (!receiverConfigured) {
+                whenReceiving.add(action);
+                return;
+            }
+        }
+        action.run();
     }
 
     /**
      * One push, as Kafka hands it to a receiver.
      *
      * @param requestContext Kafka's context of the PushTelemetry request (its connection id is read)
+     * @param brokerNodeId this broker's node.id, from the receiver's configuration (below 0 when unknown):
+     *     a client's per-broker figures are read for it
      * @return how it ended
      */
-    public Outcome receive(Object requestContext, String clientInstanceId, String contentType, ByteBuffer data) {
-        Outcome outcome = intake(requestContext, clientInstanceId, contentType, data);
+    public Outcome receive(
+            Object requestContext, int brokerNodeId, String clientInstanceId, String contentType, ByteBuffer data) {
+        Outcome outcome = intake(requestContext, brokerNodeId, clientInstanceId, contentType, data);
         counts[outcome.ordinal()].incrementAndGet();
         return outcome;
     }
 
-    private Outcome intake(Object requestContext, String clientInstanceId, String contentType, ByteBuffer data) {
+    private Outcome intake(
+            Object requestContext, int brokerNodeId, String clientInstanceId, String contentType, ByteBuffer data) {
         if (data == null || clientInstanceId == null) {
-            failedOnce.accept("a client telemetry push", new IllegalArgumentException("a push without data or id"));
+            failedOnce.accept("a client telemetry push without data or id", new IllegalArgumentException("dropped"));
             return Outcome.MALFORMED;
         }
         if (data.remaining() > MAX_PUSH_BYTES) {
             failedOnce.accept(
-                    "a client telemetry push",
+                    "an oversized client telemetry push",
                     new IllegalArgumentException(data.remaining() + " bytes, above the " + MAX_PUSH_BYTES
                             + " the agent reads (Kafka's default telemetry.max.bytes); dropped"));
             return Outcome.OVERSIZED;
         }
         if (contentType != null && !contentType.equalsIgnoreCase(OTLP) && !contentType.startsWith(PROTOBUF)) {
             failedOnce.accept(
-                    "a client telemetry push",
+                    "a client telemetry push of another content type",
                     new IllegalArgumentException(
                             "content type " + contentType + ", not " + OTLP + " or " + PROTOBUF + "; dropped"));
             return Outcome.MALFORMED;
         }
         PushedClientMetrics pushed;
         try {
-            pushed = decoder.decode(clientInstanceId, System.nanoTime(), data);
+            pushed = decoder(brokerNodeId).decode(clientInstanceId, System.nanoTime(), data);
         } catch (InvalidProtocolBufferException malformed) {
             failedOnce.accept("decoding a client telemetry push", malformed);
             return Outcome.MALFORMED;
@@ -112,6 +147,16 @@ public final class TelemetryIntake {
         }
         connection.get().pushed(pushed);
         return Outcome.JOINED;
+    }
+
+    /** The decoder for this broker's node.id: one, made again only if the id changes. */
+    private OtlpPushDecoder decoder(int brokerNodeId) {
+        OtlpPushDecoder known = decoder;
+        if (known.brokerNodeId() != brokerNodeId) {
+            known = new OtlpPushDecoder(brokerNodeId);
+            decoder = known;
+        }
+        return known;
     }
 
     /** Kafka's RequestContext names the connection in its public field connectionId; read, not linked. */

@@ -52,6 +52,12 @@ class PushedBufferTest {
                 OptionalLong.empty(),
                 BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
 
+        connection.pushed(
+                new PushedClientMetrics("AAAAAAAAAAAAAAAAAAAAAQ", NOW, Map.of(Figure.BUFFER_AVAILABLE_BYTES, 0.0)));
+        assertEquals(
+                OptionalLong.empty(),
+                BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
+
         connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS, 33_554_432.0, 0.0));
         assertEquals(
                 OptionalLong.of(33_554_432),

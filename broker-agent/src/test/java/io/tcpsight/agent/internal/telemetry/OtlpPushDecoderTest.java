@@ -63,11 +63,13 @@ class OtlpPushDecoderTest {
                         .setName("org.apache.kafka.consumer.fetch.manager.records.lag.max")
                         .setSum(Sum.newBuilder()
                                 .addDataPoints(NumberDataPoint.newBuilder()
+                                        .setAsInt(12)
+                                        .setTimeUnixNano(20))
+                                .addDataPoints(NumberDataPoint.newBuilder()
                                         .setAsInt(4000)
                                         .setTimeUnixNano(30))
-                                .addDataPoints(NumberDataPoint.newBuilder()
-                                        .setAsInt(12)
-                                        .setTimeUnixNano(20)))
+                                .addDataPoints(
+                                        NumberDataPoint.newBuilder().setAsInt(7).setTimeUnixNano(25)))
                         .build(),
                 Metric.newBuilder()
                         .setName("org.apache.kafka.producer.node.request.latency.avg")
@@ -84,6 +86,16 @@ class OtlpPushDecoderTest {
 
         assertEquals(4000.0, read.figure(Figure.RECORDS_LAG_MAX).getAsDouble());
         assertEquals(51.0, read.figure(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS).getAsDouble());
+    }
+
+    @Test
+    void anotherBrokersFigureIsNotThisOnes() throws Exception {
+        MetricsData push =
+                push(gauge("org.apache.kafka.producer.node.request.latency.avg", point(3.5, 10, "node_id", "node-2")));
+
+        PushedClientMetrics read = new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
+
+        assertEquals(Map.of(), read.figures());
     }
 
     @Test
