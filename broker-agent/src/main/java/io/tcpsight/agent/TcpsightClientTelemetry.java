@@ -1,9 +1,5 @@
 package io.tcpsight.agent;
 
-import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.metrics.KafkaMetric;
-import org.apache.kafka.common.metrics.MetricsReporter;
 import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
 import org.apache.kafka.server.telemetry.ClientTelemetry;
 import org.apache.kafka.server.telemetry.ClientTelemetryPayload;
@@ -19,28 +15,8 @@ import org.apache.kafka.server.telemetry.ClientTelemetryReceiver;
  * replaces this one (this one still works there, deprecated).
  */
 @SuppressWarnings("removal") // ClientTelemetry: the only interface Kafka 3.7-4.1 offer
-public final class TcpsightClientTelemetry implements MetricsReporter, ClientTelemetry, ClientTelemetryReceiver {
-    private final ClientTelemetryForwarding forwarding = new ClientTelemetryForwarding();
-
-    @Override
-    public void configure(Map<String, ?> configs) {
-        forwarding.configure(configs);
-    }
-
-    @Override
-    public void init(List<KafkaMetric> metrics) {
-        // the broker's own metrics are not read
-    }
-
-    @Override
-    public void metricChange(KafkaMetric metric) {}
-
-    @Override
-    public void metricRemoval(KafkaMetric metric) {}
-
-    @Override
-    public void close() {}
-
+public final class TcpsightClientTelemetry extends ClientTelemetryReporter
+        implements ClientTelemetry, ClientTelemetryReceiver {
     @Override
     public ClientTelemetryReceiver clientReceiver() {
         return this;

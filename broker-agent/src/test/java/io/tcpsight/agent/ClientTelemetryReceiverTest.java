@@ -17,6 +17,7 @@ import io.tcpsight.agent.internal.telemetry.TelemetryIntake.Outcome;
 import io.tcpsight.internal.export.ConnectionJson;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
 import io.tcpsight.internal.sampling.TrackedConnection;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -45,11 +46,9 @@ class ClientTelemetryReceiverTest {
     void aPushLandsOnTheConnectionItCameOnAndShowsInConnections() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open();
                 OpenLoopbackPair other = OpenLoopbackPair.open()) {
-            AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly agent = startedAgent();
             try {
-                agent.adoptOpenConnections();
-                agent.start(AgentLog.create()); // the receiver reaches a started agent only
-                String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+                String pushedOn = connectionId(pair);
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
 
@@ -82,11 +81,9 @@ class ClientTelemetryReceiverTest {
     @Test
     void theExporterOfKafka42AndLaterLandsAPushTheSameWay() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly agent = startedAgent();
             try {
-                agent.adoptOpenConnections();
-                agent.start(AgentLog.create()); // the receiver reaches a started agent only
-                String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+                String pushedOn = connectionId(pair);
                 TcpsightClientTelemetryExporter exporter = new TcpsightClientTelemetryExporter();
                 exporter.configure(Map.of("node.id", "1"));
                 RequestContext request = context(pushedOn);
@@ -121,11 +118,9 @@ class ClientTelemetryReceiverTest {
     @Test
     void oversizedMalformedAndUntrackedPushesAreCountedAndDroppedWithoutAnExceptionIntoKafka() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly agent = startedAgent();
             try {
-                agent.adoptOpenConnections();
-                agent.start(AgentLog.create());
-                String tracked = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+                String tracked = connectionId(pair);
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
                 TelemetryIntake intake = ClientTelemetryHandoff.intake();
@@ -157,7 +152,7 @@ class ClientTelemetryReceiverTest {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
             AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             agent.adoptOpenConnections();
-            String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+            String pushedOn = connectionId(pair);
             TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
             receiver.configure(Map.of("node.id", "1"));
             receiver.exportMetrics(context(pushedOn), payload("OTLP", otlp()));
@@ -177,11 +172,9 @@ class ClientTelemetryReceiverTest {
     @Test
     void connectionsShowTheClientInstanceIdAndItsFiguresBesideTheKernels() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
-            AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            AgentAssembly agent = startedAgent();
             try {
-                agent.adoptOpenConnections();
-                agent.start(AgentLog.create()); // the receiver reaches a started agent only
-                String pushedOn = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+                String pushedOn = connectionId(pair);
                 TcpsightClientTelemetry receiver = new TcpsightClientTelemetry();
                 receiver.configure(Map.of("node.id", "1"));
                 receiver.exportMetrics(context(pushedOn), payload("application/x-protobuf", otlp()));
@@ -199,6 +192,19 @@ class ClientTelemetryReceiverTest {
                 agent.close();
             }
         }
+    }
+
+    /** An agent that adopted the open sockets and started: the receiver reaches a started agent only. */
+    private static AgentAssembly startedAgent() throws IOException {
+        AgentAssembly agent = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+        agent.adoptOpenConnections();
+        agent.start(AgentLog.create());
+        return agent;
+    }
+
+    /** Kafka's id for the broker's end of the pair (4.x: local-remote-processor-index). */
+    private static String connectionId(OpenLoopbackPair pair) throws IOException {
+        return BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
     }
 
     private static TrackedConnection connection(AgentAssembly agent, InetSocketAddress brokerSide) {

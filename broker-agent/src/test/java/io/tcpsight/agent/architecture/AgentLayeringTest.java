@@ -96,6 +96,8 @@ class AgentLayeringTest {
                 .doNotHaveFullyQualifiedName("io.tcpsight.agent.TcpsightClientTelemetry")
                 .and()
                 .doNotHaveFullyQualifiedName("io.tcpsight.agent.TcpsightClientTelemetryExporter")
+                .and()
+                .doNotHaveFullyQualifiedName("io.tcpsight.agent.ClientTelemetryReporter")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("org.apache.kafka..")
