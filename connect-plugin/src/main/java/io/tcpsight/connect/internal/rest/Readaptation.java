@@ -245,7 +245,9 @@ public final class Readaptation implements AutoCloseable {
         try {
             ConnectorHealth health = state.connectorHealth(connector);
             TaskState recorded = health == null ? null : health.tasksState().get(task);
-            return recorded == null || recorded.workerId() == null || recorded.workerId().equals(ownWorker.get());
+            return recorded == null
+                    || recorded.workerId() == null
+                    || recorded.workerId().equals(ownWorker.get());
         } catch (RuntimeException unknown) {
             return true; // a connector deleted meanwhile: its restart answers 404 and is logged
         }
