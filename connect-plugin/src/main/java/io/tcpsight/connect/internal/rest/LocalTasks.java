@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -50,6 +51,33 @@ final class LocalTasks {
             }
         }
         return tasks;
+    }
+
+    /** The prefix Connect gives its group member's client.id before the worker's id, unless client.id is set. */
+    static final String WORKER_CLIENT_PREFIX = "connect-";
+
+    /**
+     * This worker's id as Connect's status records name it (its advertised host:port), from the
+     * client.id of its group member, {@code connect-<worker id>} (DistributedHerder), as its metrics
+     * register it. Empty where the worker's client.id is set, or no single member is found (a
+     * dedicated MirrorMaker 2 runs one per cluster).
+     */
+    static Optional<String> ownWorkerId() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try {
+            Set<ObjectName> members =
+                    server.queryNames(new ObjectName("kafka.connect:type=connect-coordinator-metrics,*"), null);
+            if (members.size() != 1) {
+                return Optional.empty();
+            }
+            String clientId =
+                    ClientNodeMetrics.unquote(members.iterator().next().getKeyProperty("client-id"));
+            return clientId != null && clientId.startsWith(WORKER_CLIENT_PREFIX)
+                    ? Optional.of(clientId.substring(WORKER_CLIENT_PREFIX.length()))
+                    : Optional.empty();
+        } catch (MalformedObjectNameException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -25,6 +25,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.health.ConnectorHealth;
+import org.apache.kafka.connect.health.TaskState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,7 +121,9 @@ public final class Readaptation implements AutoCloseable {
         List<String> builtWith = new ArrayList<>();
         Set<String> unknownNow = new HashSet<>();
         double worst = 0;
-        for (String connector : usingTcpsight(cluster.get())) {
+        ConnectClusterState state = cluster.get();
+        Optional<String> ownWorker = LocalTasks.ownWorkerId();
+        for (String connector : usingTcpsight(state)) {
             for (Map.Entry<Integer, Optional<Instant>> task :
                     local.getOrDefault(connector, Map.of()).entrySet()) {
                 String id = connector + "/" + task.getKey();
@@ -149,6 +153,9 @@ public final class Readaptation implements AutoCloseable {
                 }
                 if (farthest == null || drift <= factor) {
                     continue;
+                }
+                if (!runsHere(state, connector, task.getKey(), ownWorker)) {
+                    continue; // JMX still shows a task this worker is giving up: its new worker checks it
                 }
                 // Connect rebuilds the task inside the restart call, with the advice just measured: it is in force from
                 // before the call, so the rebuilt task is compared with it, and only with what came after.
@@ -222,6 +229,27 @@ public final class Readaptation implements AutoCloseable {
             this.at = at;
             this.forAdvice = forAdvice;
             this.seen = at;
+        }
+    }
+
+    /**
+     * Whether Connect's status records this task on this worker. A worker's JMX still shows the
+     * clients of a task it is giving up in a rebalance, and a restart asked for there rebuilds
+     * nothing (seen: the task's new worker then found its own stale build and restarted it again).
+     * Where this worker's id or the task's worker is unknown, the task counts as here, as before.
+     */
+    static boolean runsHere(ConnectClusterState state, String connector, int task, Optional<String> ownWorker) {
+        if (state == null || ownWorker.isEmpty()) {
+            return true;
+        }
+        try {
+            ConnectorHealth health = state.connectorHealth(connector);
+            TaskState recorded = health == null ? null : health.tasksState().get(task);
+            return recorded == null
+                    || recorded.workerId() == null
+                    || recorded.workerId().equals(ownWorker.get());
+        } catch (RuntimeException unknown) {
+            return true; // a connector deleted meanwhile: its restart answers 404 and is logged
         }
     }
 

@@ -1,6 +1,7 @@
 package io.tcpsight.connect.internal.rest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -35,6 +36,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.health.ConnectClusterState;
 import org.apache.kafka.connect.health.ConnectorHealth;
+import org.apache.kafka.connect.health.ConnectorState;
+import org.apache.kafka.connect.health.ConnectorType;
+import org.apache.kafka.connect.health.TaskState;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -271,6 +275,35 @@ class ReadaptationTest {
         int getConnectionCount();
     }
 
+    /**
+     * A task Connect records on another worker is that worker's to restart, even while this
+     * worker's JMX still shows its clients; unknown either side, it counts as here, as before.
+     */
+    @Test
+    void aTaskConnectRecordsOnAnotherWorkerIsNotRestartedHere() {
+        ConnectClusterState state = new ClusterWith(Map.of("drift-sink", Map.of())) {
+            @Override
+            public ConnectorHealth connectorHealth(String connName) {
+                return new ConnectorHealth(
+                        connName,
+                        new ConnectorState("RUNNING", "10.0.0.1:8083", null),
+                        Map.of(
+                                0, new TaskState(0, "RUNNING", "10.0.0.3:8083", null),
+                                2, new TaskState(2, "RUNNING", "10.0.0.1:8083", null)),
+                        ConnectorType.SINK);
+            }
+        };
+        Optional<String> here = Optional.of("10.0.0.1:8083");
+
+        assertFalse(Readaptation.runsHere(state, "drift-sink", 0, here), "moved to 10.0.0.3:8083");
+        assertTrue(Readaptation.runsHere(state, "drift-sink", 2, here));
+        assertTrue(Readaptation.runsHere(state, "drift-sink", 1, here), "no status recorded yet");
+        assertTrue(Readaptation.runsHere(state, "drift-sink", 0, Optional.empty()), "this worker's id unknown");
+        assertTrue(
+                Readaptation.runsHere(new ClusterWith(Map.of()), "drift-sink", 0, here),
+                "a cluster state that cannot answer");
+    }
+
     private static final class Bare implements BareMBean {
         @Override
         public int getConnectionCount() {
@@ -330,7 +363,7 @@ class ReadaptationTest {
         acceptor.start();
     }
 
-    private static final class ClusterWith implements ConnectClusterState {
+    private static class ClusterWith implements ConnectClusterState {
         private final Map<String, Map<String, String>> configs;
 
         ClusterWith(Map<String, Map<String, String>> configs) {
