@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -459,13 +460,50 @@ public final class KafkaBroker implements AutoCloseable {
      * again at once: a broker's client, controller and agent ports come from three calls in a row,
      * and once the agent and the controller got the same one (the controller's bind failed).
      */
+    /**
+     * A port no other test was handed and nothing listens on, below the kernel's ephemeral range
+     * ({@code net.ipv4.ip_local_port_range}): a port of that range, as a bind to port 0 gives, can be
+     * taken as the local port of any outgoing connection on the host before its process binds it,
+     * and a lane beside this one connects all the time. Falls back to port 0 where the range leaves
+     * no room below it.
+     */
     public static int freePort() throws IOException {
+        int below = ephemeralLow();
+        for (int tries = 0; below > PORTS_FROM + 1_000 && tries < 1_000; tries++) {
+            int candidate = PORTS_FROM + RANDOM.nextInt(below - PORTS_FROM);
+            if (HANDED_OUT.contains(candidate)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(candidate)) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException taken) {
+                // listened on already: another
+            }
+        }
         while (true) {
             try (ServerSocket socket = new ServerSocket(0)) {
                 if (HANDED_OUT.add(socket.getLocalPort())) {
                     return socket.getLocalPort();
                 }
             }
+        }
+    }
+
+    /** Where freePort's ports start: above the well-known and most registered services' ports. */
+    private static final int PORTS_FROM = 20_000;
+
+    private static final Random RANDOM = new Random();
+
+    /** The first port of the kernel's ephemeral range; 0 when it cannot be read. */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException unreadable) {
+            return 0;
         }
     }
 
