@@ -49,7 +49,7 @@ final class AgentAssembly {
         Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
         this.brokerSockets = BrokerSocketSettings.ofThisJvm();
         BrokerConnectionIds brokerIds = new BrokerConnectionIds(brokerSockets);
-        this.telemetry = new TelemetryIntake(brokerIds::tracked, failures::failed);
+        this.telemetry = new TelemetryIntake(brokerIds::trackedFor, failures::failed);
         ListenerWatch listeners =
                 new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, failures::failed);
         ObservationRuntime.Builder observation = ObservationRuntime.builder("tcpsight agent", settings.config)

@@ -18,6 +18,8 @@ public final class RequestContextReads {
     public static final String CLIENT_PORT = "clientPort";
 
     public static final String CLIENT_ADDRESS = "clientAddress";
+    /** The connection a request came on; a client telemetry push is joined to it. */
+    public static final String CONNECTION_ID = "connectionId";
 
     /** The fields without which no request can be named. */
     static final List<String> REQUIRED = List.of(HEADER, PRINCIPAL, LISTENER_NAME);

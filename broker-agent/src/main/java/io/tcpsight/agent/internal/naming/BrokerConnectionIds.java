@@ -46,9 +46,16 @@ public final class BrokerConnectionIds {
         return byConnectionId.get(connectionId);
     }
 
-    /** The tracked connection Kafka knows by this id (a client telemetry push names the one it came on). */
-    public Optional<TrackedConnection> tracked(String connectionId) {
-        BrokerConnection connection = find(connectionId);
+    /**
+     * The tracked connection a request came on, by the connection id its context carries (a client
+     * telemetry push is joined to it); empty for a connection not tracked, or a context without one.
+     */
+    public Optional<TrackedConnection> trackedFor(Object requestContext) {
+        if (requestContext == null) {
+            return Optional.empty();
+        }
+        String connectionId = RequestFields.of(requestContext).connectionId(requestContext);
+        BrokerConnection connection = connectionId == null ? null : find(connectionId);
         return connection == null ? Optional.empty() : Optional.of(connection.tracked);
     }
 

@@ -23,6 +23,7 @@ final class RequestFields {
     private final Field clientPort;
 
     private final Field clientAddress;
+    private final Field connectionId;
     /** RequestHeader.apiKey(), looked up once: it is read on every request until the connection fetched or produced. */
     private final Method apiKey;
 
@@ -35,6 +36,7 @@ final class RequestFields {
         this.clientInformation = optionalField(type, RequestContextReads.CLIENT_INFORMATION);
         this.clientPort = optionalField(type, RequestContextReads.CLIENT_PORT);
         this.clientAddress = optionalField(type, RequestContextReads.CLIENT_ADDRESS);
+        this.connectionId = optionalField(type, RequestContextReads.CONNECTION_ID);
     }
 
     private static Field optionalField(Class<?> type, String name) {
@@ -64,6 +66,12 @@ final class RequestFields {
             cached = fields;
         }
         return fields;
+    }
+
+    /** The id of the connection the request came on, or null where the context has none. */
+    String connectionId(Object context) {
+        Object id = get(connectionId, context);
+        return id instanceof String ? (String) id : null;
     }
 
     String clientId(Object context) {

@@ -1,6 +1,5 @@
 package io.tcpsight.agent.internal.telemetry;
 
-import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -11,7 +10,6 @@ import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
 import java.util.List;
@@ -48,14 +46,7 @@ public final class OtlpPushDecoder {
      */
     public PushedClientMetrics decode(String clientInstanceId, long receivedNanos, ByteBuffer data)
             throws InvalidProtocolBufferException {
-        MetricsData metrics;
-        try {
-            metrics = MetricsData.parseFrom(CodedInputStream.newInstance(data.duplicate()));
-        } catch (InvalidProtocolBufferException malformed) {
-            throw malformed;
-        } catch (IOException unreadable) {
-            throw new InvalidProtocolBufferException(unreadable);
-        }
+        MetricsData metrics = MetricsData.parseFrom(data.duplicate());
         Map<Figure, Double> figures = new EnumMap<>(Figure.class);
         Map<Figure, Long> newest = new EnumMap<>(Figure.class);
         for (ResourceMetrics resource : metrics.getResourceMetricsList()) {

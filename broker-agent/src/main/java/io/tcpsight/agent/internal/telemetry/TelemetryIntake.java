@@ -1,9 +1,7 @@
 package io.tcpsight.agent.internal.telemetry;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.sampling.TrackedConnection;
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +32,7 @@ public final class TelemetryIntake {
     public enum Outcome {
         /** decoded and kept on the connection it came on */
         JOINED,
-        /** decoded, but on a connection the agent does not track (TCP_INFO unavailable, or the table full) */
+        /** on a connection the agent does not track (TCP_INFO unavailable, or the table full): not decoded */
         UNJOINED,
         /** not an OTLP MetricsData, or of another content type */
         MALFORMED,
@@ -46,24 +44,23 @@ public final class TelemetryIntake {
         }
     }
 
-    private final Function<String, Optional<TrackedConnection>> connectionById;
+    private final Function<Object, Optional<TrackedConnection>> connectionOf;
     private final BiConsumer<String, Throwable> failedOnce;
     private final AtomicLong[] counts = new AtomicLong[Outcome.values().length];
     private volatile OtlpPushDecoder decoder = new OtlpPushDecoder(-1);
 
-    private volatile ContextField connectionIdField;
     /** Whether Kafka created a receiver in this JVM (a broker that lists it in metric.reporters). */
     private boolean receiverConfigured;
 
     private final List<Runnable> whenReceiving = new ArrayList<>();
 
     /**
-     * @param connectionById the tracked connection Kafka knows by a connection id
+     * @param connectionOf the tracked connection a request's context names (its connection id)
      * @param failedOnce where a failure goes (logged once per kind)
      */
     public TelemetryIntake(
-            Function<String, Optional<TrackedConnection>> connectionById, BiConsumer<String, Throwable> failedOnce) {
-        this.connectionById = connectionById;
+            Function<Object, Optional<TrackedConnection>> connectionOf, BiConsumer<String, Throwable> failedOnce) {
+        this.connectionOf = connectionOf;
         this.failedOnce = failedOnce;
         for (int i = 0; i < counts.length; i++) {
             counts[i] = new AtomicLong();
@@ -134,18 +131,23 @@ public final class TelemetryIntake {
                             "content type " + contentType + ", not " + OTLP + " or " + PROTOBUF + "; dropped"));
             return Outcome.MALFORMED;
         }
-        PushedClientMetrics pushed;
+        // joined first: a push on a connection the agent does not track is not worth decoding
+        Optional<TrackedConnection> connection;
         try {
-            pushed = decoder(brokerNodeId).decode(clientInstanceId, System.nanoTime(), data);
+            connection = connectionOf.apply(requestContext);
+        } catch (RuntimeException unreadable) {
+            failedOnce.accept("reading a push's connection id", unreadable);
+            return Outcome.UNJOINED;
+        }
+        if (connection.isEmpty()) {
+            return Outcome.UNJOINED;
+        }
+        try {
+            connection.get().pushed(decoder(brokerNodeId).decode(clientInstanceId, System.nanoTime(), data));
         } catch (InvalidProtocolBufferException malformed) {
             failedOnce.accept("decoding a client telemetry push", malformed);
             return Outcome.MALFORMED;
         }
-        Optional<TrackedConnection> connection = connectionId(requestContext).flatMap(connectionById);
-        if (connection.isEmpty()) {
-            return Outcome.UNJOINED;
-        }
-        connection.get().pushed(pushed);
         return Outcome.JOINED;
     }
 
@@ -159,45 +161,8 @@ public final class TelemetryIntake {
         return known;
     }
 
-    /** Kafka's RequestContext names the connection in its public field connectionId; read, not linked. */
-    private Optional<String> connectionId(Object requestContext) {
-        if (requestContext == null) {
-            return Optional.empty();
-        }
-        ContextField known = connectionIdField;
-        if (known == null || known.type != requestContext.getClass()) {
-            try {
-                known = new ContextField(requestContext.getClass());
-            } catch (NoSuchFieldException | RuntimeException none) {
-                failedOnce.accept(
-                        "reading a push's connection id from "
-                                + requestContext.getClass().getName(),
-                        none);
-                return Optional.empty();
-            }
-            connectionIdField = known;
-        }
-        try {
-            Object id = known.field.get(requestContext);
-            return id instanceof String ? Optional.of((String) id) : Optional.empty();
-        } catch (IllegalAccessException | RuntimeException unreadable) {
-            failedOnce.accept("reading a push's connection id", unreadable);
-            return Optional.empty();
-        }
-    }
-
     /** How many pushes ended so. */
     public long count(Outcome outcome) {
         return counts[outcome.ordinal()].get();
-    }
-
-    private static final class ContextField {
-        final Class<?> type;
-        final Field field;
-
-        ContextField(Class<?> type) throws NoSuchFieldException {
-            this.type = type;
-            this.field = type.getField("connectionId");
-        }
     }
 }

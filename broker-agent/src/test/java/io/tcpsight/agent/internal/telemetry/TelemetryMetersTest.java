@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class TelemetryMetersTest {
     @Test
     void theCountsAppearOnceAReceiverIsConfiguredAndNotBefore() {
-        TelemetryIntake intake = new TelemetryIntake(id -> Optional.empty(), (where, failure) -> {});
+        TelemetryIntake intake = new TelemetryIntake(context -> Optional.empty(), (where, failure) -> {});
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new TelemetryMeters(intake).bindTo(registry);
         assertEquals(
