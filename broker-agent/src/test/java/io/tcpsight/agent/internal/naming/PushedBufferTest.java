@@ -65,6 +65,41 @@ class PushedBufferTest {
                 "exactly as old as allowed");
     }
 
+    /**
+     * The path a round takes: the settings the monitor asks for each connection carry the producer's
+     * Produce traffic with its pushed buffer gauges, and without a push the traffic as the broker saw it.
+     */
+    @Test
+    void aRoundsSettingsCarryThePushedGaugesOnTheConnectionTheyCameOn() throws Exception {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection pushedOn = connection();
+        TrackedConnection other = new ConnectionRegistry(4)
+                .track(
+                        8,
+                        0,
+                        ConnectionIdentity.of(
+                                Role.BROKER,
+                                new InetSocketAddress("127.0.0.1", 9092),
+                                new InetSocketAddress("127.0.0.1", 50001)))
+                .orElseThrow();
+        ids.registered("a-1", pushedOn);
+        ids.registered("b-1", other);
+        for (String id : new String[] {"a-1", "b-1"}) {
+            ids.requestedSettings(id.equals("a-1") ? pushedOn : other); // the interval starts
+            ids.find(id).produced(16_384, 1);
+        }
+        Thread.sleep(5);
+        pushedOn.pushed(push(System.nanoTime(), 33_554_432.0, 0.0));
+
+        assertEquals(
+                OptionalLong.of(33_554_432),
+                ids.requestedSettings(pushedOn).produceTraffic().orElseThrow().bufferHeldBytes());
+        assertEquals(
+                OptionalLong.empty(),
+                ids.requestedSettings(other).produceTraffic().orElseThrow().bufferHeldBytes(),
+                "no push on this one");
+    }
+
     private static PushedClientMetrics push(long receivedNanos, double total, double available) {
         return new PushedClientMetrics(
                 "AAAAAAAAAAAAAAAAAAAAAQ",
