@@ -15,8 +15,8 @@
 #     types, and otelcol (lab/otelcol), an OpenTelemetry Collector with an OTLP receiver, the
 #     attributes processor, and a file and a Prometheus exporter, for the OTLP export test; and zoo-go (lab/zoo-go), a consumer in franz-go,
 #     sarama or segmentio/kafka-go, for the client zoo.
-#  6. (with step 5) The zoo's other clients: kafka-python from PyPI in a venv of Debian's python3
-#     ($TCPSIGHT_LAB_HOME/zoo-python), KafkaJS from npm ($TCPSIGHT_LAB_HOME/zoo-node, Node.js
+#  6. (with step 5) The zoo's other clients: kafka-python and confluent-kafka (librdkafka, with
+#     client telemetry) from PyPI in a venv of Debian's python3 ($TCPSIGHT_LAB_HOME/zoo-python), KafkaJS from npm ($TCPSIGHT_LAB_HOME/zoo-node, Node.js
 #     from Debian where the machine has none), each at the version its lab folder pins.
 #
 # TCPSIGHT_LAB_SETUP=packages stops after steps 1 and 5 (a chroot without a Docker engine, as in
@@ -90,7 +90,7 @@ cas=/etc/ssl/certs/ca-certificates.crt
 if cmp -s "$lab_dir/zoo-python/requirements.txt" "$LAB_HOME/zoo-python/requirements.txt"; then
   log "zoo-python present"
 else
-  log "installing the zoo's kafka-python from PyPI"
+  log "installing the zoo's kafka-python and confluent-kafka from PyPI"
   rm -rf "$LAB_HOME/zoo-python"
   /usr/bin/python3 -m venv "$LAB_HOME/zoo-python"
   "$LAB_HOME/zoo-python/bin/pip" install -q --disable-pip-version-check --cert "$cas" \

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.VirtualMachine;
+import io.tcpsight.lab.ClientTelemetryLab;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
@@ -38,15 +39,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -529,14 +527,9 @@ class BrokerAgentIT {
     @ParameterizedTest(name = "Kafka {0}")
     @EnumSource(names = {"V3_9", "V4_3"})
     void eachClientsTelemetryPushLandsOnTheConnectionItCameOn(KafkaBroker.Version version) throws Exception {
-        // the receiver Kafka 3.7-4.1 call, and the exporter of 4.2 and later (docs/client-telemetry.md)
-        String receiver = version == KafkaBroker.Version.V3_9
-                ? "io.tcpsight.agent.TcpsightClientTelemetry"
-                : "io.tcpsight.agent.TcpsightClientTelemetryExporter";
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                         .version(version)
-                        .overrides(
-                                Map.of("metric.reporters", "org.apache.kafka.common.metrics.JmxReporter," + receiver))
+                        .overrides(ClientTelemetryLab.brokerOverrides(version))
                         .agent("interval=1s")
                         .start();
                 Admin admin = Admin.create(
@@ -544,17 +537,7 @@ class BrokerAgentIT {
             admin.createTopics(List.of(new NewTopic("pushed", 1, (short) 1)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
-            admin.incrementalAlterConfigs(Map.of(
-                            new ConfigResource(ConfigResource.Type.CLIENT_METRICS, "tcpsight"),
-                            List.of(
-                                    new AlterConfigOp(
-                                            new ConfigEntry(
-                                                    "metrics", "org.apache.kafka.producer.,org.apache.kafka.consumer."),
-                                            AlterConfigOp.OpType.SET),
-                                    new AlterConfigOp(
-                                            new ConfigEntry("interval.ms", "1000"), AlterConfigOp.OpType.SET))))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
+            ClientTelemetryLab.subscribe(broker.bootstrapServers(), Map.of(), Duration.ofSeconds(1));
             Map<String, String> instanceByClientId = new HashMap<>();
             List<AutoCloseable> clients = new ArrayList<>();
             try {

@@ -1,8 +1,12 @@
 package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tcpsight.lab.ClientTelemetryLab;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
@@ -16,8 +20,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,45 +37,126 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 /**
  * A broker whose cgroup has a CPU quota (cgroup v1, 0.2 of a core) under produce load: the agent's
  * cpu-throttled finding names the broker's cgroup and its limit, and the produce latency is
- * measured side by side with the quota and after it is lifted.
+ * measured side by side with the quota and after it is lifted. With client telemetry on (the
+ * receiver in metric.reporters, a subscription pushing every second), a producer's own request
+ * latency (KIP-714) tells the agent what the kernel cannot: its requests wait at the broker, far
+ * beyond the socket's round trip, so request-latency-beyond-path names it while the quota holds,
+ * and says nothing once it is lifted and the producer's own latency falls.
  */
 @ResourceLock(HostCpu.LOCK)
 class CpuThrottledLabIT {
     private static final Path CPU_HIERARCHY = Path.of("/sys/fs/cgroup/cpu");
     private static final Duration LOAD = Duration.ofSeconds(6);
+    /**
+     * The lifted load, longer: the pushing producer's average spans its last two metric samples
+     * of 1 s, and a push and a round follow; the last {@link #SETTLED} of it must be silent.
+     */
+    private static final Duration LIFTED_LOAD = Duration.ofSeconds(9);
+
+    private static final Duration SETTLED = Duration.ofSeconds(3);
+    /** The producer whose own latency is read: 20 records a second, none waited for: a load the quota's broker keeps up with, so its latency is the quota's stalls and not a queue that grows without end. */
+    private static final String PUSHING = "pushing-producer";
+
+    private static final String SYNC = "sync-producer";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void aThrottledBrokerIsNamedAndLiftingTheQuotaShortensItsProduceLatency() throws Exception {
         LabPrerequisites.requireCgroupV1Cpu(CPU_HIERARCHY);
         Path cgroup =
                 CPU_HIERARCHY.resolve("tcpsight-" + ProcessHandle.current().pid());
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .overrides(ClientTelemetryLab.brokerOverrides(KafkaBroker.Version.V4_3))
+                .agent("interval=1s")
+                .start()) {
             LabTopics.create(broker, "throttled", 1);
-            Files.createDirectories(cgroup);
-            Files.writeString(cgroup.resolve("cpu.cfs_period_us"), "100000");
-            Files.writeString(cgroup.resolve("cpu.cfs_quota_us"), "20000");
-            Files.writeString(
-                    cgroup.resolve("cgroup.procs"),
-                    Long.toString(broker.process().pid()));
-            try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
-                double[] throttled = produce(producer);
+            ClientTelemetryLab.subscribe(broker.bootstrapServers(), Map.of(), Duration.ofSeconds(1));
+            AtomicBoolean stop = new AtomicBoolean();
+            try (KafkaProducer<byte[], byte[]> producer = producer(broker, SYNC);
+                    KafkaProducer<byte[], byte[]> pushing = producer(broker, PUSHING)) {
+                Map<String, String> instances = Map.of(
+                        SYNC, producer.clientInstanceId(Duration.ofSeconds(30)).toString(),
+                        PUSHING,
+                                pushing.clientInstanceId(Duration.ofSeconds(30)).toString());
+                Thread pacer = new Thread(() -> paced(pushing, stop), "pushing-producer-pacer");
+                pacer.start();
+                // Before the quota the broker runs until it is warm, as one that has run a while: its first pushes load
+                // and compile the receiver's decoding (under 0.2 of a core that stalled it for seconds), and the
+                // producer's first requests (metadata, its producer id, a cold broker) lift its average latency past
+                // the
+                // rule's 10 ms: it must have fallen and the finding gone before the quota, or the finding named under
+                // the quota could be the warm-up's (lab.md)
+                Watch warmUp = new Watch(broker, instances, LOAD);
+                LabAwait.await(
+                                "a warm broker before the quota: the pushing producer's own latency under 10 ms, unnamed")
+                        .atMost(Duration.ofSeconds(60))
+                        .explainedBy(warmUp::toString)
+                        .untilTrue(() -> {
+                            warmUp.look(0);
+                            return warmUp.lastPushedLatencyMs.getOrDefault(PUSHING, Double.MAX_VALUE) < 10
+                                    && !warmUp.namedNow.contains(PUSHING);
+                        });
+                Files.createDirectories(cgroup);
+                Files.writeString(cgroup.resolve("cpu.cfs_period_us"), "100000");
+                Files.writeString(cgroup.resolve("cpu.cfs_quota_us"), "20000");
+                Files.writeString(
+                        cgroup.resolve("cgroup.procs"),
+                        Long.toString(broker.process().pid()));
+                Watch throttledWatch = new Watch(broker, instances, LOAD);
+                double[] throttled = produce(producer, LOAD, throttledWatch);
                 FindingView finding = LabAwait.await("the agent's cpu-throttled finding")
                         .atMost(Duration.ofSeconds(30))
                         .until(() -> FindingView.list(broker.agentGet("/findings")).stream()
                                 .filter(f -> f.is("cpu-throttled"))
                                 .findFirst()
                                 .orElse(null));
+                // under the quota the broker takes its time over the pushes too, and its agent's rounds run in the
+                // same cgroup: the pushing producer keeps writing while the agent is read, until it names it
+                LabAwait.await("request-latency-beyond-path for " + PUSHING + " while the quota holds")
+                        .atMost(Duration.ofSeconds(30))
+                        .explainedBy(throttledWatch::toString)
+                        .untilTrue(() -> {
+                            throttledWatch.look(0);
+                            return throttledWatch.named.containsKey(PUSHING);
+                        });
                 Files.writeString(cgroup.resolve("cpu.cfs_quota_us"), "-1");
-                double[] lifted = produce(producer);
+                Watch liftedWatch = new Watch(broker, instances, LIFTED_LOAD);
+                double[] lifted = produce(producer, LIFTED_LOAD, liftedWatch);
+                stop.set(true);
+                pacer.join(30_000);
                 System.out.printf(
                         "produce latency (acks=all, 1 KB, %d s) with a 0.2-core quota: p50 %.1f ms, p99 %.1f ms;"
                                 + " lifted: p50 %.1f ms, p99 %.1f ms%nfinding: %s%n",
                         LOAD.toSeconds(), throttled[0], throttled[1], lifted[0], lifted[1], finding);
+                System.out.println("with the quota: " + throttledWatch);
+                System.out.println("lifted: " + liftedWatch);
                 assertEquals("/" + cgroup.getFileName(), finding.text("cgroup").orElseThrow());
                 assertEquals(0.2, finding.number("cpuLimit"), 1e-9);
                 assertTrue(finding.number("throttledPeriods") > 0, finding.toString());
                 assertEquals("broker", finding.connection().role());
                 assertTrue(throttled[1] > 2 * lifted[1], "p99 throttled " + throttled[1] + " vs lifted " + lifted[1]);
+
+                // the client's own words: named while the quota holds, on the connection its push came on
+                assertEquals(List.of(), throttledWatch.wrong, "a push or finding on another client's connection");
+                assertEquals(List.of(), liftedWatch.wrong, "a push or finding on another client's connection");
+                FindingView slow = throttledWatch.named.get(PUSHING);
+                assertNotNull(
+                        slow, "request-latency-beyond-path for " + PUSHING + " with the quota: " + throttledWatch);
+                assertEquals("info", slow.severity());
+                assertEquals("broker", slow.connection().role());
+                double pushedLatency = slow.number("clientProducerRequestLatencyAvgMs");
+                assertTrue(pushedLatency >= 2 * slow.number("rtt") && slow.number("brokerTime") >= 10, slow.toString());
+                assertEquals(pushedLatency - slow.number("rtt"), slow.number("brokerTime"), 0.1);
+                // lifted: the producer's own latency falls, and nothing is said of it once its average has
+                assertTrue(
+                        liftedWatch.lastPushedLatencyMs.getOrDefault(PUSHING, Double.NaN) < 10,
+                        "the pushing producer's own latency, lifted: " + liftedWatch);
+                assertEquals(
+                        Set.of(),
+                        liftedWatch.namedWhenSettled,
+                        "request-latency-beyond-path in the last " + SETTLED.toSeconds() + " s of the lifted load");
+            } finally {
+                stop.set(true);
             }
         } finally {
             if (Files.isDirectory(cgroup)) {
@@ -78,28 +168,123 @@ class CpuThrottledLabIT {
         }
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
+    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker, String clientId) {
         return new KafkaProducer<>(
                 Map.of(
                         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                        ProducerConfig.CLIENT_ID_CONFIG, clientId,
                         ProducerConfig.ACKS_CONFIG, "all",
-                        ProducerConfig.LINGER_MS_CONFIG, "0"),
+                        ProducerConfig.LINGER_MS_CONFIG, "0",
+                        // its averages over the last two seconds, not Kafka's default minute: a pushed latency then
+                        // says what the broker does now
+                        ProducerConfig.METRICS_SAMPLE_WINDOW_MS_CONFIG, "1000"),
                 new ByteArraySerializer(),
                 new ByteArraySerializer());
     }
 
-    /** Sends one record after another for {@link #LOAD}, each waited for; p50 and p99 in ms. */
-    private static double[] produce(KafkaProducer<byte[], byte[]> producer) throws Exception {
+    /** 20 records a second, each sent without waiting for the one before, until stopped. */
+    private static void paced(KafkaProducer<byte[], byte[]> producer, AtomicBoolean stop) {
+        byte[] value = new byte[1000];
+        long next = System.nanoTime();
+        while (!stop.get()) {
+            producer.send(new ProducerRecord<>("throttled", value));
+            next += 50_000_000L;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+        }
+    }
+
+    /**
+     * Sends one record after another for {@code load}, each waited for; p50 and p99 in ms. Reads the
+     * agent's view every half second meanwhile.
+     */
+    private static double[] produce(KafkaProducer<byte[], byte[]> producer, Duration load, Watch watch)
+            throws Exception {
         List<Double> millis = new ArrayList<>();
         byte[] value = new byte[1000];
-        long end = System.nanoTime() + LOAD.toNanos();
+        long start = System.nanoTime();
+        long end = start + load.toNanos();
+        long nextLook = start + 500_000_000L;
         while (System.nanoTime() < end) {
-            long start = System.nanoTime();
-            Future<?> sent = producer.send(new ProducerRecord<>("throttled", value));
-            sent.get(30, TimeUnit.SECONDS);
-            millis.add((System.nanoTime() - start) / 1e6);
+            long sent = System.nanoTime();
+            Future<?> acked = producer.send(new ProducerRecord<>("throttled", value));
+            acked.get(30, TimeUnit.SECONDS);
+            millis.add((System.nanoTime() - sent) / 1e6);
+            if (System.nanoTime() >= nextLook) {
+                watch.look(System.nanoTime() - start);
+                nextLook = System.nanoTime() + 500_000_000L;
+            }
         }
         Collections.sort(millis);
         return new double[] {millis.get(millis.size() / 2), millis.get((int) (millis.size() * 0.99))};
+    }
+
+    /**
+     * What the agent said over one load, read every half second: request-latency-beyond-path by the
+     * client.id it names, each client's latest pushed latency, and anything on a connection whose
+     * push is not that client's own (a push joined to the wrong socket).
+     */
+    private static final class Watch {
+        private final KafkaBroker broker;
+        private final Map<String, String> instances;
+        private final long settledFromNanos;
+        final Map<String, FindingView> named = new TreeMap<>();
+        final Set<String> namedWhenSettled = new TreeSet<>();
+        /** Whom request-latency-beyond-path names at the latest look. */
+        final Set<String> namedNow = new TreeSet<>();
+
+        final Map<String, Double> lastPushedLatencyMs = new TreeMap<>();
+        final List<String> wrong = new ArrayList<>();
+        private int looks;
+
+        Watch(KafkaBroker broker, Map<String, String> instances, Duration load) {
+            this.broker = broker;
+            this.instances = instances;
+            this.settledFromNanos = load.minus(SETTLED).toNanos();
+        }
+
+        void look(long elapsedNanos) throws Exception {
+            looks++;
+            for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
+                JsonNode pushed = connection.path("clientTelemetry");
+                String clientId = connection.path("connection").path("clientId").asText("");
+                if (pushed.isMissingNode()) {
+                    continue;
+                }
+                String instance = pushed.path("clientInstanceId").asText();
+                if (!instance.equals(instances.get(clientId))) {
+                    wrong.add(clientId + " shows the push of " + instance + ": " + connection);
+                } else if (pushed.path("producerRequestLatencyAvgMs").isNumber()) {
+                    lastPushedLatencyMs.put(
+                            clientId, pushed.path("producerRequestLatencyAvgMs").asDouble());
+                }
+            }
+            namedNow.clear();
+            for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+                if (finding.is("request-latency-beyond-path")) {
+                    namedNow.add(finding.connection().clientId());
+                    String clientId = finding.connection().clientId();
+                    if (!instances.containsKey(clientId)) {
+                        wrong.add("request-latency-beyond-path on " + clientId + ": " + finding);
+                    }
+                    named.putIfAbsent(clientId, finding);
+                    if (elapsedNanos >= settledFromNanos) {
+                        namedWhenSettled.add(clientId);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return looks + " looks; request-latency-beyond-path for " + named.keySet() + " (in the last "
+                    + SETTLED.toSeconds() + " s: " + namedWhenSettled + "); latest pushed latency "
+                    + lastPushedLatencyMs
+                    + (named.isEmpty()
+                            ? ""
+                            : "; first finding " + named.values().iterator().next());
+        }
     }
 }

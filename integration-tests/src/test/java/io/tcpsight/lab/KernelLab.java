@@ -49,6 +49,9 @@ public final class KernelLab implements AutoCloseable {
 
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
+    /** The host's stalls when the line started, for what an idle reading that failed says. */
+    private HostStalls stallsAtLineStart;
+
     private int holdQuestions;
     private LineHold idle;
     private boolean closed;
@@ -158,6 +161,7 @@ public final class KernelLab implements AutoCloseable {
         }
         delayLine = LabProcess.start(serverNamespace + "-delayline", command);
         delayLine.awaitLine("^ready$", Duration.ofSeconds(10));
+        stallsAtLineStart = HostStalls.read();
     }
 
     private void setUpSide(String namespace, String tun, String address, String peer, Map<String, String> sysctls)
@@ -494,7 +498,7 @@ public final class KernelLab implements AutoCloseable {
      */
     public synchronized LineHold takeIdleLine() throws IOException, InterruptedException {
         LineHold reading = lineHold();
-        reading.assertIdle();
+        reading.assertIdle(stallsAtLineStart == null ? "" : HostStalls.read().since(stallsAtLineStart));
         idle = reading;
         return reading;
     }

@@ -26,7 +26,7 @@ public final class LabPaths {
         return home().resolve("bin").resolve("zoo-go");
     }
 
-    /** The Python of the venv where the lab setup installed the zoo's kafka-python (lab/zoo-python). */
+    /** The Python of the venv where the lab setup installed the zoo's kafka-python and confluent-kafka (lab/zoo-python). */
     public static Path zooPython() {
         return home().resolve("zoo-python").resolve("bin").resolve("python");
     }

@@ -55,12 +55,16 @@ public final class LineHold {
                 nominal.plus(aToB).plus(bToA).plus(wakeLate.multipliedBy(2)).plus(KERNEL_ALLOWANCE));
     }
 
-    /** Asserts that this reading, taken before any bulk transfer, is one of an idle line. */
-    void assertIdle() {
-        System.out.println("[line] idle: " + this);
+    /**
+     * Asserts that this reading, taken before any bulk transfer, is one of an idle line; {@code host}
+     * says what the host's CPUs did meanwhile, so a failure names whether the host was starved.
+     */
+    void assertIdle(String host) {
+        System.out.println("[line] idle: " + this + "; " + host);
         assertTrue(
                 aToB.compareTo(IDLE_MOST) <= 0 && bToA.compareTo(IDLE_MOST) <= 0 && wakeLate.compareTo(IDLE_MOST) <= 0,
-                "the idle line held a packet or woke more than " + millis(IDLE_MOST) + " ms late: " + this);
+                "the idle line held a packet or woke more than " + millis(IDLE_MOST) + " ms late: " + this + "; "
+                        + host);
     }
 
     /** Asserts that an RTT a finding or report quotes is one the line can have given it. */

@@ -26,7 +26,8 @@ public final class ConnectionRules {
             Retransmissions.RULE,
             SlowHandshake.RULE,
             FetchSizeBelowBdp.RULE,
-            ProduceRules::producePipelineBelowBdp);
+            ProduceRules::producePipelineBelowBdp,
+            RequestLatencyBeyondPath.RULE);
 
     public static Optional<Finding> smallReceiveBuffer(ConnectionFacts facts, TcpsightConfig config) {
         return SmallReceiveBuffer.RULE.judge(facts, config);

@@ -5,6 +5,8 @@ import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.ProducerPipeline;
+import io.tcpsight.internal.model.PushedClientMetrics;
+import io.tcpsight.internal.model.PushedClientMetrics.Figure;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.tuning.Bdp;
 import io.tcpsight.internal.tuning.BdpSettings;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * produce-pipeline-below-bdp: a producer whose requests carry far less per round trip than the
@@ -120,6 +123,14 @@ final class ProduceRules {
         evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
         evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
         traffic.bufferHeldBytes().ifPresent(held -> evidence.add(new Evidence("bufferHeld", held, "bytes")));
+        // the producer's own figures, where it pushed them (KIP-714): how long its records waited for the pipeline
+        ClientWords.add(
+                facts,
+                evidence,
+                Figure.RECORD_QUEUE_TIME_AVG_MS,
+                Figure.BATCH_SIZE_AVG_BYTES,
+                Figure.BUFFERPOOL_WAIT_RATIO,
+                Figure.BUFFER_TOTAL_BYTES);
         List<Setting> settings = new ArrayList<>();
         settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(sizing.batchBytes())));
         if (sizing.raisesMaxRequest()) {
@@ -131,7 +142,12 @@ final class ProduceRules {
                 facts.identity(),
                 "max.in.flight.requests.per.connection",
                 Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE)));
-        if (sizing.raisesBufferMemory()) {
+        // where the producer's own gauge tells its buffer.memory, the sized one is named only above it (never a value
+        // in effect, never a cut); elsewhere, above Kafka's default
+        OptionalLong bufferMemory = traffic.bufferTotalBytes();
+        if (bufferMemory.isPresent()
+                ? sizing.bufferMemoryBytes() > bufferMemory.getAsLong()
+                : sizing.raisesBufferMemory()) {
             settings.addAll(
                     KafkaKeys.client(facts.identity(), "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
@@ -166,7 +182,7 @@ final class ProduceRules {
                                                 + " bandwidth-delay product is %d bytes; what a round trip carries is the requests in"
                                                 + " flight (at most %d with idempotence) times the batches in each, and the client's"
                                                 + " send buffer must hold all of it: larger batches and an autotuned send buffer"
-                                                + " carry %d bytes per round trip",
+                                                + " carry %d bytes per round trip%s",
                                         Math.round(rate * rtt / 1e6),
                                         facts.rttMillis(),
                                         perRoundTrip,
@@ -175,8 +191,34 @@ final class ProduceRules {
                                         WindowModel.mbit(rate),
                                         bdp,
                                         ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
-                                        sizing.bytesPerRoundTrip(partitions))))
+                                        sizing.bytesPerRoundTrip(partitions),
+                                        ownWords(facts))))
                 .withLimit(limit));
+    }
+
+    /**
+     * What the producer's own figures add, where it pushed them: that its records waited for the
+     * pipeline, not for its application, is then its own word and not an inference from the wire.
+     */
+    private static String ownWords(ConnectionFacts facts) {
+        if (facts.pushed().isEmpty()) {
+            return "";
+        }
+        PushedClientMetrics pushed = facts.pushed().get();
+        StringBuilder words = new StringBuilder();
+        pushed.figure(Figure.RECORD_QUEUE_TIME_AVG_MS)
+                .ifPresent(ms -> words.append(String.format(
+                        "; the producer's own figures (pushed) agree: its records waited %.1f ms on average in its queue"
+                                + " for the pipeline",
+                        ms)));
+        pushed.figure(Figure.BUFFERPOOL_WAIT_RATIO).ifPresent(ratio -> {
+            if (ratio > 0) {
+                words.append(String.format(
+                        "%s its send() waited for buffer.memory %.1f%% of the time: the backlog fills it",
+                        words.length() == 0 ? "; by its own figures (pushed)" : ", and", ratio * 100));
+            }
+        });
+        return words.toString();
     }
 
     /**

@@ -27,7 +27,9 @@ public enum RuleId {
     /** Connections not watched because tcpsight.max.tracked.connections was reached. */
     UNTRACKED_CONNECTIONS("untracked-connections"),
     /** Info only: sockets whose owner is not known, summed per broker path, with what their own findings would be. */
-    UNPLACED_SOCKETS("unplaced-sockets");
+    UNPLACED_SOCKETS("unplaced-sockets"),
+    /** Info only: a producer's own request latency (KIP-714) far beyond the path's: the broker's time. */
+    REQUEST_LATENCY_BEYOND_PATH("request-latency-beyond-path");
 
     private final String id;
 

@@ -25,6 +25,7 @@ public final class ConnectionFacts {
     private final Long handshakeMillis;
     private final KafkaSettings kafka;
     private final KernelFacts kernel;
+    private final PushedClientMetrics pushed;
 
     private ConnectionFacts(Builder builder) {
         identity = builder.identity;
@@ -42,6 +43,7 @@ public final class ConnectionFacts {
         handshakeMillis = builder.handshakeMillis;
         kafka = builder.kafka;
         kernel = builder.kernel;
+        pushed = builder.pushed;
     }
 
     public static Builder builder(ConnectionIdentity identity) {
@@ -126,6 +128,14 @@ public final class ConnectionFacts {
         return kernel;
     }
 
+    /**
+     * What the client said of itself in a recent telemetry push on this connection (KIP-714):
+     * empty where it pushed none lately, and everywhere but at the broker.
+     */
+    public Optional<PushedClientMetrics> pushed() {
+        return Optional.ofNullable(pushed);
+    }
+
     /** Builder; every field but the identity is optional. */
     public static final class Builder {
         private final ConnectionIdentity identity;
@@ -143,6 +153,7 @@ public final class ConnectionFacts {
         private Long handshakeMillis;
         private KafkaSettings kafka = KafkaSettings.unknown();
         private KernelFacts kernel = KernelFacts.unknown();
+        private PushedClientMetrics pushed;
 
         private Builder(ConnectionIdentity identity) {
             this.identity = identity;
@@ -223,6 +234,12 @@ public final class ConnectionFacts {
 
         public Builder kernel(KernelFacts value) {
             kernel = value;
+            return this;
+        }
+
+        /** A push the client made on this connection lately; null for none. */
+        public Builder pushed(PushedClientMetrics value) {
+            pushed = value;
             return this;
         }
 

@@ -31,6 +31,9 @@ public final class PushedClientMetrics {
         /** The producer's request latency to this broker, on average. */
         PRODUCER_REQUEST_LATENCY_AVG_MS(
                 "org.apache.kafka.producer.node.request.latency.avg", true, "producerRequestLatencyAvgMs"),
+        /** The bytes a second the producer sends to this broker, as it counts them. */
+        PRODUCER_OUTGOING_BYTE_RATE(
+                "org.apache.kafka.producer.node.outgoing.byte.rate", true, "producerOutgoingByteRate"),
         /** The consumer's fetch latency, on average. */
         FETCH_LATENCY_AVG_MS("org.apache.kafka.consumer.fetch.manager.fetch.latency.avg", false, "fetchLatencyAvgMs"),
         /** The consumer's largest lag, in records, over its partitions. */
@@ -72,9 +75,19 @@ public final class PushedClientMetrics {
         }
     }
 
+    /**
+     * A push within this long tells what the client does now: the documented subscription pushes
+     * every 30 s, so three of its intervals. An older one is not read by any rule.
+     */
+    public static final long FRESH_NANOS = 90_000_000_000L;
+
     private final String clientInstanceId;
     private final long receivedNanos;
     private final EnumMap<Figure, Double> figures;
+    /** The lag the same client pushed on the same connection the time before, or null. */
+    private final Double earlierLag;
+
+    private final long earlierReceivedNanos;
 
     /**
      * @param clientInstanceId the id the client pushed under (a Kafka Uuid's text)
@@ -82,15 +95,64 @@ public final class PushedClientMetrics {
      * @param figures the kept figures the push carried; a finite value each
      */
     public PushedClientMetrics(String clientInstanceId, long receivedNanos, Map<Figure, Double> figures) {
+        this(clientInstanceId, receivedNanos, kept(figures), null, 0);
+    }
+
+    private PushedClientMetrics(
+            String clientInstanceId,
+            long receivedNanos,
+            EnumMap<Figure, Double> figures,
+            Double earlierLag,
+            long earlierReceivedNanos) {
         this.clientInstanceId = Objects.requireNonNull(clientInstanceId, "clientInstanceId");
         this.receivedNanos = receivedNanos;
+        this.figures = figures;
+        this.earlierLag = earlierLag;
+        this.earlierReceivedNanos = earlierReceivedNanos;
+    }
+
+    private static EnumMap<Figure, Double> kept(Map<Figure, Double> figures) {
         EnumMap<Figure, Double> kept = new EnumMap<>(Figure.class);
         figures.forEach((figure, value) -> {
             if (value != null && Double.isFinite(value)) {
                 kept.put(figure, value);
             }
         });
-        this.figures = kept;
+        return kept;
+    }
+
+    /**
+     * This push as the one after {@code earlier} on the same connection: it keeps the earlier
+     * push's lag (one number), so that whether the lag grows is known from two of the client's
+     * own readings. A push of another client instance, or none, starts afresh.
+     */
+    public PushedClientMetrics following(PushedClientMetrics earlier) {
+        if (earlier == null
+                || !earlier.clientInstanceId.equals(clientInstanceId)
+                || earlier.receivedNanos >= receivedNanos) {
+            return this;
+        }
+        Double lag = earlier.figures.get(Figure.RECORDS_LAG_MAX);
+        return lag == null
+                ? this
+                : new PushedClientMetrics(clientInstanceId, receivedNanos, figures, lag, earlier.receivedNanos);
+    }
+
+    /** Whether this push came within {@link #FRESH_NANOS} of {@code nowNanos}. */
+    public boolean freshAt(long nowNanos) {
+        return nowNanos - receivedNanos <= FRESH_NANOS;
+    }
+
+    /**
+     * How much the consumer's largest lag grew, in records a second, from the push before this one
+     * to this one; empty unless both carried it.
+     */
+    public OptionalDouble lagGrowthPerSecond() {
+        Double lag = figures.get(Figure.RECORDS_LAG_MAX);
+        if (lag == null || earlierLag == null) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of((lag - earlierLag) / ((receivedNanos - earlierReceivedNanos) / 1e9));
     }
 
     public String clientInstanceId() {

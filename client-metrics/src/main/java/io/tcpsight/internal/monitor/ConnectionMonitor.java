@@ -230,6 +230,8 @@ public final class ConnectionMonitor {
                 .handshakeMillis(connection.handshakeMillis())
                 .kafka(settings.apply(connection))
                 .kernel(kernelFacts);
+        long now = System.nanoTime();
+        connection.pushed().filter(pushed -> pushed.freshAt(now)).ifPresent(facts::pushed);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
         connection.widestSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())

@@ -134,9 +134,12 @@ public final class TrackedConnection {
         return Optional.ofNullable(pushed);
     }
 
-    /** Keeps a push that came on this connection: the latest replaces the one before, so a connection holds one. */
+    /**
+     * Keeps a push that came on this connection: the latest replaces the one before, so a connection
+     * holds one (with the lag the one before carried, so a growing lag is known).
+     */
     public void pushed(PushedClientMetrics metrics) {
-        pushed = metrics;
+        pushed = metrics.following(pushed);
     }
 
     /** Buffer state is re-read every few samples: it changes slowly and costs five system calls. */

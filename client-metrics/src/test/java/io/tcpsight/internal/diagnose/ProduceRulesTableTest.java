@@ -222,9 +222,11 @@ class ProduceRulesTableTest {
                 "client; 33554432; 33554432; critical client:java:batch.size=524288 client:java:linger.ms=20"
                         + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
                         + WMEM,
-                // what the gauges read is the producer's own buffer.memory, whatever its size
+                // what the gauges read is the producer's own buffer.memory, whatever its size; one of 64 KiB cannot
+                // hold the batches the remedy names, so buffer.memory is named too, at the sized value above it
                 "client; 40000; 65536; critical client:java:batch.size=524288 client:java:linger.ms=20"
-                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:buffer.memory=33554432[note]"
+                        + " client:java:send.buffer.bytes=-1 "
                         + WMEM,
                 "client; 30000; 65536; none",
                 // the broker cannot see the producer's buffer: the same requests are judged as the pipeline's

@@ -116,12 +116,6 @@ public final class BrokerConnectionIds {
     }
 
     /**
-     * A push the producer made on this connection within this long tells what its records hold of its
-     * buffer.memory: the documented subscription pushes every 30 s, so three of its intervals.
-     */
-    static final long PUSH_FRESH_NANOS = 90_000_000_000L;
-
-    /**
      * What the producer's records held of its buffer.memory, where it pushed its buffer gauges on this
      * connection lately (KIP-714): the same figures the reporter reads at the producer's own end, which
      * tell a producer its pipeline holds (a backlog) from one its application paces.
@@ -129,7 +123,7 @@ public final class BrokerConnectionIds {
     static ProduceTraffic withPushedBuffer(ProduceTraffic traffic, TrackedConnection connection, long nowNanos) {
         return connection
                 .pushed()
-                .filter(pushed -> nowNanos - pushed.receivedNanos() <= PUSH_FRESH_NANOS)
+                .filter(pushed -> pushed.freshAt(nowNanos))
                 .filter(pushed -> pushed.figure(Figure.BUFFER_TOTAL_BYTES).isPresent()
                         && pushed.figure(Figure.BUFFER_AVAILABLE_BYTES).isPresent())
                 .map(pushed -> traffic.withBuffer(

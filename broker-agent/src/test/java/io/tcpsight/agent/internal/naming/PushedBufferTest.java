@@ -41,7 +41,7 @@ class PushedBufferTest {
                 OptionalLong.empty(),
                 BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
 
-        connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS - 1, 33_554_432.0, 0.0));
+        connection.pushed(push(NOW - PushedClientMetrics.FRESH_NANOS - 1, 33_554_432.0, 0.0));
         assertEquals(
                 OptionalLong.empty(),
                 BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
@@ -58,7 +58,7 @@ class PushedBufferTest {
                 OptionalLong.empty(),
                 BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes());
 
-        connection.pushed(push(NOW - BrokerConnectionIds.PUSH_FRESH_NANOS, 33_554_432.0, 0.0));
+        connection.pushed(push(NOW - PushedClientMetrics.FRESH_NANOS, 33_554_432.0, 0.0));
         assertEquals(
                 OptionalLong.of(33_554_432),
                 BrokerConnectionIds.withPushedBuffer(TRAFFIC, connection, NOW).bufferHeldBytes(),

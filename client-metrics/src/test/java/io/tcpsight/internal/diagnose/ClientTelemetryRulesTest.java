@@ -1,0 +1,318 @@
+package io.tcpsight.internal.diagnose;
+
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.DEFAULTS;
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.KERNEL_618;
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.broker;
+import static io.tcpsight.internal.diagnose.ConnectionRulesTest.interval;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.KafkaSettings;
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.PushedClientMetrics;
+import io.tcpsight.internal.model.PushedClientMetrics.Figure;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.tuning.ProducerSizing;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The rules that read what a client pushed of itself (KIP-714) beside what the kernel says of the
+ * same socket: request-latency-beyond-path, and the client's own figures as evidence in
+ * receive-window-limited (its lag) and produce-pipeline-below-bdp (its queue time and buffer).
+ */
+class ClientTelemetryRulesTest {
+    private static final String INSTANCE = "AAAAAAAAAAAAAAAAAAAAAQ";
+    private static final long T0 = 1_000_000_000_000L;
+
+    private static PushedClientMetrics push(long atNanos, Map<Figure, Double> figures) {
+        return new PushedClientMetrics(INSTANCE, atNanos, figures);
+    }
+
+    /**
+     * A producer's connection at the broker: rtt, the broker's receive buffer (SO_RCVBUF as the
+     * kernel reports it), Produce requests a second of a size, and the latency it pushed.
+     */
+    private static ConnectionFacts producerAtBroker(
+            double rttMillis, int receiveBuffer, long requestsPerSecond, long bytesPerRequest, Double latencyMs) {
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(broker("producer-1"))
+                .established(true)
+                .rttMicros(Math.round(rttMillis * 1000))
+                .windowScaling(true)
+                .receiveBufferBytes(receiveBuffer)
+                .kafka(KafkaSettings.unknown()
+                        .withProduceTraffic(new ProduceTraffic(
+                                requestsPerSecond * 10, requestsPerSecond * 10 * bytesPerRequest, 10, 1)))
+                .kernel(KERNEL_618);
+        if (latencyMs != null) {
+            facts.pushed(push(T0, Map.of(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, latencyMs)));
+        }
+        return facts.build();
+    }
+
+    @ParameterizedTest(name = "rtt {0} ms, buffer {1}, {2}/s of {3} bytes, pushed latency {4} ms: {5}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                // 100 ms, 16 KiB a round trip through a 1 MiB window: 150 ms beyond the round trip are the broker's
+                "100; 2097152; 10; 16384; 250; 150.0",
+                // the broker's part exactly the path's (twice the round trip): far beyond, the boundary
+                "100; 2097152; 10; 16384; 200; 100.0",
+                // 99 ms of the broker's beside a 100 ms round trip: the path still explains half
+                "100; 2097152; 10; 16384; 199; none",
+                // a LAN: 10 ms of the broker's is the floor
+                "0.5; 2097152; 10; 16384; 10.6; 10.1",
+                "0.5; 2097152; 10; 16384; 10.4; none",
+                // 600 KB a round trip against a 1 MiB window: at half of it the window may have held requests back
+                "100; 2097152; 60; 100000; 400; none",
+                // the same bytes through a 4 MiB window: unfilled, so the 300 ms are the broker's
+                "100; 8388608; 60; 100000; 400; 300.0",
+            })
+    void aProducersOwnLatencyFarBeyondTheRoundTripIsTheBrokersTime(
+            double rttMillis, int buffer, long perSecond, long bytes, double latency, String brokerTime) {
+        Optional<Finding> finding = RequestLatencyBeyondPath.RULE.judge(
+                producerAtBroker(rttMillis, buffer, perSecond, bytes, latency), DEFAULTS);
+        assertEquals(
+                brokerTime,
+                finding.map(f -> f.evidence("brokerTime").get().value().toString())
+                        .orElse("none"),
+                finding.map(Finding::toString).orElse("no finding"));
+        finding.ifPresent(f -> {
+            assertEquals(Severity.INFO, f.severity());
+            assertEquals(RuleId.REQUEST_LATENCY_BEYOND_PATH, f.rule());
+            assertTrue(
+                    f.remedy().settings().isEmpty(),
+                    "no setting shortens the broker's time: " + f.remedy().settings());
+            assertEquals(
+                    latency,
+                    (Double) f.evidence("clientProducerRequestLatencyAvgMs")
+                            .get()
+                            .value(),
+                    1e-9);
+            assertEquals(rttMillis, ((Number) f.evidence("rtt").get().value()).doubleValue(), 0.05);
+            assertTrue(f.remedy().why().contains("request=Produce"), f.remedy().why());
+        });
+    }
+
+    /**
+     * A Java producer pushes over the connection it bootstrapped on, which carries no Produce
+     * request: its own bytes a second to this broker stand in for the wire's. 100 ms, 10 requests
+     * of 16 KiB a second (163,840 bytes/s, 16 KB a round trip) through a 100 KiB broker buffer.
+     */
+    @ParameterizedTest(name = "pushed {0} bytes/s, latency {1} ms: {2}")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "163840; 250; 150.0",
+                // 600 KB/s: 60 KB a round trip, more than half the broker's 51,200-byte window: the path's
+                "600000; 250; none",
+                // a producer that sent nothing lately: its average is of requests that are over
+                "0; 250; none",
+            })
+    void aProducersPushOnAQuietSocketIsJudgedByItsOwnBytesToThisBroker(
+            double bytesPerSecond, double latency, String brokerTime) {
+        ConnectionFacts bootstrapSocket = ConnectionFacts.builder(broker("producer-1"))
+                .established(true)
+                .rttMicros(100_000)
+                .receiveBufferBytes(102_400)
+                .pushed(push(
+                        T0,
+                        Map.of(
+                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, latency,
+                                Figure.PRODUCER_OUTGOING_BYTE_RATE, bytesPerSecond)))
+                .build();
+        Optional<Finding> finding = RequestLatencyBeyondPath.RULE.judge(bootstrapSocket, DEFAULTS);
+        assertEquals(
+                brokerTime,
+                finding.map(f -> f.evidence("brokerTime").get().value().toString())
+                        .orElse("none"),
+                finding.map(Finding::toString).orElse("no finding"));
+        finding.ifPresent(f -> assertEquals(
+                bytesPerSecond,
+                (Double) f.evidence("clientProducerOutgoingByteRate").get().value(),
+                1e-9));
+    }
+
+    @Test
+    void withoutTheClientsOwnLatencyTheWireOrTheWindowNothingIsSaid() {
+        // no push
+        assertEquals(
+                Optional.empty(),
+                RequestLatencyBeyondPath.RULE.judge(producerAtBroker(100, 2_097_152, 10, 16_384, null), DEFAULTS));
+        // a push without the latency (a consumer's, say)
+        ConnectionFacts consumer = ConnectionFacts.builder(broker("consumer-1"))
+                .rttMicros(100_000)
+                .receiveBufferBytes(2_097_152)
+                .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(100, 1_638_400, 10, 1)))
+                .pushed(push(T0, Map.of(Figure.FETCH_LATENCY_AVG_MS, 900.0, Figure.RECORDS_LAG_MAX, 5.0)))
+                .build();
+        assertEquals(Optional.empty(), RequestLatencyBeyondPath.RULE.judge(consumer, DEFAULTS));
+        // no Produce request in the round: the pushed average is of requests the wire no longer shows
+        ConnectionFacts idle = ConnectionFacts.builder(broker("producer-1"))
+                .rttMicros(100_000)
+                .receiveBufferBytes(2_097_152)
+                .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(0, 0, 10, null)))
+                .pushed(push(T0, Map.of(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 900.0)))
+                .build();
+        assertEquals(Optional.empty(), RequestLatencyBeyondPath.RULE.judge(idle, DEFAULTS));
+        // the broker's receive window not known: whether it held requests back is not known
+        ConnectionFacts noWindow = ConnectionFacts.builder(broker("producer-1"))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(100, 1_638_400, 10, 1)))
+                .pushed(push(T0, Map.of(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 900.0)))
+                .build();
+        assertEquals(Optional.empty(), RequestLatencyBeyondPath.RULE.judge(noWindow, DEFAULTS));
+        // the producer's own end (the reporter): pushes arrive at the broker only
+        ConnectionFacts atProducer = ConnectionFacts.builder(ConnectionIdentity.of(
+                                Role.CLIENT,
+                                new InetSocketAddress("10.0.0.1", 50000),
+                                new InetSocketAddress("10.0.0.2", 9092))
+                        .withClientId("producer-1"))
+                .rttMicros(100_000)
+                .receiveBufferBytes(2_097_152)
+                .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(100, 1_638_400, 10, 1)))
+                .pushed(push(T0, Map.of(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 900.0)))
+                .build();
+        assertEquals(Optional.empty(), RequestLatencyBeyondPath.RULE.judge(atProducer, DEFAULTS));
+    }
+
+    @Test
+    void theRuleRunsInEveryRound() {
+        assertTrue(ConnectionRules.ALL.contains(RequestLatencyBeyondPath.RULE));
+        assertTrue(Diagnosis.connection(producerAtBroker(100, 2_097_152, 10, 16_384, 250.0), DEFAULTS).stream()
+                .anyMatch(f -> f.rule() == RuleId.REQUEST_LATENCY_BEYOND_PATH));
+    }
+
+    /** A consumer 100 ms away with a 64 KiB window, its fetch responses window-limited at the broker. */
+    private static ConnectionFacts.Builder windowLimitedConsumer() {
+        return ConnectionFacts.builder(broker("consumer-analytics-1"))
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.97, 0, 0, 5000));
+    }
+
+    @Test
+    void aConsumersGrowingLagBesideAFullWindowIsTheNetworks() {
+        PushedClientMetrics earlier = push(T0, Map.of(Figure.RECORDS_LAG_MAX, 1_000.0));
+        PushedClientMetrics later = push(T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 4_000.0))
+                .following(earlier);
+        Finding finding = ConnectionRules.receiveWindowLimited(
+                        windowLimitedConsumer().pushed(later).build(), DEFAULTS)
+                .orElseThrow();
+        assertEquals(
+                4_000.0, (Double) finding.evidence("clientRecordsLagMax").get().value(), 1e-9);
+        assertEquals(
+                100.0, (Double) finding.evidence("clientRecordsLagGrowth").get().value(), 1e-9);
+        assertTrue(
+                finding.remedy().why().contains("lag grows by 100.0 records a second")
+                        && finding.remedy().why().contains("that lag is the network's"),
+                finding.remedy().why());
+    }
+
+    @Test
+    void aLagThatShrinksOrHasNoEarlierReadingIsShownButNotBlamed() {
+        PushedClientMetrics earlier = push(T0, Map.of(Figure.RECORDS_LAG_MAX, 4_000.0));
+        PushedClientMetrics shrinking = push(T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 1_000.0))
+                .following(earlier);
+        Finding finding = ConnectionRules.receiveWindowLimited(
+                        windowLimitedConsumer().pushed(shrinking).build(), DEFAULTS)
+                .orElseThrow();
+        assertEquals(
+                -100.0,
+                (Double) finding.evidence("clientRecordsLagGrowth").get().value(),
+                1e-9);
+        assertFalse(finding.remedy().why().contains("lag"), finding.remedy().why());
+        // another client instance on the same connection (a reconnect reused the port): no growth across the two
+        PushedClientMetrics other = new PushedClientMetrics(
+                        "AAAAAAAAAAAAAAAAAAAAAg", T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 9_000.0))
+                .following(earlier);
+        Finding alone = ConnectionRules.receiveWindowLimited(
+                        windowLimitedConsumer().pushed(other).build(), DEFAULTS)
+                .orElseThrow();
+        assertEquals(
+                9_000.0, (Double) alone.evidence("clientRecordsLagMax").get().value(), 1e-9);
+        assertTrue(alone.evidence("clientRecordsLagGrowth").isEmpty(), alone.toString());
+        // without a push: the finding as before, no client figures
+        Finding without = ConnectionRules.receiveWindowLimited(
+                        windowLimitedConsumer().build(), DEFAULTS)
+                .orElseThrow();
+        assertTrue(without.evidence("clientRecordsLagMax").isEmpty(), without.toString());
+    }
+
+    /** 30 requests/s of four full 16 KiB batches, 100 ms away: produce-pipeline-below-bdp, critical (ProduceRulesTableTest). */
+    private static ConnectionFacts.Builder pipelineBoundProducer(double bufferTotal) {
+        ConnectionIdentity producer = broker("producer-1").withClientSoftware("apache-kafka-java/4.3.1");
+        return ConnectionFacts.builder(producer)
+                .established(true)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .kafka(KafkaSettings.unknown()
+                        .withProduceTraffic(new ProduceTraffic(300, 300 * 65_600L, 10, 4).withBuffer(bufferTotal, 0)))
+                .kernel(KERNEL_618);
+    }
+
+    @Test
+    void aPipelineBoundProducerCarriesItsOwnQueueTimeAndBufferWait() {
+        Finding finding = ProduceRules.producePipelineBelowBdp(
+                        pipelineBoundProducer(33_554_432)
+                                .pushed(push(
+                                        T0,
+                                        Map.of(
+                                                Figure.RECORD_QUEUE_TIME_AVG_MS, 850.0,
+                                                Figure.BATCH_SIZE_AVG_BYTES, 16_384.0,
+                                                Figure.BUFFERPOOL_WAIT_RATIO, 0.4,
+                                                Figure.BUFFER_TOTAL_BYTES, 33_554_432.0,
+                                                Figure.BUFFER_AVAILABLE_BYTES, 0.0)))
+                                .build(),
+                        DEFAULTS)
+                .orElseThrow();
+        assertEquals(
+                850.0,
+                (Double) finding.evidence("clientRecordQueueTimeAvgMs").get().value(),
+                1e-9);
+        assertEquals(
+                16_384.0,
+                (Double) finding.evidence("clientBatchSizeAvgBytes").get().value(),
+                1e-9);
+        assertEquals(
+                0.4,
+                (Double) finding.evidence("clientBufferpoolWaitRatio").get().value(),
+                1e-9);
+        String why = finding.remedy().why();
+        assertTrue(why.contains("its records waited 850.0 ms on average in its queue"), why);
+        assertTrue(why.contains("waited for buffer.memory 40.0% of the time"), why);
+    }
+
+    @Test
+    void bufferMemoryIsNamedOnlyAboveWhatTheProducersOwnGaugeSays() {
+        long sized = ProducerSizing.forPath(100_000, DEFAULTS.targetBytesPerSecond(), 4)
+                .bufferMemoryBytes();
+        // a producer whose own buffer.memory is half the sized one: named, at the sized value
+        Finding small = ProduceRules.producePipelineBelowBdp(
+                        pipelineBoundProducer(sized / 2.0).build(), DEFAULTS)
+                .orElseThrow();
+        assertEquals(
+                Optional.of(Long.toString(sized)),
+                small.remedy().settings().stream()
+                        .filter(setting -> setting.key().equals(Optional.of("buffer.memory")))
+                        .map(Setting::value)
+                        .findFirst(),
+                small.remedy().settings().toString());
+        // one at the sized value already: never a value in effect
+        Finding enough = ProduceRules.producePipelineBelowBdp(
+                        pipelineBoundProducer(sized).build(), DEFAULTS)
+                .orElseThrow();
+        assertTrue(
+                enough.remedy().settings().stream()
+                        .noneMatch(setting -> setting.key().equals(Optional.of("buffer.memory"))),
+                enough.remedy().settings().toString());
+    }
+}
