@@ -128,10 +128,14 @@ final class DoctorCommand implements Callable<Integer> {
             defaultValue = "java",
             description =
                     "The library your client runs, so that remedies come in its own keys: java (default), librdkafka, "
-                            + "kafka-python, franz-go, sarama, kafkajs or kafka-go. The doctor measures with --command-config's Java keys.")
+                            + "kafka-python, franz-go, sarama, kafkajs or kafka-go. With librdkafka, kafka-python or franz-go,"
+                            + " --command-config is that library's own file (docs/doctor.md), read into the keys the doctor"
+                            + " measures with; with the others, Java keys.")
     private String clientLibrary;
 
     private ClientLibrary library = ClientLibrary.JAVA;
+    /** How the report describes --command-config when it was read in a library's own keys. */
+    private String configSource;
 
     @Option(
             names = "--json",
@@ -156,6 +160,21 @@ final class DoctorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Properties client = clientConfig();
+        library = DoctorClient.library(clientLibrary);
+        if (library == ClientLibrary.UNKNOWN) {
+            throw usage("--client-library: '" + clientLibrary + "' is not allowed; use one of "
+                    + DoctorClient.libraryNames());
+        }
+        // a library's own file is read in its own keys, and judged with its own defaults where it sets none
+        LibraryConfigFile.Read ownFile = null;
+        if (commandConfig != null && LibraryConfigFile.readsOwnFile(library)) {
+            try {
+                ownFile = LibraryConfigFile.read(library, client);
+            } catch (IllegalArgumentException refused) {
+                throw usage("--command-config: " + refused.getMessage());
+            }
+            client = ownFile.javaKeys();
+        }
         TcpsightConfig config = tcpsightConfig(client);
         ClientRole.Decided role;
         try {
@@ -164,16 +183,20 @@ final class DoctorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException refused) {
             throw usage(refused.getMessage());
         }
+        if (ownFile != null) {
+            client = LibraryConfigFile.withDefaults(library, role.role(), client);
+            configSource = commandConfig + ", read as " + library.label() + "'s own keys; keys it does not set are "
+                    + library.label() + "'s defaults"
+                    + (ownFile.notRead().isEmpty()
+                            ? ""
+                            : "; not read (they do not change what the doctor judges): "
+                                    + String.join(", ", ownFile.notRead().keySet()));
+        }
         if (probeSeconds < 1 || probeSeconds > 600) {
             throw usage("--probe-seconds: " + probeSeconds + " is not allowed; use 1 to 600");
         }
         if (timeoutMs < 100 || timeoutMs > 300_000) {
             throw usage("--timeout-ms: " + timeoutMs + " is not allowed; use 100 to 300000");
-        }
-        library = DoctorClient.library(clientLibrary);
-        if (library == ClientLibrary.UNKNOWN) {
-            throw usage("--client-library: '" + clientLibrary + "' is not allowed; use one of "
-                    + DoctorClient.libraryNames());
         }
         String bootstrap = bootstrapServer != null ? bootstrapServer : client.getProperty("bootstrap.servers");
         if (bootstrap != null && BootstrapServers.parse(bootstrap).isEmpty()) {
@@ -260,7 +283,9 @@ final class DoctorCommand implements Callable<Integer> {
                         role.role() == ClientRole.PRODUCER ? configuredProducer(client) : configured(kafka, client),
                         (commandConfig == null
                                         ? "Kafka's client defaults; give yours with --command-config"
-                                        : commandConfig + "; keys it does not set are Kafka's defaults")
+                                        : configSource != null
+                                                ? configSource
+                                                : commandConfig + "; keys it does not set are Kafka's defaults")
                                 + "; judged " + role.why())
                 .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
                 .clientPath(role.role().label(), clientPath.orElse(null))

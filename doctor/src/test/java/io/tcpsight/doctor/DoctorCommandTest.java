@@ -152,6 +152,41 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aLibrdkafkaConfIsReadInItsOwnKeysAndTheReportNamesWhatItDidNotRead(@TempDir Path directory)
+            throws IOException {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        Path conf = Files.writeString(
+                directory.resolve("producer.conf"),
+                "metadata.broker.list=127.0.0.1:" + closed
+                        + "\nqueue.buffering.max.ms=20\nsocket.send.buffer.bytes=65536\n"
+                        + "statistics.interval.ms=1000\nsasl.password=not-for-the-report\n");
+        Run run = doctor("--timeout-ms", "1500", "--command-config", conf.toString(), "--client-library", "librdkafka");
+        assertEquals(ExitCodes.USAGE, run.exit(), run.out() + run.err());
+        assertTrue(run.err().contains("librdkafka names a SASL password without a user"), run.err());
+        assertTrue(!run.err().contains("not-for-the-report"), "no secret in the error: " + run.err());
+        Files.writeString(
+                conf,
+                "metadata.broker.list=127.0.0.1:" + closed
+                        + "\nqueue.buffering.max.ms=20\nsocket.send.buffer.bytes=65536\n"
+                        + "statistics.interval.ms=1000\n");
+        Run read =
+                doctor("--timeout-ms", "1500", "--command-config", conf.toString(), "--client-library", "librdkafka");
+        assertEquals(ExitCodes.FINDINGS, read.exit(), read.out() + read.err());
+        // the bootstrap came from librdkafka's own key, and the role from what it read (linger.ms, a producer's)
+        assertTrue(read.out().contains("unreachable: no handshake with 127.0.0.1:" + closed), read.out());
+        assertTrue(
+                read.out()
+                        .contains(
+                                conf + ", read as librdkafka's own keys; keys it does not set are librdkafka's"
+                                        + " defaults; not read (they do not change what the doctor judges): statistics.interval.ms"),
+                read.out());
+        assertTrue(read.out().contains("judged as a producer, from its producer keys (linger.ms)"), read.out());
+    }
+
+    @Test
     void aBootstrapServerWithoutAPortIsAUsageError() {
         Run run = doctor("--bootstrap-server", "broker-without-port");
         assertEquals(ExitCodes.USAGE, run.exit());

@@ -35,8 +35,6 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -53,9 +51,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * its requests fill the broker's window (the path's time); the 64 KiB consumer's fetch socket is
  * receive-window-limited, and its own lag, pushed on another socket of its own, stays there.
  */
-// Its claims are joins, names and a 64 KiB window against a 3 MB/s feed, not the host's capacity: it
-// runs beside the lab lane in a lab of its own, as NewConsumerProtocolLabIT does.
-@Execution(ExecutionMode.CONCURRENT)
+// Its claims are joins, names and a 64 KiB window against a 3 MB/s feed, not the host's capacity: it shares the
+// host with the other lane's classes. In the lab lane's shared part, not beside it: on the other lane it ran last,
+// while VersionMatrixLabIT waited for that lane's thread, and cost the run 71 s where it takes 35 (lab.md).
 @ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class ClientTelemetryLabIT {
     @RegisterExtension
@@ -72,7 +70,7 @@ class ClientTelemetryLabIT {
     private static final Duration OBSERVED = Duration.ofSeconds(24);
 
     @Test
-    void eachClientsOwnWordsLandOnItsSocketAndALimitedConsumersGrowingLagIsTheNetworks() throws Exception {
+    void eachClientsOwnWordsLandOnItsOwnSocketAndNeverOnAnother() throws Exception {
         KernelLab lab = LAB.start(
                 KernelLab.builder().link(Link.rtt(Duration.ofMillis(100)).rateMbit(200)));
         try (KafkaBroker broker = KafkaBroker.inLab(lab)
@@ -147,8 +145,9 @@ class ClientTelemetryLabIT {
                     Set.of("to_broker"), watch.pushFlows.get(LIBRDKAFKA), "librdkafka pushes on its produce socket");
             Double librdkafkaLatency = watch.producerLatencyMs.get(LIBRDKAFKA);
             assertNotNull(librdkafkaLatency, "librdkafka's own request latency reached the agent: " + watch);
+            // in milliseconds: at least the line's round trip, and not a thousand times it (microseconds)
             assertTrue(
-                    librdkafkaLatency >= line.lowestRttMillis(),
+                    librdkafkaLatency >= line.lowestRttMillis() && librdkafkaLatency < 60_000,
                     "librdkafka's own request latency, in ms, at least the line's round trip: " + watch);
             // its requests fill the broker's 100 KiB window across 100 ms: the time is the path's, never the broker's
             assertTrue(
@@ -160,10 +159,6 @@ class ClientTelemetryLabIT {
             assertNotNull(limited, "receive-window-limited on the 64 KiB consumer's fetch socket: " + watch);
             assertEquals("to_client", limited.connection().flow());
             line.assertQuoted(limited.number("rtt"), limited.brief());
-            assertTrue(
-                    !watch.pushFlows.get(LIMITED).contains("to_client")
-                            || limited.evidence().containsKey("clientRecordsLagMax"),
-                    "where the consumer pushed on its fetch socket, the finding carries its lag: " + watch);
             assertTrue(watch.lagPushed.getOrDefault(LIMITED, 0.0) > 0, "the consumer's own lag, pushed: " + watch);
         }
     }

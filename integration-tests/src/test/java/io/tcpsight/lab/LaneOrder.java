@@ -44,7 +44,8 @@ public final class LaneOrder implements ClassOrderer {
             Map.entry("io.tcpsight.agent.ClientZooIT", 54),
             Map.entry("io.tcpsight.agent.BacklogLabIT", 52),
             Map.entry("io.tcpsight.lab.KernelLabIT", 35),
-            Map.entry("io.tcpsight.agent.LibraryZooIT", 33));
+            Map.entry("io.tcpsight.agent.LibraryZooIT", 33),
+            Map.entry("io.tcpsight.agent.ClientTelemetryLabIT", 35));
 
     /**
      * Runs on both threads (two releases at once), so the other lane cannot run beside it: last

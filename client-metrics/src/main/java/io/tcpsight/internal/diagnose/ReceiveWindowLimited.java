@@ -15,7 +15,6 @@ import io.tcpsight.internal.tuning.BdpSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
@@ -75,6 +74,8 @@ final class ReceiveWindowLimited implements ConnectionRule {
             evidence.add(rtt(facts));
         }
         evidence.add(new Evidence("sendRate", WindowModel.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
+        // the consumer's own lag, where it pushed on this socket: evidence only. It is its largest over every
+        // partition on every broker, so it says how far behind the consumer is, not that this socket made it so
         ClientWords.add(facts, evidence, Figure.RECORDS_LAG_MAX);
         ClientWords.addLagGrowth(facts, evidence);
         String peer = facts.identity().role() == Role.BROKER
@@ -117,20 +118,13 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         settings,
                         String.format(
                                 "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
-                                        + "is the limit, so let it autotune%s%s",
+                                        + "is the limit, so let it autotune%s",
                                 interval.rwndLimitedRatio() * 100,
                                 peer,
                                 peerRmem
                                         ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
                                                 + "down: raise it there"
-                                        : "",
-                                growingLag(facts)
-                                        .map(growth -> String.format(
-                                                "; the consumer's own lag grows by %.1f records a second (its pushed"
-                                                        + " records-lag-max): that lag is the network's, records wait at"
-                                                        + " the broker because the window holds the fetches back",
-                                                growth))
-                                        .orElse("")))
+                                        : ""))
                 .map(finding -> finding.withLimit(limit));
     }
 
@@ -168,24 +162,8 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                         + " limit, its reader is; it stops reading for a while (a consumer reads only inside"
                                         + " poll(), a Connect or MirrorMaker 2 task only between its sends to the target, a"
                                         + " follower between its log appends), and a larger buffer would only hold more of"
-                                        + " what it has not read%s",
-                                interval.rwndLimitedRatio() * 100,
-                                peer,
-                                widestWindow,
-                                facts.rttMillis(),
-                                growingLag(facts)
-                                        .map(growth -> String.format(
-                                                "; the consumer's own lag grows by %.1f records a second (its pushed"
-                                                        + " records-lag-max): that lag is its processing's, not the"
-                                                        + " network's",
-                                                growth))
-                                        .orElse("")))
+                                        + " what it has not read",
+                                interval.rwndLimitedRatio() * 100, peer, widestWindow, facts.rttMillis()))
                 .orElseThrow();
-    }
-
-    /** The consumer's own lag growth between its last two pushes, where it grew. */
-    private static Optional<Double> growingLag(ConnectionFacts facts) {
-        OptionalDouble growth = ClientWords.lagGrowth(facts);
-        return growth.isPresent() && growth.getAsDouble() > 0 ? Optional.of(growth.getAsDouble()) : Optional.empty();
     }
 }

@@ -30,6 +30,13 @@ import java.util.OptionalDouble;
  * sets on every accepted socket. An autotuned buffer reads small on a quiet socket: then the rule
  * takes the window for filled and stays silent.
  *
+ * <p>What the rule cannot see it does not weigh: a request's own time on a line slower than the
+ * target (its size over the line's rate) and a loss on the path the broker's socket did not
+ * retransmit count as the broker's. Where this socket retransmitted in the interval, the path lost
+ * packets and the rule stays silent. The pushed latency is the client's average over its metric
+ * window (Kafka's default two samples of 30 s): the finding comes and goes up to a minute after
+ * the broker's time does.
+ *
  * <p>Producers only. A consumer's fetch latency is pushed over all its brokers together, and a
  * fetch that finds nothing waits fetch.max.wait.ms at the broker by design: neither is a certain
  * figure for one broker.
@@ -71,6 +78,11 @@ final class RequestLatencyBeyondPath implements ConnectionRule {
         long bytesPerRoundTrip = Math.round(bytesPerSecond.getAsDouble() * facts.rttMicros() / 1e6);
         if (bytesPerRoundTrip >= WINDOW_SHARE_UNFILLED * window) {
             return Optional.empty(); // the window may have held requests back: the path's part is not one round trip
+        }
+        if (facts.interval()
+                .map(interval -> interval.retransmittedSegments() > 0)
+                .orElse(false)) {
+            return Optional.empty(); // the path lost packets: a timeout or a cut window may be the extra time
         }
         double brokerMs = latencyMs - rttMs;
         if (brokerMs < LEAST_BROKER_MS || brokerMs < BROKER_SHARE_AT_LEAST_PATH * rttMs) {

@@ -124,13 +124,15 @@ public final class PushedClientMetrics {
     /**
      * This push as the one after {@code earlier} on the same connection: it keeps the earlier
      * push's lag (one number), so that whether the lag grows is known from two of the client's
-     * own readings. A push of another client instance, or none, starts afresh.
+     * own readings. A push of another client instance, none, or one more than {@link #FRESH_NANOS}
+     * earlier starts afresh.
      */
     public PushedClientMetrics following(PushedClientMetrics earlier) {
         if (earlier == null
                 || !earlier.clientInstanceId.equals(clientInstanceId)
-                || earlier.receivedNanos >= receivedNanos) {
-            return this;
+                || earlier.receivedNanos >= receivedNanos
+                || receivedNanos - earlier.receivedNanos > FRESH_NANOS) {
+            return this; // another client, not earlier, or so long ago that a growth over the gap would say little
         }
         Double lag = earlier.figures.get(Figure.RECORDS_LAG_MAX);
         return lag == null

@@ -139,6 +139,9 @@ public final class TrackedConnection {
      * holds one (with the lag the one before carried, so a growing lag is known).
      */
     public void pushed(PushedClientMetrics metrics) {
+        if (pushed != null && metrics.receivedNanos() < pushed.receivedNanos()) {
+            return; // two request threads handed pushes on out of order: the newer one stays
+        }
         pushed = metrics.following(pushed);
     }
 

@@ -103,16 +103,18 @@ class ClientTelemetryRulesTest {
 
     /**
      * A Java producer pushes over the connection it bootstrapped on, which carries no Produce
-     * request: its own bytes a second to this broker stand in for the wire's. 100 ms, 10 requests
-     * of 16 KiB a second (163,840 bytes/s, 16 KB a round trip) through a 100 KiB broker buffer.
+     * request: its own bytes a second to this broker stand in for the wire's. 100 ms; the broker's
+     * buffer as the kernel reports Kafka's 102,400 asked for (204,800, a window of 102,400, half of
+     * which is the share).
      */
     @ParameterizedTest(name = "pushed {0} bytes/s, latency {1} ms: {2}")
     @CsvSource(
             delimiter = ';',
             value = {
                 "163840; 250; 150.0",
-                // 600 KB/s: 60 KB a round trip, more than half the broker's 51,200-byte window: the path's
-                "600000; 250; none",
+                // 51,199 bytes a round trip: under half the window; 51,200: half of it, the path's
+                "511990; 250; 150.0",
+                "512000; 250; none",
                 // a producer that sent nothing lately: its average is of requests that are over
                 "0; 250; none",
             })
@@ -121,7 +123,7 @@ class ClientTelemetryRulesTest {
         ConnectionFacts bootstrapSocket = ConnectionFacts.builder(broker("producer-1"))
                 .established(true)
                 .rttMicros(100_000)
-                .receiveBufferBytes(102_400)
+                .receiveBufferBytes(204_800)
                 .pushed(push(
                         T0,
                         Map.of(
@@ -138,6 +140,64 @@ class ClientTelemetryRulesTest {
                 bytesPerSecond,
                 (Double) f.evidence("clientProducerOutgoingByteRate").get().value(),
                 1e-9));
+    }
+
+    @Test
+    void theNarrowestReadingOfTheWindowDecidesAndTheClientsOwnRateOverTheWires() {
+        // a buffer of 8 MiB (4 MiB of window) clamped to 100,000 bytes: 60,000 a round trip fill more than half
+        ConnectionFacts clamped = ConnectionFacts.builder(broker("producer-1"))
+                .established(true)
+                .rttMicros(100_000)
+                .receiveBufferBytes(8_388_608)
+                .windowClampBytes(100_000)
+                .pushed(push(
+                        T0,
+                        Map.of(
+                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 400.0,
+                                Figure.PRODUCER_OUTGOING_BYTE_RATE, 600_000.0)))
+                .build();
+        assertEquals(Optional.empty(), RequestLatencyBeyondPath.RULE.judge(clamped, DEFAULTS));
+        // the Produce requests on the socket say 600 KB a round trip, the client's own rate 16 KB: its own wins
+        ConnectionFacts both = ConnectionFacts.builder(broker("producer-1"))
+                .established(true)
+                .rttMicros(100_000)
+                .receiveBufferBytes(2_097_152)
+                .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(600, 60_000_000, 10, 1)))
+                .pushed(push(
+                        T0,
+                        Map.of(
+                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 400.0,
+                                Figure.PRODUCER_OUTGOING_BYTE_RATE, 163_840.0)))
+                .build();
+        assertEquals(
+                16_384L,
+                RequestLatencyBeyondPath.RULE
+                        .judge(both, DEFAULTS)
+                        .orElseThrow()
+                        .evidence("bytesPerRoundTrip")
+                        .get()
+                        .value());
+    }
+
+    @Test
+    void aSocketThatRetransmittedLeavesTheExtraTimeToThePath() {
+        for (long retransmitted : new long[] {3, 0}) {
+            ConnectionFacts facts = ConnectionFacts.builder(broker("producer-1"))
+                    .established(true)
+                    .rttMicros(100_000)
+                    .receiveBufferBytes(2_097_152)
+                    .interval(interval(0.2, 0, 0, retransmitted, 500))
+                    .pushed(push(
+                            T0,
+                            Map.of(
+                                    Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 400.0,
+                                    Figure.PRODUCER_OUTGOING_BYTE_RATE, 163_840.0)))
+                    .build();
+            assertEquals(
+                    retransmitted == 0,
+                    RequestLatencyBeyondPath.RULE.judge(facts, DEFAULTS).isPresent(),
+                    retransmitted + " segments retransmitted");
+        }
     }
 
     @Test
@@ -200,7 +260,7 @@ class ClientTelemetryRulesTest {
     }
 
     @Test
-    void aConsumersGrowingLagBesideAFullWindowIsTheNetworks() {
+    void aConsumersOwnLagAndItsGrowthAreEvidenceOnlyNeverACauseTheyCannotShow() {
         PushedClientMetrics earlier = push(T0, Map.of(Figure.RECORDS_LAG_MAX, 1_000.0));
         PushedClientMetrics later = push(T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 4_000.0))
                 .following(earlier);
@@ -211,25 +271,29 @@ class ClientTelemetryRulesTest {
                 4_000.0, (Double) finding.evidence("clientRecordsLagMax").get().value(), 1e-9);
         assertEquals(
                 100.0, (Double) finding.evidence("clientRecordsLagGrowth").get().value(), 1e-9);
-        assertTrue(
-                finding.remedy().why().contains("lag grows by 100.0 records a second")
-                        && finding.remedy().why().contains("that lag is the network's"),
-                finding.remedy().why());
+        // records-lag-max is the consumer's largest over every partition on every broker: it says nothing of
+        // which socket made it, and the text does not claim it
+        assertFalse(finding.remedy().why().contains("lag"), finding.remedy().why());
+        // the same evidence where the consumer's buffer has opened wide and its reader pauses (4 MB advertised
+        // once moves 320 Mbit/s over 100 ms)
+        Finding reader = ConnectionRules.receiveWindowLimited(
+                        windowLimitedConsumer()
+                                .widestSndWindowBytes(4_000_000)
+                                .pushed(later)
+                                .build(),
+                        DEFAULTS)
+                .orElseThrow();
+        assertTrue(reader.remedy().settings().isEmpty(), "the reader, not the buffer: " + reader);
+        assertEquals(
+                4_000.0, (Double) reader.evidence("clientRecordsLagMax").get().value(), 1e-9);
+        assertEquals(
+                100.0, (Double) reader.evidence("clientRecordsLagGrowth").get().value(), 1e-9);
+        assertFalse(reader.remedy().why().contains("lag"), reader.remedy().why());
     }
 
     @Test
-    void aLagThatShrinksOrHasNoEarlierReadingIsShownButNotBlamed() {
+    void aLagWithoutAnEarlierReadingOfTheSameClientHasNoGrowth() {
         PushedClientMetrics earlier = push(T0, Map.of(Figure.RECORDS_LAG_MAX, 4_000.0));
-        PushedClientMetrics shrinking = push(T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 1_000.0))
-                .following(earlier);
-        Finding finding = ConnectionRules.receiveWindowLimited(
-                        windowLimitedConsumer().pushed(shrinking).build(), DEFAULTS)
-                .orElseThrow();
-        assertEquals(
-                -100.0,
-                (Double) finding.evidence("clientRecordsLagGrowth").get().value(),
-                1e-9);
-        assertFalse(finding.remedy().why().contains("lag"), finding.remedy().why());
         // another client instance on the same connection (a reconnect reused the port): no growth across the two
         PushedClientMetrics other = new PushedClientMetrics(
                         "AAAAAAAAAAAAAAAAAAAAAg", T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 9_000.0))
@@ -306,13 +370,15 @@ class ClientTelemetryRulesTest {
                         .map(Setting::value)
                         .findFirst(),
                 small.remedy().settings().toString());
-        // one at the sized value already: never a value in effect
-        Finding enough = ProduceRules.producePipelineBelowBdp(
-                        pipelineBoundProducer(sized).build(), DEFAULTS)
-                .orElseThrow();
-        assertTrue(
-                enough.remedy().settings().stream()
-                        .noneMatch(setting -> setting.key().equals(Optional.of("buffer.memory"))),
-                enough.remedy().settings().toString());
+        // one at the sized value already, or above it: never a value in effect, never a cut
+        for (double own : new double[] {sized, 2.0 * sized}) {
+            Finding enough = ProduceRules.producePipelineBelowBdp(
+                            pipelineBoundProducer(own).build(), DEFAULTS)
+                    .orElseThrow();
+            assertTrue(
+                    enough.remedy().settings().stream()
+                            .noneMatch(setting -> setting.key().equals(Optional.of("buffer.memory"))),
+                    own + ": " + enough.remedy().settings());
+        }
     }
 }
