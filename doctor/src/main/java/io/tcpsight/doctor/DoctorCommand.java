@@ -189,8 +189,9 @@ final class DoctorCommand implements Callable<Integer> {
                     + library.label() + "'s defaults"
                     + (ownFile.notRead().isEmpty()
                             ? ""
-                            : "; not read (they do not change what the doctor judges): "
-                                    + String.join(", ", ownFile.notRead().keySet()));
+                            : "; keys the doctor does not read, so not judged or measured: "
+                                    + String.join(", ", ownFile.notRead()))
+                    + (ownFile.unnamed() == 0 ? "" : "; " + ownFile.unnamed() + " line(s) that are no key, not shown");
         }
         if (probeSeconds < 1 || probeSeconds > 600) {
             throw usage("--probe-seconds: " + probeSeconds + " is not allowed; use 1 to 600");

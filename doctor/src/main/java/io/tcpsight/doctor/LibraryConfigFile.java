@@ -5,7 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,25 +24,38 @@ import java.util.regex.Pattern;
 final class LibraryConfigFile {
     private LibraryConfigFile() {}
 
-    /** The file read: the Java keys it sets, and the keys the doctor does not read, with their values. */
+    /**
+     * The file read: the Java keys it sets, the names of the keys the doctor does not read, and how
+     * many lines it could not take for a key at all (never printed: they may be key material).
+     */
     static final class Read {
         private final Properties javaKeys;
-        private final Map<String, String> notRead;
+        private final SortedSet<String> notRead;
+        private final int unnamed;
 
-        Read(Properties javaKeys, Map<String, String> notRead) {
+        Read(Properties javaKeys, SortedSet<String> notRead, int unnamed) {
             this.javaKeys = javaKeys;
             this.notRead = notRead;
+            this.unnamed = unnamed;
         }
 
         Properties javaKeys() {
             return javaKeys;
         }
 
-        /** The keys not read, sorted; their values for a message only, secrets masked by the caller. */
-        Map<String, String> notRead() {
+        /** The names of the keys not read, sorted; never their values. */
+        SortedSet<String> notRead() {
             return notRead;
         }
+
+        /** Lines that are no key of any library's form (a stray PEM block, say), counted and never named. */
+        int unnamed() {
+            return unnamed;
+        }
     }
+
+    /** What a key of any of these libraries' forms looks like. */
+    private static final Pattern KEY = Pattern.compile("[A-Za-z][A-Za-z0-9._-]{0,127}");
 
     private static final UnaryOperator<String> SAME = value -> value;
     /** librdkafka's 0 for a socket buffer leaves it to the kernel: Java's -1. */
@@ -71,8 +85,8 @@ final class LibraryConfigFile {
                 keys.put("fetch.wait.max.ms", new Translation("fetch.max.wait.ms", SAME));
                 keys.put("fetch.min.bytes", new Translation("fetch.min.bytes", SAME));
                 keys.put("batch.size", new Translation("batch.size", SAME));
-                keys.put("linger.ms", new Translation("linger.ms", SAME));
-                keys.put("queue.buffering.max.ms", new Translation("linger.ms", SAME));
+                keys.put("linger.ms", new Translation("linger.ms", LibraryConfigFile::wholeMillis));
+                keys.put("queue.buffering.max.ms", new Translation("linger.ms", LibraryConfigFile::wholeMillis));
                 keys.put("message.max.bytes", new Translation("max.request.size", SAME));
                 keys.put(
                         "max.in.flight.requests.per.connection",
@@ -132,6 +146,7 @@ final class LibraryConfigFile {
                 keys.put("kgo.ProducerBatchMaxBytes", new Translation("batch.size", SAME));
                 keys.put("kgo.ProducerLinger", new Translation("linger.ms", LibraryConfigFile::millis));
                 keys.put("kgo.MaxBufferedBytes", new Translation("buffer.memory", SAME));
+                keys.put("kgo.BrokerMaxWriteBytes", new Translation("max.request.size", SAME));
                 keys.put(
                         "kgo.MaxProduceRequestsInflightPerBroker",
                         new Translation("max.in.flight.requests.per.connection", SAME));
@@ -178,18 +193,30 @@ final class LibraryConfigFile {
     static Read read(ClientLibrary library, Properties file) {
         Map<String, Translation> keys = keys(library);
         Properties java = new Properties();
-        Map<String, String> notRead = new TreeMap<>();
+        SortedSet<String> notRead = new TreeSet<>();
+        int unnamed = 0;
         String user = null;
         String password = null;
-        for (String key : new TreeMap<>(toMap(file)).keySet()) {
+        // librdkafka's message.max.bytes and max.in.flight serve a consumer too: read as a producer's keys only in
+        // a file that is no consumer's (a librdkafka consumer that subscribes has a group.id)
+        boolean consumersFile = library == ClientLibrary.LIBRDKAFKA && file.getProperty("group.id") != null;
+        for (String key : new TreeSet<>(file.stringPropertyNames())) {
             String value = file.getProperty(key);
-            if (key.startsWith("tcpsight.")) {
+            if (!KEY.matcher(key).matches()) {
+                unnamed++;
+                continue;
+            }
+            if (key.startsWith("tcpsight.")
+                    || (library == ClientLibrary.FRANZ_GO
+                            && JAVA_SECURITY.matcher(key).matches())) {
+                // franz-go's TLS and SASL are Go code, not options: its file gives them in Java's keys
                 java.setProperty(key, value);
                 continue;
             }
             Translation translation = keys.get(key);
-            if (translation == null) {
-                notRead.put(key, value);
+            if (translation == null
+                    || (consumersFile && (key.equals("message.max.bytes") || key.startsWith("max.in.flight")))) {
+                notRead.add(key);
                 continue;
             }
             String read;
@@ -207,7 +234,9 @@ final class LibraryConfigFile {
                     password = read;
                     break;
                 case SOCKET_OPTIONS:
-                    socketOptions(read, java);
+                    if (!socketOptions(read, java)) {
+                        notRead.add(key); // a form the doctor cannot take apart: named, not guessed
+                    }
                     break;
                 default:
                     java.setProperty(translation.javaKey, read);
@@ -221,10 +250,27 @@ final class LibraryConfigFile {
                 throw new IllegalArgumentException(library.label() + " names a SASL "
                         + (user == null ? "password without a user" : "user without a password"));
             }
-            java.setProperty("sasl.jaas.config", jaas(java.getProperty("sasl.mechanism", "PLAIN"), user, password));
+            String mechanism = java.getProperty("sasl.mechanism");
+            if (mechanism == null) {
+                // librdkafka's default mechanism is GSSAPI, which takes no password: say which one the user means
+                throw new IllegalArgumentException(library.label()
+                        + " names a SASL user and password but no mechanism; add "
+                        + (library == ClientLibrary.LIBRDKAFKA ? "sasl.mechanisms" : "sasl_mechanism")
+                        + " (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)");
+            }
+            java.setProperty("sasl.jaas.config", jaas(mechanism, user, password));
         }
-        return new Read(java, notRead);
+        if (library == ClientLibrary.FRANZ_GO
+                && file.getProperty("kgo.MaxProduceRequestsInflightPerBroker") != null
+                && !"false".equals(java.getProperty("enable.idempotence"))) {
+            throw new IllegalArgumentException("franz-go refuses kgo.MaxProduceRequestsInflightPerBroker with"
+                    + " idempotent writes (its default): add kgo.DisableIdempotentWrite=true, or remove the option");
+        }
+        return new Read(java, notRead, unnamed);
     }
+
+    /** The Java security keys a franz-go file may carry. */
+    private static final Pattern JAVA_SECURITY = Pattern.compile("security\\.protocol|ssl\\..+|sasl\\..+");
 
     /**
      * The library's own values for what a producer's or a consumer's file does not set, so that the
@@ -233,6 +279,7 @@ final class LibraryConfigFile {
      */
     static Properties withDefaults(ClientLibrary library, ClientRole role, Properties javaKeys) {
         Map<String, String> defaults = new LinkedHashMap<>();
+        boolean idempotent;
         switch (library) {
             case LIBRDKAFKA:
                 defaults.put("receive.buffer.bytes", "-1");
@@ -241,7 +288,10 @@ final class LibraryConfigFile {
                     defaults.put("batch.size", "1000000");
                     defaults.put("linger.ms", "5");
                     defaults.put("max.request.size", "1000000");
-                    defaults.put("max.in.flight.requests.per.connection", "1000000");
+                    // idempotence (or a transactional.id) caps librdkafka's requests in flight at 5 itself
+                    idempotent = "true".equals(javaKeys.getProperty("enable.idempotence"))
+                            || javaKeys.getProperty("transactional.id") != null;
+                    defaults.put("max.in.flight.requests.per.connection", idempotent ? "5" : "1000000");
                     defaults.put("enable.idempotence", "false");
                     defaults.put("buffer.memory", Long.toString(1_048_576L * 1024));
                 }
@@ -252,8 +302,19 @@ final class LibraryConfigFile {
                 defaults.put("send.buffer.bytes", "-1");
                 if (role == ClientRole.PRODUCER) {
                     defaults.put("linger.ms", "0");
-                    defaults.put("acks", "1");
-                    defaults.put("enable.idempotence", "false");
+                    // 3.x: acks=all and idempotence unless the file sets acks otherwise or more than 5 in flight; an
+                    // idempotent kafka-python producer sends one batch of a partition at a time
+                    String acks = javaKeys.getProperty("acks", "all");
+                    int inFlight = Integer.parseInt(javaKeys.getProperty("max.in.flight.requests.per.connection", "5")
+                            .trim());
+                    idempotent = javaKeys.getProperty("enable.idempotence") != null
+                            ? "true".equals(javaKeys.getProperty("enable.idempotence"))
+                            : acks.equals("all") && inFlight <= 5;
+                    defaults.put("acks", "all");
+                    defaults.put("enable.idempotence", Boolean.toString(idempotent));
+                    if (idempotent) {
+                        defaults.put("max.in.flight.requests.per.connection", "1");
+                    }
                 }
                 break;
             case FRANZ_GO:
@@ -262,8 +323,15 @@ final class LibraryConfigFile {
                 defaults.put("send.buffer.bytes", "-1");
                 if (role == ClientRole.PRODUCER) {
                     defaults.put("batch.size", "1000012");
-                    defaults.put("max.request.size", "1000012");
+                    // kgo caps a produce request at BrokerMaxWriteBytes (100 MiB), not at one batch
+                    defaults.put("max.request.size", "104857600");
                     defaults.put("linger.ms", "10");
+                    // without idempotent writes kgo keeps one produce request in flight a broker
+                    if ("false".equals(javaKeys.getProperty("enable.idempotence"))) {
+                        defaults.put("max.in.flight.requests.per.connection", "1");
+                    }
+                } else {
+                    defaults.put("fetch.max.wait.ms", "5000");
                 }
                 break;
             default:
@@ -275,14 +343,31 @@ final class LibraryConfigFile {
         return judged;
     }
 
-    /** kafka-python's socket_options: the SO_RCVBUF and SO_SNDBUF it sets, the only way 3.x sizes a socket. */
-    private static void socketOptions(String value, Properties java) {
+    /**
+     * kafka-python's socket_options: the SO_RCVBUF and SO_SNDBUF it sets, the only way 3.x sizes a
+     * socket. False where the value names a buffer in a form this cannot read (an expression, a
+     * constant), so that the key is named as not read.
+     */
+    private static boolean socketOptions(String value, Properties java) {
         Matcher option = SOCKET_OPTION.matcher(value);
+        int read = 0;
         while (option.find()) {
             java.setProperty(
                     option.group(1).equals("SO_RCVBUF") ? "receive.buffer.bytes" : "send.buffer.bytes",
                     option.group(2));
+            read++;
         }
+        int named = 0;
+        Matcher buffers = Pattern.compile("SO_RCVBUF|SO_SNDBUF").matcher(value);
+        while (buffers.find()) {
+            named++;
+        }
+        return read == named;
+    }
+
+    /** librdkafka's linger takes a fraction of a millisecond: Java's whole milliseconds, rounded up. */
+    private static String wholeMillis(String value) {
+        return Long.toString((long) Math.ceil(Double.parseDouble(value.trim())));
     }
 
     private static String acks(String value) {
@@ -318,13 +403,10 @@ final class LibraryConfigFile {
         String module = mechanism.toUpperCase(Locale.ROOT).startsWith("SCRAM")
                 ? "org.apache.kafka.common.security.scram.ScramLoginModule"
                 : "org.apache.kafka.common.security.plain.PlainLoginModule";
-        return module + " required username=\"" + user.replace("\"", "\\\"") + "\" password=\""
-                + password.replace("\"", "\\\"") + "\";";
+        return module + " required username=\"" + jaasQuoted(user) + "\" password=\"" + jaasQuoted(password) + "\";";
     }
 
-    private static Map<String, String> toMap(Properties properties) {
-        Map<String, String> map = new LinkedHashMap<>();
-        properties.stringPropertyNames().forEach(key -> map.put(key, properties.getProperty(key)));
-        return map;
+    private static String jaasQuoted(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 }

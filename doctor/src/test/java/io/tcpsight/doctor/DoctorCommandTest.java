@@ -171,7 +171,8 @@ class DoctorCommandTest {
                 conf,
                 "metadata.broker.list=127.0.0.1:" + closed
                         + "\nqueue.buffering.max.ms=20\nsocket.send.buffer.bytes=65536\n"
-                        + "statistics.interval.ms=1000\n");
+                        + "statistics.interval.ms=1000\nsasl.mechanisms=PLAIN\nsasl.username=app\n"
+                        + "sasl.password=not-for-the-report\nssl.key.password=nor-this\n");
         Run read =
                 doctor("--timeout-ms", "1500", "--command-config", conf.toString(), "--client-library", "librdkafka");
         assertEquals(ExitCodes.FINDINGS, read.exit(), read.out() + read.err());
@@ -179,11 +180,14 @@ class DoctorCommandTest {
         assertTrue(read.out().contains("unreachable: no handshake with 127.0.0.1:" + closed), read.out());
         assertTrue(
                 read.out()
-                        .contains(
-                                conf + ", read as librdkafka's own keys; keys it does not set are librdkafka's"
-                                        + " defaults; not read (they do not change what the doctor judges): statistics.interval.ms"),
+                        .contains(conf + ", read as librdkafka's own keys; keys it does not set are librdkafka's"
+                                + " defaults; keys the doctor does not read, so not judged or measured:"
+                                + " ssl.key.password, statistics.interval.ms"),
                 read.out());
         assertTrue(read.out().contains("judged as a producer, from its producer keys (linger.ms)"), read.out());
+        for (String secret : new String[] {"not-for-the-report", "nor-this"}) {
+            assertTrue(!read.out().contains(secret) && !read.err().contains(secret), "no secret printed: " + secret);
+        }
     }
 
     @Test

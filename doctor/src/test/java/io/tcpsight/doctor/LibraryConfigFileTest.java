@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -52,8 +53,8 @@ class LibraryConfigFileTest {
                         "acks", "all",
                         "tcpsight.target.throughput.mbit", "200"),
                 keys(read.javaKeys()));
-        // every key it does not read is named, not dropped
-        assertEquals(Map.of("debug", "broker", "statistics.interval.ms", "1000"), read.notRead());
+        // every key it does not read is named, not dropped; its value is never kept
+        assertEquals(Set.of("debug", "statistics.interval.ms"), read.notRead());
         Map<String, String> judged =
                 keys(LibraryConfigFile.withDefaults(ClientLibrary.LIBRDKAFKA, ClientRole.PRODUCER, read.javaKeys()));
         // librdkafka's batch and request sizes and in-flight count, not Java's; what the file sets stays
@@ -61,6 +62,14 @@ class LibraryConfigFileTest {
         assertEquals("1000000", judged.get("max.request.size"));
         assertEquals("1000000", judged.get("max.in.flight.requests.per.connection"));
         assertEquals("false", judged.get("enable.idempotence"));
+        // with idempotence librdkafka keeps at most 5 in flight
+        Map<String, String> idempotent = keys(LibraryConfigFile.withDefaults(
+                ClientLibrary.LIBRDKAFKA,
+                ClientRole.PRODUCER,
+                LibraryConfigFile.read(ClientLibrary.LIBRDKAFKA, file("enable.idempotence=true\nlinger.ms=0.5\n"))
+                        .javaKeys()));
+        assertEquals("5", idempotent.get("max.in.flight.requests.per.connection"));
+        assertEquals("1", idempotent.get("linger.ms"), "librdkafka's fraction of a millisecond, rounded up");
         assertEquals("20", judged.get("linger.ms"));
         assertEquals("65536", judged.get("send.buffer.bytes"));
     }
@@ -116,7 +125,7 @@ class LibraryConfigFileTest {
         assertEquals("65536", keys.get("max.partition.fetch.bytes"));
         assertEquals("true", keys.get("enable.idempotence"));
         // 3.x does not apply receive_buffer_bytes: named as not read, never taken for the socket's size
-        assertEquals(Map.of("receive_buffer_bytes", "1048576"), read.notRead());
+        assertEquals(Set.of("receive_buffer_bytes"), read.notRead());
         IllegalArgumentException notABool = assertThrows(
                 IllegalArgumentException.class,
                 () -> LibraryConfigFile.read(ClientLibrary.KAFKA_PYTHON, file("enable_idempotence=yes\n")));
@@ -130,10 +139,12 @@ class LibraryConfigFileTest {
     void franzGoOptionsTakeGoDurations() throws IOException {
         Properties read = LibraryConfigFile.read(
                         ClientLibrary.FRANZ_GO,
-                        file("kgo.SeedBrokers=b:9092\nkgo.ProducerLinger=10 * time.Millisecond\n"
-                                + "kgo.FetchMaxWait=1s\nkgo.DisableIdempotentWrite=true\n"))
+                        file("kgo.SeedBrokers=b:9092\nkgo.ProducerLinger=25 * time.Millisecond\n"
+                                + "kgo.FetchMaxWait=1s\nkgo.DisableIdempotentWrite=true\n"
+                                + "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\n"))
                 .javaKeys();
-        assertEquals("10", read.getProperty("linger.ms"));
+        assertEquals("25", read.getProperty("linger.ms"));
+        assertEquals("SASL_SSL", read.getProperty("security.protocol"), "franz-go's TLS and SASL in Java's keys");
         assertEquals("1000", read.getProperty("fetch.max.wait.ms"));
         assertEquals("false", read.getProperty("enable.idempotence"));
         IllegalArgumentException notADuration = assertThrows(
@@ -145,7 +156,75 @@ class LibraryConfigFileTest {
         Map<String, String> judged =
                 keys(LibraryConfigFile.withDefaults(ClientLibrary.FRANZ_GO, ClientRole.PRODUCER, read));
         assertEquals("1000012", judged.get("batch.size"));
-        assertEquals("10", judged.get("linger.ms"));
+        assertEquals("25", judged.get("linger.ms"), "the file's linger, not kgo's 10 ms");
+        assertEquals("104857600", judged.get("max.request.size"), "kgo caps a request at BrokerMaxWriteBytes");
+        assertEquals(
+                "1", judged.get("max.in.flight.requests.per.connection"), "one request a broker without idempotence");
+        // idempotent (kgo's default): Java's five in flight stand, and kgo's in-flight option is refused
+        Properties idempotent = LibraryConfigFile.read(
+                        ClientLibrary.FRANZ_GO, file("kgo.DisableIdempotentWrite=false\n"))
+                .javaKeys();
+        assertEquals("true", idempotent.getProperty("enable.idempotence"));
+        assertEquals(
+                null,
+                keys(LibraryConfigFile.withDefaults(ClientLibrary.FRANZ_GO, ClientRole.PRODUCER, idempotent))
+                        .get("max.in.flight.requests.per.connection"));
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> LibraryConfigFile.read(
+                        ClientLibrary.FRANZ_GO, file("kgo.MaxProduceRequestsInflightPerBroker=5\n")));
+        assertTrue(refused.getMessage().contains("kgo.DisableIdempotentWrite=true"), refused.getMessage());
+    }
+
+    @Test
+    void kafkaPython3sDefaultsAreIdempotentAndItsSendBufferIsReadFromSocketOptions() throws IOException {
+        LibraryConfigFile.Read read = LibraryConfigFile.read(
+                ClientLibrary.KAFKA_PYTHON,
+                file("bootstrap_servers=b:9092\nlinger_ms=5\n"
+                        + "socket_options=[(socket.SOL_SOCKET, socket.SO_SNDBUF, 131072)]\n"));
+        Map<String, String> judged =
+                keys(LibraryConfigFile.withDefaults(ClientLibrary.KAFKA_PYTHON, ClientRole.PRODUCER, read.javaKeys()));
+        assertEquals("131072", judged.get("send.buffer.bytes"));
+        assertEquals("-1", judged.get("receive.buffer.bytes"));
+        assertEquals("all", judged.get("acks"));
+        assertEquals("true", judged.get("enable.idempotence"));
+        assertEquals("1", judged.get("max.in.flight.requests.per.connection"), "one batch a partition at a time");
+        // acks=1 in the file: no idempotence, kafka-python's five in flight
+        Map<String, String> acksOne = keys(LibraryConfigFile.withDefaults(
+                ClientLibrary.KAFKA_PYTHON,
+                ClientRole.PRODUCER,
+                LibraryConfigFile.read(ClientLibrary.KAFKA_PYTHON, file("acks=1\n"))
+                        .javaKeys()));
+        assertEquals("false", acksOne.get("enable.idempotence"));
+        assertEquals(null, acksOne.get("max.in.flight.requests.per.connection"));
+        // a buffer in a form it cannot take apart is named, never guessed
+        LibraryConfigFile.Read expression = LibraryConfigFile.read(
+                ClientLibrary.KAFKA_PYTHON,
+                file("socket_options=[(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)]\n"));
+        assertEquals(Set.of("socket_options"), expression.notRead());
+        assertEquals(null, expression.javaKeys().getProperty("receive.buffer.bytes"));
+    }
+
+    @Test
+    void aPlainLoginIsQuotedAndAUserWithoutAMechanismIsRefused() throws IOException {
+        Properties plain = LibraryConfigFile.read(
+                        ClientLibrary.LIBRDKAFKA,
+                        file("sasl.mechanisms=PLAIN\nsasl.username=app\nsasl.password=a\"b\\\\c\n"))
+                .javaKeys();
+        assertEquals(
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"app\" password=\"a\\\"b\\\\c\";",
+                plain.getProperty("sasl.jaas.config"));
+        IllegalArgumentException noMechanism = assertThrows(
+                IllegalArgumentException.class,
+                () -> LibraryConfigFile.read(
+                        ClientLibrary.LIBRDKAFKA, file("sasl.username=app\nsasl.password=s3cret\n")));
+        assertTrue(noMechanism.getMessage().contains("no mechanism; add sasl.mechanisms"), noMechanism.getMessage());
+        assertTrue(!noMechanism.getMessage().contains("s3cret"), noMechanism.getMessage());
+        // a line that is no key (a stray PEM block) is counted, never named
+        LibraryConfigFile.Read pem =
+                LibraryConfigFile.read(ClientLibrary.LIBRDKAFKA, file("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC+secret=\n"));
+        assertEquals(1, pem.unnamed());
+        assertTrue(pem.notRead().isEmpty(), pem.notRead().toString());
     }
 
     @Test

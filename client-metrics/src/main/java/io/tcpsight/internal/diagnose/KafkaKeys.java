@@ -86,6 +86,20 @@ final class KafkaKeys {
      * library. Empty when the library has no such setting.
      */
     static List<Setting> client(ConnectionIdentity identity, String key, String value) {
+        return client(identity, key, value, false);
+    }
+
+    /**
+     * As {@link #client(ConnectionIdentity, String, String)}, where the client's own value is known
+     * to be below the one named (the doctor read its config): no library's key is left out as if its
+     * default were in effect.
+     */
+    static List<Setting> clientAboveConfigured(ConnectionIdentity identity, String key, String value) {
+        return client(identity, key, value, true);
+    }
+
+    private static List<Setting> client(
+            ConnectionIdentity identity, String key, String value, boolean configuredBelow) {
         ClientKind kind = identity.clientKind();
         List<Setting> settings = new ArrayList<>();
         if (kind.isConnect()) {
@@ -113,8 +127,11 @@ final class KafkaKeys {
         } else {
             ClientLibrary library = identity.clientLibrary();
             if (library != ClientLibrary.JAVA && library != ClientLibrary.UNKNOWN) {
+                String software = identity.clientSoftware().orElse(null);
                 settings.addAll(
-                        LibraryKeys.spell(library, identity.clientSoftware().orElse(null), key, value));
+                        configuredBelow
+                                ? LibraryKeys.spellAboveConfigured(library, software, key, value)
+                                : LibraryKeys.spell(library, software, key, value));
             } else if (library == ClientLibrary.UNKNOWN) {
                 settings.add(Setting.unnamedClient(
                         IN_WORDS.getOrDefault(key, key),

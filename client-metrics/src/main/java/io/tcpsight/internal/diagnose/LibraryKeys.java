@@ -53,6 +53,36 @@ final class LibraryKeys {
                 .notedWhenDefault(LIBRDKAFKA_DEFAULTS.get(key), "librdkafka's"));
     }
 
+    /**
+     * As {@link #spell}, where the client's own value is known to be below the one named (the doctor
+     * read its file): the keys {@link #spell} leaves out because the library's default already holds
+     * the value (librdkafka's 1,000,000-byte batch and million in flight, kgo's 1,000,012-byte
+     * batch) are named, since the client's config set them lower.
+     */
+    static List<Setting> spellAboveConfigured(ClientLibrary library, String software, String javaKey, String value) {
+        if (library == ClientLibrary.LIBRDKAFKA) {
+            String rdkafka = ClientLibrary.LIBRDKAFKA.label();
+            switch (javaKey) {
+                case "batch.size":
+                    return List.of(Setting.client(rdkafka, "batch.size", value));
+                case "max.in.flight.requests.per.connection":
+                    return List.of(Setting.client(rdkafka, "max.in.flight", value));
+                case "buffer.memory":
+                    // queue.buffering.max.kbytes counts KiB: rounded up, never below the bytes named
+                    return List.of(Setting.client(
+                            rdkafka,
+                            "queue.buffering.max.kbytes",
+                            Long.toString((Long.parseLong(value) + 1023) / 1024)));
+                default:
+                    break;
+            }
+        }
+        if (library == ClientLibrary.FRANZ_GO && javaKey.equals("batch.size")) {
+            return List.of(Setting.client(ClientLibrary.FRANZ_GO.label(), "kgo.ProducerBatchMaxBytes", value));
+        }
+        return spell(library, software, javaKey, value);
+    }
+
     /** The library's setting for this Java key and value; empty when nothing in it corresponds. */
     static List<Setting> spell(ClientLibrary library, String software, String javaKey, String value) {
         switch (library) {

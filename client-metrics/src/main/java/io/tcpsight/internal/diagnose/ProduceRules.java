@@ -248,22 +248,29 @@ final class ProduceRules {
         ProducerSizing sizing = ProducerSizing.forPath(rttMicros, config.targetBytesPerSecond(), partitions);
         List<Setting> settings = new ArrayList<>();
         if (sizing.batchBytes() > pipeline.batchBytes()) {
-            settings.addAll(KafkaKeys.client(producer, "batch.size", Long.toString(sizing.batchBytes())));
+            settings.addAll(
+                    KafkaKeys.clientAboveConfigured(producer, "batch.size", Long.toString(sizing.batchBytes())));
         }
-        if (sizing.maxRequestBytes() > pipeline.maxRequestBytes()) {
-            settings.addAll(KafkaKeys.client(producer, "max.request.size", Long.toString(sizing.maxRequestBytes())));
+        // a request must hold the sized batches of its partitions: named only where the configured size cannot
+        // (librdkafka's 1,000,000 holds a 512 KiB batch, though it is under Java's 1 MiB)
+        if (sizing.batchBytes() * partitions > pipeline.maxRequestBytes()
+                && sizing.maxRequestBytes() > pipeline.maxRequestBytes()) {
+            settings.addAll(KafkaKeys.clientAboveConfigured(
+                    producer, "max.request.size", Long.toString(sizing.maxRequestBytes())));
         }
         if (pipeline.lingerMs() < ProducerSizing.LINGER_MS) {
-            settings.addAll(KafkaKeys.client(producer, "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
+            settings.addAll(
+                    KafkaKeys.clientAboveConfigured(producer, "linger.ms", Integer.toString(ProducerSizing.LINGER_MS)));
         }
         if (pipeline.maxInFlight() < ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE) {
-            settings.addAll(KafkaKeys.client(
+            settings.addAll(KafkaKeys.clientAboveConfigured(
                     producer,
                     "max.in.flight.requests.per.connection",
                     Integer.toString(ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE)));
         }
         if (sizing.bufferMemoryBytes() > pipeline.bufferMemoryBytes()) {
-            settings.addAll(KafkaKeys.client(producer, "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
+            settings.addAll(KafkaKeys.clientAboveConfigured(
+                    producer, "buffer.memory", Long.toString(sizing.bufferMemoryBytes())));
         }
         long bdp = Bdp.bytes(rttMicros, config.targetBytesPerSecond());
         List<Evidence> evidence = new ArrayList<>();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.model.BulkFlow;
+import io.tcpsight.internal.model.ClientLibrary;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
@@ -17,6 +18,7 @@ import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.model.Role;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -326,6 +328,41 @@ class ProduceRulesTableTest {
                         rtt,
                         1,
                         DEFAULTS)));
+    }
+
+    /**
+     * A librdkafka producer's own file, read by the doctor: its batch.size set to 16,384 and five in
+     * flight (idempotence), 100 ms away. librdkafka's remedy names batch.size although its default
+     * (1,000,000) holds the value named: this file set it lower. Where nothing is known of the file
+     * (the broker's view), a batch at or under librdkafka's default is left out, as before.
+     */
+    @Test
+    void aLibrdkafkaFilesSmallBatchIsNamedInItsKeysThoughItsDefaultWouldHoldIt() {
+        Map<String, String> file = Map.of(
+                "batch.size", "16384",
+                "linger.ms", "5",
+                "max.in.flight.requests.per.connection", "5",
+                "max.request.size", "1000000",
+                "buffer.memory", "1073741824");
+        assertEquals(
+                "critical client:librdkafka:batch.size=524288 client:librdkafka:linger.ms=20",
+                describe(ClientConfigRules.producerPipeline(
+                        end("client", "producer-1", "TO_BROKER", "librdkafka"),
+                        ProducerPipeline.fromClientConfig(file),
+                        100_000,
+                        1,
+                        DEFAULTS)));
+        assertEquals(
+                List.of(),
+                LibraryKeys.spell(ClientLibrary.LIBRDKAFKA, "librdkafka", "batch.size", "524288"),
+                "nothing known of the client's file: librdkafka's default holds 524288");
+        assertEquals(
+                "client:librdkafka:queue.buffering.max.kbytes=65537",
+                RemedyText.settings(
+                        LibraryKeys.spellAboveConfigured(
+                                ClientLibrary.LIBRDKAFKA, "librdkafka", "buffer.memory", "67109888"),
+                        "[note]"),
+                "KiB, rounded up");
     }
 
     /**
