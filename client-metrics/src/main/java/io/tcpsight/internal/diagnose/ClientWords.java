@@ -32,7 +32,7 @@ final class ClientWords {
     }
 
     /** How fast the consumer's own largest lag grew between its last two pushes, where it pushed both. */
-    static OptionalDouble lagGrowth(ConnectionFacts facts) {
+    private static OptionalDouble lagGrowth(ConnectionFacts facts) {
         return facts.pushed().map(PushedClientMetrics::lagGrowthPerSecond).orElse(OptionalDouble.empty());
     }
 

@@ -70,14 +70,15 @@ final class RequestLatencyBeyondPath implements ConnectionRule {
         OptionalDouble pushedLatency = pushed(facts, Figure.PRODUCER_REQUEST_LATENCY_AVG_MS);
         OptionalDouble bytesPerSecond = sendRate(facts);
         long window = receiveWindow(facts);
-        if (pushedLatency.isEmpty() || bytesPerSecond.isEmpty() || !(bytesPerSecond.getAsDouble() > 0) || window <= 0) {
-            return Optional.empty(); // a producer that sent nothing lately, or a window not known: nothing certain
+        if (pushedLatency.isEmpty() || bytesPerSecond.isEmpty() || !(bytesPerSecond.getAsDouble() > 0)) {
+            return Optional.empty(); // a producer that sent nothing lately: its average is of requests that are over
         }
         double latencyMs = pushedLatency.getAsDouble();
         double rttMs = facts.rttMicros() / 1000.0;
         long bytesPerRoundTrip = Math.round(bytesPerSecond.getAsDouble() * facts.rttMicros() / 1e6);
         if (bytesPerRoundTrip >= WINDOW_SHARE_UNFILLED * window) {
-            return Optional.empty(); // the window may have held requests back: the path's part is not one round trip
+            // the window may have held requests back (or is not known, 0): the path's part is not one round trip
+            return Optional.empty();
         }
         if (facts.interval()
                 .map(interval -> interval.retransmittedSegments() > 0)

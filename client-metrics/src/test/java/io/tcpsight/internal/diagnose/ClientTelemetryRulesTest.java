@@ -107,6 +107,23 @@ class ClientTelemetryRulesTest {
      * buffer as the kernel reports Kafka's 102,400 asked for (204,800, a window of 102,400, half of
      * which is the share).
      */
+    /**
+     * A producer's socket at the broker, 100 ms away, with the broker's receive buffer as the kernel
+     * reports it, and a push of the producer's own latency and bytes a second to this broker.
+     */
+    private static ConnectionFacts.Builder ownWordsOnA100MsSocket(
+            int receiveBuffer, double latencyMs, double bytesPerSecond) {
+        return ConnectionFacts.builder(broker("producer-1"))
+                .established(true)
+                .rttMicros(100_000)
+                .receiveBufferBytes(receiveBuffer)
+                .pushed(push(
+                        T0,
+                        Map.of(
+                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, latencyMs,
+                                Figure.PRODUCER_OUTGOING_BYTE_RATE, bytesPerSecond)));
+    }
+
     @ParameterizedTest(name = "pushed {0} bytes/s, latency {1} ms: {2}")
     @CsvSource(
             delimiter = ';',
@@ -120,16 +137,8 @@ class ClientTelemetryRulesTest {
             })
     void aProducersPushOnAQuietSocketIsJudgedByItsOwnBytesToThisBroker(
             double bytesPerSecond, double latency, String brokerTime) {
-        ConnectionFacts bootstrapSocket = ConnectionFacts.builder(broker("producer-1"))
-                .established(true)
-                .rttMicros(100_000)
-                .receiveBufferBytes(204_800)
-                .pushed(push(
-                        T0,
-                        Map.of(
-                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, latency,
-                                Figure.PRODUCER_OUTGOING_BYTE_RATE, bytesPerSecond)))
-                .build();
+        ConnectionFacts bootstrapSocket =
+                ownWordsOnA100MsSocket(204_800, latency, bytesPerSecond).build();
         Optional<Finding> finding = RequestLatencyBeyondPath.RULE.judge(bootstrapSocket, DEFAULTS);
         assertEquals(
                 brokerTime,
@@ -145,29 +154,13 @@ class ClientTelemetryRulesTest {
     @Test
     void theNarrowestReadingOfTheWindowDecidesAndTheClientsOwnRateOverTheWires() {
         // a buffer of 8 MiB (4 MiB of window) clamped to 100,000 bytes: 60,000 a round trip fill more than half
-        ConnectionFacts clamped = ConnectionFacts.builder(broker("producer-1"))
-                .established(true)
-                .rttMicros(100_000)
-                .receiveBufferBytes(8_388_608)
+        ConnectionFacts clamped = ownWordsOnA100MsSocket(8_388_608, 400.0, 600_000.0)
                 .windowClampBytes(100_000)
-                .pushed(push(
-                        T0,
-                        Map.of(
-                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 400.0,
-                                Figure.PRODUCER_OUTGOING_BYTE_RATE, 600_000.0)))
                 .build();
         assertEquals(Optional.empty(), RequestLatencyBeyondPath.RULE.judge(clamped, DEFAULTS));
         // the Produce requests on the socket say 600 KB a round trip, the client's own rate 16 KB: its own wins
-        ConnectionFacts both = ConnectionFacts.builder(broker("producer-1"))
-                .established(true)
-                .rttMicros(100_000)
-                .receiveBufferBytes(2_097_152)
+        ConnectionFacts both = ownWordsOnA100MsSocket(2_097_152, 400.0, 163_840.0)
                 .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(600, 60_000_000, 10, 1)))
-                .pushed(push(
-                        T0,
-                        Map.of(
-                                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 400.0,
-                                Figure.PRODUCER_OUTGOING_BYTE_RATE, 163_840.0)))
                 .build();
         assertEquals(
                 16_384L,
@@ -182,16 +175,8 @@ class ClientTelemetryRulesTest {
     @Test
     void aSocketThatRetransmittedLeavesTheExtraTimeToThePath() {
         for (long retransmitted : new long[] {3, 0}) {
-            ConnectionFacts facts = ConnectionFacts.builder(broker("producer-1"))
-                    .established(true)
-                    .rttMicros(100_000)
-                    .receiveBufferBytes(2_097_152)
+            ConnectionFacts facts = ownWordsOnA100MsSocket(2_097_152, 400.0, 163_840.0)
                     .interval(interval(0.2, 0, 0, retransmitted, 500))
-                    .pushed(push(
-                            T0,
-                            Map.of(
-                                    Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 400.0,
-                                    Figure.PRODUCER_OUTGOING_BYTE_RATE, 163_840.0)))
                     .build();
             assertEquals(
                     retransmitted == 0,
