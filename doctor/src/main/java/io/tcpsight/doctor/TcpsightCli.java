@@ -1,5 +1,6 @@
 package io.tcpsight.doctor;
 
+import io.tcpsight.doctor.fleet.FleetCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -24,6 +25,7 @@ public final class TcpsightCli {
         CommandLine cli = new CommandLine(new TcpsightCli());
         cli.addSubcommand("doctor", new DoctorCommand(out, err));
         cli.addSubcommand("attach", new AttachCommand(out, err));
+        cli.addSubcommand("fleet", new FleetCommand(out));
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         cli.setExecutionExceptionHandler((exception, commandLine, parseResult) -> {

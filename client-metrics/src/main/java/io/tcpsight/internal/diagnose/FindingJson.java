@@ -16,11 +16,14 @@ import java.util.function.UnaryOperator;
  * {"rule":"small-receive-buffer","severity":"warn",
  *  "connection":{"role":"client","clientId":"c1","nodeId":"1","listener":"PLAINTEXT","local":"10.0.0.1:50000","remote":"10.0.0.2:9092"},
  *  "evidence":{"rtt":{"value":100.2,"unit":"ms"},...},
- *  "remedy":{"settings":[{"scope":"client","library":"java","key":"receive.buffer.bytes","value":"-1"}],"why":"..."}}
+ *  "remedy":{"settings":[{"scope":"client","library":"java","key":"receive.buffer.bytes","value":"-1"}],"why":"..."},
+ *  "limit":{"name":"receive window","now":{"value":5.2,"unit":"Mbit/s"},"after":{"value":160.0,"unit":"Mbit/s"}}}
  * </pre>
  * Connection fields that are not known are left out. A client setting names its library; for a
  * library this tool does not know, "key" is absent and "lookFor" describes the setting in words;
- * "note" says, for example, that the value is already the library's default.
+ * "note" says, for example, that the value is already the library's default. "limit" is there only
+ * on a finding that names a limit on its flow; such a finding also carries the evidence
+ * {@value Finding#EXPECTED_AFTER_ALL} once its round has said what every remedy gives together.
  */
 public final class FindingJson {
     private FindingJson() {}
@@ -96,7 +99,32 @@ public final class FindingJson {
         }
         json.append("],\"why\":");
         JsonText.string(json, text.apply(finding.remedy().why()));
-        json.append("}}");
+        json.append('}');
+        finding.limit().ifPresent(limit -> limit(json, limit));
+        json.append('}');
+    }
+
+    /**
+     * The limit a finding names on its flow: what it is, the most the flow moves with the settings
+     * in effect ("now") and once its remedy is applied ("after", absent where nothing this end knows
+     * holds the flow then). With the expected rate after all remedies, what a fleet's report ranks by.
+     */
+    private static void limit(StringBuilder json, Limit limit) {
+        json.append(",\"limit\":{\"name\":");
+        JsonText.string(json, limit.name());
+        json.append(",\"now\":");
+        rate(json, limit.nowBytesPerSecond());
+        if (limit.afterBytesPerSecond() != Limit.UNBOUNDED) {
+            json.append(",\"after\":");
+            rate(json, limit.afterBytesPerSecond());
+        }
+        json.append('}');
+    }
+
+    private static void rate(StringBuilder json, double bytesPerSecond) {
+        json.append("{\"value\":");
+        JsonText.value(json, Math.round(WindowModel.mbit(bytesPerSecond) * 10) / 10.0);
+        json.append(",\"unit\":\"Mbit/s\"}");
     }
 
     /** A connection identity as a JSON object with the known fields only. */

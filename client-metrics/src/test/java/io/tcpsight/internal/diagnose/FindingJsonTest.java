@@ -27,7 +27,10 @@ class FindingJsonTest {
                 json.contains(
                         "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"library\":\"java\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"a window of"),
                 json);
-        assertTrue(json.endsWith("\"}}"));
+        assertTrue(
+                json.endsWith(",\"limit\":{\"name\":\"receive window\",\"now\":{\"value\":5.2,\"unit\":\"Mbit/s\"}"
+                        + afterPart(finding) + "}}"),
+                json);
         assertEquals("[" + json + "," + json + "]", FindingJson.array(List.of(finding, finding)));
         assertEquals("[]", FindingJson.array(List.of()));
     }
@@ -42,10 +45,43 @@ class FindingJsonTest {
                 ConnectionRulesTest.smallBufferConsumer(100).established(true).build(), TcpsightConfig.defaults());
         String json = FindingJson.of(round.get(0));
         assertTrue(json.contains(",\"expectedRateAfterAll\":{\"value\":90.2,\"unit\":\"Mbit/s\"}},"), json);
-        assertTrue(json.endsWith("; expected after all: 90.2 Mbit/s\"}}"), json);
+        assertTrue(json.contains("; expected after all: 90.2 Mbit/s\"},\"limit\":{"), json);
+        // 64 KiB over 100 ms now; "after" only where the remedy leaves a ceiling this end can compute
+        assertTrue(
+                json.endsWith(",\"limit\":{\"name\":\"receive window\",\"now\":{\"value\":5.2,\"unit\":\"Mbit/s\"}"
+                        + afterPart(round.get(0)) + "}}"),
+                json);
         assertTrue(
                 round.get(0).logLine().contains("expectedRateAfterAll=90.2 Mbit/s"),
                 round.get(0).logLine());
+    }
+
+    private static String afterPart(Finding finding) {
+        double after = finding.limit().get().afterBytesPerSecond();
+        return after == Limit.UNBOUNDED ? "" : ",\"after\":{\"value\":" + afterText(after) + ",\"unit\":\"Mbit/s\"}";
+    }
+
+    private static String afterText(double bytesPerSecond) {
+        StringBuilder text = new StringBuilder();
+        JsonText.value(text, Math.round(WindowModel.mbit(bytesPerSecond) * 10) / 10.0);
+        return text.toString();
+    }
+
+    /** A finding that names no limit has no "limit" object. */
+    @Test
+    void aFindingWithoutALimitHasNoLimitObject() {
+        Finding finding = ConnectionRules.smallReceiveBuffer(
+                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+                .get();
+        Finding limited = finding.withLimit(new Limit("fetch size", 1_000_000, 4_000_000));
+        assertFalse(FindingJson.of(new Finding(
+                        finding.rule(), finding.severity(), finding.connection(), finding.evidence(), finding.remedy()))
+                .contains("\"limit\""));
+        assertTrue(
+                FindingJson.of(limited)
+                        .endsWith(",\"limit\":{\"name\":\"fetch size\",\"now\":{\"value\":8,\"unit\":\"Mbit/s\"},"
+                                + "\"after\":{\"value\":32,\"unit\":\"Mbit/s\"}}}"),
+                FindingJson.of(limited));
     }
 
     /** The endpoint's redacted mode: no address or principal anywhere, in fields or in words. */

@@ -29,7 +29,7 @@ class DoctorLayeringTest {
         noClasses()
                 .that()
                 .haveNameNotMatching(
-                        ".*\\.(ClusterSurvey|ThroughputProbe|WriteProbe|ProbeTopic|EmbeddedBroker|DoctorCommand)(\\$.*)?")
+                        ".*\\.(ClusterSurvey|ThroughputProbe|WriteProbe|ProbeTopic|EmbeddedBroker|DoctorCommand|FleetMembers)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("org.apache.kafka..")

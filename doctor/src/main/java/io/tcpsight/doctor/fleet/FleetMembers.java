@@ -1,0 +1,57 @@
+package io.tcpsight.doctor.fleet;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Node;
+
+/**
+ * Every broker of the cluster, as the cluster itself lists them (an Admin client's describeCluster
+ * with the user's config), each with the URL of its agent: the broker's host and the agents' port,
+ * unless the user gave that node's agent another address.
+ */
+final class FleetMembers {
+    private FleetMembers() {}
+
+    /** The brokers' node ids and hosts; a cluster that does not answer in time is an IllegalStateException that says so. */
+    static List<Node> brokers(Properties admin, long timeoutMs) throws InterruptedException {
+        Properties config = new Properties();
+        config.putAll(admin);
+        config.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
+        config.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
+        try (Admin client = Admin.create(config)) {
+            Collection<Node> nodes = client.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS);
+            List<Node> sorted = new ArrayList<>(nodes);
+            sorted.sort(Comparator.comparingInt(Node::id));
+            return sorted;
+        } catch (ExecutionException | TimeoutException unanswered) {
+            Throwable cause = unanswered instanceof ExecutionException ? unanswered.getCause() : unanswered;
+            throw new IllegalStateException("the cluster at "
+                    + admin.getProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
+                    + " did not list its brokers within " + timeoutMs + " ms: " + cause);
+        }
+    }
+
+    /** Each broker's agent: its own address where the user gave one, else scheme://host:port of the broker's host. */
+    static List<FleetSource> agents(List<Node> brokers, String scheme, int port, Map<Integer, URI> given) {
+        List<FleetSource> sources = new ArrayList<>();
+        for (Node broker : brokers) {
+            URI base = given.get(broker.id());
+            if (base == null) {
+                String host = broker.host().contains(":") ? "[" + broker.host() + "]" : broker.host();
+                base = URI.create(scheme + "://" + host + ":" + port);
+            }
+            sources.add(FleetSource.broker(broker.id(), base));
+        }
+        return sources;
+    }
+}

@@ -1,0 +1,182 @@
+package io.tcpsight.doctor.fleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.ConnectionRulesTestAccess;
+import io.tcpsight.internal.diagnose.Diagnosis;
+import io.tcpsight.internal.diagnose.FindingJson;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fleet's reading over real sockets on loopback: an HTTP server that answers as an agent does
+ * (its findings in the shared format, 401 without the token), one that accepts and never answers,
+ * and a port nobody listens on. The JDK's HTTP server stands in for the agent's transport here; the
+ * lab reads real agents.
+ */
+class FleetReaderTest {
+    private static final String TOKEN = "s3cret-token-value";
+    private static final String FINDINGS = FindingJson.array(
+            Diagnosis.connection(ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()));
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable one : opened) {
+            one.close();
+        }
+    }
+
+    /** Answers /findings with {@code body} to a request with the bearer token, 401 to any other. */
+    private URI agent(String body) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/findings", exchange -> {
+            boolean allowed =
+                    ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            byte[] answer = (allowed ? body : "unauthorized").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(allowed ? 200 : 401, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        opened.add(() -> server.stop(0));
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    private Path tokenFile(Path directory, String token) throws IOException {
+        return Files.writeString(directory.resolve("token"), token + "\n");
+    }
+
+    @Test
+    void eachAgentIsReadWithTheTokenAndOneThatIsNotThereOrSilentDoesNotHoldTheOthers(@TempDir Path directory)
+            throws Exception {
+        URI answering = agent(FINDINGS);
+        ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        opened.add(silent);
+        List<Socket> held = new ArrayList<>();
+        Thread acceptor = new Thread(() -> {
+            try {
+                while (true) {
+                    held.add(silent.accept()); // accepted, never answered
+                }
+            } catch (IOException closed) {
+                // the test ended
+            }
+        });
+        acceptor.setDaemon(true);
+        acceptor.start();
+        int nobody;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            nobody = free.getLocalPort();
+        }
+        FleetReader reader = FleetReader.of(
+                Duration.ofMillis(1500), Optional.empty(), Optional.of(tokenFile(directory, TOKEN)), Optional.empty());
+        List<FleetAnswer> answers = reader.read(List.of(
+                FleetSource.broker(1, answering),
+                FleetSource.broker(2, URI.create("http://127.0.0.1:" + silent.getLocalPort())),
+                FleetSource.broker(3, URI.create("http://127.0.0.1:" + nobody))));
+        assertTrue(answers.get(0).answered(), answers.get(0).failure().orElse(""));
+        assertEquals(
+                FleetFinding.parse(FINDINGS).size(), answers.get(0).findings().size());
+        assertFalse(answers.get(0).findings().isEmpty());
+        assertEquals(Optional.of("no answer within the timeout"), answers.get(1).failure());
+        assertEquals(
+                Optional.of("connection refused (no agent listening there?)"),
+                answers.get(2).failure());
+        for (Socket socket : held) {
+            socket.close();
+        }
+    }
+
+    @Test
+    void aWrongTokenIsRefusedAndTheReasonNeverCarriesIt(@TempDir Path directory) throws Exception {
+        URI answering = agent(FINDINGS);
+        FleetReader wrong = FleetReader.of(
+                Duration.ofSeconds(5),
+                Optional.empty(),
+                Optional.of(tokenFile(directory, "not-the-token")),
+                Optional.empty());
+        FleetAnswer answer =
+                wrong.read(List.of(FleetSource.broker(1, answering))).get(0);
+        String reason = answer.failure().orElseThrow();
+        assertTrue(reason.startsWith("HTTP 401: the agent asks for credentials"), reason);
+        assertFalse(reason.contains("not-the-token"), reason);
+        FleetReader none = FleetReader.of(Duration.ofSeconds(5), Optional.empty(), Optional.empty(), Optional.empty());
+        assertTrue(none.read(List.of(FleetSource.broker(1, answering)))
+                .get(0)
+                .failure()
+                .orElseThrow()
+                .startsWith("HTTP 401"));
+    }
+
+    @Test
+    void anAnswerThatIsNotFindingsIsThatSourcesFailure(@TempDir Path directory) throws Exception {
+        URI html = agent("<html>a proxy's login page</html>");
+        FleetAnswer answer = FleetReader.of(
+                        Duration.ofSeconds(5),
+                        Optional.empty(),
+                        Optional.of(tokenFile(directory, TOKEN)),
+                        Optional.empty())
+                .read(List.of(FleetSource.broker(1, html)))
+                .get(0);
+        assertTrue(
+                answer.failure().orElseThrow().startsWith("the answer is not JSON"),
+                answer.failure().orElseThrow());
+    }
+
+    @Test
+    void badCredentialFilesAreNamedNeverTheirContent(@TempDir Path directory) throws Exception {
+        Path missing = directory.resolve("absent");
+        IllegalArgumentException unreadable = assertThrows(
+                IllegalArgumentException.class,
+                () -> FleetReader.of(Duration.ofSeconds(1), Optional.empty(), Optional.of(missing), Optional.empty()));
+        assertTrue(
+                unreadable.getMessage().startsWith("--agent-token-file: " + missing + " cannot be read"),
+                unreadable.getMessage());
+        Path empty = Files.writeString(directory.resolve("empty"), "\n");
+        assertEquals(
+                "--agent-token-file: " + empty + " has an empty first line",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> FleetReader.of(
+                                        Duration.ofSeconds(1), Optional.empty(), Optional.of(empty), Optional.empty()))
+                        .getMessage());
+        Path notPem = Files.writeString(directory.resolve("ca.pem"), "secret-looking text\n");
+        IllegalArgumentException ca = assertThrows(
+                IllegalArgumentException.class,
+                () -> FleetReader.of(Duration.ofSeconds(1), Optional.of(notPem), Optional.empty(), Optional.empty()));
+        assertTrue(ca.getMessage().startsWith("--agent-ca-file: " + notPem), ca.getMessage());
+        assertFalse(ca.getMessage().contains("secret-looking"), ca.getMessage());
+        Path token = tokenFile(directory, TOKEN);
+        assertEquals(
+                "--agent-token-file and --agent-basic-auth-file: give one of them, not both",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> FleetReader.of(
+                                        Duration.ofSeconds(1),
+                                        Optional.empty(),
+                                        Optional.of(token),
+                                        Optional.of(token)))
+                        .getMessage());
+    }
+}
