@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -36,6 +38,9 @@ import org.apache.kafka.common.Uuid;
  * optionally with the tcpsight agent.
  */
 public final class KafkaBroker implements AutoCloseable {
+    /** The agent's port where its arguments give one (several brokers' agents in one namespace). */
+    private static final Pattern AGENT_PORT = Pattern.compile("(?:^|,)port=(\\d+)");
+
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
@@ -356,7 +361,11 @@ public final class KafkaBroker implements AutoCloseable {
             Integer agentPort = null;
             if (agentArguments != null) {
                 String arguments = agentArguments;
-                if (!arguments.contains("port=")) {
+                Matcher givenPort = AGENT_PORT.matcher(arguments);
+                if (givenPort.find()) {
+                    int given = Integer.parseInt(givenPort.group(1));
+                    agentPort = given == 0 ? null : given;
+                } else {
                     agentPort = lab == null ? freePort() : 9464;
                     arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + agentPort;
                 }
@@ -547,13 +556,19 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** GET a URL; anything but 200 is an IOException with the status and body. */
     public static String httpGet(String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(url))
-                                .timeout(Duration.ofSeconds(10))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        return httpGet(url, null);
+    }
+
+    /** The same with this Authorization header (null: none), for an agent behind a token. */
+    public static String httpGet(String url, String authorization) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .GET();
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        HttpResponse<String> response =
+                HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + url + " -> " + response.statusCode() + ": " + response.body());
         }

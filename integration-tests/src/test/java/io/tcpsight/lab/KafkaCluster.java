@@ -11,7 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -36,7 +36,7 @@ public final class KafkaCluster implements AutoCloseable {
             ports[i] = KafkaBroker.freePort();
             controllerPorts[i] = KafkaBroker.freePort();
         }
-        return start(ports, controllerPorts, () -> KafkaBroker.onLoopback().agent(agentArguments), overrides);
+        return start(ports, controllerPorts, node -> KafkaBroker.onLoopback().agent(agentArguments), overrides);
     }
 
     /**
@@ -53,7 +53,23 @@ public final class KafkaCluster implements AutoCloseable {
             ports[i] = 9092 + 2 * i;
             controllerPorts[i] = 9093 + 2 * i;
         }
-        return start(ports, controllerPorts, () -> KafkaBroker.inLab(lab), overrides);
+        return start(ports, controllerPorts, node -> KafkaBroker.inLab(lab), overrides);
+    }
+
+    /**
+     * The same, each node with the agent these arguments give it ({@code agents.apply(nodeId)}; null:
+     * none). Their endpoints share the server's lab address, so each names its own port.
+     */
+    public static KafkaCluster inLab(
+            KernelLab lab, int nodes, Map<String, String> overrides, IntFunction<String> agents)
+            throws IOException, InterruptedException {
+        int[] ports = new int[nodes];
+        int[] controllerPorts = new int[nodes];
+        for (int i = 0; i < nodes; i++) {
+            ports[i] = 9092 + 2 * i;
+            controllerPorts[i] = 9093 + 2 * i;
+        }
+        return start(ports, controllerPorts, node -> KafkaBroker.inLab(lab).agent(agents.apply(node)), overrides);
     }
 
     /**
@@ -84,7 +100,7 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     private static KafkaCluster start(
-            int[] ports, int[] controllerPorts, Supplier<KafkaBroker.Builder> where, Map<String, String> overrides)
+            int[] ports, int[] controllerPorts, IntFunction<KafkaBroker.Builder> where, Map<String, String> overrides)
             throws IOException, InterruptedException {
         int nodes = ports.length;
         StringJoiner voters = new StringJoiner(",");
@@ -94,7 +110,7 @@ public final class KafkaCluster implements AutoCloseable {
         String clusterId = Uuid.randomUuid().toString();
         List<KafkaBroker.Builder> nodeBuilders = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
-            nodeBuilders.add(where.get()
+            nodeBuilders.add(where.apply(i + 1)
                     .clusterNode(i + 1, ports[i], controllerPorts[i], voters.toString(), clusterId, Math.min(3, nodes))
                     .overrides(overrides));
         }

@@ -45,7 +45,9 @@ public final class LaneOrder implements ClassOrderer {
             Map.entry("io.tcpsight.agent.BacklogLabIT", 52),
             Map.entry("io.tcpsight.lab.KernelLabIT", 35),
             Map.entry("io.tcpsight.agent.LibraryZooIT", 33),
-            Map.entry("io.tcpsight.agent.ClientTelemetryLabIT", 35));
+            Map.entry("io.tcpsight.agent.ClientTelemetryLabIT", 35),
+            // 2026-11-29, a run of the class alone
+            Map.entry("io.tcpsight.fleet.FleetLabIT", 44));
 
     /**
      * Runs on both threads (two releases at once), so the other lane cannot run beside it: last

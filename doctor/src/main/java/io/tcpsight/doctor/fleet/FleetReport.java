@@ -50,6 +50,8 @@ final class FleetReport {
         final Set<String> concerns = new TreeSet<>();
 
         private final Map<String, double[]> rates = new HashMap<>();
+        private final Map<String, String> valueOf = new HashMap<>();
+        private final Map<String, String> wordsOf = new HashMap<>();
 
         Entry(Section section, Optional<String> principal) {
             this.section = section;
@@ -79,6 +81,43 @@ final class FleetReport {
         /** How many of its connections said what they should gain. */
         int connectionsWithGain() {
             return rates.size();
+        }
+
+        /**
+         * One change of a remedy, in the owner's words where it is a client's own key. Two ends that
+         * ask one key for different values (a fetch size for the partitions each sees) get the value
+         * that does for both: autotuning (-1) where either asks it, else the larger number.
+         */
+        private void change(FleetFinding.Change change, boolean clientsOwn) {
+            String setting = change.scope + "|" + change.library.orElse("") + "|" + change.keyOrWords();
+            String before = valueOf.get(setting);
+            String value = before == null ? change.value : either(before, change.value);
+            valueOf.put(setting, value);
+            String words = clientsOwn
+                    ? change.keyOrWords() + "=" + value + " (" + change.scope
+                            + change.library.map(library -> ", " + library).orElse("") + ")"
+                    : change.scope + " " + change.keyOrWords() + "=" + value;
+            Set<String> notes = new TreeSet<>();
+            if (before != null) {
+                String was = wordsOf.get(setting);
+                if (!was.equals(words)) {
+                    notes.addAll(changes.remove(was));
+                }
+            }
+            wordsOf.put(setting, words);
+            change.note.ifPresent(notes::add);
+            changes.computeIfAbsent(words, key -> new TreeSet<>()).addAll(notes);
+        }
+
+        private static String either(String one, String other) {
+            if (one.equals("-1") || other.equals("-1")) {
+                return "-1";
+            }
+            try {
+                return Long.parseLong(one) >= Long.parseLong(other) ? one : other;
+            } catch (NumberFormatException notNumbers) {
+                return one; // words, not numbers: the first asked
+            }
         }
 
         private void add(FleetFinding finding, String connection, String concerns, ConnectionRate rate) {
@@ -129,20 +168,12 @@ final class FleetReport {
                     path.add(finding, connection, concerns, rate);
                     continue;
                 }
-                // a finding's settings are one remedy (a broker's key and its host's max go together): one entry
+                // a finding's settings are one remedy (a broker's key and its host's max go together): one entry,
+                // a client's wherever one of them is the client's own (a connector's override beside the worker's key)
                 FleetFinding.Change first = finding.changes.get(0);
-                Section section = section(first.scope);
-                List<String> words = new ArrayList<>();
-                for (FleetFinding.Change change : finding.changes) {
-                    String one = change.keyOrWords() + "=" + change.value;
-                    words.add(
-                            section == Section.CLIENTS && section(change.scope) == Section.CLIENTS
-                                    ? one + " (" + change.scope
-                                            + change.library
-                                                    .map(library -> ", " + library)
-                                                    .orElse("") + ")"
-                                    : change.scope + " " + one);
-                }
+                Section section = finding.changes.stream().anyMatch(change -> section(change.scope) == Section.CLIENTS)
+                        ? Section.CLIENTS
+                        : section(first.scope);
                 Entry entry;
                 if (section == Section.CLIENTS) {
                     entry = byKey.computeIfAbsent(
@@ -151,17 +182,15 @@ final class FleetReport {
                     entry.who.add(owner);
                 } else if (section == Section.HOSTS_AND_PATHS) {
                     entry = byKey.computeIfAbsent(
-                            "host|" + String.join("|", words),
-                            key -> new Entry(Section.HOSTS_AND_PATHS, Optional.empty()));
+                            "host|" + remedy(finding), key -> new Entry(Section.HOSTS_AND_PATHS, Optional.empty()));
                     entry.who.add(hostFor(first, source, finding, owner));
                 } else {
                     entry = byKey.computeIfAbsent(
-                            "server|" + String.join("|", words), key -> new Entry(Section.SERVERS, Optional.empty()));
+                            "server|" + remedy(finding), key -> new Entry(Section.SERVERS, Optional.empty()));
                     entry.who.add(serverFor(first, source, finding, owner));
                 }
-                for (int i = 0; i < words.size(); i++) {
-                    Set<String> notes = entry.changes.computeIfAbsent(words.get(i), key -> new TreeSet<>());
-                    finding.changes.get(i).note.ifPresent(notes::add);
+                for (FleetFinding.Change change : finding.changes) {
+                    entry.change(change, section == Section.CLIENTS && section(change.scope) == Section.CLIENTS);
                 }
                 entry.add(finding, connection, concerns, rate);
             }
@@ -196,6 +225,20 @@ final class FleetReport {
 
     boolean everySourceAnswered() {
         return answers.stream().allMatch(FleetAnswer::answered);
+    }
+
+    /** A finding's remedy as one key: the settings it asks, in order. */
+    private static String remedy(FleetFinding finding) {
+        StringBuilder key = new StringBuilder();
+        for (FleetFinding.Change change : finding.changes) {
+            key.append(change.scope)
+                    .append(' ')
+                    .append(change.keyOrWords())
+                    .append('=')
+                    .append(change.value)
+                    .append('|');
+        }
+        return key.toString();
     }
 
     /**

@@ -223,6 +223,45 @@ class FleetReportTest {
         assertEquals(2, report.entries(FleetReport.Section.CLIENTS).size(), FleetOutput.text(report));
     }
 
+    /**
+     * A Connect task's consumer: its remedy offers the worker's key first and the connector's
+     * override beside it; its owner is the connector, with both, never a worker entry of its own.
+     */
+    @Test
+    void aConnectorsConsumerIsItsConnectorsEntryWithTheWorkersKeyBeside() {
+        FleetReport report = FleetReport.of(List.of(
+                served(WORKER, judged(consumer("connector-consumer-slow-0", 50011, 1), true)),
+                served(BROKER_2, judged(consumer("connector-consumer-slow-1", 50012, 2), true))));
+        List<FleetReport.Entry> clients = report.entries(FleetReport.Section.CLIENTS);
+        assertEquals(1, clients.size(), FleetOutput.text(report));
+        assertEquals(Set.of("connector slow"), clients.get(0).who);
+        assertEquals(2, clients.get(0).connections.size());
+        assertTrue(
+                clients.get(0).changes.containsKey("consumer.override.receive.buffer.bytes=-1 (connector slow)"),
+                clients.get(0).changes.toString());
+        assertTrue(
+                clients.get(0).changes.containsKey("connect-worker consumer.receive.buffer.bytes=-1"),
+                clients.get(0).changes.toString());
+        assertEquals(List.of(), report.entries(FleetReport.Section.SERVERS), FleetOutput.text(report));
+    }
+
+    /** Two ends ask one key for two sizes: the owner is told the one that does for both, once. */
+    @Test
+    void oneKeyAskedTwoWaysIsToldTheValueThatDoesForBoth() {
+        String finding = "{\"rule\":\"fetch-size-below-bdp\",\"severity\":\"warn\",\"connection\":{\"role\":\"client\","
+                + "\"clientId\":\"c\",\"local\":\"10.0.0.5:5000%d\",\"remote\":\"10.0.0.1:9092\"},\"evidence\":{},"
+                + "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"library\":\"java\",\"key\":\"max.partition.fetch.bytes\","
+                + "\"value\":\"%s\"}],\"why\":\"\"}}";
+        FleetReport report = FleetReport.of(List.of(
+                FleetAnswer.answered(BROKER_1, FleetFinding.parse("[" + String.format(finding, 1, "6291456") + "]")),
+                FleetAnswer.answered(BROKER_2, FleetFinding.parse("[" + String.format(finding, 2, "11534336") + "]")),
+                FleetAnswer.answered(WORKER, FleetFinding.parse("[" + String.format(finding, 3, "6291456") + "]"))));
+        assertEquals(
+                Set.of("max.partition.fetch.bytes=11534336 (client, java)"),
+                report.entries(FleetReport.Section.CLIENTS).get(0).changes.keySet(),
+                FleetOutput.text(report));
+    }
+
     /** A client without a client.id is named by what is known of it, its address, never a guess. */
     @Test
     void aClientWithoutAClientIdIsNamedByItsAddress() {
