@@ -25,7 +25,7 @@ public final class TcpsightCli {
         CommandLine cli = new CommandLine(new TcpsightCli());
         cli.addSubcommand("doctor", new DoctorCommand(out, err));
         cli.addSubcommand("attach", new AttachCommand(out, err));
-        cli.addSubcommand("fleet", new FleetCommand(out));
+        cli.addSubcommand("fleet", new FleetCommand(out, err));
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         cli.setExecutionExceptionHandler((exception, commandLine, parseResult) -> {

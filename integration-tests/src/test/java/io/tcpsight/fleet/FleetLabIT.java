@@ -140,7 +140,8 @@ class FleetLabIT {
                         "--timeout-ms",
                         "5000",
                         "--json"));
-                for (int node = 1; node <= 3; node++) {
+                // broker 1's agent where the fleet looks by default (its host, port 9464); the others share that host
+                for (int node = 2; node <= 3; node++) {
                     args.add("--agent");
                     args.add(node + "=http://" + lab.serverAddress() + ":" + AGENT_PORTS[node - 1]);
                 }

@@ -365,6 +365,8 @@ public final class KafkaBroker implements AutoCloseable {
                 if (givenPort.find()) {
                     int given = Integer.parseInt(givenPort.group(1));
                     agentPort = given == 0 ? null : given;
+                } else if (arguments.contains("port=")) {
+                    agentPort = null; // a port the agent refuses (a test of its arguments): no endpoint
                 } else {
                     agentPort = lab == null ? freePort() : 9464;
                     arguments = arguments + (arguments.isEmpty() ? "" : ",") + "port=" + agentPort;

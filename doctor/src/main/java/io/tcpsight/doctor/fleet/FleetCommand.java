@@ -112,9 +112,11 @@ public final class FleetCommand implements Callable<Integer> {
     private boolean json;
 
     private final PrintStream out;
+    private final PrintStream err;
 
-    public FleetCommand(PrintStream out) {
+    public FleetCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     @Override
@@ -152,12 +154,17 @@ public final class FleetCommand implements Callable<Integer> {
             sources = new ArrayList<>(
                     FleetMembers.agents(FleetMembers.brokers(admin, timeoutMs), agentScheme, agentPort, given));
         } catch (IllegalStateException unanswered) {
-            out.println("tcpsight fleet: " + unanswered.getMessage());
+            err.println("tcpsight fleet: " + unanswered.getMessage());
             return NOT_KNOWN;
         }
         workerUrls.forEach(url -> sources.add(FleetSource.worker(url)));
         FleetReport report = FleetReport.of(reader.read(sources));
         out.print(json ? FleetOutput.json(report) + System.lineSeparator() : FleetOutput.text(report));
+        return exitCode(report);
+    }
+
+    /** 1 where a source said something to change; else 0 where every source answered, 3 where one did not. */
+    static int exitCode(FleetReport report) {
         if (report.somethingToChange()) {
             return SOMETHING_TO_CHANGE;
         }
@@ -196,20 +203,34 @@ public final class FleetCommand implements Callable<Integer> {
         return given;
     }
 
-    /** A base URL the user gave: http or https, a host and a port, nothing after. */
-    private static URI url(String option, String value) {
+    /**
+     * A base URL the user gave: http or https, a host and a port, nothing after; never credentials,
+     * which the report would print (the error does not repeat such a value).
+     */
+    static URI url(String option, String value) {
         URI url;
         try {
             url = URI.create(value.trim());
         } catch (IllegalArgumentException malformed) {
             url = null;
         }
+        if (url != null && url.getRawUserInfo() != null) {
+            throw new IllegalArgumentException(
+                    option + ": a URL with credentials is not allowed (they would be printed);"
+                            + " give http(s)://HOST:PORT and --agent-token-file or --agent-basic-auth-file");
+        }
         if (url == null
                 || url.getHost() == null
                 || url.getPort() < 0
-                || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
+                || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))
+                || !(url.getRawPath() == null
+                        || url.getRawPath().isEmpty()
+                        || url.getRawPath().equals("/"))
+                || url.getRawQuery() != null
+                || url.getRawFragment() != null) {
             throw new IllegalArgumentException(option + ": '" + value
-                    + "' is not allowed; give http:// or https://, a host and a port, e.g. http://10.0.0.3:9464");
+                    + "' is not allowed; give http:// or https://, a host and a port, nothing after, e.g."
+                    + " http://10.0.0.3:9464");
         }
         return url;
     }

@@ -46,6 +46,9 @@ final class FleetFinding {
     final String role;
     final Optional<String> clientId;
     final Optional<String> connector;
+    /** A MirrorMaker 2 client's cluster alias: one connector's flows to two clusters are two owners. */
+    final Optional<String> cluster;
+
     final Optional<String> principal;
     final Optional<String> nodeId;
     final Optional<String> listener;
@@ -65,6 +68,7 @@ final class FleetFinding {
         role = text(connection, "role").orElse("unknown");
         clientId = text(connection, "clientId");
         connector = text(connection, "connector");
+        cluster = text(connection, "cluster");
         principal = text(connection, "principal");
         nodeId = text(connection, "nodeId");
         listener = text(connection, "listener");

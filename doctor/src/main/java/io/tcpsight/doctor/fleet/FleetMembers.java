@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 
 /**
@@ -28,7 +29,14 @@ final class FleetMembers {
         config.putAll(admin);
         config.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
         config.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
-        try (Admin client = Admin.create(config)) {
+        Admin created;
+        try {
+            created = Admin.create(config);
+        } catch (KafkaException refused) {
+            throw new IllegalArgumentException(
+                    "--command-config: the Admin client refuses it: " + refused.getMessage());
+        }
+        try (Admin client = created) {
             Collection<Node> nodes = client.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS);
             List<Node> sorted = new ArrayList<>(nodes);
             sorted.sort(Comparator.comparingInt(Node::id));
@@ -41,8 +49,20 @@ final class FleetMembers {
         }
     }
 
-    /** Each broker's agent: its own address where the user gave one, else scheme://host:port of the broker's host. */
+    /**
+     * Each broker's agent: its own address where the user gave one, else scheme://host:port of the
+     * broker's host. An address given for a node the cluster does not list is refused by name.
+     */
     static List<FleetSource> agents(List<Node> brokers, String scheme, int port, Map<Integer, URI> given) {
+        for (Integer node : given.keySet()) {
+            if (brokers.stream().noneMatch(broker -> broker.id() == node)) {
+                throw new IllegalArgumentException(
+                        "--agent " + node + "=...: the cluster lists no broker " + node + "; its brokers: "
+                                + brokers.stream()
+                                        .map(broker -> Integer.toString(broker.id()))
+                                        .toList());
+            }
+        }
         List<FleetSource> sources = new ArrayList<>();
         for (Node broker : brokers) {
             URI base = given.get(broker.id());

@@ -73,9 +73,7 @@ final class FleetOutput {
         for (FleetReport.Entry entry : entries) {
             text.append(String.format(Locale.ROOT, "%3d. ", rank++))
                     .append(String.join(", ", entry.who))
-                    .append(entry.principal
-                            .map(principal -> " (principal " + principal + ")")
-                            .orElse(""))
+                    .append(principal(entry))
                     .append(": ")
                     .append(connections(entry))
                     .append(" of ")
@@ -99,8 +97,21 @@ final class FleetOutput {
         }
     }
 
+    /** The principal where an end saw it, on how many of its connections where not on all. */
+    private static String principal(FleetReport.Entry entry) {
+        if (entry.principal.isEmpty()) {
+            return entry.section == FleetReport.Section.CLIENTS ? " (principal not known)" : "";
+        }
+        int seen = entry.principalSeenOn.size();
+        return " (principal " + entry.principal.get()
+                + (seen < entry.connections.size()
+                        ? " on " + seen + " of its " + entry.connections.size() + " connections; the others' not known"
+                        : "")
+                + ")";
+    }
+
     private static String connections(FleetReport.Entry entry) {
-        int count = entry.connections.size();
+        int count = entry.rankedConnections();
         return count + (count == 1 ? " connection" : " connections");
     }
 
@@ -143,7 +154,10 @@ final class FleetOutput {
         for (FleetReport.Entry entry : entries) {
             ObjectNode item = array.addObject();
             entry.who.forEach(item.putArray("who")::add);
-            entry.principal.ifPresent(principal -> item.put("principal", principal));
+            entry.principal.ifPresent(principal -> {
+                item.put("principal", principal);
+                item.put("principalSeenOnConnections", entry.principalSeenOn.size());
+            });
             ArrayNode changes = item.putArray("changes");
             entry.changes.forEach((change, notes) -> {
                 ObjectNode one = changes.addObject();
@@ -152,7 +166,7 @@ final class FleetOutput {
             });
             ObjectNode rules = item.putObject("rules");
             entry.rules.forEach(rules::put);
-            item.put("connections", entry.connections.size());
+            item.put("connections", entry.rankedConnections());
             entry.concerns.forEach(item.putArray("concerns")::add);
             if (entry.connectionsWithGain() > 0) {
                 item.put("gainMbit", Math.round(entry.gainMbit() * 10) / 10.0);

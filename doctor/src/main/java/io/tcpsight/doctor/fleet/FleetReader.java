@@ -102,12 +102,19 @@ final class FleetReader {
 
     private static FleetAnswer answer(FleetSource source, HttpResponse<InputStream> response) {
         try (InputStream body = response.body()) {
-            if (response.statusCode() == 401 || response.statusCode() == 403) {
+            if ((response.statusCode() == 401 || response.statusCode() == 403)
+                    && source.kind() == FleetSource.Kind.BROKER) {
                 return FleetAnswer.failed(
                         source,
                         "HTTP " + response.statusCode()
                                 + ": the agent asks for credentials (--agent-token-file or --agent-basic-auth-file)"
                                 + " it did not accept");
+            }
+            if (response.statusCode() == 401 || response.statusCode() == 403) {
+                return FleetAnswer.failed(
+                        source,
+                        "HTTP " + response.statusCode() + ": the worker's REST asks for credentials; the fleet"
+                                + " reads workers without any");
             }
             if (response.statusCode() != 200) {
                 return FleetAnswer.failed(source, "HTTP " + response.statusCode());
@@ -153,6 +160,11 @@ final class FleetReader {
             String line = lines.isEmpty() ? "" : lines.get(0).strip();
             if (line.isEmpty()) {
                 throw new IllegalArgumentException(option + ": " + file + " has an empty first line");
+            }
+            // a header carries visible ASCII only; the JDK's own error would print the line
+            if (!line.chars().allMatch(c -> c > ' ' && c < 0x7f || c == ' ')) {
+                throw new IllegalArgumentException(option + ": " + file
+                        + "'s first line has a character a header cannot carry; allowed: visible ASCII and spaces");
             }
             return line;
         } catch (IOException unreadable) {

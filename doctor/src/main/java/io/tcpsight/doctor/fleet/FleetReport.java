@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  * connections, and what its flows should gain; the brokers' and workers' settings grouped by the
  * change, so that one change on many brokers is one entry; hosts and paths apart. Each entry's
  * connections are counted once, however many ends judged them (a broker's agent and a Connect
- * worker's plugin see the same socket). Ranked so that what fixes the most comes first: critical
- * and warn before info, then the most connections, then the most gain. A pure function of the
+ * worker's plugin see the same socket, where the answers carry its addresses). Ranked so that what
+ * fixes the most comes first: warn and critical before info, then the most connections with
+ * something to change, then the most gain. A pure function of the
  * answers: no clock, no I/O.
  */
 final class FleetReport {
@@ -40,12 +41,16 @@ final class FleetReport {
         final Set<String> who = new TreeSet<>();
 
         final Optional<String> principal;
+        /** The connections on which an end saw that principal (the others' principal no end that answered knows). */
+        final Set<String> principalSeenOn = new LinkedHashSet<>();
         /** Each change in the owner's words ("receive.buffer.bytes=-1 (java client)"), with its notes. */
         final Map<String, Set<String>> changes = new TreeMap<>();
         /** Each rule and its worst severity here. */
         final Map<String, String> rules = new TreeMap<>();
 
         final Set<String> connections = new LinkedHashSet<>();
+        /** Those of its connections with a warn or critical finding: what its rank counts. */
+        final Set<String> actionableConnections = new LinkedHashSet<>();
         /** The brokers and workers whose connections it concerns. */
         final Set<String> concerns = new TreeSet<>();
 
@@ -58,9 +63,19 @@ final class FleetReport {
             this.principal = principal;
         }
 
-        /** 2 critical, 1 warn, 0 info. */
-        int tier() {
+        /** 2 critical, 1 warn, 0 info: the worst severity of its rules. */
+        int worst() {
             return rules.values().stream().mapToInt(FleetReport::tier).max().orElse(0);
+        }
+
+        /** 1 where a finding of it is warn or critical (something to change now), 0 where all inform. */
+        int tier() {
+            return worst() > 0 ? 1 : 0;
+        }
+
+        /** The connections its rank counts: those with something to change, else all (an entry that informs). */
+        int rankedConnections() {
+            return tier() > 0 ? actionableConnections.size() : connections.size();
         }
 
         /** The sum over its connections of what each should gain once every remedy named for it is applied, in Mbit/s. */
@@ -91,27 +106,35 @@ final class FleetReport {
         private void change(FleetFinding.Change change, boolean clientsOwn) {
             String setting = change.scope + "|" + change.library.orElse("") + "|" + change.keyOrWords();
             String before = valueOf.get(setting);
-            String value = before == null ? change.value : either(before, change.value);
+            String value = before == null ? change.value : either(change.keyOrWords(), before, change.value);
             valueOf.put(setting, value);
             String words = clientsOwn
                     ? change.keyOrWords() + "=" + value + " (" + change.scope
                             + change.library.map(library -> ", " + library).orElse("") + ")"
                     : change.scope + " " + change.keyOrWords() + "=" + value;
-            Set<String> notes = new TreeSet<>();
             if (before != null) {
                 String was = wordsOf.get(setting);
                 if (!was.equals(words)) {
-                    notes.addAll(changes.remove(was));
+                    changes.remove(was); // its notes were said of the value that gave way
                 }
             }
             wordsOf.put(setting, words);
-            change.note.ifPresent(notes::add);
-            changes.computeIfAbsent(words, key -> new TreeSet<>()).addAll(notes);
+            Set<String> notes = changes.computeIfAbsent(words, key -> new TreeSet<>());
+            if (value.equals(change.value)) {
+                change.note.ifPresent(notes::add);
+            }
         }
 
-        private static String either(String one, String other) {
-            if (one.equals("-1") || other.equals("-1")) {
-                return "-1";
+        /**
+         * The value that does for both: a buffer left to autotune where either end asks it (-1 in
+         * Java's keys, 0 in librdkafka's), else the larger number; for words, the first asked.
+         */
+        static String either(String key, String one, String other) {
+            boolean buffer = key.endsWith("buffer.bytes");
+            for (String autotune : buffer ? new String[] {"-1", "0"} : new String[] {"-1"}) {
+                if (one.equals(autotune) || other.equals(autotune)) {
+                    return autotune;
+                }
             }
             try {
                 return Long.parseLong(one) >= Long.parseLong(other) ? one : other;
@@ -123,6 +146,9 @@ final class FleetReport {
         private void add(FleetFinding finding, String connection, String concerns, ConnectionRate rate) {
             rules.merge(finding.rule, finding.severity, (a, b) -> FleetReport.tier(a) >= FleetReport.tier(b) ? a : b);
             connections.add(connection);
+            if (finding.actionable()) {
+                actionableConnections.add(connection);
+            }
             this.concerns.add(concerns);
             rate.of(connection).ifPresent(known -> rates.put(connection, known));
         }
@@ -131,8 +157,7 @@ final class FleetReport {
     private static final Pattern ON_BROKER = Pattern.compile("on broker (\\d+)");
     private static final Comparator<Entry> MOST_FIXED_FIRST = Comparator.comparingInt(Entry::tier)
             .reversed()
-            .thenComparing(Comparator.comparingInt((Entry entry) -> entry.connections.size())
-                    .reversed())
+            .thenComparing(Comparator.comparingInt(Entry::rankedConnections).reversed())
             .thenComparing(Comparator.comparingDouble(Entry::gainMbit).reversed())
             .thenComparing(entry -> String.join(", ", entry.who));
 
@@ -146,7 +171,8 @@ final class FleetReport {
 
     static FleetReport of(List<FleetAnswer> answers) {
         ConnectionRate rate = new ConnectionRate();
-        Map<String, String> principals = principalsByName(answers);
+        Map<String, String> principalOfSocket = principalsBySocket(answers);
+        Map<String, Set<String>> principalsOfOwner = principalsByOwner(answers, principalOfSocket);
         Map<String, Entry> byKey = new LinkedHashMap<>();
         for (FleetAnswer answer : answers) {
             for (FleetFinding finding : answer.findings()) {
@@ -159,7 +185,14 @@ final class FleetReport {
                 String connection = connection(source, finding);
                 String concerns = concerns(source, finding);
                 String owner = owner(finding);
-                Optional<String> principal = finding.principal.or(() -> Optional.ofNullable(principals.get(owner)));
+                // the principal an end saw on this very socket; a socket no end saw one on joins its
+                // owner's one principal where only one is known, without being said to be that principal's
+                Optional<String> seen =
+                        finding.principal.or(() -> Optional.ofNullable(principalOfSocket.get(connection)));
+                Set<String> known = principalsOfOwner.getOrDefault(owner, Set.of());
+                Optional<String> principal = seen.isPresent() || known.size() != 1
+                        ? seen
+                        : Optional.of(known.iterator().next());
                 if (finding.changes.isEmpty()) {
                     Entry path = byKey.computeIfAbsent(
                             "path|" + finding.rule, key -> new Entry(Section.HOSTS_AND_PATHS, Optional.empty()));
@@ -180,6 +213,9 @@ final class FleetReport {
                             "owner|" + owner + "|" + principal.orElse(""),
                             key -> new Entry(Section.CLIENTS, principal));
                     entry.who.add(owner);
+                    if (seen.isPresent()) {
+                        entry.principalSeenOn.add(connection);
+                    }
                 } else if (section == Section.HOSTS_AND_PATHS) {
                     entry = byKey.computeIfAbsent(
                             "host|" + remedy(finding), key -> new Entry(Section.HOSTS_AND_PATHS, Optional.empty()));
@@ -262,7 +298,10 @@ final class FleetReport {
      */
     static String owner(FleetFinding finding) {
         if (finding.connector.isPresent()) {
-            return "connector " + finding.connector.get();
+            return "connector " + finding.connector.get()
+                    + finding.cluster
+                            .map(cluster -> " (cluster " + cluster + ")")
+                            .orElse("");
         }
         if (finding.clientId.isPresent() && !finding.clientId.get().isEmpty()) {
             return "client.id " + finding.clientId.get();
@@ -274,22 +313,33 @@ final class FleetReport {
                         .orElse(""));
     }
 
-    /** For an owner some ends know the principal of and others not (a Connect worker's plugin), the one principal known. */
-    private static Map<String, String> principalsByName(List<FleetAnswer> answers) {
-        Map<String, Set<String>> known = new HashMap<>();
+    /** The principal an end saw on each socket (a broker's agent knows it; a worker's plugin does not). */
+    private static Map<String, String> principalsBySocket(List<FleetAnswer> answers) {
+        Map<String, String> principals = new HashMap<>();
         for (FleetAnswer answer : answers) {
             for (FleetFinding finding : answer.findings()) {
-                finding.principal.ifPresent(principal -> known.computeIfAbsent(owner(finding), key -> new TreeSet<>())
-                        .add(principal));
+                finding.principal.ifPresent(
+                        principal -> principals.putIfAbsent(connection(answer.source(), finding), principal));
             }
         }
-        Map<String, String> one = new HashMap<>();
-        known.forEach((owner, principals) -> {
-            if (principals.size() == 1) {
-                one.put(owner, principals.iterator().next());
+        return principals;
+    }
+
+    /** Each owner's principals, as the ends saw them on its sockets. */
+    private static Map<String, Set<String>> principalsByOwner(
+            List<FleetAnswer> answers, Map<String, String> principalOfSocket) {
+        Map<String, Set<String>> principals = new HashMap<>();
+        for (FleetAnswer answer : answers) {
+            for (FleetFinding finding : answer.findings()) {
+                String principal = principalOfSocket.get(connection(answer.source(), finding));
+                if (principal != null) {
+                    principals
+                            .computeIfAbsent(owner(finding), key -> new TreeSet<>())
+                            .add(principal);
+                }
             }
-        });
-        return one;
+        }
+        return principals;
     }
 
     /** One socket, however many ends judged it: its two addresses in order, else what the source knows of it. */

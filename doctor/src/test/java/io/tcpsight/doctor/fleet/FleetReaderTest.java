@@ -129,6 +129,51 @@ class FleetReaderTest {
                 .startsWith("HTTP 401"));
     }
 
+    /** The agents' credential goes to the agents only: a worker's REST never sees it. */
+    @Test
+    void theTokenGoesToTheAgentsAndNeverToAWorker(@TempDir Path directory) throws Exception {
+        List<String> heard = new ArrayList<>();
+        HttpServer worker = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        worker.createContext("/tcpsight/findings", exchange -> {
+            synchronized (heard) {
+                heard.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            }
+            byte[] answer = FINDINGS.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        worker.start();
+        opened.add(() -> worker.stop(0));
+        URI agent = agent(FINDINGS);
+        List<FleetAnswer> answers = FleetReader.of(
+                        Duration.ofSeconds(5),
+                        Optional.empty(),
+                        Optional.of(tokenFile(directory, TOKEN)),
+                        Optional.empty())
+                .read(List.of(
+                        FleetSource.broker(1, agent),
+                        FleetSource.worker(URI.create(
+                                "http://127.0.0.1:" + worker.getAddress().getPort()))));
+        assertTrue(
+                answers.get(0).answered(),
+                "the agent took the token: " + answers.get(0).failure());
+        assertTrue(answers.get(1).answered(), answers.get(1).failure().orElse(""));
+        assertEquals(List.of("null"), heard, "what the worker was sent as Authorization");
+    }
+
+    @Test
+    void aCredentialAHeaderCannotCarryIsRefusedWithoutRepeatingIt(@TempDir Path directory) throws Exception {
+        Path token = Files.writeString(directory.resolve("token"), "s3cr\u00e9t\n");
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> FleetReader.of(Duration.ofSeconds(1), Optional.empty(), Optional.of(token), Optional.empty()));
+        assertEquals(
+                "--agent-token-file: " + token
+                        + "'s first line has a character a header cannot carry; allowed: visible ASCII and spaces",
+                refused.getMessage());
+    }
+
     @Test
     void anAnswerThatIsNotFindingsIsThatSourcesFailure(@TempDir Path directory) throws Exception {
         URI html = agent("<html>a proxy's login page</html>");

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -185,7 +186,11 @@ class FleetReportTest {
                 text.contains(
                         "broker 3 at http://10.0.0.3:9464/findings: connection refused (no agent listening there?)"),
                 text);
-        assertTrue(text.contains("The change that fixes the most: "), text);
+        assertTrue(
+                // a tie on connections and gain with consumer-64k's own keys: by name
+                text.contains("The change that fixes the most: broker 1, broker 2: broker socket.send.buffer.bytes=-1;"
+                        + " broker-host sysctl net.ipv4.tcp_wmem=4096 16384 5242880 (2 connections)"),
+                text);
         JsonNode json = new ObjectMapper().readTree(FleetOutput.json(report));
         JsonNode silent = json.path("sources").get(2);
         assertEquals("broker 3", silent.path("source").asText());
@@ -201,65 +206,133 @@ class FleetReportTest {
         assertTrue(report.somethingToChange());
     }
 
-    /** A plugin knows no principal, the broker does: one owner, with the broker's principal. */
-    @Test
-    void aPrincipalOneEndKnowsNamesTheOwnerBothEndsSaw() {
-        ConnectionIdentity atBroker = consumer("consumer-64k", 50001, 1).withPrincipal("User:alice");
-        FleetReport report = FleetReport.of(List.of(
-                served(BROKER_1, judged(atBroker, true)),
-                served(WORKER, judged(consumer("consumer-64k", 50002, 2), true))));
-        List<FleetReport.Entry> clients = report.entries(FleetReport.Section.CLIENTS);
-        assertEquals(1, clients.size(), FleetOutput.text(report));
-        assertEquals("User:alice", clients.get(0).principal.orElseThrow());
-        assertEquals(2, clients.get(0).connections.size());
+    /** The agent's end of a socket: the broker local, the client remote, the principal it authenticated. */
+    private static ConnectionIdentity atBroker(String clientId, int port, int node, String principal) {
+        return ConnectionIdentity.of(
+                        Role.BROKER,
+                        new InetSocketAddress("10.0.0." + node, 9092),
+                        new InetSocketAddress("10.0.0.5", port))
+                .withClientId(clientId)
+                .withNodeId(Integer.toString(node))
+                .withListener("PLAINTEXT")
+                .withPrincipal(principal);
     }
 
-    /** Two principals under one client.id are two owners: which one to call is not known. */
+    /** One socket judged at the broker's end (with its principal) and at the client's: one connection of one owner. */
     @Test
-    void oneClientIdUnderTwoPrincipalsIsTwoOwners() {
+    void aSocketBothEndsJudgedIsOneConnectionWithThePrincipalTheBrokerSaw() {
         FleetReport report = FleetReport.of(List.of(
-                served(BROKER_1, judged(consumer("shared", 50001, 1).withPrincipal("User:alice"), true)),
-                served(BROKER_2, judged(consumer("shared", 50002, 2).withPrincipal("User:bob"), true))));
-        assertEquals(2, report.entries(FleetReport.Section.CLIENTS).size(), FleetOutput.text(report));
+                served(BROKER_1, judged(atBroker("consumer-64k", 50001, 1, "User:alice"), true)),
+                served(WORKER, judged(consumer("consumer-64k", 50001, 1), true))));
+        List<FleetReport.Entry> clients = report.entries(FleetReport.Section.CLIENTS);
+        assertEquals(1, clients.size(), FleetOutput.text(report));
+        assertEquals(Set.of("10.0.0.1:9092 10.0.0.5:50001"), clients.get(0).connections);
+        assertEquals("User:alice", clients.get(0).principal.orElseThrow());
+        assertEquals(1, clients.get(0).principalSeenOn.size());
+        assertTrue(
+                FleetOutput.text(report).contains("client.id consumer-64k (principal User:alice): 1 connection"),
+                FleetOutput.text(report));
     }
 
     /**
-     * A Connect task's consumer: its remedy offers the worker's key first and the connector's
-     * override beside it; its owner is the connector, with both, never a worker entry of its own.
+     * A socket only a worker's plugin saw has no principal: it joins the owner's one known principal
+     * without being said to be that principal's.
      */
     @Test
-    void aConnectorsConsumerIsItsConnectorsEntryWithTheWorkersKeyBeside() {
+    void aSocketNoEndSawAPrincipalOnIsNeverSaidToBeThePrincipals() {
         FleetReport report = FleetReport.of(List.of(
-                served(WORKER, judged(consumer("connector-consumer-slow-0", 50011, 1), true)),
-                served(BROKER_2, judged(consumer("connector-consumer-slow-1", 50012, 2), true))));
+                served(BROKER_1, judged(atBroker("consumer-64k", 50001, 1, "User:alice"), true)),
+                served(WORKER, judged(consumer("consumer-64k", 50002, 2), true))));
         List<FleetReport.Entry> clients = report.entries(FleetReport.Section.CLIENTS);
         assertEquals(1, clients.size(), FleetOutput.text(report));
-        assertEquals(Set.of("connector slow"), clients.get(0).who);
         assertEquals(2, clients.get(0).connections.size());
+        assertEquals(1, clients.get(0).principalSeenOn.size());
         assertTrue(
-                clients.get(0).changes.containsKey("consumer.override.receive.buffer.bytes=-1 (connector slow)"),
-                clients.get(0).changes.toString());
-        assertTrue(
-                clients.get(0).changes.containsKey("connect-worker consumer.receive.buffer.bytes=-1"),
-                clients.get(0).changes.toString());
-        assertEquals(List.of(), report.entries(FleetReport.Section.SERVERS), FleetOutput.text(report));
+                FleetOutput.text(report)
+                        .contains(
+                                "client.id consumer-64k (principal User:alice on 1 of its 2 connections; the others' not known)"),
+                FleetOutput.text(report));
     }
 
-    /** Two ends ask one key for two sizes: the owner is told the one that does for both, once. */
+    /** Two principals under one client.id are two owners, and a socket whose principal no end saw is neither's. */
     @Test
-    void oneKeyAskedTwoWaysIsToldTheValueThatDoesForBoth() {
-        String finding = "{\"rule\":\"fetch-size-below-bdp\",\"severity\":\"warn\",\"connection\":{\"role\":\"client\","
-                + "\"clientId\":\"c\",\"local\":\"10.0.0.5:5000%d\",\"remote\":\"10.0.0.1:9092\"},\"evidence\":{},"
-                + "\"remedy\":{\"settings\":[{\"scope\":\"client\",\"library\":\"java\",\"key\":\"max.partition.fetch.bytes\","
-                + "\"value\":\"%s\"}],\"why\":\"\"}}";
+    void oneClientIdUnderTwoPrincipalsIsTwoOwnersAndAnUnseenSocketNeither() {
         FleetReport report = FleetReport.of(List.of(
-                FleetAnswer.answered(BROKER_1, FleetFinding.parse("[" + String.format(finding, 1, "6291456") + "]")),
-                FleetAnswer.answered(BROKER_2, FleetFinding.parse("[" + String.format(finding, 2, "11534336") + "]")),
-                FleetAnswer.answered(WORKER, FleetFinding.parse("[" + String.format(finding, 3, "6291456") + "]"))));
-        assertEquals(
-                Set.of("max.partition.fetch.bytes=11534336 (client, java)"),
-                report.entries(FleetReport.Section.CLIENTS).get(0).changes.keySet(),
+                served(BROKER_1, judged(atBroker("shared", 50001, 1, "User:alice"), true)),
+                served(BROKER_2, judged(atBroker("shared", 50002, 2, "User:bob"), true)),
+                served(WORKER, judged(consumer("shared", 50003, 3), true))));
+        List<FleetReport.Entry> clients = report.entries(FleetReport.Section.CLIENTS);
+        assertEquals(3, clients.size(), FleetOutput.text(report));
+        Set<String> principals = new TreeSet<>();
+        clients.forEach(entry -> principals.add(entry.principal.orElse("(not known)")));
+        assertEquals(Set.of("User:alice", "User:bob", "(not known)"), principals);
+        assertTrue(
+                FleetOutput.text(report).contains("client.id shared (principal not known): 1 connection"),
                 FleetOutput.text(report));
+    }
+
+    /** At the broker's end the client is the remote address; never the broker's own. */
+    @Test
+    void aClientWithoutAClientIdAtTheBrokersEndIsNamedByTheClientsAddress() {
+        ConnectionIdentity unnamed = ConnectionIdentity.of(
+                        Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.7", 50009))
+                .withNodeId("1");
+        FleetReport report = FleetReport.of(List.of(served(BROKER_1, judged(unnamed, true))));
+        assertEquals(
+                Set.of("a client without a client.id at 10.0.0.7:50009"),
+                report.entries(FleetReport.Section.CLIENTS).get(0).who,
+                FleetOutput.text(report));
+    }
+
+    /** Something to change on two connections comes before something critical on one; what informs comes last. */
+    @Test
+    void theMostConnectionsWithSomethingToChangeComeFirstWhateverTheSeverity() {
+        String finding = "{\"rule\":\"%s\",\"severity\":\"%s\",\"connection\":{\"role\":\"client\",\"clientId\":\"%s\","
+                + "\"local\":\"10.0.0.5:%d\",\"remote\":\"10.0.0.1:9092\"},\"evidence\":{},\"remedy\":{\"settings\":["
+                + "{\"scope\":\"client\",\"library\":\"java\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"\"}}";
+        String answer = "["
+                + String.join(
+                        ",",
+                        String.format(finding, "small-receive-buffer", "critical", "one", 50001),
+                        String.format(finding, "fetch-size-below-bdp", "warn", "two", 50002),
+                        String.format(finding, "fetch-size-below-bdp", "warn", "two", 50003),
+                        String.format(finding, "small-receive-buffer", "info", "informed", 50004),
+                        String.format(finding, "small-receive-buffer", "info", "informed", 50005),
+                        String.format(finding, "small-receive-buffer", "info", "informed", 50006))
+                + "]";
+        FleetReport report = FleetReport.of(List.of(FleetAnswer.answered(BROKER_1, FleetFinding.parse(answer))));
+        List<String> order = new ArrayList<>();
+        report.entries(FleetReport.Section.CLIENTS).forEach(entry -> order.add(String.join(",", entry.who)));
+        assertEquals(List.of("client.id two", "client.id one", "client.id informed"), order, FleetOutput.text(report));
+        assertTrue(
+                FleetOutput.text(report)
+                        .contains(
+                                "The change that fixes the most: client.id two: receive.buffer.bytes=-1 (client, java) (2 connections)"),
+                FleetOutput.text(report));
+        assertEquals(FleetCommand.SOMETHING_TO_CHANGE, FleetCommand.exitCode(report));
+    }
+
+    @Test
+    void theValueThatDoesForBothIsAutotuningWhereEitherAsksItInTheLibrarysOwnSpelling() {
+        assertEquals("-1", FleetReport.Entry.either("receive.buffer.bytes", "65536", "-1"));
+        assertEquals("-1", FleetReport.Entry.either("receive.buffer.bytes", "-1", "4194304"));
+        assertEquals("0", FleetReport.Entry.either("socket.receive.buffer.bytes", "4194304", "0"));
+        assertEquals("5", FleetReport.Entry.either("linger.ms", "0", "5"), "0 is autotuning for buffers only");
+        assertEquals("11534336", FleetReport.Entry.either("max.partition.fetch.bytes", "6291456", "11534336"));
+        assertEquals(
+                "None", FleetReport.Entry.either("receive_buffer_bytes", "None", "4194304"), "words: the first asked");
+    }
+
+    @Test
+    void theExitCodeSaysWhatIsKnown() {
+        assertEquals(
+                FleetCommand.NOTHING_TO_CHANGE,
+                FleetCommand.exitCode(FleetReport.of(List.of(served(BROKER_1, List.of())))));
+        assertEquals(
+                FleetCommand.NOT_KNOWN,
+                FleetCommand.exitCode(FleetReport.of(
+                        List.of(served(BROKER_1, List.of()), FleetAnswer.failed(BROKER_2, "connection refused")))));
+        assertEquals(FleetCommand.SOMETHING_TO_CHANGE, FleetCommand.exitCode(FleetReport.of(fleet())));
     }
 
     /** A client without a client.id is named by what is known of it, its address, never a guess. */
