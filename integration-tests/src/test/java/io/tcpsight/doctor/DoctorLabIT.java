@@ -90,6 +90,7 @@ class DoctorLabIT {
         }
 
         assertAProducersConfigGetsProducerFindingsOnly(broker, line, directory);
+        assertALibrdkafkaProducersOwnFileGetsProducerFindingsInItsKeys(broker, line, directory);
 
         ProbeTopics.fill(lab, broker, "doctor-probe", 200);
         LabDoctor.Run human = LabDoctor.run(
@@ -227,6 +228,70 @@ class DoctorLabIT {
                 "send.buffer.bytes",
                 sendBuffer.path("remedy").path("settings").get(0).path("key").asText(),
                 sendBuffer.toString());
+    }
+
+    /**
+     * A librdkafka producer's own file (confluent-kafka's keys), idempotent so five requests in
+     * flight, with 16 KiB batches and a 128 KiB socket send buffer, 100 ms from the same broker: read
+     * as librdkafka's file, judged as a producer, and answered in librdkafka's keys (its
+     * socket.send.buffer.bytes, 0 to autotune; its batch.size), never Java's and never a consumer's.
+     */
+    private static void assertALibrdkafkaProducersOwnFileGetsProducerFindingsInItsKeys(
+            KafkaBroker broker, LineHold line, Path directory) throws Exception {
+        Path conf = Files.writeString(
+                directory.resolve("rdkafka.conf"),
+                "client.id=far-rdkafka\nenable.idempotence=true\nbatch.size=16384\nsocket.send.buffer.bytes=131072\n");
+        LabDoctor.Run run = LabDoctor.run(
+                Duration.ofMinutes(2),
+                "--bootstrap-server",
+                broker.bootstrapServers(),
+                "--command-config",
+                conf.toString(),
+                "--client-library",
+                "librdkafka",
+                "--set",
+                "tcpsight.target.throughput.mbit=200",
+                "--json");
+        System.out.println(run);
+        assertEquals(1, run.exit(), run.toString());
+        JsonNode findings = JSON.readTree(run.out());
+        List<String> rules = new ArrayList<>();
+        findings.forEach(finding -> {
+            if (!finding.path("severity").asText().equals("info")) {
+                rules.add(finding.path("rule").asText());
+            }
+        });
+        assertEquals(List.of("small-send-buffer", "produce-pipeline-below-bdp"), rules, run.toString());
+        JsonNode pipeline = find(findings, "produce-pipeline-below-bdp");
+        assertEquals("far-rdkafka", pipeline.path("connection").path("clientId").asText());
+        line.assertQuoted(pipeline.path("evidence").path("rtt").path("value").asDouble(), pipeline.toString());
+        // five in flight (idempotence) of one 16 KiB batch: 81920 bytes a round trip
+        assertEquals(
+                81_920,
+                pipeline.path("evidence")
+                        .path("bytesPerRoundTrip")
+                        .path("value")
+                        .asLong(),
+                pipeline.toString());
+        for (String rule : rules) {
+            for (JsonNode setting : find(findings, rule).path("remedy").path("settings")) {
+                if (setting.path("scope").asText().equals("client")) {
+                    assertEquals("librdkafka", setting.path("library").asText(), "in librdkafka's keys: " + setting);
+                }
+            }
+        }
+        JsonNode sendBuffer = find(findings, "small-send-buffer")
+                .path("remedy")
+                .path("settings")
+                .get(0);
+        assertEquals("socket.send.buffer.bytes", sendBuffer.path("key").asText(), sendBuffer.toString());
+        assertEquals("0", sendBuffer.path("value").asText(), "librdkafka's autotuning: " + sendBuffer);
+        List<String> keys = new ArrayList<>();
+        pipeline.path("remedy")
+                .path("settings")
+                .forEach(setting -> keys.add(setting.path("key").asText()));
+        assertTrue(keys.contains("batch.size"), "its batches, in librdkafka's key: " + keys);
+        assertFalse(keys.contains("max.in.flight.requests.per.connection"), "a Java key: " + keys);
     }
 
     @Test
