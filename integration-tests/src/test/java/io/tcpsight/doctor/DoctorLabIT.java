@@ -191,12 +191,7 @@ class DoctorLabIT {
         assertEquals(1, run.exit(), run.toString());
         JsonNode findings = JSON.readTree(run.out());
         // what it must change: an info finding may say why a receive buffer costs it nothing, never more
-        List<String> rules = new ArrayList<>();
-        findings.forEach(finding -> {
-            if (!finding.path("severity").asText().equals("info")) {
-                rules.add(finding.path("rule").asText());
-            }
-        });
+        List<String> rules = actionableRules(findings);
         for (String consumers :
                 new String[] {"small-receive-buffer", "fetch-size-below-bdp", "receive-window-limited"}) {
             assertFalse(rules.contains(consumers), consumers + " is a consumer's: " + run);
@@ -255,12 +250,7 @@ class DoctorLabIT {
         System.out.println(run);
         assertEquals(1, run.exit(), run.toString());
         JsonNode findings = JSON.readTree(run.out());
-        List<String> rules = new ArrayList<>();
-        findings.forEach(finding -> {
-            if (!finding.path("severity").asText().equals("info")) {
-                rules.add(finding.path("rule").asText());
-            }
-        });
+        List<String> rules = actionableRules(findings);
         assertEquals(List.of("small-send-buffer", "produce-pipeline-below-bdp"), rules, run.toString());
         JsonNode pipeline = find(findings, "produce-pipeline-below-bdp");
         assertEquals("far-rdkafka", pipeline.path("connection").path("clientId").asText());
@@ -292,6 +282,17 @@ class DoctorLabIT {
                 .forEach(setting -> keys.add(setting.path("key").asText()));
         assertTrue(keys.contains("batch.size"), "its batches, in librdkafka's key: " + keys);
         assertFalse(keys.contains("max.in.flight.requests.per.connection"), "a Java key: " + keys);
+    }
+
+    /** The rules of the findings at warn or critical, in order: what the client must change. */
+    private static List<String> actionableRules(JsonNode findings) {
+        List<String> rules = new ArrayList<>();
+        findings.forEach(finding -> {
+            if (!finding.path("severity").asText().equals("info")) {
+                rules.add(finding.path("rule").asText());
+            }
+        });
+        return rules;
     }
 
     @Test

@@ -254,33 +254,29 @@ class FleetLabIT {
             Thread.sleep(1000);
         }
         StringBuilder said = new StringBuilder();
-        for (FindingView finding : FindingView.list(worker.getText("/tcpsight/findings"))) {
-            said.append("\n  plugin: ")
-                    .append(finding.brief())
-                    .append(' ')
-                    .append(finding.severity())
-                    .append(' ')
-                    .append(finding.connection().connector())
-                    .append(' ')
-                    .append(finding.remedy().settings().stream()
-                            .map(FindingView.Setting::brief)
-                            .toList());
-        }
-        for (FindingView finding : FindingView.list(cluster.node(1).agentGet("/findings"))) {
-            said.append("\n  broker 1: ")
-                    .append(finding.brief())
-                    .append(' ')
-                    .append(finding.severity())
-                    .append(' ')
-                    .append(finding.connection().connector())
-                    .append(' ')
-                    .append(finding.remedy().settings().stream()
-                            .map(FindingView.Setting::brief)
-                            .toList());
-        }
+        said(said, "plugin", worker.getText("/tcpsight/findings"));
+        said(said, "broker 1", cluster.node(1).agentGet("/findings"));
         throw new AssertionError("within " + NAMED_WITHIN.toSeconds()
                 + " s, not named on brokers 1 and 2 the limited consumer, and by a source the connector: " + named
                 + said);
+    }
+
+    /** Each finding of one source on a line of its own: rule, severity, connector and settings, for a failure's message. */
+    private static void said(StringBuilder said, String source, String findings) throws Exception {
+        for (FindingView finding : FindingView.list(findings)) {
+            said.append("\n  ")
+                    .append(source)
+                    .append(": ")
+                    .append(finding.brief())
+                    .append(' ')
+                    .append(finding.severity())
+                    .append(' ')
+                    .append(finding.connection().connector())
+                    .append(' ')
+                    .append(finding.remedy().settings().stream()
+                            .map(FindingView.Setting::brief)
+                            .toList());
+        }
     }
 
     /** Every owner the agents of brokers 1 and 2 or the worker's plugin name at warn or critical now. */

@@ -47,13 +47,7 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public static KafkaCluster inLab(KernelLab lab, int nodes, Map<String, String> overrides)
             throws IOException, InterruptedException {
-        int[] ports = new int[nodes];
-        int[] controllerPorts = new int[nodes];
-        for (int i = 0; i < nodes; i++) {
-            ports[i] = 9092 + 2 * i;
-            controllerPorts[i] = 9093 + 2 * i;
-        }
-        return start(ports, controllerPorts, node -> KafkaBroker.inLab(lab), overrides);
+        return inLab(lab, nodes, overrides, node -> null);
     }
 
     /**
