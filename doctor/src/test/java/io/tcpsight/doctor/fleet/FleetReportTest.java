@@ -271,34 +271,18 @@ class FleetReportTest {
                 FleetOutput.text(report));
     }
 
-    /** At the broker's end the client is the remote address; never the broker's own. */
-    @Test
-    void aClientWithoutAClientIdAtTheBrokersEndIsNamedByTheClientsAddress() {
-        ConnectionIdentity unnamed = ConnectionIdentity.of(
-                        Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.7", 50009))
-                .withNodeId("1");
-        FleetReport report = FleetReport.of(List.of(served(BROKER_1, judged(unnamed, true))));
-        assertEquals(
-                Set.of("a client without a client.id at 10.0.0.7:50009"),
-                report.entries(FleetReport.Section.CLIENTS).get(0).who,
-                FleetOutput.text(report));
-    }
-
     /** Something to change on two connections comes before something critical on one; what informs comes last. */
     @Test
     void theMostConnectionsWithSomethingToChangeComeFirstWhateverTheSeverity() {
-        String finding = "{\"rule\":\"%s\",\"severity\":\"%s\",\"connection\":{\"role\":\"client\",\"clientId\":\"%s\","
-                + "\"local\":\"10.0.0.5:%d\",\"remote\":\"10.0.0.1:9092\"},\"evidence\":{},\"remedy\":{\"settings\":["
-                + "{\"scope\":\"client\",\"library\":\"java\",\"key\":\"receive.buffer.bytes\",\"value\":\"-1\"}],\"why\":\"\"}}";
         String answer = "["
                 + String.join(
                         ",",
-                        String.format(finding, "small-receive-buffer", "critical", "one", 50001),
-                        String.format(finding, "fetch-size-below-bdp", "warn", "two", 50002),
-                        String.format(finding, "fetch-size-below-bdp", "warn", "two", 50003),
-                        String.format(finding, "small-receive-buffer", "info", "informed", 50004),
-                        String.format(finding, "small-receive-buffer", "info", "informed", 50005),
-                        String.format(finding, "small-receive-buffer", "info", "informed", 50006))
+                        finding("small-receive-buffer", "critical", "one", 50001, "receive.buffer.bytes", "-1"),
+                        finding("fetch-size-below-bdp", "warn", "two", 50002, "receive.buffer.bytes", "-1"),
+                        finding("fetch-size-below-bdp", "warn", "two", 50003, "receive.buffer.bytes", "-1"),
+                        finding("small-receive-buffer", "info", "informed", 50004, "receive.buffer.bytes", "-1"),
+                        finding("small-receive-buffer", "info", "informed", 50005, "receive.buffer.bytes", "-1"),
+                        finding("small-receive-buffer", "info", "informed", 50006, "receive.buffer.bytes", "-1"))
                 + "]";
         FleetReport report = FleetReport.of(List.of(FleetAnswer.answered(BROKER_1, FleetFinding.parse(answer))));
         List<String> order = new ArrayList<>();
@@ -310,6 +294,38 @@ class FleetReportTest {
                                 "The change that fixes the most: client.id two: receive.buffer.bytes=-1 (client, java) (2 connections)"),
                 FleetOutput.text(report));
         assertEquals(FleetCommand.SOMETHING_TO_CHANGE, FleetCommand.exitCode(report));
+    }
+
+    /** One finding in the shared format, as an agent serves it: a client's socket to broker 1 and one Java key. */
+    private static String finding(String rule, String severity, String clientId, int port, String key, String value) {
+        return String.format(
+                "{\"rule\":\"%s\",\"severity\":\"%s\",\"connection\":{\"role\":\"client\",\"clientId\":\"%s\","
+                        + "\"local\":\"10.0.0.5:%d\",\"remote\":\"10.0.0.1:9092\"},\"evidence\":{},\"remedy\":{\"settings\":["
+                        + "{\"scope\":\"client\",\"library\":\"java\",\"key\":\"%s\",\"value\":\"%s\"}],\"why\":\"\"}}",
+                rule, severity, clientId, port, key, value);
+    }
+
+    /** Two ends ask one key for two sizes: the owner is told the one that does for both, once. */
+    @Test
+    void oneKeyAskedTwoWaysIsToldTheValueThatDoesForBoth() {
+        String key = "max.partition.fetch.bytes";
+        FleetReport report = FleetReport.of(List.of(
+                FleetAnswer.answered(
+                        BROKER_1,
+                        FleetFinding.parse(
+                                "[" + finding("fetch-size-below-bdp", "warn", "c", 50001, key, "6291456") + "]")),
+                FleetAnswer.answered(
+                        BROKER_2,
+                        FleetFinding.parse(
+                                "[" + finding("fetch-size-below-bdp", "warn", "c", 50002, key, "11534336") + "]")),
+                FleetAnswer.answered(
+                        WORKER,
+                        FleetFinding.parse(
+                                "[" + finding("fetch-size-below-bdp", "warn", "c", 50003, key, "6291456") + "]"))));
+        assertEquals(
+                Set.of("max.partition.fetch.bytes=11534336 (client, java)"),
+                report.entries(FleetReport.Section.CLIENTS).get(0).changes.keySet(),
+                FleetOutput.text(report));
     }
 
     @Test
@@ -335,17 +351,23 @@ class FleetReportTest {
         assertEquals(FleetCommand.SOMETHING_TO_CHANGE, FleetCommand.exitCode(FleetReport.of(fleet())));
     }
 
-    /** A client without a client.id is named by what is known of it, its address, never a guess. */
+    /**
+     * A client without a client.id is named by what is known of it, its address, never a guess: at
+     * the client's end its local address, at the broker's its remote one, never the broker's own.
+     */
     @Test
-    void aClientWithoutAClientIdIsNamedByItsAddress() {
-        ConnectionIdentity unnamed = ConnectionIdentity.of(
-                        Role.CLIENT, new InetSocketAddress("10.0.0.7", 50009), new InetSocketAddress("10.0.0.1", 9092))
-                .withNodeId("1");
-        FleetReport report = FleetReport.of(List.of(served(BROKER_1, judged(unnamed, true))));
-        assertEquals(
-                Set.of("a client without a client.id at 10.0.0.7:50009"),
-                report.entries(FleetReport.Section.CLIENTS).get(0).who,
-                FleetOutput.text(report));
+    void aClientWithoutAClientIdIsNamedByItsAddressAtEitherEnd() {
+        InetSocketAddress client = new InetSocketAddress("10.0.0.7", 50009);
+        InetSocketAddress broker = new InetSocketAddress("10.0.0.1", 9092);
+        for (ConnectionIdentity unnamed : List.of(
+                ConnectionIdentity.of(Role.CLIENT, client, broker).withNodeId("1"),
+                ConnectionIdentity.of(Role.BROKER, broker, client).withNodeId("1"))) {
+            FleetReport report = FleetReport.of(List.of(served(BROKER_1, judged(unnamed, true))));
+            assertEquals(
+                    Set.of("a client without a client.id at 10.0.0.7:50009"),
+                    report.entries(FleetReport.Section.CLIENTS).get(0).who,
+                    FleetOutput.text(report));
+        }
     }
 
     @Test
