@@ -20,10 +20,8 @@ import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.tuning.BdpSettings;
 import io.tcpsight.internal.tuning.ProducerSizing;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -449,20 +447,11 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     private Properties clientConfig() {
-        Properties client = new Properties();
-        if (commandConfig == null) {
-            return client;
+        try {
+            return CommandConfigFile.read(commandConfig);
+        } catch (IllegalArgumentException unreadable) {
+            throw usage(unreadable.getMessage());
         }
-        if (!Files.isRegularFile(commandConfig)) {
-            throw usage("--command-config: " + commandConfig + " is not a readable file");
-        }
-        try (InputStream in = Files.newInputStream(commandConfig)) {
-            client.load(in);
-        } catch (IOException | IllegalArgumentException unreadable) {
-            throw usage(
-                    "--command-config: " + commandConfig + " cannot be read as properties: " + unreadable.getMessage());
-        }
-        return client;
     }
 
     private TcpsightConfig tcpsightConfig(Properties client) {

@@ -1,10 +1,8 @@
 package io.tcpsight.doctor.fleet;
 
-import java.io.IOException;
-import java.io.InputStream;
+import io.tcpsight.doctor.CommandConfigFile;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,7 +129,7 @@ public final class FleetCommand implements Callable<Integer> {
         if (agentPort < 1 || agentPort > 65535) {
             throw new IllegalArgumentException("--agent-port: " + agentPort + " is not allowed; use 1 to 65535");
         }
-        Properties admin = adminConfig();
+        Properties admin = CommandConfigFile.read(commandConfig);
         if (bootstrapServer != null) {
             admin.setProperty("bootstrap.servers", bootstrapServer);
         }
@@ -169,23 +167,6 @@ public final class FleetCommand implements Callable<Integer> {
             return SOMETHING_TO_CHANGE;
         }
         return report.everySourceAnswered() ? NOTHING_TO_CHANGE : NOT_KNOWN;
-    }
-
-    private Properties adminConfig() {
-        Properties config = new Properties();
-        if (commandConfig == null) {
-            return config;
-        }
-        if (!Files.isRegularFile(commandConfig)) {
-            throw new IllegalArgumentException("--command-config: " + commandConfig + " is not a readable file");
-        }
-        try (InputStream in = Files.newInputStream(commandConfig)) {
-            config.load(in);
-        } catch (IOException | IllegalArgumentException unreadable) {
-            throw new IllegalArgumentException(
-                    "--command-config: " + commandConfig + " cannot be read as properties: " + unreadable.getMessage());
-        }
-        return config;
     }
 
     private Map<Integer, URI> givenAgents() {
