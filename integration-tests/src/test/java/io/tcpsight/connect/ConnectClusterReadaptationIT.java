@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tcpsight.lab.ClientConfigDump;
+import io.tcpsight.lab.DeliveryCheck;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
@@ -154,14 +155,16 @@ class ConnectClusterReadaptationIT {
 
     /** RECORDS records spread evenly over the partitions, so that every task has work. */
     private static void produce(KafkaBroker broker, String batch) {
+        DeliveryCheck delivered = new DeliveryCheck("the batch " + batch);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", broker.bootstrapServers(), "acks", "all"),
                 new StringSerializer(),
                 new StringSerializer())) {
             for (int i = 0; i < RECORDS; i++) {
-                producer.send(new ProducerRecord<>("drift", i % TASKS, null, "drift-" + batch + "-" + i));
+                producer.send(new ProducerRecord<>("drift", i % TASKS, null, "drift-" + batch + "-" + i), delivered);
             }
         }
+        delivered.assertAllDelivered();
     }
 
     private static Map<String, String> workerConfig(int port) {

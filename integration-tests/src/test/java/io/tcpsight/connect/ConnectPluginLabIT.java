@@ -9,6 +9,7 @@ import io.tcpsight.internal.host.NetstatCounters;
 import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
+import io.tcpsight.lab.DeliveryCheck;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HalfSentRequests;
 import io.tcpsight.lab.HostCpu;
@@ -904,13 +905,15 @@ class ConnectPluginLabIT {
     }
 
     static void produce(KafkaBroker broker, String topic, int records) {
+        DeliveryCheck delivered = new DeliveryCheck(topic);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", broker.bootstrapServers(), "acks", "all"),
                 new StringSerializer(),
                 new StringSerializer())) {
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(topic, topic + "-record-" + i));
+                producer.send(new ProducerRecord<>(topic, topic + "-record-" + i), delivered);
             }
         }
+        delivered.assertAllDelivered();
     }
 }

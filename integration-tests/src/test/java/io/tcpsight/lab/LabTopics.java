@@ -88,13 +88,17 @@ public final class LabTopics {
                 "-1",
                 "buffer.memory",
                 Long.toString(bufferMemory)));
+        DeliveryCheck delivered = new DeliveryCheck("the fill of " + topic);
         try (KafkaProducer<String, String> producer =
                 new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             int partitions = producer.partitionsFor(topic).size();
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(topic, i % partitions, null, String.format("%011d", i) + payload));
+                producer.send(
+                        new ProducerRecord<>(topic, i % partitions, null, String.format("%011d", i) + payload),
+                        delivered);
             }
         }
+        delivered.assertAllDelivered();
     }
 
     /** {@code TOPIC RECORDS RECORD_BYTES [key=value ...]}: {@link #fill} in a JVM of its own. */
