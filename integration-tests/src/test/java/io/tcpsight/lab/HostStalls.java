@@ -12,7 +12,7 @@ import java.util.List;
  * milliseconds was starved of its CPU; these say whether the host as a whole was, so a failing
  * reading names its cause rather than leave it to a guess (docs/lab.md).
  */
-final class HostStalls {
+public final class HostStalls {
     private static final Path STAT = Path.of("/proc/stat");
     private static final Path CPU_PRESSURE = Path.of("/proc/pressure/cpu");
     private static final long MILLIS_PER_TICK = 10;
@@ -20,23 +20,50 @@ final class HostStalls {
     private final long stealTicks;
     private final long pressureMicros;
     private final long nanoTime;
+    /** The CPUs' idle and iowait ticks, and all their ticks, summed over every CPU; -1 when unreadable. */
+    private final long idleTicks;
 
-    private HostStalls(long stealTicks, long pressureMicros, long nanoTime) {
-        this.stealTicks = stealTicks;
+    private final long allTicks;
+
+    private HostStalls(long[] cpu, long pressureMicros, long nanoTime) {
+        this.stealTicks = cpu.length > 7 ? cpu[7] : -1;
+        this.idleTicks = cpu.length > 4 ? cpu[3] + cpu[4] : -1;
+        long all = 0;
+        for (long ticks : cpu) {
+            all += ticks;
+        }
+        this.allTicks = cpu.length > 4 ? all : -1;
         this.pressureMicros = pressureMicros;
         this.nanoTime = nanoTime;
     }
 
-    static HostStalls read() {
-        return new HostStalls(steal(), pressure(), System.nanoTime());
+    public static HostStalls read() {
+        return new HostStalls(cpuTicks(), pressure(), System.nanoTime());
+    }
+
+    /**
+     * What the host's CPUs did since {@code earlier}, for a test whose claim is a rate the host must
+     * keep up with: the share of their time they were idle (none left means the CPUs, not the path,
+     * may have set the rate), with the steal, the pressure stall total and the load average.
+     */
+    public String busySince(HostStalls earlier) {
+        String idle = idleTicks < 0 || earlier.idleTicks < 0 || allTicks <= earlier.allTicks
+                ? "unknown"
+                : String.format("%.0f%%", 100.0 * (idleTicks - earlier.idleTicks) / (allTicks - earlier.allTicks));
+        return String.format("the host's CPUs were idle %s of the %.1f s; ", idle, (nanoTime - earlier.nanoTime) / 1e9)
+                + stalls(earlier);
     }
 
     /** The stalls since {@code earlier}, as text for a failure message. */
     String since(HostStalls earlier) {
+        return String.format("over the %.1f s since the line started ", (nanoTime - earlier.nanoTime) / 1e9)
+                + stalls(earlier);
+    }
+
+    private String stalls(HostStalls earlier) {
         return String.format(
-                "over the %.1f s since the line started the hypervisor took %s ms of the host's CPUs (steal)"
+                "the hypervisor took %s ms of the host's CPUs (steal)"
                         + " and the host's tasks waited %s ms for a CPU (PSI cpu some); load average %s",
-                (nanoTime - earlier.nanoTime) / 1e9,
                 stealTicks < 0 || earlier.stealTicks < 0
                         ? "unknown"
                         : Long.toString((stealTicks - earlier.stealTicks) * MILLIS_PER_TICK),
@@ -46,13 +73,18 @@ final class HostStalls {
                 loadAverage());
     }
 
-    private static long steal() {
+    /** The all-CPU line's ticks: user nice system idle iowait irq softirq steal ...; empty when unreadable. */
+    private static long[] cpuTicks() {
         try {
-            // cpu  user nice system idle iowait irq softirq steal ...
             String[] fields = Files.readAllLines(STAT).get(0).trim().split("\\s+");
-            return fields.length > 8 ? Long.parseLong(fields[8]) : -1;
+            // guest and guest_nice (fields 9 and 10) are counted in user and nice already
+            long[] ticks = new long[Math.min(fields.length - 1, 8)];
+            for (int i = 0; i < ticks.length; i++) {
+                ticks[i] = Long.parseLong(fields[i + 1]);
+            }
+            return ticks;
         } catch (IOException | RuntimeException unreadable) {
-            return -1;
+            return new long[0];
         }
     }
 

@@ -7,6 +7,7 @@ import io.tcpsight.lab.ClientConfigDump;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.HostStalls;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaCluster;
 import io.tcpsight.lab.KernelLab;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * MirrorMaker 2 in a Connect worker, with the plugin alone: the worker and its near cluster share
- * the lab's client namespace, the far cluster is 100 ms and 200 Mbit/s away, and a
+ * the lab's client namespace, the far cluster 100 ms away on a line of {@link #LINE_MBIT} Mbit/s, and a
  * MirrorSourceConnector with Kafka's defaults pulls a topic from it.
  */
 @ResourceLock(HostCpu.LOCK)
@@ -41,7 +42,14 @@ class MirrorMakerLabIT {
     static final KernelLabExtension LAB = new KernelLabExtension();
 
     private static final String CONNECTOR = "mm2-far";
-    private static final int LINE_MBIT = 200;
+    /**
+     * 100 Mbit/s, not 200: at 200 the far brokers, the delay line, the worker's three tasks and the
+     * near broker took the host's two CPUs whole (idle 5 % of the adapted transfer, alone on a quiet
+     * host, 2026-11-29) and the rate was the CPUs' (136.9-150.7 Mbit/s in four runs that day), not the
+     * fetch sizes' this test is about (docs/lab.md).
+     */
+    private static final int LINE_MBIT = 100;
+
     private static final int BULK_RECORDS = 250_000;
     private static final int DEFAULTS_WINDOW_SECONDS = 10;
     private static final int RECORD_BYTES = 1_000;
@@ -155,7 +163,7 @@ class MirrorMakerLabIT {
 
     /**
      * Replication of a pre-filled 250 MB topic from a far cluster of three brokers across the
-     * 100 ms, 200 Mbit/s line: Kafka's defaults for 10 s, then the same connector with
+     * 100 ms line of {@link #LINE_MBIT} Mbit/s: Kafka's defaults for 10 s, then the same connector with
      * {@code ${tcpsight:fetch/far:...}} values for the far cluster, to the end. Every record
      * reaches the target once.
      */
@@ -230,6 +238,7 @@ class MirrorMakerLabIT {
             worker.put("/connectors/mm2-adapted/config", mirrorSource(far.bootstrapServers(), near, adapted));
             worker.awaitRunning("mm2-adapted", FAR_BROKERS, Duration.ofSeconds(120));
             long running = System.nanoTime();
+            HostStalls host = HostStalls.read();
             long ackedBefore = lab.serverBytesAckedByClient();
             // The steady rate is read on the line: the far side's bytes acknowledged by the worker's
             // side since the task ran. Records reach the target in bursts of whole fetch responses,
@@ -246,6 +255,7 @@ class MirrorMakerLabIT {
                         });
             }
             double seconds = (System.nanoTime() - running) / 1e9;
+            String hostMeanwhile = HostStalls.read().busySince(host);
             double adaptedMbit = logBytes * 8 / 1e6 / seconds;
             double lineMbit = steadySlope(line, logBytes) * 8 / 1e6;
             long distinct = LabTopics.distinctRecordPrefixes(near, "fast.orders", 11);
@@ -255,7 +265,8 @@ class MirrorMakerLabIT {
                     "MM2 replication at 100 ms, %d Mbit/s, %d MB of records in %d partitions on %d far brokers"
                             + " (%d bytes of log): defaults, 1 task, %.1f Mbit/s (%.1f%% of the line); adapted, %d tasks, %.1f Mbit/s (%.1f%%)"
                             + " from the tasks running to the last record at the target (%.1f s), %.1f Mbit/s (%.1f%%)"
-                            + " on the line from a tenth to nine tenths; %s; %d records at the target, %d distinct%n",
+                            + " on the line from a tenth to nine tenths; %s; %d records at the target, %d distinct;"
+                            + " meanwhile %s%n",
                     LINE_MBIT,
                     BULK_RECORDS * (long) RECORD_BYTES / 1_000_000,
                     PARTITIONS,
@@ -271,7 +282,8 @@ class MirrorMakerLabIT {
                     100 * lineMbit / LINE_MBIT,
                     given,
                     total,
-                    distinct);
+                    distinct,
+                    hostMeanwhile);
             assertEquals(BULK_RECORDS, total, "none lost, none duplicated");
             assertEquals(BULK_RECORDS, distinct, "every record once");
             assertTrue(
@@ -294,10 +306,13 @@ class MirrorMakerLabIT {
                     defaultsLineMbit <= defaultsCeilingMbit,
                     "defaults " + defaultsLineMbit + " Mbit/s on the line, above their windows' "
                             + defaultsCeilingMbit);
-            // The goal is 90% of the line: three tasks read 87.2-93.7% on the line (median 91.1%), the
+            // The goal is 90% of the line: at 200 Mbit/s three tasks read 87.2-93.7% on the line (median 91.1%), the
             // rest going to the far BBR flows' retransmissions of what the line's queue dropped
-            // (docs/benchmarks.md); one task read 82-89%. The floor is below both, for a noisy machine.
-            assertTrue(lineMbit >= 0.80 * LINE_MBIT, "adapted, on the line " + lineMbit + " Mbit/s");
+            // (docs/benchmarks.md); one task read 82-89%; at 100 Mbit/s 94.1%. The floor is below both, for a noisy
+            // machine.
+            assertTrue(
+                    lineMbit >= 0.80 * LINE_MBIT,
+                    "adapted, on the line " + lineMbit + " Mbit/s; meanwhile " + hostMeanwhile);
             Files.writeString(
                     Path.of("target", "mm2-replication.csv"),
                     String.format(

@@ -15,6 +15,7 @@ import io.tcpsight.internal.tuning.BdpSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -65,6 +66,9 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                 config.targetBytesPerSecond())
                         .isEmpty()) {
             return Optional.of(readerNotBuffer(facts, interval, widest.getAsLong()));
+        }
+        if (stillOpening(facts, config)) {
+            return Optional.empty();
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
@@ -126,6 +130,31 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                                 + "down: raise it there"
                                         : ""))
                 .map(finding -> finding.withLimit(limit));
+    }
+
+    /**
+     * The peer's window is growing (wider at this sample than at any before) and its window scale
+     * lets it grow to one that moves the target over this path: its buffer autotunes and is opening
+     * (the first round trips of a bulk flow on a connection, when the receiver's kernel widens the
+     * window as it reads), so a window small at this sample is no buffer to name yet. The next
+     * sample judges it again, once it stops growing: then a window still short is the buffer, or
+     * the peer host's tcp_rmem max. A buffer set before connecting, as Kafka's clients and brokers
+     * set theirs, also fixes the scale the peer's kernel chose at the handshake (1 for 64 KiB,
+     * whose widest window moves 10.5 Mbit/s at 100 ms), so it is never waited for.
+     */
+    private static boolean stillOpening(ConnectionFacts facts, TcpsightConfig config) {
+        OptionalInt scale = facts.peerWindowScale();
+        if (!facts.peerWindowOpening()
+                || scale.isEmpty()
+                || !facts.windowScaling().orElse(false)
+                || facts.rttMicros() <= 0) {
+            return false;
+        }
+        long widestPossible = 65_535L << Math.min(scale.getAsInt(), 14);
+        return WindowModel.judge(
+                        WindowModel.ceilingBytesPerSecond(widestPossible, facts.rttMicros()),
+                        config.targetBytesPerSecond())
+                .isEmpty();
     }
 
     /**

@@ -16,6 +16,7 @@ public final class ConnectionFacts {
     private final long sndMssBytes;
     private final Boolean windowScaling;
     private final int rcvWindowScale;
+    private final int peerWindowScale;
     private final Long sndWindowBytes;
     private final Long widestSndWindowBytes;
     private final Integer receiveBufferBytes;
@@ -34,6 +35,7 @@ public final class ConnectionFacts {
         sndMssBytes = builder.sndMssBytes;
         windowScaling = builder.windowScaling;
         rcvWindowScale = builder.rcvWindowScale;
+        peerWindowScale = builder.peerWindowScale;
         sndWindowBytes = builder.sndWindowBytes;
         widestSndWindowBytes = builder.widestSndWindowBytes;
         receiveBufferBytes = builder.receiveBufferBytes;
@@ -82,9 +84,27 @@ public final class ConnectionFacts {
         return rcvWindowScale;
     }
 
+    /**
+     * The scale the peer chose for its window at the handshake (tcpi_snd_wscale); empty where not
+     * known. It bounds the widest window the peer can ever advertise, 65,535 bytes shifted by it, and
+     * the peer's kernel chose it from the largest buffer the socket could reach: its tcp_rmem max
+     * (or rmem_max) for an autotuned buffer, the buffer itself where one was set before connecting.
+     */
+    public OptionalInt peerWindowScale() {
+        return peerWindowScale < 0 ? OptionalInt.empty() : OptionalInt.of(peerWindowScale);
+    }
+
     /** The peer's advertised window. */
     public OptionalLong sndWindowBytes() {
         return OptionalValues.orEmpty(sndWindowBytes);
+    }
+
+    /**
+     * Whether the peer's window at this sample is wider than any it advertised in the samples before
+     * on this connection: its receive buffer is still opening. False where either is not known.
+     */
+    public boolean peerWindowOpening() {
+        return widestSndWindowBytes != null && sndWindowBytes != null && sndWindowBytes > widestSndWindowBytes;
     }
 
     /**
@@ -144,6 +164,7 @@ public final class ConnectionFacts {
         private long sndMssBytes;
         private Boolean windowScaling;
         private int rcvWindowScale;
+        private int peerWindowScale = -1;
         private Long sndWindowBytes;
         private Long widestSndWindowBytes;
         private Integer receiveBufferBytes;
@@ -185,12 +206,18 @@ public final class ConnectionFacts {
             return this;
         }
 
+        /** The peer's window scale (tcpi_snd_wscale), where window scaling was negotiated. */
+        public Builder peerWindowScale(int value) {
+            peerWindowScale = value;
+            return this;
+        }
+
         public Builder sndWindowBytes(long value) {
             sndWindowBytes = value;
             return this;
         }
 
-        /** The widest window the peer has advertised on this connection while tracked. */
+        /** The widest window the peer advertised on this connection in the samples before this one, while tracked. */
         public Builder widestSndWindowBytes(long value) {
             widestSndWindowBytes = value;
             return this;

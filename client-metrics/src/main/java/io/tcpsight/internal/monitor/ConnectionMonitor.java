@@ -226,6 +226,7 @@ public final class ConnectionMonitor {
                 .sndMssBytes(sample.sndMssBytes())
                 .windowScaling(sample.options().windowScaling())
                 .rcvWindowScale(sample.rcvWindowScale())
+                .peerWindowScale(sample.sndWindowScale())
                 .interval(sample.interval().orElse(null))
                 .handshakeMillis(connection.handshakeMillis())
                 .kafka(settings.apply(connection))
@@ -233,7 +234,7 @@ public final class ConnectionMonitor {
         long now = System.nanoTime();
         connection.pushed().filter(pushed -> pushed.freshAt(now)).ifPresent(facts::pushed);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
-        connection.widestSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
+        connection.widestEarlierSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
                 .windowClampBytes(buffers.windowClampBytes())
                 .congestionControl(buffers.congestionControl()));

@@ -26,8 +26,11 @@ public final class TrackedConnection {
     private volatile long handshakeStartedNanos;
     private volatile String ownerKey;
     private volatile ConnectionSample latest;
-    /** The widest window the peer advertised in any sample; -1 before one. The sampler thread writes it. */
-    private volatile long widestSndWindowBytes = -1;
+    /**
+     * The widest window the peer advertised in the samples before the latest; -1 before two. The
+     * sampler thread writes it. The latest is left out so that a window still growing shows as such.
+     */
+    private volatile long widestEarlierSndWindowBytes = -1;
 
     /** What the client last pushed of itself on this connection (KIP-714); null until a push came on it. */
     private volatile PushedClientMetrics pushed;
@@ -114,19 +117,23 @@ public final class TrackedConnection {
     }
 
     void latest(ConnectionSample sample) {
-        latest = sample;
-        long window = sample.sndWindowBytes().orElse(-1);
-        if (window > widestSndWindowBytes) {
-            widestSndWindowBytes = window;
+        ConnectionSample previous = latest;
+        if (previous != null) {
+            long window = previous.sndWindowBytes().orElse(-1);
+            if (window > widestEarlierSndWindowBytes) {
+                widestEarlierSndWindowBytes = window;
+            }
         }
+        latest = sample;
     }
 
     /**
-     * The widest window the peer has advertised in this connection's samples: how far its
-     * receive buffer has opened, which a window full of unread data at one sample does not tell.
+     * The widest window the peer advertised in this connection's samples before the latest: how far
+     * its receive buffer had opened, which a window full of unread data at one sample does not tell,
+     * and, against the latest, whether it is opening still.
      */
-    public OptionalLong widestSndWindowBytes() {
-        return widestSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(widestSndWindowBytes);
+    public OptionalLong widestEarlierSndWindowBytes() {
+        return widestEarlierSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(widestEarlierSndWindowBytes);
     }
 
     /** What the client last pushed of itself on this connection (KIP-714), if a push came on it. */

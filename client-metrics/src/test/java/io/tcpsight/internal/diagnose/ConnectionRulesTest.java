@@ -406,6 +406,46 @@ class ConnectionRulesTest {
                         .orElse("none"));
     }
 
+    /**
+     * A window still opening is no buffer to name yet: wider at this sample than at any before, from
+     * a peer whose window scale lets it reach one that moves the target (100 ms, 100 Mbit/s: 1,250,000
+     * bytes; 65,535 shifted by 5 is 2,097,120, by 4 only 1,048,560). Measured behind an autotuned
+     * consumer's first busy round in the lab, which read as critical for one round. A buffer set
+     * before connecting fixes the scale (1 for 64 KiB) and is named at once.
+     */
+    @ParameterizedTest(name = "window {0} now, widest before {1}, peer scale {2}, scaling {3}: {4}")
+    @CsvSource({
+        "262144, 65536, 7, true, none",
+        "262144, 65536, 5, true, none",
+        "262144, 65536, 4, true, critical",
+        "262144, 65536, 3, true, critical",
+        "262144, 262144, 7, true, critical",
+        "262144, 300000, 7, true, critical",
+        "262144, 65536, 7, false, critical",
+        "262144, -1, 7, true, critical",
+        "262144, 65536, -1, true, critical",
+        "65536, 29200, 1, true, critical",
+    })
+    void aWindowStillOpeningToOneThatMovesTheTargetIsNotABufferYet(
+            long window, long widestBefore, int peerScale, boolean scaling, String expected) {
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(broker("consumer-far-1"))
+                .rttMicros(100_000)
+                .windowScaling(scaling)
+                .sndWindowBytes(window)
+                .interval(interval(0.9, 0.97, 0, 0, 5000));
+        if (widestBefore >= 0) {
+            facts.widestSndWindowBytes(widestBefore);
+        }
+        if (peerScale >= 0) {
+            facts.peerWindowScale(peerScale);
+        }
+        assertEquals(
+                expected,
+                ConnectionRules.receiveWindowLimited(facts.build(), DEFAULTS)
+                        .map(finding -> finding.severity().name().toLowerCase())
+                        .orElse("none"));
+    }
+
     /** The widest window is at least the one of this sample, and the one of this sample where no other is known. */
     @Test
     void theWidestWindowIncludesThisSamplesOwn() {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -38,15 +40,27 @@ class TrackedConnectionTest {
                 Integer.toString(2 * each), connection.identity().clientId().get());
     }
 
-    /** How far the peer's buffer has opened is the widest window it advertised, not the one it advertises now. */
+    /**
+     * How far the peer's buffer has opened is the widest window it advertised, not the one it
+     * advertises now; the latest sample is left out, so that a rule can tell a window still growing.
+     */
     @Test
     void theWidestWindowThePeerAdvertisedOutlivesAClosedOne() {
         TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.BROKER, null, null));
-        assertEquals(OptionalLong.empty(), connection.widestSndWindowBytes());
-        for (long window : new long[] {80_480, 6_552_320, 0, 131_072}) {
+        assertEquals(OptionalLong.empty(), connection.widestEarlierSndWindowBytes());
+        List<OptionalLong> earlier = new ArrayList<>();
+        for (long window : new long[] {80_480, 6_552_320, 0, 131_072, 7_000_000}) {
             connection.latest(
                     ConnectionSample.at(window).windows(10, window, 65_536).build());
+            earlier.add(connection.widestEarlierSndWindowBytes());
         }
-        assertEquals(OptionalLong.of(6_552_320), connection.widestSndWindowBytes());
+        assertEquals(
+                List.of(
+                        OptionalLong.empty(),
+                        OptionalLong.of(80_480),
+                        OptionalLong.of(6_552_320),
+                        OptionalLong.of(6_552_320),
+                        OptionalLong.of(6_552_320)),
+                earlier);
     }
 }
