@@ -133,18 +133,20 @@ final class ReceiveWindowLimited implements ConnectionRule {
     }
 
     /**
-     * The peer's window is growing (wider at this sample than at any before) and its window scale
-     * lets it grow to one that moves the target over this path: its buffer autotunes and is opening
-     * (the first round trips of a bulk flow on a connection, when the receiver's kernel widens the
-     * window as it reads), so a window small at this sample is no buffer to name yet. The next
-     * sample judges it again, once it stops growing: then a window still short is the buffer, or
-     * the peer host's tcp_rmem max. A buffer set before connecting, as Kafka's clients and brokers
-     * set theirs, also fixes the scale the peer's kernel chose at the handshake (1 for 64 KiB,
-     * whose widest window moves 10.5 Mbit/s at 100 ms), so it is never waited for.
+     * The peer's window is opening (at this sample at least twice the widest of the samples before)
+     * and its window scale lets it grow to one that moves the target over this path: its buffer
+     * autotunes and is opening (the first round trips of a bulk flow on a connection, when the
+     * receiver's kernel doubles the window each round trip in which the sender filled it), so a window
+     * small at this sample is no buffer to name yet. It is judged again at the next sample: once the
+     * window stops doubling, a window still short is the buffer, or the peer host's tcp_rmem max.
+     * Doubling bounds the wait: a window that creeps up is named, and no connection waits more times
+     * than its window can double up to the scale's widest. A buffer set before connecting, as Kafka's
+     * clients and brokers set theirs, also fixes the scale the peer's kernel chose at the handshake
+     * (1 for 64 KiB, whose widest window moves 10.5 Mbit/s at 100 ms), so it is never waited for.
      */
     private static boolean stillOpening(ConnectionFacts facts, TcpsightConfig config) {
         OptionalInt scale = facts.peerWindowScale();
-        if (!facts.peerWindowOpening()
+        if (facts.peerWindowGrowth().orElse(0) < 2
                 || scale.isEmpty()
                 || !facts.windowScaling().orElse(false)
                 || facts.rttMicros() <= 0) {

@@ -1,6 +1,7 @@
 package io.tcpsight.internal.model;
 
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -100,11 +101,15 @@ public final class ConnectionFacts {
     }
 
     /**
-     * Whether the peer's window at this sample is wider than any it advertised in the samples before
-     * on this connection: its receive buffer is still opening. False where either is not known.
+     * The peer's window at this sample over the widest it advertised in the samples before on this
+     * connection: above 1 while its receive buffer is still opening. Empty where either is not known,
+     * or nothing wider than 0 was advertised before.
      */
-    public boolean peerWindowOpening() {
-        return widestSndWindowBytes != null && sndWindowBytes != null && sndWindowBytes > widestSndWindowBytes;
+    public OptionalDouble peerWindowGrowth() {
+        if (widestSndWindowBytes == null || sndWindowBytes == null || widestSndWindowBytes <= 0) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of((double) sndWindowBytes / widestSndWindowBytes);
     }
 
     /**

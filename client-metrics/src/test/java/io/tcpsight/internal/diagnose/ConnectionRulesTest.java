@@ -407,29 +407,34 @@ class ConnectionRulesTest {
     }
 
     /**
-     * A window still opening is no buffer to name yet: wider at this sample than at any before, from
-     * a peer whose window scale lets it reach one that moves the target (100 ms, 100 Mbit/s: 1,250,000
-     * bytes; 65,535 shifted by 5 is 2,097,120, by 4 only 1,048,560). Measured behind an autotuned
-     * consumer's first busy round in the lab, which read as critical for one round. A buffer set
-     * before connecting fixes the scale (1 for 64 KiB) and is named at once.
+     * A window still opening is no buffer to name yet: at least twice the widest of the samples
+     * before, from a peer whose window scale lets it reach one that moves the target (100 ms, 100
+     * Mbit/s: 1,250,000 bytes; 65,535 shifted by 5 is 2,097,120, by 4 only 1,048,560). Measured
+     * behind an autotuned consumer's first busy round in the lab, which read as critical for one
+     * round. A window that stopped doubling, one that creeps up, a buffer set before connecting
+     * (scale 1 for 64 KiB) and a path whose RTT is not known are named at once.
      */
-    @ParameterizedTest(name = "window {0} now, widest before {1}, peer scale {2}, scaling {3}: {4}")
+    @ParameterizedTest(name = "window {0} now, widest before {1}, peer scale {2}, scaling {3}, rtt {4} µs: {5}")
     @CsvSource({
-        "262144, 65536, 7, true, none",
-        "262144, 65536, 5, true, none",
-        "262144, 65536, 4, true, critical",
-        "262144, 65536, 3, true, critical",
-        "262144, 262144, 7, true, critical",
-        "262144, 300000, 7, true, critical",
-        "262144, 65536, 7, false, critical",
-        "262144, -1, 7, true, critical",
-        "262144, 65536, -1, true, critical",
-        "65536, 29200, 1, true, critical",
+        "262144, 65536, 7, true, 100000, none",
+        "131072, 65536, 7, true, 100000, none",
+        "131071, 65536, 7, true, 100000, critical",
+        "262144, 200000, 7, true, 100000, critical",
+        "262144, 65536, 5, true, 100000, none",
+        "262144, 65536, 4, true, 100000, critical",
+        "262144, 262144, 7, true, 100000, critical",
+        "262144, 300000, 7, true, 100000, critical",
+        "262144, 65536, 7, false, 100000, critical",
+        "262144, -1, 7, true, 100000, critical",
+        "262144, 0, 7, true, 100000, critical",
+        "262144, 65536, -1, true, 100000, critical",
+        "262144, 65536, 7, true, 0, critical",
+        "65536, 29200, 1, true, 100000, critical",
     })
     void aWindowStillOpeningToOneThatMovesTheTargetIsNotABufferYet(
-            long window, long widestBefore, int peerScale, boolean scaling, String expected) {
+            long window, long widestBefore, int peerScale, boolean scaling, long rttMicros, String expected) {
         ConnectionFacts.Builder facts = ConnectionFacts.builder(broker("consumer-far-1"))
-                .rttMicros(100_000)
+                .rttMicros(rttMicros)
                 .windowScaling(scaling)
                 .sndWindowBytes(window)
                 .interval(interval(0.9, 0.97, 0, 0, 5000));

@@ -12,6 +12,7 @@ import io.tcpsight.internal.diagnose.Remedy;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
+import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.model.KafkaSettings;
@@ -112,6 +113,28 @@ class ConnectionMonitorTest {
         assertTrue(finding.evidence("widestPeerWindow").isPresent(), finding.toString());
     }
 
+    /**
+     * The facts carry the peer's window scale, not this end's: the reader's 4 KiB buffer, set on the
+     * listener before its accept, fixed the scale its kernel chose at the handshake below the one
+     * the autotuned sender chose for itself. And the widest window of the rounds before this one.
+     */
+    @Test
+    void theFactsCarryThePeersWindowScaleAndTheWidestWindowBefore() throws Exception {
+        List<Round> seen = new ArrayList<>();
+        slowReaderRound(true, seen);
+        ConnectionFacts first = seen.get(0).connections().get(0).facts();
+        ConnectionFacts second = seen.get(1).connections().get(0).facts();
+        assertTrue(
+                second.peerWindowScale().orElseThrow() < second.rcvWindowScale(),
+                "peer scale " + second.peerWindowScale() + ", own " + second.rcvWindowScale());
+        assertEquals(
+                (double) second.sndWindowBytes().orElseThrow()
+                        / first.sndWindowBytes().orElseThrow(),
+                second.peerWindowGrowth().orElseThrow(),
+                1e-9,
+                "against the first round's window: " + first.sndWindowBytes() + " then " + second.sndWindowBytes());
+    }
+
     @Test
     void aConnectionOfUnknownOwnerRaisesOnlyItsPathsSummary() throws Exception {
         List<Finding> findings = slowReaderRound(false);
@@ -157,6 +180,11 @@ class ConnectionMonitorTest {
      * has sent data when {@code named}. The second round's findings.
      */
     private static List<Finding> slowReaderRound(boolean named) throws Exception {
+        return slowReaderRound(named, new ArrayList<>());
+    }
+
+    /** The slow reader's rounds, each as the monitor told its listeners, kept in {@code seen}. */
+    private static List<Finding> slowReaderRound(boolean named, List<Round> seen) throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         List<List<Finding>> rounds = new ArrayList<>();
         FindingsBoard board = new FindingsBoard(0, finding -> {});
@@ -167,6 +195,7 @@ class ConnectionMonitorTest {
                 () -> HostTcpFacts.current().kernelFacts(),
                 board);
         monitor.addListener(round -> rounds.add(round.findings()));
+        monitor.addListener(seen::add);
         try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
             loopback.listener.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // the reader's window stays tiny
             SocketChannel broker = loopback.connectPair(0);
