@@ -13,7 +13,8 @@
  * each direction has held a packet beyond the one-way delay since it started (queueing behind the
  * rate limit, and delivering late), and the latest it woke after a timeout, all in microseconds.
  * These are what the line itself added to the nominal RTT, so a test can bound an RTT it reads
- * from the kernel by what was measured instead of by the nominal delay alone.
+ * from the kernel by what was measured instead of by the nominal delay alone. While it runs it
+ * holds a CPU latency request of 0 (/dev/cpu_dma_latency), so that no CPU halts under its timers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -250,6 +251,14 @@ int main(int argc, char **argv) {
     struct sched_param priority = {.sched_priority = 50};
     if (sched_setscheduler(0, SCHED_FIFO, &priority) != 0) {
         fprintf(stderr, "delayline: SCHED_FIFO unavailable (%s); delays may be late under load\n", strerror(errno));
+    }
+    /* And idle CPUs here halt, and the hypervisor resumed a halted one up to 18 ms late on an idle host
+     * (docs/lab.md): a request for a CPU latency of 0 (PM QoS, held while the descriptor stays open, as
+     * cyclictest holds it) keeps them polling instead, for as long as a line runs. */
+    int cpu_latency = open("/dev/cpu_dma_latency", O_WRONLY);
+    int32_t no_latency = 0;
+    if (cpu_latency < 0 || write(cpu_latency, &no_latency, sizeof no_latency) != (ssize_t) sizeof no_latency) {
+        fprintf(stderr, "delayline: no CPU latency request (%s); a halted CPU may wake it late\n", strerror(errno));
     }
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);

@@ -14,13 +14,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Produce throughput to the probe topic, once per producer variant, one after the other in the
  * same run so they share the path's conditions: the client's own producer settings (Kafka's
  * defaults where it sets none), and tcpsight's recommendation for the measured path. A variant
- * counts the bytes the cluster acknowledged within its time; what is still buffered then is
+ * counts the bytes the cluster acknowledged within its time, from when its producer knows the
+ * topic's partitions; what is still buffered then is
  * dropped, so a slow variant never holds up the next. Writes records of incompressible bytes.
  */
 final class WriteProbe {
@@ -81,6 +83,14 @@ final class WriteProbe {
         AtomicReference<Exception> failure = new AtomicReference<>();
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(clientConfig, variant));
         try {
+            try {
+                // timed from when the producer knows the topic's partitions, as the consume probe is timed from
+                // when its consumer knows where they end: what a variant's settings move, not the metadata lookup
+                producer.partitionsFor(topic);
+            } catch (KafkaException failed) {
+                throw new IllegalStateException(
+                        "writing to topic " + topic + " failed: " + failed.getMessage(), failed);
+            }
             long start = System.nanoTime();
             long deadline = start + limit.toNanos();
             long nextProgress = start + 1_000_000_000L;
