@@ -9,6 +9,7 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPeer;
+import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusServer;
@@ -258,13 +259,15 @@ class AgentLabIT {
                 "cluster-id",
                 "--bootstrap-server",
                 lab.serverAddress() + ":7200"));
-        lab.execInClient("admin-with-agent", admin);
+        LabProcess client = lab.execInClient("admin-with-agent", admin);
         FindingView finding;
         try {
-            // the client JVM is still starting while its endpoint refuses
+            // the client JVM is still starting while its endpoint refuses; if it never answers, what the JVM
+            // printed (its agent's start line, or why it has none) is the cause
             finding = LabAwait.await("a slow-handshake finding from the client's agent")
                     .atMost(Duration.ofSeconds(30))
                     .every(Duration.ofMillis(500))
+                    .explainedBy(() -> "the client JVM printed:\n" + client.output())
                     .until(() ->
                             FindingView.list(KafkaBroker.httpGet("http://127.0.0.1:" + agentPort + "/findings"))
                                     .stream()
