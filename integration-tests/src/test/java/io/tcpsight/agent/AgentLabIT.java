@@ -263,11 +263,11 @@ class AgentLabIT {
         FindingView finding;
         try {
             // the client JVM is still starting while its endpoint refuses; if it never answers, what the JVM
-            // printed (its agent's start line, or why it has none) is the cause
+            // printed and where its threads wait (the agent's starter, its endpoint) is the cause
             finding = LabAwait.await("a slow-handshake finding from the client's agent")
                     .atMost(Duration.ofSeconds(30))
                     .every(Duration.ofMillis(500))
-                    .explainedBy(() -> "the client JVM printed:\n" + client.output())
+                    .explainedBy(() -> "the client JVM printed, and its threads:\n" + client.outputWithThreadDump())
                     .until(() ->
                             FindingView.list(KafkaBroker.httpGet("http://127.0.0.1:" + agentPort + "/findings"))
                                     .stream()

@@ -51,6 +51,30 @@ public final class LabProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * For a failure message about a JVM that stopped answering: asks it for a thread dump (SIGQUIT,
+     * which a JVM answers on its standard output and goes on) and returns its output once the dump is
+     * in it, or after 3 s. Where it waits, and on what, is the cause a test could not see from outside.
+     */
+    public String outputWithThreadDump() {
+        try {
+            new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid()))
+                    .start()
+                    .waitFor();
+            long deadline = System.nanoTime() + 3_000_000_000L;
+            while (System.nanoTime() < deadline && !output().contains("Full thread dump")) {
+                Thread.sleep(100);
+            }
+            Thread.sleep(500); // the rest of the dump
+        } catch (IOException notAsked) {
+            return output() + "\n(no thread dump: " + notAsked + ")";
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+            return output() + "\n(no thread dump: interrupted)";
+        }
+        return output();
+    }
+
     /** Waits until the output has a line matching regex; returns the match. */
     public Matcher awaitLine(String regex, Duration timeout) throws InterruptedException {
         Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
