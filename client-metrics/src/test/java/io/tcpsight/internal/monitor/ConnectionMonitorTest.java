@@ -116,7 +116,9 @@ class ConnectionMonitorTest {
     /**
      * The facts carry the peer's window scale, not this end's: the reader's 4 KiB buffer, set on the
      * listener before its accept, fixed the scale its kernel chose at the handshake below the one
-     * the autotuned sender chose for itself. And the widest window of the rounds before this one.
+     * the autotuned sender chose for itself. And the widest window of the rounds before this one:
+     * where the slow reader's window shrinks, that reads the same as one that counts this round's too,
+     * so TrackedConnectionTest holds that difference.
      */
     @Test
     void theFactsCarryThePeersWindowScaleAndTheWidestWindowBefore() throws Exception {
