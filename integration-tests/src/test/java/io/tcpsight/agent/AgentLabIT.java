@@ -235,13 +235,14 @@ class AgentLabIT {
 
     @Test
     void anAgentInAClientReportsAHandshakeThatWaitedForSynRetransmissions() throws Exception {
-        // Without cookies a full accept queue drops SYNs; the client retransmits after 1 s, 3 s, 7 s.
+        // Without cookies a full accept queue drops SYNs; the client retransmits its first after 1 s.
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.oneWay(Duration.ofMillis(5)))
                 .serverSysctl("net.ipv4.tcp_syncookies", 0)
                 .serverSysctl("net.core.somaxconn", 1));
-        lab.javaInServer("full-queue", LabPeer.class, "syn-server", lab.serverAddress(), "7200", "1", "6000", "20000")
-                .awaitLine("^listening$", Duration.ofSeconds(20));
+        LabProcess server = lab.javaInServer(
+                "full-queue", LabPeer.class, "syn-server", lab.serverAddress(), "7200", "1", "stdin", "20000");
+        server.awaitLine("^listening$", Duration.ofSeconds(20));
         List<SocketChannel> fillers = new ArrayList<>();
         for (int i = 0; i < 3; i++) { // a backlog of one holds two; the third waits in the SYN queue
             SocketChannel filler = SocketChannel.open();
@@ -262,6 +263,16 @@ class AgentLabIT {
         LabProcess client = lab.execInClient("admin-with-agent", admin);
         FindingView finding;
         try {
+            // The queue is held full until the client's handshake has retransmitted its SYN, however long
+            // its JVM takes to start: a fixed hold of 6 s once ran out first on a loaded host (the client
+            // created its admin client 6.5 s after it started), so its handshake met an empty queue.
+            LabAwait.await("the client's SYN retransmitted against the full queue")
+                    .atMost(Duration.ofSeconds(60))
+                    .every(Duration.ofMillis(100))
+                    .explainedBy(() -> "the client JVM printed:\n" + client.output())
+                    .untilTrue(() -> lab.clientSynRetransmissions(client.pid(), 7200) >= 1);
+            server.sendLine("accept");
+            server.awaitLine("^accepting$", Duration.ofSeconds(10));
             // the client JVM is still starting while its endpoint refuses; if it never answers, what the JVM
             // printed and where its threads wait (the agent's starter, its endpoint) is the cause
             finding = LabAwait.await("a slow-handshake finding from the client's agent")

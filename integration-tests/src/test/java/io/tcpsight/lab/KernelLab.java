@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Two hosts joined by a real TCP path with a chosen RTT, rate and loss: a server network
@@ -347,6 +348,24 @@ public final class KernelLab implements AutoCloseable {
             }
         }
         return acked;
+    }
+
+    /**
+     * How many times the process's handshake to the server's port has retransmitted its SYN so far,
+     * read from the client side's own socket (ss's timer of a SYN-SENT socket counts them), or -1
+     * while the process has no such socket.
+     */
+    public int clientSynRetransmissions(long pid, int port) throws IOException, InterruptedException {
+        String sockets = output(inNamespaceCommand(
+                clientNamespace, List.of("ss", "-tnpoH", "state", "syn-sent", "dst", serverAddress + ":" + port)));
+        int retransmissions = -1;
+        Matcher timer = Pattern.compile("timer:\\(on,[^,]*,(\\d+)\\)").matcher("");
+        for (String line : sockets.split("\n")) {
+            if (line.contains("pid=" + pid + ",") && timer.reset(line).find()) {
+                retransmissions = Math.max(retransmissions, Integer.parseInt(timer.group(1)));
+            }
+        }
+        return retransmissions;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -58,6 +59,7 @@ public final class LabAwait {
     public <T> T until(Callable<T> probe) {
         AtomicReference<Exception> lastFailure = new AtomicReference<>();
         AtomicReference<T> found = new AtomicReference<>();
+        AtomicInteger answered = new AtomicInteger();
         try {
             Awaitility.await(what)
                     .atMost(timeout)
@@ -67,6 +69,9 @@ public final class LabAwait {
                     .until(() -> {
                         try {
                             found.set(probe.call());
+                            // an error from before the probe last answered is not why it failed
+                            lastFailure.set(null);
+                            answered.incrementAndGet();
                         } catch (IOException | UncheckedIOException notYet) {
                             lastFailure.set(notYet);
                         }
@@ -74,7 +79,8 @@ public final class LabAwait {
                     });
             return found.get();
         } catch (ConditionTimeoutException | TerminalFailureException failed) {
-            throw new AssertionError(what + " not within " + timeout + failureSuffix(lastFailure.get()), failed);
+            throw new AssertionError(
+                    what + " not within " + timeout + failureSuffix(lastFailure.get(), answered.get()), failed);
         }
     }
 
@@ -83,8 +89,13 @@ public final class LabAwait {
         until(() -> Objects.equals(condition.call(), Boolean.TRUE) ? Boolean.TRUE : null);
     }
 
-    private String failureSuffix(Exception lastFailure) {
+    private String failureSuffix(Exception lastFailure, int answered) {
         String seen = diagnosis.get();
-        return (lastFailure == null ? "" : "; last error: " + lastFailure) + (seen.isEmpty() ? "" : "; " + seen);
+        String probes = answered == 0
+                ? "; the probe never answered"
+                : "; the probe answered " + answered + " times" + (lastFailure == null ? ", the last time too" : "");
+        return probes
+                + (lastFailure == null ? "" : "; its last error: " + lastFailure)
+                + (seen.isEmpty() ? "" : "; " + seen);
     }
 }

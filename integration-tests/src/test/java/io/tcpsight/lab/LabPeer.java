@@ -2,12 +2,15 @@ package io.tcpsight.lab;
 
 import io.tcpsight.internal.tcp.TcpInfo;
 import io.tcpsight.internal.tcp.TcpSockets;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +22,8 @@ import java.util.List;
  *   echo ADDRESS PORT                         echo every byte back
  *   sink ADDRESS PORT RCVBUF                  read and discard; RCVBUF > 0 sets SO_RCVBUF before listen()
  *   syn-server ADDRESS PORT BACKLOG HOLD_MS ACCEPT_MS
- *                                             listen(BACKLOG), accept nothing for HOLD_MS, then accept for
+ *                                             listen(BACKLOG), accept nothing for HOLD_MS (or, with "stdin",
+ *                                             until a line arrives on standard input), then accept for
  *                                             ACCEPT_MS and print each connection's window scaling
  *   burst ADDRESS PORT N HOLD_MS              open N connections at once, send a byte on each, hold them
  * </pre>
@@ -40,7 +44,7 @@ public final class LabPeer {
                         args[1],
                         Integer.parseInt(args[2]),
                         Integer.parseInt(args[3]),
-                        Long.parseLong(args[4]),
+                        args[4].equals("stdin") ? -1 : Long.parseLong(args[4]),
                         Long.parseLong(args[5]));
                 break;
             case "burst":
@@ -89,7 +93,13 @@ public final class LabPeer {
         ServerSocketChannel listener = ServerSocketChannel.open();
         listener.bind(new InetSocketAddress(address, port), backlog);
         System.out.println("listening");
-        Thread.sleep(holdMillis);
+        if (holdMillis < 0) {
+            // held by the test until what it waits for has happened, however slowly a loaded host starts it
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            System.out.println("accepting");
+        } else {
+            Thread.sleep(holdMillis);
+        }
         listener.configureBlocking(false);
         List<SocketChannel> accepted = new ArrayList<>();
         int unscaled = 0;

@@ -43,6 +43,12 @@ public final class LabProcess implements AutoCloseable {
         return process;
     }
 
+    /** Writes a line to the process's standard input (a peer held until the test says so). */
+    public void sendLine(String line) throws IOException {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
     public String output() {
         try {
             return new String(Files.readAllBytes(log), StandardCharsets.UTF_8);

@@ -83,7 +83,7 @@ public final class ListenerRules {
                         backlogSettings(facts),
                         backlogArithmetic(facts)
                                 + "; when the accept queue is full the kernel drops SYNs and handshake ACKs, and clients "
-                                + "wait 1 s, 3 s, 7 s for retransmissions; raise the backlog and somaxconn together (the smaller "
+                                + "wait a second or more for retransmissions; raise the backlog and somaxconn together (the smaller "
                                 + "one wins) to " + recommendedBacklog(facts) + ", and pace client startup bursts")));
     }
 
