@@ -103,7 +103,8 @@ public final class FleetCommand implements Callable<Integer> {
             paramLabel = "MS",
             defaultValue = "5000",
             description =
-                    "How long to wait for the cluster and for each source (100-300000, default ${DEFAULT-VALUE}).")
+                    "How long to wait for each agent and worker (100-300000, default ${DEFAULT-VALUE}); the cluster is "
+                            + "asked within the Admin client's default.api.timeout.ms.")
     private long timeoutMs;
 
     @Option(names = "--json", description = "Print the report as JSON.")
@@ -149,8 +150,7 @@ public final class FleetCommand implements Callable<Integer> {
                 Optional.ofNullable(basicFile));
         List<FleetSource> sources;
         try {
-            sources = new ArrayList<>(
-                    FleetMembers.agents(FleetMembers.brokers(admin, timeoutMs), agentScheme, agentPort, given));
+            sources = new ArrayList<>(FleetMembers.agents(FleetMembers.brokers(admin), agentScheme, agentPort, given));
         } catch (IllegalStateException unanswered) {
             err.println("tcpsight fleet: " + unanswered.getMessage());
             return NOT_KNOWN;

@@ -23,21 +23,26 @@ import org.apache.kafka.common.Node;
 final class FleetMembers {
     private FleetMembers() {}
 
-    /** The brokers' node ids and hosts; a cluster that does not answer in time is an IllegalStateException that says so. */
-    static List<Node> brokers(Properties admin, long timeoutMs) throws InterruptedException {
-        Properties config = new Properties();
-        config.putAll(admin);
-        config.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
-        config.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
+    /**
+     * The brokers' node ids and hosts, asked as the user's Admin config says (its default.api.timeout.ms,
+     * else the Admin client's 60 s); a cluster that does not answer in time is an IllegalStateException
+     * that says so.
+     */
+    static List<Node> brokers(Properties admin) throws InterruptedException {
         Admin created;
         try {
-            created = Admin.create(config);
+            created = Admin.create(admin);
         } catch (KafkaException refused) {
             throw new IllegalArgumentException(
                     "--command-config: the Admin client refuses it: " + refused.getMessage());
         }
+        // Not held to --timeout-ms: a cold JVM's first Admin call took 6.3 to 6.5 s on a loaded lab host against
+        // a broker on an undelayed link, and 3.1 s with the lab alone, where a 5 s bound listed no brokers of a
+        // cluster that answered (lab.md).
+        long timeoutMs = apiTimeoutMs(admin);
         try (Admin client = created) {
-            Collection<Node> nodes = client.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS);
+            // the Admin client ends the call itself at its timeout; the margin only keeps a stuck one from hanging
+            Collection<Node> nodes = client.describeCluster().nodes().get(timeoutMs + 5_000, TimeUnit.MILLISECONDS);
             List<Node> sorted = new ArrayList<>(nodes);
             sorted.sort(Comparator.comparingInt(Node::id));
             return sorted;
@@ -45,8 +50,17 @@ final class FleetMembers {
             Throwable cause = unanswered instanceof ExecutionException ? unanswered.getCause() : unanswered;
             throw new IllegalStateException("the cluster at "
                     + admin.getProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
-                    + " did not list its brokers within " + timeoutMs + " ms: " + cause);
+                    + " did not list its brokers within " + timeoutMs + " ms (default.api.timeout.ms): " + cause);
         }
+    }
+
+    /** The config's default.api.timeout.ms, else the Admin client's own default (valid once Admin.create took it). */
+    static long apiTimeoutMs(Properties admin) {
+        Object value = admin.getProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        if (value == null) {
+            value = AdminClientConfig.configDef().defaultValues().get(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        }
+        return Long.parseLong(value.toString().trim());
     }
 
     /**
