@@ -24,7 +24,9 @@ public final class TrackedConnection {
     private volatile long handshakeMillis = -1;
 
     private volatile long handshakeStartedNanos;
-    private volatile String ownerKey;
+    /** What the component that tracks the connection keeps for it (the agent: its Kafka connection id and requests). */
+    private volatile Object owner;
+
     private volatile ConnectionSample latest;
     /**
      * The widest window the peer advertised in the samples before the latest; -1 before two. The
@@ -98,13 +100,16 @@ public final class TrackedConnection {
         }
     }
 
-    /** The owner's own name for the connection (the agent keeps Kafka's connection id here). */
-    public Optional<String> ownerKey() {
-        return Optional.ofNullable(ownerKey);
+    /**
+     * What the component that tracks the connection keeps for it: the agent keeps its Kafka connection id
+     * and what the requests on it said, reached from here each round rather than looked up by the id.
+     */
+    public Optional<Object> owner() {
+        return Optional.ofNullable(owner);
     }
 
-    public void ownerKey(String key) {
-        ownerKey = key;
+    public void owner(Object state) {
+        owner = state;
     }
 
     /** The last sample; empty before the first. */

@@ -11,6 +11,9 @@ import java.util.Objects;
  */
 final class BrokerConnection {
     final TrackedConnection tracked;
+    /** Kafka's id of the connection. */
+    final String connectionId;
+
     private volatile Object lastPrincipal;
     /** Null until a request was read; {@link #NOT_READABLE} when its Kafka has none to read. */
     private volatile Object lastClientInformation;
@@ -33,7 +36,8 @@ final class BrokerConnection {
     /* The sampling thread's own: when the interval began. */
     private long intervalStartNanos;
 
-    BrokerConnection(TrackedConnection tracked) {
+    BrokerConnection(String connectionId, TrackedConnection tracked) {
+        this.connectionId = connectionId;
         this.tracked = tracked;
     }
 

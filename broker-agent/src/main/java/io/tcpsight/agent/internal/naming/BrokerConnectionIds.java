@@ -32,18 +32,21 @@ public final class BrokerConnectionIds {
     }
 
     void registered(String connectionId, TrackedConnection connection) {
-        connection.ownerKey(connectionId);
-        byConnectionId.put(connectionId, new BrokerConnection(connection));
+        BrokerConnection broker = new BrokerConnection(connectionId, connection);
+        connection.owner(broker);
+        byConnectionId.put(connectionId, broker);
     }
 
     void adopted(InetSocketAddress local, InetSocketAddress remote, TrackedConnection connection) {
         adoptedByAddresses.put(addressKey(local, remote), connection);
     }
 
-    /** The connection a request's id names; an adopted one learns its full id here. Null when not ours. */
-    /** The connection Kafka knows by this id, without claiming an adopted one (a read for the rules). */
-    BrokerConnection known(String connectionId) {
-        return byConnectionId.get(connectionId);
+    /** What this agent keeps for a connection Kafka registered, or null for one it did not (a client-side one). */
+    private static BrokerConnection brokerOf(TrackedConnection connection) {
+        Object owner = connection.owner().orElse(null);
+        return owner instanceof BrokerConnection && ((BrokerConnection) owner).tracked == connection
+                ? (BrokerConnection) owner
+                : null;
     }
 
     /**
@@ -59,15 +62,16 @@ public final class BrokerConnectionIds {
         return connection == null ? Optional.empty() : Optional.of(connection.tracked);
     }
 
+    /** The connection a request's id names; an adopted one learns its full id here. Null when not ours. */
     BrokerConnection find(String connectionId) {
         BrokerConnection connection = byConnectionId.get(connectionId);
         return connection != null || adoptedByAddresses.isEmpty() ? connection : claimAdopted(connectionId);
     }
 
     void closed(TrackedConnection connection) {
-        if (connection.ownerKey().isPresent()) {
-            byConnectionId.computeIfPresent(
-                    connection.ownerKey().get(), (id, known) -> known.tracked == connection ? null : known);
+        BrokerConnection broker = brokerOf(connection);
+        if (broker != null) {
+            byConnectionId.computeIfPresent(broker.connectionId, (id, known) -> known == broker ? null : known);
         }
     }
 
@@ -98,11 +102,8 @@ public final class BrokerConnectionIds {
     }
 
     private KafkaSettings requestedByClient(TrackedConnection connection) {
-        BrokerConnection broker = connection
-                .ownerKey()
-                .map(this::known)
-                .filter(known -> known.tracked == connection)
-                .orElse(null);
+        // reached from the connection, not looked up by its id: the lookup was a fifth of a big broker's round (JFR)
+        BrokerConnection broker = brokerOf(connection);
         FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
         KafkaSettings settings = sizes == null
                 ? KafkaSettings.unknown()
