@@ -260,8 +260,13 @@ class AgentLabIT {
                 "cluster-id",
                 "--bootstrap-server",
                 lab.serverAddress() + ":7200"));
+        // The handshake's true bounds, read by ss from outside: it began after the start of the last probe that
+        // did not see its SYN-SENT socket, and ended before the end of the first probe after it that did not.
+        long[] probeStartNanos = {System.nanoTime()}; // the client has not started: no SYN before this
+        long[] synSeenAfterNanos = {0};
         LabProcess client = lab.execInClient("admin-with-agent", admin);
         FindingView finding;
+        long establishedBeforeNanos;
         try {
             // The queue is held full until the client's handshake has retransmitted its SYN, however long
             // its JVM takes to start: a fixed hold of 6 s once ran out first on a loaded host (the client
@@ -269,10 +274,26 @@ class AgentLabIT {
             LabAwait.await("the client's SYN retransmitted against the full queue")
                     .atMost(Duration.ofSeconds(60))
                     .every(Duration.ofMillis(100))
-                    .explainedBy(() -> "the client JVM printed:\n" + client.output())
-                    .untilTrue(() -> lab.clientSynRetransmissions(client.pid(), 7200) >= 1);
+                    .unless(() -> !client.process().isAlive())
+                    .explainedBy(() -> "the client side's SYN-SENT sockets:\n" + lab.clientSynSentSockets(7200)
+                            + "\nthe client JVM printed:\n" + client.output())
+                    .untilTrue(() -> {
+                        long started = System.nanoTime();
+                        int retransmissions = lab.clientSynRetransmissions(client.pid(), 7200);
+                        if (retransmissions < 0 && synSeenAfterNanos[0] == 0) {
+                            probeStartNanos[0] = started;
+                        } else if (synSeenAfterNanos[0] == 0) {
+                            synSeenAfterNanos[0] = probeStartNanos[0];
+                        }
+                        return retransmissions >= 1;
+                    });
             server.sendLine("accept");
             server.awaitLine("^accepting$", Duration.ofSeconds(10));
+            LabAwait.await("the client's handshake done once the queue took it")
+                    .atMost(Duration.ofSeconds(20))
+                    .every(Duration.ofMillis(100))
+                    .untilTrue(() -> lab.clientSynRetransmissions(client.pid(), 7200) < 0);
+            establishedBeforeNanos = System.nanoTime();
             // the client JVM is still starting while its endpoint refuses; if it never answers, what the JVM
             // printed and where its threads wait (the agent's starter, its endpoint) is the cause
             finding = LabAwait.await("a slow-handshake finding from the client's agent")
@@ -290,11 +311,17 @@ class AgentLabIT {
                 filler.close();
             }
         }
-        System.out.println("client agent finding: " + finding);
+        // a clock started at the JVM's start or at the admin client's creation, or a figure in the wrong unit,
+        // would read longer than the handshake can have lasted
+        double mostMillis = (establishedBeforeNanos - synSeenAfterNanos[0]) / 1e6;
+        System.out.println(
+                "client agent finding: " + finding + "; its handshake can have lasted at most " + mostMillis + " ms");
         assertEquals("client", finding.connection().role());
         assertEquals("bootstrap", finding.connection().nodeId());
+        assertEquals(lab.serverAddress() + ":7200", finding.connection().remote(), finding.toString());
         assertTrue(finding.clientIdStartsWith("adminclient-"), finding.toString());
         assertTrue(finding.number("handshake") >= 1000, finding.toString());
+        assertTrue(finding.number("handshake") <= mostMillis, finding + "; at most " + mostMillis + " ms");
         assertEquals(
                 "socket.listen.backlog.size", finding.remedy().settings().get(0).key());
     }

@@ -368,6 +368,16 @@ public final class KernelLab implements AutoCloseable {
         return retransmissions;
     }
 
+    /** The client side's sockets still in SYN-SENT to the server's port, as ss prints them (for a failure). */
+    public String clientSynSentSockets(int port) {
+        try {
+            return output(inNamespaceCommand(
+                    clientNamespace, List.of("ss", "-tnpoH", "state", "syn-sent", "dst", serverAddress + ":" + port)));
+        } catch (IOException | InterruptedException unreadable) {
+            return "(ss: " + unreadable + ")";
+        }
+    }
+
     /**
      * The kernel's own view, independent of tcpsight: the established client-side sockets to the
      * server by local port, each with whether it scales its window (ss prints "wscale:" on a

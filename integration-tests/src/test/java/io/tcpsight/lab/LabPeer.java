@@ -44,7 +44,7 @@ public final class LabPeer {
                         args[1],
                         Integer.parseInt(args[2]),
                         Integer.parseInt(args[3]),
-                        args[4].equals("stdin") ? -1 : Long.parseLong(args[4]),
+                        holdMillis(args[4]),
                         Long.parseLong(args[5]));
                 break;
             case "burst":
@@ -53,6 +53,18 @@ public final class LabPeer {
             default:
                 throw new IllegalArgumentException("unknown mode " + args[0]);
         }
+    }
+
+    /** "stdin" (-1: until a line arrives), else milliseconds, never negative. */
+    private static long holdMillis(String hold) {
+        if (hold.equals("stdin")) {
+            return -1;
+        }
+        long millis = Long.parseLong(hold);
+        if (millis < 0) {
+            throw new IllegalArgumentException("HOLD_MS " + hold + " is negative; use milliseconds or stdin");
+        }
+        return millis;
     }
 
     private static void serve(String address, int port, int receiveBuffer, boolean echo) throws IOException {

@@ -39,8 +39,8 @@ final class SlowHandshake implements ConnectionRule {
                 facts.identity(),
                 evidence,
                 settings,
-                "a connect that takes a second or more past the RTT waited for SYN retransmissions (the first 1 s after the SYN, "
-                        + "the next 1 s or 2 s later by kernel): the broker's listen queue "
+                "a connect that takes tcpsight.rule.slow.handshake.ms (1 s) or more waited for SYN retransmissions (the first 1 s "
+                        + "after the SYN, the next 1 s or 2 s later by kernel): the broker's listen queue "
                         + "(min of socket.listen.backlog.size and net.core.somaxconn) overflowed and dropped the SYN");
     }
 }

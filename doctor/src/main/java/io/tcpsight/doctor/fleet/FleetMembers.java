@@ -54,13 +54,23 @@ final class FleetMembers {
         }
     }
 
-    /** The config's default.api.timeout.ms, else the Admin client's own default (valid once Admin.create took it). */
+    /**
+     * How long the Admin client gives a call: the config's default.api.timeout.ms; where it is not set, its
+     * default, raised to request.timeout.ms when that is longer, as the Admin client itself does (it warns
+     * and waits the longer one). Valid once Admin.create took the config.
+     */
     static long apiTimeoutMs(Properties admin) {
-        Object value = admin.getProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
-        if (value == null) {
-            value = AdminClientConfig.configDef().defaultValues().get(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        String configured = admin.getProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        if (configured != null) {
+            return Long.parseLong(configured.trim());
         }
-        return Long.parseLong(value.toString().trim());
+        Map<String, Object> defaults = AdminClientConfig.configDef().defaultValues();
+        long apiTimeout = ((Number) defaults.get(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG)).longValue();
+        String request = admin.getProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG);
+        long requestTimeout = request != null
+                ? Long.parseLong(request.trim())
+                : ((Number) defaults.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)).longValue();
+        return Math.max(apiTimeout, requestTimeout);
     }
 
     /**

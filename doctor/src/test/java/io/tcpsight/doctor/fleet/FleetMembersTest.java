@@ -22,7 +22,10 @@ class FleetMembersTest {
             Thread acceptor = new Thread(() -> {
                 try {
                     while (true) {
-                        held.add(silent.accept());
+                        Socket accepted = silent.accept();
+                        synchronized (held) {
+                            held.add(accepted);
+                        }
                     }
                 } catch (Exception closed) {
                     // the test is over
@@ -42,6 +45,11 @@ class FleetMembersTest {
                             .startsWith("the cluster at 127.0.0.1:" + silent.getLocalPort()
                                     + " did not list its brokers within 1500 ms (default.api.timeout.ms): "),
                     unanswered.getMessage());
+            synchronized (held) {
+                for (Socket socket : held) {
+                    socket.close();
+                }
+            }
             // the Admin client's own timeout ended it (Kafka's exception), not the margin behind it (the JDK's)
             assertTrue(
                     unanswered.getMessage().contains("org.apache.kafka.common.errors.TimeoutException"),
@@ -50,8 +58,13 @@ class FleetMembersTest {
     }
 
     @Test
-    void withoutTheKeyTheAdminClientsOwnDefaultIsWaited() {
+    void withoutTheKeyTheAdminClientsOwnTimeoutIsWaited() {
         Properties admin = new Properties();
+        assertEquals(60_000, FleetMembers.apiTimeoutMs(admin));
+        // the Admin client raises its own default to a longer request.timeout.ms, and so does the wait
+        admin.setProperty("request.timeout.ms", "90000");
+        assertEquals(90_000, FleetMembers.apiTimeoutMs(admin));
+        admin.setProperty("request.timeout.ms", "1000");
         assertEquals(60_000, FleetMembers.apiTimeoutMs(admin));
         admin.setProperty("default.api.timeout.ms", " 20000 ");
         assertEquals(20_000, FleetMembers.apiTimeoutMs(admin));

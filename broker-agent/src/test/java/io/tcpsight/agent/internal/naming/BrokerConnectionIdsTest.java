@@ -1,0 +1,90 @@
+package io.tcpsight.agent.internal.naming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.ProduceTraffic;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.TrackedConnection;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+
+/** Each connection's requests reach the rules as its own, whichever way its id was learned, and a close lets go. */
+class BrokerConnectionIdsTest {
+    private static final InetSocketAddress LISTENER = new InetSocketAddress("127.0.0.1", 9092);
+    private final ConnectionRegistry registry = new ConnectionRegistry(16);
+
+    private TrackedConnection connection(int fd, int clientPort) {
+        return registry.track(
+                        fd,
+                        0,
+                        ConnectionIdentity.of(Role.BROKER, LISTENER, new InetSocketAddress("127.0.0.1", clientPort)))
+                .orElseThrow();
+    }
+
+    @Test
+    void eachConnectionsProduceTrafficIsItsOwn() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection a = connection(7, 50001);
+        TrackedConnection b = connection(8, 50002);
+        ids.registered("a-1", a);
+        ids.registered("b-1", b);
+        ids.requestedSettings(a); // each interval starts
+        ids.requestedSettings(b);
+        ids.find("a-1").produced(16_384, 1);
+        ids.find("b-1").produced(65_536, 2);
+        ids.find("b-1").produced(65_536, 2);
+
+        // each read of the settings ends its connection's interval: read once each
+        ProduceTraffic ofA = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        ProduceTraffic ofB = ids.requestedSettings(b).produceTraffic().orElseThrow();
+        assertEquals(1, ofA.requests());
+        assertEquals(16_384, ofA.bytesPerRequest());
+        assertEquals(2, ofB.requests());
+        assertEquals(65_536, ofB.bytesPerRequest());
+    }
+
+    @Test
+    void aClosedConnectionLeavesTheTableAndANewOneUnderItsIdIsAnother() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection a = connection(7, 50001);
+        ids.registered("a-1", a);
+        assertSame(a, ids.find("a-1").tracked);
+        ids.closed(a);
+        assertNull(ids.find("a-1"), "a closed connection's id names nothing");
+
+        // a later connection registered under an id already known: the earlier one's close does not take it
+        TrackedConnection first = connection(9, 50003);
+        TrackedConnection second = connection(10, 50004);
+        ids.registered("c-1", first);
+        ids.registered("c-1", second);
+        ids.closed(first);
+        assertSame(second, ids.find("c-1").tracked);
+        ids.requestedSettings(second);
+        ids.find("c-1").produced(1_000, 1);
+        assertEquals(
+                1, ids.requestedSettings(second).produceTraffic().orElseThrow().requests());
+        assertFalse(
+                ids.requestedSettings(first).produceTraffic().isPresent(),
+                "the earlier connection is not told the later one's requests");
+    }
+
+    @Test
+    void anAdoptedConnectionIsReachedOnceARequestToldItsId() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection adopted = connection(11, 50005);
+        ids.adopted(LISTENER, new InetSocketAddress("127.0.0.1", 50005), adopted);
+        assertFalse(ids.requestedSettings(adopted).produceTraffic().isPresent(), "no request yet");
+        BrokerConnection found = ids.find("127.0.0.1:9092-127.0.0.1:50005-0-3"); // a 4.x id
+        assertSame(adopted, found.tracked);
+        ids.requestedSettings(adopted);
+        found.produced(2_048, 1);
+        ProduceTraffic traffic = ids.requestedSettings(adopted).produceTraffic().orElseThrow();
+        assertEquals(1, traffic.requests());
+        assertEquals(2_048, traffic.bytesPerRequest());
+    }
+}
