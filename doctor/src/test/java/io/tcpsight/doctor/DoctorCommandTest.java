@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -212,26 +211,13 @@ class DoctorCommandTest {
 
     @Test
     void aPortThatAcceptsButDoesNotSpeakKafkaIsReportedInJson() throws Exception {
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            List<Socket> accepted = new ArrayList<>();
-            Thread acceptor = new Thread(() -> {
-                try {
-                    while (true) {
-                        accepted.add(silent.accept());
-                    }
-                } catch (IOException closed) {
-                    // test over
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            Run run = doctor(
-                    "--bootstrap-server", "127.0.0.1:" + silent.getLocalPort(), "--timeout-ms", "1500", "--json");
+        try (SilentListener silent = new SilentListener()) {
+            Run run = doctor("--bootstrap-server", "127.0.0.1:" + silent.port(), "--timeout-ms", "1500", "--json");
             assertEquals(ExitCodes.FINDINGS, run.exit(), run.out() + run.err());
             String json = run.out().strip();
             assertTrue(json.startsWith("[{\"rule\":\"broker-unreachable\",\"severity\":\"critical\""), json);
             assertTrue(json.contains("TCP handshake completes but Kafka did not answer"), json);
-            assertTrue(json.contains("\"remote\":\"127.0.0.1:" + silent.getLocalPort() + "\""), json);
+            assertTrue(json.contains("\"remote\":\"127.0.0.1:" + silent.port() + "\""), json);
             assertTrue(json.endsWith("]"), "only the findings array on stdout: " + json);
         }
     }

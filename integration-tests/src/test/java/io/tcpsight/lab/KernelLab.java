@@ -29,6 +29,9 @@ import java.util.regex.Pattern;
  * as does the next lab started after a JVM that died without closing.
  */
 public final class KernelLab implements AutoCloseable {
+    /** ss's timer of a SYN-SENT socket: "timer:(on,<left>,<retransmissions>)". */
+    private static final Pattern SYN_TIMER = Pattern.compile("timer:\\(on,[^,]*,(\\d+)\\)");
+
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final long PID = ProcessHandle.current().pid();
     private static volatile boolean staleCleaned;
@@ -356,11 +359,9 @@ public final class KernelLab implements AutoCloseable {
      * while the process has no such socket.
      */
     public int clientSynRetransmissions(long pid, int port) throws IOException, InterruptedException {
-        String sockets = output(inNamespaceCommand(
-                clientNamespace, List.of("ss", "-tnpoH", "state", "syn-sent", "dst", serverAddress + ":" + port)));
         int retransmissions = -1;
-        Matcher timer = Pattern.compile("timer:\\(on,[^,]*,(\\d+)\\)").matcher("");
-        for (String line : sockets.split("\n")) {
+        Matcher timer = SYN_TIMER.matcher("");
+        for (String line : synSent(port).split("\n")) {
             if (line.contains("pid=" + pid + ",") && timer.reset(line).find()) {
                 retransmissions = Math.max(retransmissions, Integer.parseInt(timer.group(1)));
             }
@@ -371,11 +372,15 @@ public final class KernelLab implements AutoCloseable {
     /** The client side's sockets still in SYN-SENT to the server's port, as ss prints them (for a failure). */
     public String clientSynSentSockets(int port) {
         try {
-            return output(inNamespaceCommand(
-                    clientNamespace, List.of("ss", "-tnpoH", "state", "syn-sent", "dst", serverAddress + ":" + port)));
+            return synSent(port);
         } catch (IOException | InterruptedException unreadable) {
             return "(ss: " + unreadable + ")";
         }
+    }
+
+    private String synSent(int port) throws IOException, InterruptedException {
+        return output(inNamespaceCommand(
+                clientNamespace, List.of("ss", "-tnpoH", "state", "syn-sent", "dst", serverAddress + ":" + port)));
     }
 
     /**

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.util.ArrayList;
-import java.util.List;
+import io.tcpsight.doctor.SilentListener;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -17,24 +13,9 @@ class FleetMembersTest {
     @Test
     void aClusterThatNeverAnswersIsGivenUpAtTheConfigsApiTimeoutAndSaidSo() throws Exception {
         // a listener that accepts and never answers: the Admin client's requests time out, it does not fail fast
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            List<Socket> held = new ArrayList<>();
-            Thread acceptor = new Thread(() -> {
-                try {
-                    while (true) {
-                        Socket accepted = silent.accept();
-                        synchronized (held) {
-                            held.add(accepted);
-                        }
-                    }
-                } catch (Exception closed) {
-                    // the test is over
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
+        try (SilentListener silent = new SilentListener()) {
             Properties admin = new Properties();
-            admin.setProperty("bootstrap.servers", "127.0.0.1:" + silent.getLocalPort());
+            admin.setProperty("bootstrap.servers", "127.0.0.1:" + silent.port());
             admin.setProperty("default.api.timeout.ms", "1500");
             admin.setProperty("request.timeout.ms", "1000");
             IllegalStateException unanswered =
@@ -42,14 +23,9 @@ class FleetMembersTest {
             assertTrue(
                     unanswered
                             .getMessage()
-                            .startsWith("the cluster at 127.0.0.1:" + silent.getLocalPort()
+                            .startsWith("the cluster at 127.0.0.1:" + silent.port()
                                     + " did not list its brokers within 1500 ms (default.api.timeout.ms): "),
                     unanswered.getMessage());
-            synchronized (held) {
-                for (Socket socket : held) {
-                    socket.close();
-                }
-            }
             // the Admin client's own timeout ended it (Kafka's exception), not the margin behind it (the JDK's)
             assertTrue(
                     unanswered.getMessage().contains("org.apache.kafka.common.errors.TimeoutException"),

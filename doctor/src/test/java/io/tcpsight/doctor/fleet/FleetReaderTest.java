@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import io.tcpsight.doctor.SilentListener;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.ConnectionRulesTestAccess;
 import io.tcpsight.internal.diagnose.Diagnosis;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,20 +71,8 @@ class FleetReaderTest {
     void eachAgentIsReadWithTheTokenAndOneThatIsNotThereOrSilentDoesNotHoldTheOthers(@TempDir Path directory)
             throws Exception {
         URI answering = agent(FINDINGS);
-        ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        SilentListener silent = new SilentListener(); // accepts, never answers
         opened.add(silent);
-        List<Socket> held = new ArrayList<>();
-        Thread acceptor = new Thread(() -> {
-            try {
-                while (true) {
-                    held.add(silent.accept()); // accepted, never answered
-                }
-            } catch (IOException closed) {
-                // the test ended
-            }
-        });
-        acceptor.setDaemon(true);
-        acceptor.start();
         int nobody;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             nobody = free.getLocalPort();
@@ -93,7 +81,7 @@ class FleetReaderTest {
                 Duration.ofMillis(1500), Optional.empty(), Optional.of(tokenFile(directory, TOKEN)), Optional.empty());
         List<FleetAnswer> answers = reader.read(List.of(
                 FleetSource.broker(1, answering),
-                FleetSource.broker(2, URI.create("http://127.0.0.1:" + silent.getLocalPort())),
+                FleetSource.broker(2, URI.create("http://127.0.0.1:" + silent.port())),
                 FleetSource.broker(3, URI.create("http://127.0.0.1:" + nobody))));
         assertTrue(answers.get(0).answered(), answers.get(0).failure().orElse(""));
         assertEquals(
@@ -103,9 +91,6 @@ class FleetReaderTest {
         assertEquals(
                 Optional.of("connection refused (no agent listening there?)"),
                 answers.get(2).failure());
-        for (Socket socket : held) {
-            socket.close();
-        }
     }
 
     @Test

@@ -41,12 +41,13 @@ public final class BrokerConnectionIds {
         adoptedByAddresses.put(addressKey(local, remote), connection);
     }
 
-    /** What this agent keeps for a connection Kafka registered, or null for one it did not (a client-side one). */
+    /**
+     * What this agent keeps for a connection Kafka registered (only {@link #registered} sets it, with that
+     * connection), or null for one it did not (a client-side one).
+     */
     private static BrokerConnection brokerOf(TrackedConnection connection) {
         Object owner = connection.owner().orElse(null);
-        return owner instanceof BrokerConnection && ((BrokerConnection) owner).tracked == connection
-                ? (BrokerConnection) owner
-                : null;
+        return owner instanceof BrokerConnection ? (BrokerConnection) owner : null;
     }
 
     /**
