@@ -11,6 +11,7 @@ import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabRounds;
+import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusServer;
 import java.io.IOException;
@@ -337,24 +338,10 @@ class AgentLabIT {
                 .agent("interval=2s,rule.min.segments=300")
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic("lossy", 1, (short) 1)))
-                    .all()
-                    .get(60, TimeUnit.SECONDS);
-        }
-        Properties producerConfig = new Properties();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
-            byte[] value = new byte[10_000];
-            new Random(3).nextBytes(value);
-            // 6 MB: the consumer had read 2.8 MB when the finding came (2026-11-25); 20 MB took 30 s to
-            // produce across the lossy line.
-            for (int i = 0; i < 600; i++) {
-                producer.send(new ProducerRecord<>("lossy", value));
-            }
-        }
+        LabTopics.create(broker, "lossy", 1);
+        // 6 MB written beside the broker: the consumer had read 2.8 MB when the finding came (2026-11-25). Written
+        // from here across the lossy line it took about 20 s, and only the consumer's flow is judged.
+        LabTopics.fillBesideBroker(lab, broker, "lossy", 600, 10_000);
         Properties consumerConfig = new Properties();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "lossy-consumer");

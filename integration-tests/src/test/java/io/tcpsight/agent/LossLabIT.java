@@ -39,12 +39,26 @@ class LossLabIT {
      */
     private static final Duration MEASURED = Duration.ofSeconds(12);
 
-    private static final int RECORDS = 30_000; // 10 kB each: 300 MB, more than BBR can read in the measured time
+    /** 10 kB each: 300 MB, more than BBR can read in the measured time (81 MB in one run). */
+    private static final int RECORDS = 30_000;
+
+    /**
+     * 80 MB for the broker on CUBIC, which read 5 MB in the measured time: a CUBIC run short of data
+     * reads less, so it cannot pass the 5x for BBR (that would take BBR beyond 260 Mbit/s on a
+     * 200 Mbit/s line). The fill beside the broker took 13 s for 300 MB.
+     */
+    private static final int CUBIC_RECORDS = 8_000;
+
+    /**
+     * 150 MB for the minute-long steady flow, which read 50 MB (0.7 % loss at 24 ms holds CUBIC near
+     * 7 Mbit/s): a flow that ran dry would leave rounds idle, and fewer than eight busy rounds fail.
+     */
+    private static final int STEADY_RECORDS = 15_000;
 
     @Test
     void bbrOnTheBrokerKeepsALossyPathFastWhereCubicCollapsesAndTheFindingSaysSo() throws Exception {
-        Run cubic = run(cubicLab(), "interval=5s", "cubic-consumer");
-        Run bbr = run(cubicLab(), "interval=5s,congestion=bbr", "bbr-consumer");
+        Run cubic = run(cubicLab(), "interval=5s", "cubic-consumer", CUBIC_RECORDS);
+        Run bbr = run(cubicLab(), "interval=5s,congestion=bbr", "bbr-consumer", RECORDS);
         double ratio = bbr.mbit / cubic.mbit;
         System.out.printf(
                 "loss at 30 ms, 200 Mbit/s, 1%% each way: broker on cubic %.1f Mbit/s, with the agent's congestion=bbr"
@@ -83,7 +97,7 @@ class LossLabIT {
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start()) {
             LabTopics.create(broker, "lossy", 1);
-            LabTopics.fillBesideBroker(lab, broker, "lossy", RECORDS, 10_000);
+            LabTopics.fillBesideBroker(lab, broker, "lossy", STEADY_RECORDS, 10_000);
             try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, clientId)) {
                 consumer.subscribe(List.of("lossy"));
                 int lastRound = LabRounds.count(broker.agentGet("/metrics"));
@@ -154,13 +168,13 @@ class LossLabIT {
     /** What one consumer got from one broker: its rate over the measured time and the agent's finding about it. */
     private record Run(double mbit, FindingView finding) {}
 
-    private static Run run(KernelLab lab, String agentArguments, String clientId) throws Exception {
+    private static Run run(KernelLab lab, String agentArguments, String clientId, int records) throws Exception {
         try (KafkaBroker broker = KafkaBroker.inLab(lab)
                 .agent(agentArguments)
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start()) {
             LabTopics.create(broker, "lossy", 1);
-            LabTopics.fillBesideBroker(lab, broker, "lossy", RECORDS, 10_000);
+            LabTopics.fillBesideBroker(lab, broker, "lossy", records, 10_000);
             List<FindingView> seen = new ArrayList<>();
             long bytes = 0;
             try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, clientId)) {

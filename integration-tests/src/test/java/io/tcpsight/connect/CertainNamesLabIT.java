@@ -63,8 +63,10 @@ class CertainNamesLabIT {
             lab.takeIdleLine();
             LabTopics.create(broker, "names", 2);
             LabTopics.fill(broker, "names", RECORDS, RECORD_BYTES);
-            try (LabConnectWorker plain = worker(lab, broker, 8083, null);
-                    LabConnectWorker hooked = worker(lab, broker, 8084, "")) {
+            List<LabConnectWorker> started = LabConnectWorker.startTogether(
+                    List.of(() -> worker(lab, broker, 8083, null), () -> worker(lab, broker, 8084, "")));
+            try (LabConnectWorker plain = started.get(0);
+                    LabConnectWorker hooked = started.get(1)) {
                 Map<String, LabConnectWorker> workers = new LinkedHashMap<>();
                 workers.put("without the agent", plain);
                 workers.put("with the agent", hooked);

@@ -76,9 +76,10 @@ class ConnectClusterReadaptationIT {
         produce(broker, "before");
         List<LabConnectWorker> workers = new ArrayList<>();
         try {
-            for (int port : List.of(8083, 8084, 8085)) {
-                workers.add(LabConnectWorker.start(lab, broker, workerConfig(port)));
-            }
+            workers.addAll(LabConnectWorker.startTogether(List.of(
+                    () -> LabConnectWorker.start(lab, broker, workerConfig(8083)),
+                    () -> LabConnectWorker.start(lab, broker, workerConfig(8084)),
+                    () -> LabConnectWorker.start(lab, broker, workerConfig(8085)))));
             LabConnectWorker first = workers.get(0);
             Path sinkFile = first.directory().resolve("drift.txt");
             Map<String, String> sink = new HashMap<>(Map.of(

@@ -377,6 +377,7 @@ public final class KafkaBroker implements AutoCloseable {
                 java.add("-javaagent:" + (agentJar != null ? agentJar : LabPaths.agentJar()) + "=" + arguments);
             }
             java.addAll(Arrays.asList("-cp", version.lib() + "/*"));
+            String cluster = clusterId != null ? clusterId : Uuid.randomUuid().toString();
             List<String> format = new ArrayList<>(java.subList(0, 5));
             format.addAll(Arrays.asList(
                     "-cp",
@@ -384,14 +385,16 @@ public final class KafkaBroker implements AutoCloseable {
                     "kafka.tools.StorageTool",
                     "format",
                     "-t",
-                    clusterId != null ? clusterId : Uuid.randomUuid().toString(),
+                    cluster,
                     "-c",
                     config.toString()));
-            try (LabProcess formatting = LabProcess.start(name + "-format", format)) {
-                if (formatting.awaitExit(Duration.ofSeconds(60)) != 0) {
-                    throw new IOException("formatting Kafka storage failed:\n" + formatting.output());
+            FormattedStorage.prepare(version.lib(), overrides, directory.resolve("data"), cluster, nodeId, () -> {
+                try (LabProcess formatting = LabProcess.start(name + "-format", format)) {
+                    if (formatting.awaitExit(Duration.ofSeconds(60)) != 0) {
+                        throw new IOException("formatting Kafka storage failed:\n" + formatting.output());
+                    }
                 }
-            }
+            });
             List<String> broker = new ArrayList<>(java);
             broker.addAll(Arrays.asList("kafka.Kafka", config.toString()));
             LabProcess process = lab == null
@@ -632,10 +635,15 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends a loopback broker at once (SIGKILL), as a lab's close ends a lab broker: no test claims
+     * anything of its stop, and a cluster's last node waited 10 s for a quorum already gone.
+     * {@link #restart()} stops it as an operator would.
+     */
     @Override
     public void close() {
         if (ownsProcess) {
-            process.close();
+            process.kill();
         }
     }
 }

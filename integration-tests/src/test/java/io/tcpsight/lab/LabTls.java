@@ -1,17 +1,25 @@
 package io.tcpsight.lab;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateEncodingException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Key material for a mutual-TLS lab listener, made with the JDK's keytool: one self-signed key
+ * Key material for a mutual-TLS lab listener, made with the JDK's keytool and KeyStore: one self-signed key
  * per party (the broker and each client, named by its certificate's CN), a truststore for the
  * broker holding every party's certificate, and one for the clients holding the broker's.
  * Self-signed is enough: the lab checks who the broker says a client is, not a PKI.
@@ -41,51 +49,52 @@ public final class LabTls {
         LabTls tls = new LabTls(directory);
         List<String> parties = new ArrayList<>(List.of("broker"));
         parties.addAll(Arrays.asList(clients));
-        for (String party : parties) {
-            Files.deleteIfExists(tls.keystore(party));
-            tls.keytool(
-                    name + "-key-" + party,
-                    "-genkeypair",
-                    "-alias",
-                    party,
-                    "-keyalg",
-                    "RSA",
-                    "-keysize",
-                    "2048",
-                    "-validity",
-                    "2",
-                    "-dname",
-                    "CN=" + party,
-                    "-ext",
-                    "SAN=ip:127.0.0.1,dns:localhost" + (brokerAddress == null ? "" : ",ip:" + brokerAddress),
-                    "-storetype",
-                    "PKCS12",
-                    "-keystore",
-                    tls.keystore(party).toString(),
-                    "-storepass",
-                    PASSWORD,
-                    "-keypass",
-                    PASSWORD);
-            Path certificate = directory.resolve(party + ".crt");
-            tls.keytool(
-                    name + "-export-" + party,
-                    "-exportcert",
-                    "-rfc",
-                    "-alias",
-                    party,
-                    "-file",
-                    certificate.toString(),
-                    "-keystore",
-                    tls.keystore(party).toString(),
-                    "-storepass",
-                    PASSWORD);
+        // keytool makes each key, all at once (a JVM each, about a second); the certificates and the truststores are
+        // written here with the JDK's KeyStore, as keytool's -exportcert -rfc and -importcert write them
+        List<LabProcess> keys = new ArrayList<>();
+        try {
+            for (String party : parties) {
+                Files.deleteIfExists(tls.keystore(party));
+                keys.add(tls.keytool(
+                        name + "-key-" + party,
+                        "-genkeypair",
+                        "-alias",
+                        party,
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-validity",
+                        "2",
+                        "-dname",
+                        "CN=" + party,
+                        "-ext",
+                        "SAN=ip:127.0.0.1,dns:localhost" + (brokerAddress == null ? "" : ",ip:" + brokerAddress),
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        tls.keystore(party).toString(),
+                        "-storepass",
+                        PASSWORD,
+                        "-keypass",
+                        PASSWORD));
+            }
+            for (LabProcess key : keys) {
+                if (key.awaitExit(Duration.ofSeconds(60)) != 0) {
+                    throw new IOException("keytool -genkeypair failed:\n" + key.output());
+                }
+            }
+        } finally {
+            keys.forEach(LabProcess::close);
         }
-        Files.deleteIfExists(tls.truststore("broker"));
-        Files.deleteIfExists(tls.truststore("clients"));
+        Map<String, Certificate> certificates = new LinkedHashMap<>();
         for (String party : parties) {
-            tls.trust(name, "broker", party);
+            Certificate certificate = tls.certificate(party);
+            certificates.put(party, certificate);
+            tls.writePem(certificate, directory.resolve(party + ".crt"));
         }
-        tls.trust(name, "clients", "broker");
+        tls.writeTruststore("broker", certificates);
+        tls.writeTruststore("clients", Map.of("broker", certificates.get("broker")));
         return tls;
     }
 
@@ -152,31 +161,46 @@ public final class LabTls {
         return directory.resolve(holder + "-trust.p12");
     }
 
-    private void trust(String name, String holder, String party) throws IOException, InterruptedException {
-        keytool(
-                name + "-trust-" + holder + "-" + party,
-                "-importcert",
-                "-noprompt",
-                "-alias",
-                party,
-                "-file",
-                directory.resolve(party + ".crt").toString(),
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                truststore(holder).toString(),
-                "-storepass",
-                PASSWORD);
+    /** The party's own certificate, from the keystore keytool made for it. */
+    private Certificate certificate(String party) throws IOException {
+        try (InputStream in = Files.newInputStream(keystore(party))) {
+            KeyStore keyStore = KeyStore.getInstance("PKCS12");
+            keyStore.load(in, PASSWORD.toCharArray());
+            return keyStore.getCertificate(party);
+        } catch (GeneralSecurityException unreadable) {
+            throw new IOException("cannot read " + keystore(party), unreadable);
+        }
     }
 
-    private void keytool(String processName, String... arguments) throws IOException, InterruptedException {
+    /** PEM, as {@code keytool -exportcert -rfc} writes it. */
+    private void writePem(Certificate certificate, Path file) throws IOException {
+        try {
+            String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                    .encodeToString(certificate.getEncoded());
+            Files.writeString(file, "-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----\n");
+        } catch (CertificateEncodingException unencodable) {
+            throw new IOException("cannot encode the certificate for " + file, unencodable);
+        }
+    }
+
+    /** A PKCS12 truststore of this holder with these parties' certificates, as {@code keytool -importcert} makes it. */
+    private void writeTruststore(String holder, Map<String, Certificate> trusted) throws IOException {
+        try (OutputStream out = Files.newOutputStream(truststore(holder))) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            for (Map.Entry<String, Certificate> party : trusted.entrySet()) {
+                store.setCertificateEntry(party.getKey(), party.getValue());
+            }
+            store.store(out, PASSWORD.toCharArray());
+        } catch (GeneralSecurityException unwritable) {
+            throw new IOException("cannot write the truststore of " + holder, unwritable);
+        }
+    }
+
+    private LabProcess keytool(String processName, String... arguments) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(Arrays.asList(arguments));
-        try (LabProcess keytool = LabProcess.start(processName, command)) {
-            if (keytool.awaitExit(Duration.ofSeconds(60)) != 0) {
-                throw new IOException("keytool " + arguments[0] + " failed:\n" + keytool.output());
-            }
-        }
+        return LabProcess.start(processName, command);
     }
 }
