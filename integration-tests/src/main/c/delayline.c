@@ -13,7 +13,9 @@
  * each direction has held a packet beyond the one-way delay since it started (queueing behind the
  * rate limit, and delivering late), and the latest it woke after a timeout, all in microseconds.
  * These are what the line itself added to the nominal RTT, so a test can bound an RTT it reads
- * from the kernel by what was measured instead of by the nominal delay alone. While it runs it
+ * from the kernel by what was measured instead of by the nominal delay alone. On SIGUSR2 it starts
+ * those maxima afresh and prints "reset N" (N counts the SIGUSR2s), for a reading of a window of
+ * its own. While it runs it
  * holds a CPU latency request of 0 (/dev/cpu_dma_latency), so that no CPU halts under its timers.
  */
 #define _GNU_SOURCE
@@ -62,6 +64,8 @@ static volatile sig_atomic_t stopping = 0;
 static volatile sig_atomic_t delay_changed = 0;
 static volatile sig_atomic_t held_asked = 0;
 static long held_answers = 0;
+static volatile sig_atomic_t reset_asked = 0;
+static long reset_answers = 0;
 static int64_t max_wake_late_ns = 0;
 static const char *delay_file = NULL;
 static int64_t delay_ns;
@@ -73,6 +77,7 @@ static uint64_t random_state = 88172645463325252ULL;
 static void on_signal(int signal_number) { (void) signal_number; stopping = 1; }
 static void on_hangup(int signal_number) { (void) signal_number; delay_changed = 1; }
 static void on_held(int signal_number) { (void) signal_number; held_asked = 1; }
+static void on_reset(int signal_number) { (void) signal_number; reset_asked = 1; }
 
 static void read_delay_file(void) {
     FILE *file = delay_file ? fopen(delay_file, "r") : NULL;
@@ -264,6 +269,7 @@ int main(int argc, char **argv) {
     signal(SIGINT, on_signal);
     signal(SIGHUP, on_hangup);
     signal(SIGUSR1, on_held);
+    signal(SIGUSR2, on_reset);
     printf("ready\n");
     fflush(stdout);
 
@@ -272,6 +278,14 @@ int main(int argc, char **argv) {
         if (delay_changed) {
             delay_changed = 0;
             read_delay_file();
+        }
+        if (reset_asked) {
+            reset_asked = 0;
+            ab.max_extra_hold_ns = 0;
+            ba.max_extra_hold_ns = 0;
+            max_wake_late_ns = 0;
+            printf("reset %ld\n", ++reset_answers);
+            fflush(stdout);
         }
         if (held_asked) {
             held_asked = 0;

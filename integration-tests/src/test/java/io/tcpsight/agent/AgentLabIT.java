@@ -24,26 +24,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -68,22 +60,10 @@ class AgentLabIT {
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start();
         lab.takeIdleLine();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic("far", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
-        }
-        Properties producerConfig = new Properties();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
-        producerConfig.put(ProducerConfig.BATCH_SIZE_CONFIG, "1000000");
-        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
-            byte[] value = new byte[10_000];
-            new Random(7).nextBytes(value);
-            for (int i = 0; i < RECORDS; i++) {
-                producer.send(new ProducerRecord<>("far", value));
-            }
-        }
+        // written beside the broker: the consumers' flows across the line are the subject, and a producer here took
+        // about 4.5 s to carry the 30 MB across it
+        LabTopics.create(broker, "far", 1);
+        LabTopics.fillBesideBroker(lab, broker, "far", RECORDS, 10_000);
         // tcpsight's alerting rules in a real Prometheus scraping the agent: silent while an autotuned consumer
         // replays the topic, pending (their "for" is minutes) once the 64 KiB consumer does
         FindingView finding;

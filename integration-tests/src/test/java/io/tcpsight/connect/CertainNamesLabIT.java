@@ -12,6 +12,7 @@ import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.Together;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,8 +64,8 @@ class CertainNamesLabIT {
             lab.takeIdleLine();
             LabTopics.create(broker, "names", 2);
             LabTopics.fill(broker, "names", RECORDS, RECORD_BYTES);
-            List<LabConnectWorker> started = LabConnectWorker.startTogether(
-                    List.of(() -> worker(lab, broker, 8083, null), () -> worker(lab, broker, 8084, "")));
+            List<LabConnectWorker> started =
+                    Together.start(List.of(() -> worker(lab, broker, 8083, null), () -> worker(lab, broker, 8084, "")));
             try (LabConnectWorker plain = started.get(0);
                     LabConnectWorker hooked = started.get(1)) {
                 Map<String, LabConnectWorker> workers = new LinkedHashMap<>();

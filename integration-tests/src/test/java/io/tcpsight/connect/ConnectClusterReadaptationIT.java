@@ -14,6 +14,7 @@ import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.Together;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,7 +77,7 @@ class ConnectClusterReadaptationIT {
         produce(broker, "before");
         List<LabConnectWorker> workers = new ArrayList<>();
         try {
-            workers.addAll(LabConnectWorker.startTogether(List.of(
+            workers.addAll(Together.start(List.of(
                     () -> LabConnectWorker.start(lab, broker, workerConfig(8083)),
                     () -> LabConnectWorker.start(lab, broker, workerConfig(8084)),
                     () -> LabConnectWorker.start(lab, broker, workerConfig(8085)))));

@@ -98,13 +98,15 @@ class ConnectPluginLabIT {
                             .anyMatch(line -> line.contains("small-receive-buffer")
                                     && line.contains("connector-consumer-far-sink-")),
                     "the worker log names the finding and the consumer:\n" + log);
-            awaitLines(sink, 100);
-            startDefaultSourceAcrossTheLine(worker);
-            String scrape = worker.getText("/tcpsight/metrics");
-            DashboardQueries.assertAllExist(scrape, "connect-plugin.json");
-            assertEquals("", PrometheusServer.lint(scrape), "promtool check metrics");
+            // Prometheus scrapes from here (its start and three scrapes take a few seconds) while the sink and a source
+            // do their work: the same 100 ms line throughout
             try (PrometheusServer prometheus =
                     PrometheusServer.scraping(Map.of("tcpsight-connect", worker.restUrl() + "/tcpsight/metrics"))) {
+                awaitLines(sink, 100);
+                startDefaultSourceAcrossTheLine(worker);
+                String scrape = worker.getText("/tcpsight/metrics");
+                DashboardQueries.assertAllExist(scrape, "connect-plugin.json");
+                assertEquals("", PrometheusServer.lint(scrape), "promtool check metrics");
                 DashboardQueries.assertEveryQueryAnswers(prometheus, "tcpsight-connect", "connect-plugin.json");
                 double median = prometheus
                         .query(

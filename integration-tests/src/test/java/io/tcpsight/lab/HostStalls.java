@@ -54,10 +54,9 @@ public final class HostStalls {
                 + stalls(earlier);
     }
 
-    /** The stalls since {@code earlier}, as text for a failure message. */
-    String since(HostStalls earlier) {
-        return String.format("over the %.1f s since the line started ", (nanoTime - earlier.nanoTime) / 1e9)
-                + stalls(earlier);
+    /** The stalls since {@code earlier}, when {@code what} began, as text for a failure message. */
+    String since(HostStalls earlier, String what) {
+        return String.format("over the %.1f s since %s ", (nanoTime - earlier.nanoTime) / 1e9, what) + stalls(earlier);
     }
 
     private String stalls(HostStalls earlier) {

@@ -12,11 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -92,40 +87,6 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
      * client control link ({@link #jmx()}). Only where a test reads it: JMX is one more listening
      * socket in the worker, which an agent in it would watch.
      */
-    /**
-     * Starts these workers at once, in this order in the list returned: each start is a JVM and
-     * round trips across the line (about 10 s over 100 ms), mostly waiting. If one fails, those
-     * started are ended and the first failure is thrown.
-     */
-    public static List<LabConnectWorker> startTogether(List<Callable<LabConnectWorker>> starts) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(starts.size());
-        try {
-            List<Future<LabConnectWorker>> pending = new ArrayList<>();
-            for (Callable<LabConnectWorker> start : starts) {
-                pending.add(pool.submit(start));
-            }
-            List<LabConnectWorker> started = new ArrayList<>();
-            Throwable failure = null;
-            for (Future<LabConnectWorker> worker : pending) {
-                try {
-                    started.add(worker.get());
-                } catch (ExecutionException failed) {
-                    failure = failure != null ? failure : failed.getCause();
-                }
-            }
-            if (failure == null) {
-                return started;
-            }
-            started.forEach(LabConnectWorker::close);
-            if (failure instanceof Exception exception) {
-                throw exception;
-            }
-            throw (Error) failure;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
     public static LabConnectWorker startWithJmx(KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig)
             throws IOException, InterruptedException {
         return launch(lab, broker, workerConfig, null, KafkaBroker.Version.V4_3, LabJvm.ofThisJvm(), true);

@@ -62,9 +62,14 @@ public final class LineHold {
     void assertIdle(String host) {
         System.out.println("[line] idle: " + this + "; " + host);
         assertTrue(
-                aToB.compareTo(IDLE_MOST) <= 0 && bToA.compareTo(IDLE_MOST) <= 0 && wakeLate.compareTo(IDLE_MOST) <= 0,
+                idle(),
                 "the idle line held a packet or woke more than " + millis(IDLE_MOST) + " ms late: " + this + "; "
                         + host);
+    }
+
+    /** Whether the line held no packet, and woke no later, than {@link #IDLE_MOST}. */
+    boolean idle() {
+        return aToB.compareTo(IDLE_MOST) <= 0 && bToA.compareTo(IDLE_MOST) <= 0 && wakeLate.compareTo(IDLE_MOST) <= 0;
     }
 
     /** Asserts that an RTT a finding or report quotes is one the line can have given it. */

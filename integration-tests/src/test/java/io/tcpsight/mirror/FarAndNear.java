@@ -5,7 +5,9 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.Together;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Where the MM2 detection tests start: a far cluster across a 100 ms, 200 Mbit/s line with the
@@ -17,8 +19,11 @@ record FarAndNear(KernelLab lab, KafkaBroker far, KafkaBroker near) {
         KernelLab lab = extension.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .clientInNamespace());
-        KafkaBroker far = KafkaBroker.inLab(lab).start();
-        KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
+        List<KafkaBroker> both = Together.start(List.of(
+                () -> KafkaBroker.inLab(lab).start(),
+                () -> KafkaBroker.inLab(lab).onClientSide().start()));
+        KafkaBroker far = both.get(0);
+        KafkaBroker near = both.get(1);
         lab.takeIdleLine(); // before the records cross: the bounds of every RTT the test checks
         LabTopics.create(far, "orders", 1);
         LabTopics.fill(far, "orders", records, 1_000);
