@@ -23,6 +23,7 @@ import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.PrometheusText;
+import io.tcpsight.lab.Together;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.SocketChannel;
@@ -768,9 +769,13 @@ class BrokerAgentIT {
 
     @Test
     void badArgumentsGiveOneClearLineAndTheBrokerStillStarts() throws Exception {
-        try (KafkaBroker broker =
-                KafkaBroker.onLoopback().agent("port=abc,interval=10s").start()) {
-            String output = broker.process().output();
+        // two brokers, each with its own bad argument, started side by side
+        List<KafkaBroker> brokers = Together.start(List.of(
+                () -> KafkaBroker.onLoopback().agent("port=abc,interval=10s").start(),
+                () -> KafkaBroker.onLoopback().agent("colour=blue,port=0").start()));
+        try (KafkaBroker badPort = brokers.get(0);
+                KafkaBroker unknownKey = brokers.get(1)) {
+            String output = badPort.process().output();
             long lines =
                     output.lines().filter(line -> line.contains("tcpsight")).count();
             assertEquals(1, lines, output);
@@ -778,14 +783,12 @@ class BrokerAgentIT {
                     output.contains("tcpsight agent disabled, the JVM continues without it: port=abc is not valid: "
                             + "a TCP port from 0 to 65535 (0 turns the HTTP endpoint off)"),
                     output);
-        }
-        try (KafkaBroker broker =
-                KafkaBroker.onLoopback().agent("colour=blue,port=0").start()) {
             assertTrue(
-                    broker.process()
+                    unknownKey
+                            .process()
                             .output()
                             .contains("colour=blue is not valid: not a tcpsight agent setting; allowed: port, host,"),
-                    broker.process().output());
+                    unknownKey.process().output());
         }
     }
 

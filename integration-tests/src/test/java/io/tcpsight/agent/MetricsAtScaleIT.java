@@ -165,13 +165,15 @@ class MetricsAtScaleIT {
                                 < perBatch / 2);
                 if (batch == 3) {
                     earlySeries = during;
-                    earlyObjects = LabHeap.liveInstances(broker.process(), TRACKED_CONNECTION);
-                    earlyBytes = LabHeap.liveBytes(broker.process());
+                    LabHeap early = LabHeap.read(broker.process());
+                    earlyObjects = early.instances(TRACKED_CONNECTION);
+                    earlyBytes = early.bytes();
                 }
                 lastSeries = during;
             }
-            lastObjects = LabHeap.liveInstances(broker.process(), TRACKED_CONNECTION);
-            long lastBytes = LabHeap.liveBytes(broker.process());
+            LabHeap last = LabHeap.read(broker.process());
+            lastObjects = last.instances(TRACKED_CONNECTION);
+            long lastBytes = last.bytes();
             System.out.printf(
                     "%d connect/close cycles with fresh client.ids in %.1f s: series %d -> %d, scrape %d -> %d bytes,"
                             + " TrackedConnection objects %d -> %d, live heap %.1f -> %.1f MB (the broker's, after full"

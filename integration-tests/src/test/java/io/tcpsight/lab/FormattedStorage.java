@@ -28,8 +28,13 @@ import org.apache.kafka.common.Uuid;
  * for itself.
  */
 final class FormattedStorage {
-    /** Keys StorageTool reads besides node.id and log.dirs (as the lab writes it). */
+    /**
+     * Keys StorageTool reads besides the node id, the cluster id and the voters (measured not to
+     * change what it writes), where a test's overrides set them: the storage's directories
+     * (the lab writes one, log.dirs) and what sets its features.
+     */
     private static final Set<String> FORMAT_INPUTS = Set.of(
+            "process.roles",
             "log.dir",
             "log.dirs",
             "metadata.log.dir",

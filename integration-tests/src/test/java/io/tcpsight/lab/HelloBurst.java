@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * N Kafka client startups at once, from one thread: each connects, sends ApiVersions (what every
@@ -22,25 +23,38 @@ import java.util.concurrent.TimeoutException;
  * connection until a retransmission (SYN-ACK at 1 s, 3 s; the client's request on its RTO backoff).
  */
 public final class HelloBurst {
-    private final CompletableFuture<List<long[]>> running;
+    private final CompletableFuture<Outcome> running;
     private final int count;
+    /** When the burst gives up on the hellos not yet answered (System.nanoTime). */
+    private final AtomicLong deadline;
 
-    private HelloBurst(CompletableFuture<List<long[]>> running, int count) {
+    /** {start, answered} in System.nanoTime for each answered hello, and when the burst gave up on the rest. */
+    private record Outcome(List<long[]> answered, long endedNanos) {}
+
+    private HelloBurst(CompletableFuture<Outcome> running, int count, AtomicLong deadline) {
         this.running = running;
         this.count = count;
+        this.deadline = deadline;
     }
 
     /** Starts {@code count} hellos to host:port at once, in the background, for at most {@code timeoutMillis}. */
     public static HelloBurst start(String host, int port, int count, long timeoutMillis) {
+        AtomicLong deadline = new AtomicLong(System.nanoTime() + timeoutMillis * 1_000_000L);
         return new HelloBurst(
                 CompletableFuture.supplyAsync(() -> {
                     try {
-                        return run(new InetSocketAddress(host, port), count, timeoutMillis);
+                        return run(new InetSocketAddress(host, port), count, deadline);
                     } catch (IOException failed) {
                         throw new IllegalStateException(failed);
                     }
                 }),
-                count);
+                count,
+                deadline);
+    }
+
+    /** Gives up on the hellos not answered by then (System.nanoTime), instead of at the start's timeout. */
+    public void giveUpAt(long nanos) {
+        deadline.set(nanos);
     }
 
     /**
@@ -50,15 +64,22 @@ public final class HelloBurst {
     public Times await(long fromNanos, long timeoutMillis)
             throws InterruptedException, ExecutionException, TimeoutException {
         List<Long> millis = new ArrayList<>();
-        for (long[] hello : running.get(timeoutMillis, TimeUnit.MILLISECONDS)) {
+        for (long[] hello : running.get(timeoutMillis, TimeUnit.MILLISECONDS).answered()) {
             millis.add((hello[1] - Math.max(fromNanos, hello[0])) / 1_000_000);
         }
         Collections.sort(millis);
         return new Times(millis, count);
     }
 
-    /** {start, answered} in System.nanoTime for each answered hello. */
-    private static List<long[]> run(InetSocketAddress target, int count, long timeoutMillis) throws IOException {
+    /**
+     * When the burst stopped waiting (System.nanoTime): a hello not answered by then counts as never
+     * answered, so a test that counts late hellos from a moment needs this well past it.
+     */
+    public long endedNanos(long timeoutMillis) throws InterruptedException, ExecutionException, TimeoutException {
+        return running.get(timeoutMillis, TimeUnit.MILLISECONDS).endedNanos();
+    }
+
+    private static Outcome run(InetSocketAddress target, int count, AtomicLong deadline) throws IOException {
         List<SocketChannel> channels = new ArrayList<>();
         List<long[]> answered = new ArrayList<>();
         try (Selector selector = Selector.open()) {
@@ -73,8 +94,7 @@ public final class HelloBurst {
                     channel.register(selector, SelectionKey.OP_CONNECT, hello);
                 }
             }
-            long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-            while (answered.size() < count && System.nanoTime() < deadline) {
+            while (answered.size() < count && System.nanoTime() < deadline.get()) {
                 selector.select(100);
                 for (SelectionKey key : selector.selectedKeys()) {
                     SocketChannel channel = (SocketChannel) key.channel();
@@ -102,7 +122,7 @@ public final class HelloBurst {
                 channel.close();
             }
         }
-        return answered;
+        return new Outcome(answered, System.nanoTime());
     }
 
     private static final class Hello {

@@ -503,7 +503,8 @@ public final class KernelLab implements AutoCloseable {
     }
 
     /**
-     * What the delay line has added to the nominal delay since it started, as it measured it: the
+     * What the delay line has added to the nominal delay since it started (or since its maxima were
+     * last started afresh, {@link #takeIdleLine()}), as it measured it: the
      * most each direction held a packet beyond the one-way delay (queueing behind the rate limit,
      * delivering late), and the latest it woke after a timeout. Asked with SIGUSR1; each answer
      * carries the number of the question, so an earlier answer is never taken for this one.
@@ -566,13 +567,20 @@ public final class KernelLab implements AutoCloseable {
     /**
      * Twenty handshakes across the idle line, 100 ms apart, from the client's side to a port nothing
      * serves on the server's (its kernel answers each SYN with a reset): packets in both directions
-     * for the line to hold, about two seconds of them.
+     * for the line to hold, a few seconds of them. A reset that came back crossed the line both ways;
+     * fewer than ten of them, and the window proves nothing of the line, which fails the reading.
      */
     private void probeLine() throws IOException, InterruptedException {
         // each handshake gives up after a second: a lossy line may drop a SYN or its reset
         String script = "for i in $(seq 20); do timeout 1 bash -c 'exec 3<>/dev/tcp/" + serverAddress
-                + "/9' 2>/dev/null; sleep 0.1; done; true";
-        output(inNamespaceCommand(clientNamespace, List.of("bash", "-c", script)));
+                + "/9' 2>&1 | grep -c 'Connection refused'; sleep 0.1; done; true";
+        String counts = output(inNamespaceCommand(clientNamespace, List.of("bash", "-c", script)));
+        long answered = counts.lines().filter(line -> !line.trim().equals("0")).count();
+        if (answered < 10) {
+            throw new AssertionError("the idle line's own window: " + answered + " of 20 handshakes across it to "
+                    + serverAddress + ":9 came back refused, too few to read the line by (bash, seq, timeout):\n"
+                    + counts);
+        }
     }
 
     /** The line's bounds as {@link #takeIdleLine()} read them before the bulk transfer. */

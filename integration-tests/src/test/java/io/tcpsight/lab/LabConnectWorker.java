@@ -251,8 +251,9 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
 
     /**
      * Ends the worker at once (SIGKILL): no test claims anything of a worker's stop, and a graceful
-     * one waited for each task's stop (up to 12 s a worker). Each worker has a group of its own, so
-     * no later worker waits for this one's session to expire.
+     * one waited for each task's stop (up to 12 s a worker). A worker's group is its own unless the
+     * test names one (workers of one Connect cluster, which end together with their lab), so no
+     * later worker waits for a killed member to time out.
      */
     @Override
     public void close() {

@@ -166,7 +166,11 @@ public final class LabTls {
         try (InputStream in = Files.newInputStream(keystore(party))) {
             KeyStore keyStore = KeyStore.getInstance("PKCS12");
             keyStore.load(in, PASSWORD.toCharArray());
-            return keyStore.getCertificate(party);
+            Certificate certificate = keyStore.getCertificate(party);
+            if (certificate == null) {
+                throw new IOException("no certificate under the alias " + party + " in " + keystore(party));
+            }
+            return certificate;
         } catch (GeneralSecurityException unreadable) {
             throw new IOException("cannot read " + keystore(party), unreadable);
         }

@@ -3,6 +3,7 @@ package io.tcpsight.lab;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,24 +31,45 @@ public final class Together {
                     started.add(each.get());
                 } catch (ExecutionException failed) {
                     failure = failure != null ? failure : failed.getCause();
+                } catch (InterruptedException interrupted) {
+                    // the test is being stopped: what has started is closed, what has not is abandoned
+                    pending.forEach(start -> start.cancel(true));
+                    for (Future<T> done : pending) {
+                        if (done.isDone() && !done.isCancelled()) {
+                            try {
+                                started.add(done.get());
+                            } catch (ExecutionException | InterruptedException | CancellationException gone) {
+                                // nothing to close
+                            }
+                        }
+                    }
+                    closeAll(started, interrupted);
+                    throw interrupted;
                 }
             }
             if (failure == null) {
                 return started;
             }
-            for (T each : started) {
-                try {
-                    each.close();
-                } catch (Exception closing) {
-                    failure.addSuppressed(closing);
-                }
-            }
+            closeAll(started, failure);
             if (failure instanceof Exception exception) {
                 throw exception;
             }
-            throw (Error) failure;
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(failure);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private static void closeAll(List<? extends AutoCloseable> started, Throwable failure) {
+        for (AutoCloseable each : started) {
+            try {
+                each.close();
+            } catch (Exception closing) {
+                failure.addSuppressed(closing);
+            }
         }
     }
 }

@@ -17,6 +17,7 @@ import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
+import io.tcpsight.lab.Together;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -179,9 +181,15 @@ class MirrorMakerLabIT {
         // The far brokers send with an autotuned buffer: Kafka's broker default (102400, 8.2 Mbit/s
         // over 100 ms by the rules' arithmetic, 14.6 measured) would cap each connection whatever the
         // consumer does; that is the broker agent's small-send-buffer finding, not this test's subject.
-        KafkaCluster far = KafkaCluster.inLab(
-                lab, FAR_BROKERS, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
-        KafkaBroker near = KafkaBroker.inLab(lab).onClientSide().start();
+        // the near broker starts beside the far cluster: both are setup, on either side of the line
+        List<AutoCloseable> started = Together.start(List.<Callable<AutoCloseable>>of(
+                () -> KafkaCluster.inLab(
+                        lab,
+                        FAR_BROKERS,
+                        Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1")),
+                () -> KafkaBroker.inLab(lab).onClientSide().start()));
+        KafkaCluster far = (KafkaCluster) started.get(0);
+        KafkaBroker near = (KafkaBroker) started.get(1);
         LabTopics.create(far.node(1), "orders", PARTITIONS);
         LabTopics.fillBesideBroker(lab, far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
         // what crosses the line: the record batches as the log holds them, a fetch response's bulk
