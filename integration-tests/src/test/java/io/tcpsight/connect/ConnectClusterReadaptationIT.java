@@ -158,21 +158,8 @@ class ConnectClusterReadaptationIT {
     /** RECORDS records spread evenly over the partitions, so that every task has work. */
     private static void produce(KafkaBroker broker, String batch) {
         DeliveryCheck delivered = new DeliveryCheck("the batch " + batch);
-        // One request in flight. On a topic just created the broker appended partition 1's later batch first (its
-        // sequence ended at 999, at offsets 0-329) and refused the first batch (sequence 0) as out of order until it
-        // expired: 670 records lost (broker log, a fresh-clone run of 3be1068), as when a first request is refused
-        // while the next is in flight and the broker takes the next as a new producer's first. In order, no batch
-        // overtakes another.
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(
-                        "bootstrap.servers",
-                        broker.bootstrapServers(),
-                        "acks",
-                        "all",
-                        "max.in.flight.requests.per.connection",
-                        "1"),
-                new StringSerializer(),
-                new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(LabTopics.setupProducer(broker), new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < RECORDS; i++) {
                 producer.send(new ProducerRecord<>("drift", i % TASKS, null, "drift-" + batch + "-" + i), delivered);
             }

@@ -908,10 +908,8 @@ class ConnectPluginLabIT {
 
     static void produce(KafkaBroker broker, String topic, int records) {
         DeliveryCheck delivered = new DeliveryCheck(topic);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of("bootstrap.servers", broker.bootstrapServers(), "acks", "all"),
-                new StringSerializer(),
-                new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(LabTopics.setupProducer(broker), new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < records; i++) {
                 producer.send(new ProducerRecord<>(topic, topic + "-record-" + i), delivered);
             }

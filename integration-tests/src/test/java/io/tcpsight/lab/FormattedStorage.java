@@ -47,11 +47,15 @@ final class FormattedStorage {
 
     private static final String META = "meta.properties";
 
-    /** Per runtime (its jars' directory): a formatted storage directory to copy. */
-    private static final Map<Path, Path> TEMPLATES = new ConcurrentHashMap<>();
+    /**
+     * Per runtime (its jars' directory): its formatted storage to copy, made by its first broker's
+     * format. Two runtimes format at once (the version matrix), one runtime once.
+     */
+    private static final Map<Path, Template> TEMPLATES = new ConcurrentHashMap<>();
 
-    /** One first format per runtime at a time; two runtimes format at once (the version matrix). */
-    private static final Map<Path, Object> FIRST_FORMAT = new ConcurrentHashMap<>();
+    private static final class Template {
+        private Path directory;
+    }
 
     private FormattedStorage() {}
 
@@ -72,24 +76,23 @@ final class FormattedStorage {
             format.run();
             return;
         }
-        Path template = TEMPLATES.get(runtime);
-        if (template == null) {
-            synchronized (FIRST_FORMAT.computeIfAbsent(runtime, first -> new Object())) {
-                template = TEMPLATES.get(runtime);
-                if (template == null) {
-                    format.run();
-                    template = Files.createTempDirectory(LabPaths.work(), "storage-template-");
-                    copyTree(data, template);
-                    TEMPLATES.put(runtime, template);
-                    return;
-                }
+        Template template = TEMPLATES.computeIfAbsent(runtime, first -> new Template());
+        Path records;
+        synchronized (template) {
+            if (template.directory == null) {
+                format.run();
+                Path formatted = Files.createTempDirectory(LabPaths.work(), "storage-template-");
+                copyTree(data, formatted);
+                template.directory = formatted;
+                return;
             }
+            records = template.directory;
         }
-        copyAs(template, data, clusterId, nodeId);
+        copyAs(records, data, clusterId, nodeId);
     }
 
     /** The template's records, and its {@code meta.properties} with this node, cluster and a directory id of its own. */
-    static void copyAs(Path template, Path data, String clusterId, int nodeId) throws IOException {
+    private static void copyAs(Path template, Path data, String clusterId, int nodeId) throws IOException {
         copyTree(template, data);
         Properties meta = new Properties();
         try (Reader in = Files.newBufferedReader(template.resolve(META))) {

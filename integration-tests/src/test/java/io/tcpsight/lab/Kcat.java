@@ -10,13 +10,11 @@ public final class Kcat {
 
     /**
      * A kcat consumer of the topic from its end, with these librdkafka settings (key=value, each a
-     * -X), printing each record's offset: twenty of them printed 31 MB of records each.
+     * -X), printing each record's offset.
      */
     public static LabProcess consumer(String name, String bootstrapServers, String topic, String... settings)
             throws IOException {
-        List<String> command = command(bootstrapServers, topic, "end", settings);
-        command.addAll(List.of("-f", "%o\\n"));
-        return LabProcess.start(name, command);
+        return LabProcess.start(name, command(bootstrapServers, topic, "end", settings));
     }
 
     /**
@@ -25,9 +23,7 @@ public final class Kcat {
      */
     public static LabProcess readerFromStart(
             KernelLab lab, String name, String bootstrapServers, String topic, String... settings) throws IOException {
-        List<String> command = command(bootstrapServers, topic, "beginning", settings);
-        command.addAll(List.of("-f", "%o\\n"));
-        return lab.execInClient(name, command);
+        return lab.execInClient(name, command(bootstrapServers, topic, "beginning", settings));
     }
 
     private static List<String> command(String bootstrapServers, String topic, String offset, String... settings) {
@@ -38,6 +34,8 @@ public final class Kcat {
             command.add("-X");
             command.add(setting);
         }
+        // each record's offset, not the record: twenty consumers printed 31 MB of records each
+        command.addAll(List.of("-f", "%o\\n"));
         return command;
     }
 }

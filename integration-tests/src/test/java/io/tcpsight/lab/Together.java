@@ -3,73 +3,87 @@ package io.tcpsight.lab;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Starts of a test's JVMs (brokers, workers) side by side: each is a JVM and round trips, mostly
- * waiting, so two at once take little longer than one. The list returned is in the order given;
- * if one start fails, those started are closed and the first failure is thrown.
+ * A test's slow parts side by side where they mostly wait (a JVM's start and its round trips, a
+ * client across the line): two at once take little longer than one. Results come in the order
+ * given; a failure is thrown once every part has ended, the first one given that failed.
  */
 public final class Together {
     private Together() {}
 
+    /** Starts these at once; if one start fails, those started are closed. */
     public static <T extends AutoCloseable> List<T> start(List<Callable<T>> starts) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(starts.size());
-        try {
-            List<Future<T>> pending = new ArrayList<>();
-            for (Callable<T> start : starts) {
-                pending.add(pool.submit(start));
+        Ended<T> ended = await(starts);
+        if (ended.failure != null) {
+            for (T started : ended.results) {
+                try {
+                    started.close();
+                } catch (Exception closing) {
+                    ended.failure.addSuppressed(closing);
+                }
             }
-            List<T> started = new ArrayList<>();
+            throw rethrown(ended.failure);
+        }
+        return ended.results;
+    }
+
+    /** Runs these at once. */
+    public static void run(List<Callable<Void>> parts) throws Exception {
+        Ended<Void> ended = await(parts);
+        if (ended.failure != null) {
+            throw rethrown(ended.failure);
+        }
+    }
+
+    /** What ended well, in order, and the first failure (an interrupt of the caller included). */
+    private record Ended<T>(List<T> results, Throwable failure) {}
+
+    private static <T> Ended<T> await(List<Callable<T>> parts) {
+        ExecutorService pool = Executors.newFixedThreadPool(parts.size());
+        List<Future<T>> pending = new ArrayList<>();
+        try {
+            for (Callable<T> part : parts) {
+                pending.add(pool.submit(part));
+            }
             Throwable failure = null;
             for (Future<T> each : pending) {
                 try {
-                    started.add(each.get());
+                    each.get();
                 } catch (ExecutionException failed) {
                     failure = failure != null ? failure : failed.getCause();
                 } catch (InterruptedException interrupted) {
-                    // the test is being stopped: what has started is closed, what has not is abandoned
-                    pending.forEach(start -> start.cancel(true));
-                    for (Future<T> done : pending) {
-                        if (done.isDone() && !done.isCancelled()) {
-                            try {
-                                started.add(done.get());
-                            } catch (ExecutionException | InterruptedException | CancellationException gone) {
-                                // nothing to close
-                            }
-                        }
-                    }
-                    closeAll(started, interrupted);
-                    throw interrupted;
+                    // the test is being stopped: what has not ended is abandoned, what has is returned
+                    Thread.currentThread().interrupt();
+                    pending.forEach(part -> part.cancel(true));
+                    failure = interrupted;
+                    break;
                 }
             }
-            if (failure == null) {
-                return started;
+            List<T> results = new ArrayList<>();
+            for (Future<T> each : pending) {
+                if (each.isDone() && !each.isCancelled()) {
+                    try {
+                        results.add(each.get());
+                    } catch (ExecutionException | InterruptedException endedBadly) {
+                        // its failure, if it was the first, is the one thrown
+                    }
+                }
             }
-            closeAll(started, failure);
-            if (failure instanceof Exception exception) {
-                throw exception;
-            }
-            if (failure instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(failure);
+            return new Ended<>(results, failure);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private static void closeAll(List<? extends AutoCloseable> started, Throwable failure) {
-        for (AutoCloseable each : started) {
-            try {
-                each.close();
-            } catch (Exception closing) {
-                failure.addSuppressed(closing);
-            }
+    private static Exception rethrown(Throwable failure) {
+        if (failure instanceof Error error) {
+            throw error;
         }
+        return failure instanceof Exception exception ? exception : new IllegalStateException(failure);
     }
 }

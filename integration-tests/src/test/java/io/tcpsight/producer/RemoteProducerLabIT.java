@@ -16,6 +16,7 @@ import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.RemoteProducer;
 import io.tcpsight.lab.ReporterFindings;
+import io.tcpsight.lab.Together;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,10 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -221,28 +219,14 @@ class RemoteProducerLabIT {
             // With every default each producer moves about 5 % of the line (1.1-1.2 MB/s), so in the first round they
             // write at once, each to a topic of its own, and none is another's limit; remedied, each is to reach 80 %
             // of the line, and they take turns.
-            ExecutorService pool = Executors.newFixedThreadPool(producers.size());
-            try {
-                List<Future<?>> running = new ArrayList<>();
-                for (Producer producer : producers) {
-                    running.add(pool.submit(() -> {
-                        runOne(lab, broker, round, producer);
-                        return null;
-                    }));
-                }
-                for (Future<?> each : running) {
-                    try {
-                        each.get();
-                    } catch (ExecutionException failed) {
-                        if (failed.getCause() instanceof Error error) {
-                            throw error;
-                        }
-                        throw (Exception) failed.getCause();
-                    }
-                }
-            } finally {
-                pool.shutdownNow();
+            List<Callable<Void>> everyProducer = new ArrayList<>();
+            for (Producer producer : producers) {
+                everyProducer.add(() -> {
+                    runOne(lab, broker, round, producer);
+                    return null;
+                });
             }
+            Together.run(everyProducer);
         }
     }
 
