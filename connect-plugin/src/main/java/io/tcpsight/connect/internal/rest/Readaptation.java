@@ -42,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * last advice handed out to anyone: a connector or another task built later with the new values
  * must not hide a task that still runs with the old. A task restarted here is compared again only
  * once rebuilt, and only with what was handed out after the restart: a drift is acted on once.
+ *
+ * <p>A drift is acted on only when two checks in a row measured it, within the factor of each
+ * other: a measurement taken while the path changes mixes round trips of both paths (in the lab,
+ * 11.75 ms as a 100 ms line became a 2 ms one), and acting on it would restart every task twice.
  */
 public final class Readaptation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Readaptation.class);
@@ -57,6 +61,7 @@ public final class Readaptation implements AutoCloseable {
     static final Duration FORGET_AFTER = Duration.ofMinutes(10);
 
     private final ClusterTuning tuning;
+    private final Supplier<ProvidedSettings> measurement;
     private final double factor;
     private final Duration buildLead;
     private final URI restUrl;
@@ -67,6 +72,8 @@ public final class Readaptation implements AutoCloseable {
     private final Map<String, Restart> restarts = new HashMap<>();
     /** Tasks whose clients showed no start time at the last check; only the re-adaptation thread touches it. */
     private Set<String> withoutStartTime = Set.of();
+    /** The last check's measurement, which this check's must agree with; only the re-adaptation thread touches it. */
+    private ProvidedSettings lastMeasured;
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "tcpsight-connect-readapt");
@@ -85,8 +92,20 @@ public final class Readaptation implements AutoCloseable {
             URI restUrl,
             Supplier<ConnectClusterState> cluster,
             Duration buildLead) {
+        this(tuning, tuning::remeasure, factor, restUrl, cluster, buildLead);
+    }
+
+    /** With the measurements a test gives, in place of the cluster's: a path that changes between checks. */
+    Readaptation(
+            ClusterTuning tuning,
+            Supplier<ProvidedSettings> measurement,
+            double factor,
+            URI restUrl,
+            Supplier<ConnectClusterState> cluster,
+            Duration buildLead) {
         this.buildLead = buildLead;
         this.tuning = tuning;
+        this.measurement = measurement;
         this.factor = factor;
         this.restUrl = restUrl;
         this.cluster = cluster;
@@ -112,10 +131,14 @@ public final class Readaptation implements AutoCloseable {
         if (!tuning.anyHandedOut()) {
             return List.of(); // no task was built here with tcpsight values yet
         }
-        ProvidedSettings now = tuning.remeasure();
+        ProvidedSettings now = measurement.get();
         if (now.isFallback()) {
             return List.of(); // never restart on a failed measurement
         }
+        ProvidedSettings previous = lastMeasured;
+        lastMeasured = now;
+        boolean confirmed = previous != null && now.driftFrom(previous) <= factor;
+        double unconfirmed = 0;
         Map<String, Map<Integer, Optional<Instant>>> local = LocalTasks.read();
         List<String> restarted = new ArrayList<>();
         List<String> builtWith = new ArrayList<>();
@@ -154,6 +177,10 @@ public final class Readaptation implements AutoCloseable {
                 if (farthest == null || drift <= factor) {
                     continue;
                 }
+                if (!confirmed) {
+                    unconfirmed = Math.max(unconfirmed, drift); // the next check measures again
+                    continue;
+                }
                 if (!runsHere(state, connector, task.getKey(), ownWorker)) {
                     continue; // JMX still shows a task this worker is giving up: its new worker checks it
                 }
@@ -173,6 +200,18 @@ public final class Readaptation implements AutoCloseable {
         }
         withoutStartTime = unknownNow;
         forgetGone(local);
+        if (unconfirmed > 0) {
+            LOG.info(
+                    "tcpsight re-adaptation: recommended values moved {}x (more than tcpsight.readapt.factor={}) to {};"
+                            + " {}, so the next check measures again before any task is restarted",
+                    String.format("%.2f", unconfirmed),
+                    factor,
+                    now.values(),
+                    previous == null
+                            ? "the first measurement of this worker"
+                            : String.format(
+                                    "%.2fx from the last check's %s", now.driftFrom(previous), previous.values()));
+        }
         if (restarted.isEmpty()) {
             // A task of ours not seen here now may be between builds with the old values: the next
             // check compares it again with what it was built with, once its client is back.

@@ -19,9 +19,11 @@ import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,9 +89,11 @@ class ReadaptationTest {
                                             "consumer.override.max.poll.records",
                                             "${tcpsight:fetch:max.poll.records}"))));
 
+            List<String> measured = readaptation.check();
             List<String> first = readaptation.check();
             List<String> second = readaptation.check();
 
+            assertEquals(List.of(), measured, "a first measurement waits for a second that agrees");
             assertEquals(List.of("orders/0", "orders/2"), first);
             assertEquals(
                     List.of("POST /connectors/orders/tasks/0/restart", "POST /connectors/orders/tasks/2/restart"),
@@ -174,6 +178,7 @@ class ReadaptationTest {
                                     "${tcpsight:fetch:max.partition.fetch.bytes}"))),
                     lead);
 
+            assertEquals(List.of(), readaptation.check(), "a first measurement waits for a second that agrees");
             List<String> restarted = readaptation.check();
 
             assertEquals(List.of("race/0"), restarted, "only the task built with the 100 ms values");
@@ -219,6 +224,7 @@ class ReadaptationTest {
                             Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
 
             rebuildWith.set(() -> adviceFor(100_000));
+            assertEquals(List.of(), readaptation.check(), "a first measurement waits for a second that agrees");
             List<String> first = readaptation.check();
             Thread.sleep(5); // the next check's restart in a later millisecond than this rebuild
             rebuildWith.set(tuning[0]::handOut);
@@ -229,6 +235,70 @@ class ReadaptationTest {
             assertEquals(List.of("again/0"), second, "rebuilt with the old values again: restarted again");
             assertEquals(List.of(), third, "rebuilt with the new values: left alone");
             assertEquals(2, posted.size(), posted.toString());
+        } finally {
+            if (task.get() != null) {
+                task.get().close();
+            }
+            rest.stop(0);
+        }
+    }
+
+    /**
+     * As in the lab: a worker measured 100 ms, then 11.75 ms while the line's delay went from 100 to
+     * 2 ms, then about 2 ms. Acting on the reading across the change restarted the task for 11.75 ms,
+     * and again for 2 ms; a drift is acted on once two checks in a row agree, so the task is restarted
+     * once, for the path as it now is.
+     */
+    @Test
+    void aMeasurementAcrossAPathChangeRestartsNothingUntilTheNextCheckAgrees() throws Exception {
+        ClusterTuning[] tuning = new ClusterTuning[1];
+        Deque<ProvidedSettings> measurements = new ArrayDeque<>(
+                List.of(adviceFor(100_000), adviceFor(11_750), adviceFor(1_850), adviceFor(1_630), adviceFor(1_700)));
+        AtomicReference<ProvidedSettings> measured = new AtomicReference<>();
+        AtomicReference<KafkaConsumer<byte[], byte[]>> task = new AtomicReference<>();
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        rest.createContext("/connectors/", exchange -> {
+            posted.add(exchange.getRequestURI().getPath());
+            // As Connect does: stop the task, resolve its config with the advice just measured, build its clients.
+            task.get().close();
+            tuning[0].handedOut(Instant.now(), measured.get());
+            task.set(consumer("connector-consumer-change-0"));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        rest.start();
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            tuning[0] = builtFor100Ms(cluster);
+            task.set(consumer("connector-consumer-change-0"));
+            Readaptation readaptation = new Readaptation(
+                    tuning[0],
+                    () -> {
+                        measured.set(measurements.removeFirst());
+                        return measured.get();
+                    },
+                    2,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "change",
+                            Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))),
+                    Readaptation.BUILD_LEAD);
+
+            List<List<String>> checks = new ArrayList<>();
+            while (!measurements.isEmpty()) {
+                checks.add(readaptation.check());
+                Thread.sleep(5); // a rebuild and the next check's restart in different milliseconds
+            }
+
+            assertTrue(
+                    adviceFor(11_750).driftFrom(adviceFor(100_000)) > 2
+                            && adviceFor(1_850).driftFrom(adviceFor(11_750)) > 2,
+                    "each reading across the change is a drift of its own");
+            assertEquals(
+                    List.of(List.of(), List.of(), List.of(), List.of("change/0"), List.of()),
+                    checks,
+                    "100 ms, 11.75 ms across the change, 1.85, 1.63 and 1.70 ms");
+            assertEquals(List.of("/connectors/change/tasks/0/restart"), posted);
         } finally {
             if (task.get() != null) {
                 task.get().close();
