@@ -67,6 +67,7 @@ class BrokerAgentIT {
     @EnumSource(names = {"V3_9", "V4_3"}) // the other releases: VersionMatrixLabIT
     void everyConnectionIsAttributedToItsClientIdAndListener(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
                 .version(version)
                 // one key the file sets, so that what /connections shows is read from it
                 .overrides(Map.of("socket.listen.backlog.size", "64"))
@@ -192,7 +193,10 @@ class BrokerAgentIT {
     @ParameterizedTest(name = "Kafka {0}")
     @EnumSource(names = {"V3_9", "V4_3"})
     void theAgentAttachesToABrokerThatIsAlreadyRunning(KafkaBroker.Version version) throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().version(version).start();
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .shortLivedJvm()
+                        .version(version)
+                        .start();
                 Admin early = Admin.create(
                         Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "early-admin"))) {
             early.describeCluster().nodes().get(30, TimeUnit.SECONDS); // connected before the agent exists
@@ -239,7 +243,7 @@ class BrokerAgentIT {
     void theAgentJarAloneAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
         // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
         LabProcess jcmdTarget = peerJvm("jcmd-target", Path.of(System.getProperty("java.home")));
-        try (KafkaBroker broker = KafkaBroker.onLoopback().start();
+        try (KafkaBroker broker = KafkaBroker.onLoopback().shortLivedJvm().start();
                 LabProcess second = jcmdTarget) {
             second.awaitLine("^listening$", Duration.ofSeconds(20));
             int port = KafkaBroker.freePort();
@@ -406,6 +410,7 @@ class BrokerAgentIT {
         LabPrerequisites.requireCommand(
                 "kcat", "kcat, a librdkafka client (apt-get install kcat)"); // before the broker
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
                 .saslPlain("admin", "admin-secret", Map.of("alice", "alice-secret", "carol", "carol-secret"))
                 .overrides(Map.of("connections.max.reauth.ms", "3000")) // KIP-368: sessions re-authenticate
                 .agent("interval=1s")
@@ -491,8 +496,11 @@ class BrokerAgentIT {
     @Test
     void aMutualTlsClientIsNamedByItsCertificate() throws Exception {
         LabTls tls = LabTls.create("mtls", "dave");
-        try (KafkaBroker broker =
-                KafkaBroker.onLoopback().mutualTls(tls).agent("interval=1s").start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
+                .mutualTls(tls)
+                .agent("interval=1s")
+                .start()) {
             Map<String, Object> config = new HashMap<>(tls.client("dave"));
             config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             config.put(AdminClientConfig.CLIENT_ID_CONFIG, "dave-admin");
@@ -529,6 +537,7 @@ class BrokerAgentIT {
     @EnumSource(names = {"V3_9", "V4_3"})
     void eachClientsTelemetryPushLandsOnTheConnectionItCameOn(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .shortLivedJvm()
                         .version(version)
                         .overrides(ClientTelemetryLab.brokerOverrides(version))
                         .agent("interval=1s")
@@ -633,8 +642,10 @@ class BrokerAgentIT {
 
     @Test
     void congestionControlIsSetOnAcceptedSocketsOnlyWhenAskedFor() throws Exception {
-        try (KafkaBroker broker =
-                KafkaBroker.onLoopback().agent("interval=1s,congestion=reno").start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
+                .agent("interval=1s,congestion=reno")
+                .start()) {
             try (Admin admin =
                     Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(), "client.id", "cc-probe"))) {
                 admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
@@ -660,7 +671,8 @@ class BrokerAgentIT {
                         "the broker's own outgoing sockets are left alone: " + seen);
             }
         }
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().shortLivedJvm().agent("interval=1s").start()) {
             String host = new String(Files.readAllBytes(Path.of("/proc/sys/net/ipv4/tcp_congestion_control"))).trim();
             List<ConnectionView> sampled = LabAwait.await("a sampling round with socket state")
                     .atMost(Duration.ofSeconds(15))
@@ -688,6 +700,7 @@ class BrokerAgentIT {
     void connectionsPastTheTrackingLimitAreSaidByListenerUntilTheyClose() throws Exception {
         int held = 40;
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
                 .agent("interval=1s,max.tracked.connections=10")
                 .start()) {
             String[] hostPort = broker.bootstrapServers().split(":");
@@ -771,8 +784,14 @@ class BrokerAgentIT {
     void badArgumentsGiveOneClearLineAndTheBrokerStillStarts() throws Exception {
         // two brokers, each with its own bad argument, started side by side
         List<KafkaBroker> brokers = Together.start(List.of(
-                () -> KafkaBroker.onLoopback().agent("port=abc,interval=10s").start(),
-                () -> KafkaBroker.onLoopback().agent("colour=blue,port=0").start()));
+                () -> KafkaBroker.onLoopback()
+                        .shortLivedJvm()
+                        .agent("port=abc,interval=10s")
+                        .start(),
+                () -> KafkaBroker.onLoopback()
+                        .shortLivedJvm()
+                        .agent("colour=blue,port=0")
+                        .start()));
         try (KafkaBroker badPort = brokers.get(0);
                 KafkaBroker unknownKey = brokers.get(1)) {
             String output = badPort.process().output();
@@ -797,6 +816,7 @@ class BrokerAgentIT {
         // A backlog of 50 (Kafka's default) overflows under a tight connect loop and each dropped SYN
         // costs a one-second retransmit; 4096 keeps the loop at full speed (20,000 cycles in 1.9 s).
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
                 .overrides(Map.of("socket.listen.backlog.size", "4096"))
                 .agent("interval=1s")
                 .start()) {

@@ -38,7 +38,7 @@ class IsolatingClassLoaderIT {
 
     @Test
     void clientsInAnIsolatingLoaderProduceConsumeAndAreNamedByTheAgent() throws Exception {
-        try (KafkaBroker broker = KafkaBroker.onLoopback().start()) {
+        try (KafkaBroker broker = KafkaBroker.onLoopback().shortLivedJvm().start()) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
                 admin.createTopics(List.of(new NewTopic("isolated", 1, (short) 1)))
                         .all()

@@ -60,7 +60,10 @@ class MetricsAtScaleIT {
     void hundredsOfClientIdsIncludingKcatAddNoSeriesAndEveryDashboardQueryAnswers() throws Exception {
         LabPrerequisites.requireCommand(
                 "kcat", "kcat, a librdkafka client (apt-get install kcat)"); // before the broker
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start();
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .shortLivedJvm()
+                        .agent("interval=1s")
+                        .start();
                 Traffic traffic = Traffic.start(broker, "load")) {
             List<LabProcess> kcats = new ArrayList<>();
             List<KafkaHello> hellos = new ArrayList<>();
@@ -138,7 +141,7 @@ class MetricsAtScaleIT {
         int batches = 15;
         int perBatch = 200;
         try (KafkaBroker broker =
-                KafkaBroker.onLoopback().agent("interval=500ms").start()) {
+                KafkaBroker.onLoopback().shortLivedJvm().agent("interval=500ms").start()) {
             long[] earlySeries = null;
             long[] lastSeries = null;
             long earlyObjects = 0;
@@ -207,7 +210,8 @@ class MetricsAtScaleIT {
     void fifteenThousandIdleConnectionsAreEveryOneTrackedWithBoundedSeriesAndTheListenerWatched() throws Exception {
         int connections = 15_000;
         List<KafkaHello> hellos = new ArrayList<>();
-        try (KafkaBroker broker = KafkaBroker.onLoopback().agent("interval=1s").start()) {
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().shortLivedJvm().agent("interval=1s").start()) {
             try {
                 for (int i = 0; i < connections; i++) {
                     hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + i % 3_000));

@@ -12,6 +12,7 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
+import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.Together;
@@ -72,15 +73,34 @@ class ConnectClusterReadaptationIT {
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .clientInNamespace());
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of());
+        // restarts and records, never a rate: the broker and workers compile with C1 alone (LabJvm.SHORT_LIVED)
+        KafkaBroker broker = KafkaBroker.inLab(lab).shortLivedJvm().start();
         LabTopics.create(broker, "drift", TASKS);
         produce(broker, "before");
         List<LabConnectWorker> workers = new ArrayList<>();
         try {
             workers.addAll(Together.start(List.of(
-                    () -> LabConnectWorker.start(lab, broker, workerConfig(8083)),
-                    () -> LabConnectWorker.start(lab, broker, workerConfig(8084)),
-                    () -> LabConnectWorker.start(lab, broker, workerConfig(8085)))));
+                    () -> LabConnectWorker.start(
+                            lab,
+                            broker,
+                            workerConfig(8083),
+                            null,
+                            KafkaBroker.Version.V4_3,
+                            LabJvm.ofThisJvm().shortLived()),
+                    () -> LabConnectWorker.start(
+                            lab,
+                            broker,
+                            workerConfig(8084),
+                            null,
+                            KafkaBroker.Version.V4_3,
+                            LabJvm.ofThisJvm().shortLived()),
+                    () -> LabConnectWorker.start(
+                            lab,
+                            broker,
+                            workerConfig(8085),
+                            null,
+                            KafkaBroker.Version.V4_3,
+                            LabJvm.ofThisJvm().shortLived()))));
             LabConnectWorker first = workers.get(0);
             Path sinkFile = first.directory().resolve("drift.txt");
             Map<String, String> sink = new HashMap<>(Map.of(

@@ -137,6 +137,7 @@ class DoctorIT {
         assertTrue(!filled.equals(documented) && filled.contains(DOCTOR_PASSWORD), filled);
         Path config = Files.writeString(directory.resolve("doctor-sasl-ssl.properties"), filled);
         try (KafkaBroker broker = KafkaBroker.onLoopback()
+                .shortLivedJvm()
                 .saslOverTls(tls, "admin", "admin-secret")
                 .saslUser("doctor", DOCTOR_PASSWORD)
                 // the documented file carries no client certificate: the listener asks for none

@@ -308,6 +308,12 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** {@link LabJvm#SHORT_LIVED}: for a test that claims names, keys, endpoints, restarts or bounds. */
+        public Builder shortLivedJvm() {
+            jvmOptions.addAll(LabJvm.SHORT_LIVED);
+            return this;
+        }
+
         /** The agent from this jar instead of the one this build made (a benchmark's side-by-side runs). */
         public Builder agentJar(Path jar) {
             agentJar = jar;

@@ -36,7 +36,11 @@ public final class KafkaCluster implements AutoCloseable {
             ports[i] = KafkaBroker.freePort();
             controllerPorts[i] = KafkaBroker.freePort();
         }
-        return start(ports, controllerPorts, node -> KafkaBroker.onLoopback().agent(agentArguments), overrides);
+        return start(
+                ports,
+                controllerPorts,
+                node -> KafkaBroker.onLoopback().shortLivedJvm().agent(agentArguments),
+                overrides);
     }
 
     /**

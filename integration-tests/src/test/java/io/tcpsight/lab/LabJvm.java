@@ -23,6 +23,19 @@ public record LabJvm(Path javaHome, String classpath, List<String> options) {
         return new LabJvm(home, classpath, options);
     }
 
+    /**
+     * C1 alone and the serial collector, for a JVM whose test claims names, keys, endpoints,
+     * restarts or bounds, never a rate or a latency: a short test spends much of a Kafka JVM's CPU
+     * compiling with C2 for a steady state it never reaches (docs/lab.md). Never for the lab's
+     * throughput or latency claims, nor for a benchmark.
+     */
+    public static final List<String> SHORT_LIVED = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+    /** The same with {@link #SHORT_LIVED}'s options. */
+    public LabJvm shortLived() {
+        return withOptions(SHORT_LIVED);
+    }
+
     public LabJvm withOptions(List<String> more) {
         List<String> all = new ArrayList<>(options);
         all.addAll(more);

@@ -73,11 +73,13 @@ class VersionMatrixLabIT {
         // The newest release the lab's Connect runs on goes on Temurin 25 with the documented option, the
         // broker and the worker alike; the others on the lab's Java 17.
         boolean onJava25 = release == JAVA_25_RELEASE;
-        LabJvm jvm = onJava25
-                ? LabJvm.ofThisJvm()
-                        .onRuntime(LabPrerequisites.requireJavaRuntime(25))
-                        .withOptions(List.of(NATIVE_ACCESS))
-                : LabJvm.ofThisJvm();
+        // A smoke test of starts, names and findings: its Kafka JVMs compile with C1 alone (LabJvm.SHORT_LIVED).
+        LabJvm jvm = (onJava25
+                        ? LabJvm.ofThisJvm()
+                                .onRuntime(LabPrerequisites.requireJavaRuntime(25))
+                                .withOptions(List.of(NATIVE_ACCESS))
+                        : LabJvm.ofThisJvm())
+                .shortLived();
         KafkaBroker.Builder brokerBuilder = KafkaBroker.inLab(lab)
                 .version(release)
                 .onRuntime(jvm.javaHome())

@@ -63,6 +63,7 @@ class OtlpExportIT {
         try (LabProcess collector = LabProcess.start(
                         "otelcol", List.of(LabPaths.otelCollector().toString(), "--config=" + config));
                 KafkaBroker broker = KafkaBroker.onLoopback()
+                        .shortLivedJvm()
                         .agent("interval=1s,otlp.enabled=true,otlp.step.ms=1000,otlp.endpoint=" + endpoint
                                 + ",otlp.resource.attributes=deployment.environment=lab;host.name=broker-1")
                         .start()) {
