@@ -56,6 +56,7 @@ class NewConsumerProtocolLabIT {
         KernelLab lab = LAB.start(
                 KernelLab.builder().link(Link.rtt(Duration.ofMillis(100)).rateMbit(200)));
         KafkaBroker broker = KafkaBroker.inLab(lab)
+                .shortLivedJvm()
                 .agent("interval=1s")
                 .overrides(Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"))
                 .start();
@@ -122,7 +123,7 @@ class NewConsumerProtocolLabIT {
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .clientInNamespace());
-        KafkaBroker broker = KafkaBroker.inLab(lab).start();
+        KafkaBroker broker = KafkaBroker.inLab(lab).shortLivedJvm().start();
         LabTopics.create(broker, "kip848-connect", 2);
         LabTopics.fill(broker, "kip848-connect", 2_000, 1_000);
         try (LabConnectWorker worker = LabConnectWorker.start(

@@ -61,7 +61,8 @@ class ConfigProviderParamsLabIT {
     void aWorkerConfiguredAsTheStrimziRecipeGetsSizesForItsMeasuredTlsPath() throws Exception {
         KernelLab lab = tlsLab();
         LabTls tls = LabTls.forBroker(lab.serverAddress(), "provider-tls");
-        KafkaBroker broker = KafkaBroker.inLab(lab).serverTls(tls).start();
+        KafkaBroker broker =
+                KafkaBroker.inLab(lab).shortLivedJvm().serverTls(tls).start();
         lab.takeIdleLine();
         LabTopics.create(broker, "orders", 1);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, recipeWorker(broker, tls, true))) {
@@ -120,7 +121,8 @@ class ConfigProviderParamsLabIT {
     void aWorkerWithoutTheBootstrapParamRefusesInOneLine() throws Exception {
         KernelLab lab = tlsLab();
         LabTls tls = LabTls.forBroker(lab.serverAddress(), "provider-refusal");
-        KafkaBroker broker = KafkaBroker.inLab(lab).serverTls(tls).start();
+        KafkaBroker broker =
+                KafkaBroker.inLab(lab).shortLivedJvm().serverTls(tls).start();
         LabTopics.create(broker, "orders", 1);
         try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, recipeWorker(broker, tls, false))) {
             IOException refused = assertThrows(

@@ -55,7 +55,7 @@ class WorkerEndpointsLabIT {
     void theWorkersBasicAuthGuardsTcpsightAndTheAgentAddsOnlyItsPacingAndHostCounters() throws Exception {
         KernelLab lab = LAB.start(
                 KernelLab.builder().link(Link.rtt(Duration.ofMillis(2))).clientInNamespace());
-        KafkaBroker broker = KafkaBroker.inLab(lab).start();
+        KafkaBroker broker = KafkaBroker.inLab(lab).shortLivedJvm().start();
         Path directory = Files.createDirectories(LabPaths.work().resolve(lab.serverNamespace() + "-basic-auth"));
         Path users = Files.writeString(directory.resolve("users.properties"), USER + ": " + PASSWORD + "\n");
         Path jaas = Files.writeString(
