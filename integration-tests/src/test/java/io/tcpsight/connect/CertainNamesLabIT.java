@@ -9,6 +9,7 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabConnectWorker;
+import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
@@ -54,7 +55,8 @@ class CertainNamesLabIT {
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .clientInNamespace());
-        KafkaBroker.Builder builder = KafkaBroker.inLab(lab).agent("");
+        // names and findings, no rate: the broker and workers compile with C1 alone (LabJvm.SHORT_LIVED)
+        KafkaBroker.Builder builder = KafkaBroker.inLab(lab).shortLivedJvm().agent("");
         if (!protocol.equals("PLAINTEXT")) {
             LabTls tls = LabTls.forBroker(lab.serverAddress(), "names-" + protocol.toLowerCase());
             builder =
@@ -199,7 +201,13 @@ class CertainNamesLabIT {
                 config.put(prefix + key, value);
             }
         });
-        return LabConnectWorker.start(lab, broker, config, agent);
+        return LabConnectWorker.start(
+                lab,
+                broker,
+                config,
+                agent,
+                KafkaBroker.Version.V4_3,
+                LabJvm.ofThisJvm().shortLived());
     }
 
     private static void sink(LabConnectWorker worker, String name, String receiveBuffer) throws Exception {

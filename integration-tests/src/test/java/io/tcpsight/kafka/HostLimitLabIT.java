@@ -35,7 +35,19 @@ class HostLimitLabIT {
 
     @Test
     void aWindowHeldByTcpRmemIsNamedAsTheSysctlAndRaisingItMovesMore() throws Exception {
-        Consumed held = consume("4096 131072 3145728", "held-consumer");
+        // One lab and broker: the client's tcp_rmem is raised between the two consumers, as an operator applies
+        // the finding; the second consumer's sockets open after it, and it reads the same records from the start.
+        KernelLab lab = LAB.start(KernelLab.builder()
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
+                .clientSysctl("net.ipv4.tcp_rmem", "4096 131072 3145728")
+                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
+                .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
+        KafkaBroker broker =
+                KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
+        LabTopics.create(broker, "far", 1);
+        LabTopics.fillBesideBroker(
+                lab, broker, "far", 40_000, 10_000); // 400 MB: more than 200 Mbit/s moves in each measured 12 s
+        Consumed held = consume(lab, broker, "held-consumer");
         FindingView finding = held.findings.stream()
                 .filter(f -> f.is("small-receive-buffer") && !f.severity().equals("info"))
                 .reduce((first, last) -> last)
@@ -43,7 +55,8 @@ class HostLimitLabIT {
         assertEquals(1, finding.remedy().settings().size(), "the sysctl alone: " + finding);
         String recommended = finding.setting("sysctl", "net.ipv4.tcp_rmem")
                 .orElseThrow(() -> new AssertionError("no tcp_rmem in " + finding));
-        Consumed raised = consume(recommended, "raised-consumer");
+        lab.changeClientSysctl("net.ipv4.tcp_rmem", recommended);
+        Consumed raised = consume(lab, broker, "raised-consumer");
         System.out.printf(
                 "host limit at 100 ms, 200 Mbit/s, consumer autotuned: tcp_rmem max 3 MB %.1f Mbit/s, tcp_rmem \"%s\""
                         + " (tcpsight's value) %.1f Mbit/s, %.2fx%nfinding: %s%nafter: %s%n",
@@ -60,20 +73,11 @@ class HostLimitLabIT {
                 "nothing left to raise: " + raised.findings);
     }
 
-    /** What one consumer moved on a client with this tcp_rmem, and what its reporter found. */
+    /** What one consumer moved, and what its reporter found. */
     private record Consumed(double mbit, List<FindingView> findings) {}
 
-    private static Consumed consume(String clientRmem, String clientId) throws Exception {
-        KernelLab lab = LAB.start(KernelLab.builder()
-                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
-                .clientSysctl("net.ipv4.tcp_rmem", clientRmem)
-                .serverSysctl("net.ipv4.tcp_wmem", "4096 16384 33554432")
-                .serverSysctl("net.ipv4.tcp_slow_start_after_idle", 0));
-        KafkaBroker broker =
-                KafkaBroker.start(lab, Map.of("socket.send.buffer.bytes", "-1", "socket.receive.buffer.bytes", "-1"));
-        LabTopics.create(broker, "far", 1);
-        LabTopics.fillBesideBroker(
-                lab, broker, "far", 40_000, 10_000); // 400 MB: more than 200 Mbit/s moves in the measured 12 s
+    /** What one consumer, from the start of the topic, moved on the client as it is now, and what its reporter found. */
+    private static Consumed consume(KernelLab lab, KafkaBroker broker, String clientId) throws Exception {
         LabProcess consumer = lab.javaInClient(
                 clientId, ReportingConsumer.class, broker.bootstrapServers(), "far", clientId, "12", TARGET_MBIT);
         assertEquals(0, consumer.awaitExit(Duration.ofSeconds(90)), consumer.output());

@@ -488,6 +488,17 @@ public final class KernelLab implements AutoCloseable {
 
     /** Delay-line statistics, once the lab is closed. */
     /**
+     * Sets a namespaced sysctl of the client side from now on, as an operator applying a finding
+     * does: sockets opened after it get the new value. The client must be in its own namespace.
+     */
+    public void changeClientSysctl(String key, Object value) throws IOException, InterruptedException {
+        if (clientNamespace == null) {
+            throw new IllegalStateException("client sysctls need the client in its own namespace");
+        }
+        inNamespace(clientNamespace, "sysctl", "-qw", key + "=" + value);
+    }
+
+    /**
      * Changes the line's one-way delay for packets from now on, as when a route changes under
      * running clients: the delay line reads it on SIGHUP and confirms it.
      */

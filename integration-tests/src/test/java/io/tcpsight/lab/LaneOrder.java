@@ -21,35 +21,33 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 public final class LaneOrder implements ClassOrderer {
     /**
-     * Seconds each class took in a fresh-clone run (2026-11-29, `3be1068`, the timeline SlowestTests
-     * prints; ConnectClusterReadaptationIT failed there, after 148 s, and its figure is the run before's,
-     * `2d754b4`); a class not listed counts as short. FleetLabIT's earlier figure was of a
-     * run alone (44 s) and put it last but two of its part, ending as the next class's idle line began.
+     * Seconds each class took in a fresh-clone run (2026-11-29, `34cc436`, the timeline SlowestTests
+     * prints); a class not listed counts as short, and runs last of its part.
      */
     private static final Map<String, Integer> MEASURED_SECONDS = Map.ofEntries(
-            Map.entry("io.tcpsight.agent.BrokerAgentIT", 132),
-            Map.entry("io.tcpsight.agent.RollingRestartIT", 127),
-            Map.entry("io.tcpsight.agent.MetricsAtScaleIT", 92),
-            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerLabIT", 60),
-            Map.entry("io.tcpsight.connect.ConnectClusterReadaptationIT", 79),
-            Map.entry("io.tcpsight.agent.NewConsumerProtocolLabIT", 60),
-            Map.entry("io.tcpsight.doctor.DoctorIT", 41),
-            Map.entry("io.tcpsight.matrix.JavaRuntimesLabIT", 39),
-            Map.entry("io.tcpsight.lab.ContainerLabIT", 47),
-            Map.entry("io.tcpsight.connect.WorkerEndpointsLabIT", 20),
-            Map.entry("io.tcpsight.otlp.OtlpExportIT", 22),
-            Map.entry("io.tcpsight.agent.IsolatingClassLoaderIT", 16),
+            Map.entry("io.tcpsight.agent.BrokerAgentIT", 114),
+            Map.entry("io.tcpsight.agent.RollingRestartIT", 71),
+            Map.entry("io.tcpsight.agent.MetricsAtScaleIT", 118),
+            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerLabIT", 33),
+            Map.entry("io.tcpsight.connect.ConnectClusterReadaptationIT", 70),
+            Map.entry("io.tcpsight.agent.NewConsumerProtocolLabIT", 49),
+            Map.entry("io.tcpsight.doctor.DoctorIT", 29),
+            Map.entry("io.tcpsight.matrix.JavaRuntimesLabIT", 32),
+            Map.entry("io.tcpsight.lab.ContainerLabIT", 41),
+            Map.entry("io.tcpsight.connect.WorkerEndpointsLabIT", 16),
+            Map.entry("io.tcpsight.otlp.OtlpExportIT", 19),
+            Map.entry("io.tcpsight.agent.IsolatingClassLoaderIT", 10),
             Map.entry("io.tcpsight.alerts.AlertRulesIT", 11),
-            Map.entry("io.tcpsight.agent.LossLabIT", 133),
-            Map.entry("io.tcpsight.agent.AgentLabIT", 135),
-            Map.entry("io.tcpsight.doctor.DoctorLabIT", 93),
-            Map.entry("io.tcpsight.fleet.FleetLabIT", 94),
-            Map.entry("io.tcpsight.connect.ConfigProviderParamsLabIT", 44),
-            Map.entry("io.tcpsight.agent.ClientZooIT", 55),
-            Map.entry("io.tcpsight.agent.BacklogLabIT", 26),
-            Map.entry("io.tcpsight.agent.ClientTelemetryLabIT", 36),
+            Map.entry("io.tcpsight.agent.LossLabIT", 136),
+            Map.entry("io.tcpsight.agent.AgentLabIT", 75),
+            Map.entry("io.tcpsight.doctor.DoctorLabIT", 91),
+            Map.entry("io.tcpsight.fleet.FleetLabIT", 76),
+            Map.entry("io.tcpsight.connect.ConfigProviderParamsLabIT", 56),
+            Map.entry("io.tcpsight.agent.ClientZooIT", 56),
+            Map.entry("io.tcpsight.agent.BacklogLabIT", 23),
+            Map.entry("io.tcpsight.agent.ClientTelemetryLabIT", 34),
             Map.entry("io.tcpsight.lab.KernelLabIT", 39),
-            Map.entry("io.tcpsight.agent.LibraryZooIT", 34));
+            Map.entry("io.tcpsight.agent.LibraryZooIT", 31));
 
     /**
      * Runs on both threads (two releases at once), so the other lane cannot run beside it: last
