@@ -759,7 +759,9 @@ class ConnectPluginLabIT {
             throws Exception {
         KernelLab lab = labs.start(KernelLab.builder().link(link).clientInNamespace());
         KafkaBroker broker = KafkaBroker.start(lab, Map.of());
-        lab.takeIdleLine();
+        if (!link.roundTrip().isZero()) {
+            lab.takeIdleLine(); // for the RTT its findings quote; a 0 ms line's worker quotes none
+        }
         LabTopics.create(broker, topic, 2);
         produce(broker, topic, 100);
         LabConnectWorker worker = LabConnectWorker.startWithJmx(

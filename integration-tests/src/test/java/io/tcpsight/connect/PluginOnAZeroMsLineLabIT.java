@@ -25,7 +25,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * The Connect plugin's worker of {@link ConnectPluginLabIT}'s small-buffer case with its broker on
  * a 0 ms line: its consumers named within the plugin's rounds, no warning, and its endpoints
  * served beside half-sent requests. Its claims are names, silence and a bound of a second on a
- * request, not a rate: it shares the host, last of the lab lane's shared part (HostCpu, LaneOrder).
+ * request that took 20 ms alone (a stall, not a slow host), not a rate: it shares the host, last of the lab lane's shared part (HostCpu, LaneOrder).
  */
 @ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class PluginOnAZeroMsLineLabIT {

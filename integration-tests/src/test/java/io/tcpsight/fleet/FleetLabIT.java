@@ -14,6 +14,7 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabDoctor;
+import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
@@ -71,7 +72,8 @@ class FleetLabIT {
         Path token = Files.writeString(
                 Files.createDirectories(LabPaths.work()).resolve(lab.serverNamespace() + "-fleet-token"), TOKEN + "\n");
         lab.removeAtClose(token);
-        try (KafkaCluster cluster = KafkaCluster.inLab(lab, 3, Map.of(), node -> switch (node) {
+        // windows and findings, no rate: the brokers and the worker compile with C1 alone (LabJvm.SHORT_LIVED)
+        try (KafkaCluster cluster = KafkaCluster.inLabShortLived(lab, 3, Map.of(), node -> switch (node) {
             case 1 -> "interval=1s,port=" + AGENT_PORTS[0];
             case 2 -> "interval=1s,port=" + AGENT_PORTS[1] + ",http.auth.token.file=" + token;
             default -> null; // broker 3: no agent where the fleet looks
@@ -95,7 +97,13 @@ class FleetLabIT {
             workerConfig.put("rest.extension.classes", "io.tcpsight.connect.TcpsightRestExtension");
             workerConfig.put("tcpsight.sample.interval.ms", "1000");
             List<LabProcess> consumers = new ArrayList<>();
-            try (LabConnectWorker worker = LabConnectWorker.start(lab, first, workerConfig, null)) {
+            try (LabConnectWorker worker = LabConnectWorker.start(
+                    lab,
+                    first,
+                    workerConfig,
+                    null,
+                    KafkaBroker.Version.V4_3,
+                    LabJvm.ofThisJvm().shortLived())) {
                 worker.put(
                         "/connectors/" + CONNECTOR + "/config",
                         Map.of(

@@ -27,7 +27,11 @@ public final class KafkaCluster implements AutoCloseable {
         this.brokers = brokers;
     }
 
-    /** Starts {@code nodes} nodes with the agent (these arguments) and overrides, and waits until each answers. */
+    /**
+     * Starts {@code nodes} nodes on loopback with the agent (these arguments) and overrides, and waits
+     * until each answers; their JVMs are {@link LabJvm#SHORT_LIVED}'s (a rolling restart's claims are
+     * findings and restarts, no rate).
+     */
     public static KafkaCluster start(int nodes, String agentArguments, Map<String, String> overrides)
             throws IOException, InterruptedException {
         int[] ports = new int[nodes];
@@ -61,13 +65,36 @@ public final class KafkaCluster implements AutoCloseable {
     public static KafkaCluster inLab(
             KernelLab lab, int nodes, Map<String, String> overrides, IntFunction<String> agents)
             throws IOException, InterruptedException {
+        return inLab(lab, nodes, overrides, agents, false);
+    }
+
+    /**
+     * The same, each node's JVM {@link LabJvm#SHORT_LIVED}'s: for a test whose claims are windows,
+     * names and findings, never the cluster's rate.
+     */
+    public static KafkaCluster inLabShortLived(
+            KernelLab lab, int nodes, Map<String, String> overrides, IntFunction<String> agents)
+            throws IOException, InterruptedException {
+        return inLab(lab, nodes, overrides, agents, true);
+    }
+
+    private static KafkaCluster inLab(
+            KernelLab lab, int nodes, Map<String, String> overrides, IntFunction<String> agents, boolean shortLived)
+            throws IOException, InterruptedException {
         int[] ports = new int[nodes];
         int[] controllerPorts = new int[nodes];
         for (int i = 0; i < nodes; i++) {
             ports[i] = 9092 + 2 * i;
             controllerPorts[i] = 9093 + 2 * i;
         }
-        return start(ports, controllerPorts, node -> KafkaBroker.inLab(lab).agent(agents.apply(node)), overrides);
+        return start(
+                ports,
+                controllerPorts,
+                node -> {
+                    KafkaBroker.Builder builder = KafkaBroker.inLab(lab).agent(agents.apply(node));
+                    return shortLived ? builder.shortLivedJvm() : builder;
+                },
+                overrides);
     }
 
     /**

@@ -486,16 +486,29 @@ public final class KernelLab implements AutoCloseable {
         }
     }
 
-    /** Delay-line statistics, once the lab is closed. */
     /**
      * Sets a namespaced sysctl of the client side from now on, as an operator applying a finding
-     * does: sockets opened after it get the new value. The client must be in its own namespace.
+     * does (tcp_rmem: a socket opened after it starts from its default, and autotuning of any socket
+     * grows up to its max). The client must be in its own namespace; a congestion control is
+     * allowed first, as at the lab's start.
      */
     public void changeClientSysctl(String key, Object value) throws IOException, InterruptedException {
         if (clientNamespace == null) {
             throw new IllegalStateException("client sysctls need the client in its own namespace");
         }
+        if (key.equals(CONGESTION_CONTROL)) {
+            allowCongestionControl(String.valueOf(value));
+        }
         inNamespace(clientNamespace, "sysctl", "-qw", key + "=" + value);
+    }
+
+    /**
+     * Forgets what each side's kernel learnt of the other's address (tcp_metrics: the RTT a new
+     * connection starts from), so that a connection opened next starts as the first one did.
+     */
+    public void forgetTcpMetrics() throws IOException, InterruptedException {
+        inNamespace(serverNamespace, "ip", "tcp_metrics", "flush");
+        inNamespace(clientNamespace, "ip", "tcp_metrics", "flush");
     }
 
     /**

@@ -125,7 +125,8 @@ class ReadaptationTest {
                             "drift",
                             Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
 
-            List<String> whileAway = readaptation.check();
+            assertEquals(List.of(), readaptation.check(), "a first measurement waits for a second that agrees");
+            List<String> whileAway = readaptation.check(); // a confirmed drift, and no task of ours here
             List<String> back;
             try (KafkaConsumer<byte[], byte[]> task = consumer("connector-consumer-drift-1")) {
                 back = readaptation.check();
@@ -308,6 +309,40 @@ class ReadaptationTest {
     }
 
     /**
+     * Two checks agree within the factor itself, not a fixed ratio: at a factor of 10, 20 ms and then
+     * 5 ms (values 4x apart) agree, and the drift of 5 ms's values from the 100 ms build (16x)
+     * restarts the task at the second check; 20 ms's alone (4.4x) restarts nothing.
+     */
+    @Test
+    void twoChecksAgreeWithinTheConfiguredFactor() throws Exception {
+        Deque<ProvidedSettings> measurements = new ArrayDeque<>(List.of(adviceFor(20_000), adviceFor(5_000)));
+        List<String> posted = Collections.synchronizedList(new ArrayList<>());
+        HttpServer rest = connectRest(posted);
+        try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                KafkaConsumer<byte[], byte[]> task = consumer("connector-consumer-wide-0")) {
+            Readaptation readaptation = new Readaptation(
+                    builtFor100Ms(cluster),
+                    measurements::removeFirst,
+                    10,
+                    URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
+                    () -> new ClusterWith(Map.of(
+                            "wide", Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))),
+                    Readaptation.BUILD_LEAD);
+
+            List<List<String>> checks = List.of(readaptation.check(), readaptation.check());
+
+            double apart = adviceFor(5_000).driftFrom(adviceFor(20_000));
+            assertTrue(apart > 2 && apart <= 10, "the two readings are " + apart + "x apart");
+            assertTrue(adviceFor(20_000).driftFrom(adviceFor(100_000)) <= 10, "20 ms alone drifts too little");
+            assertTrue(adviceFor(5_000).driftFrom(adviceFor(100_000)) > 10, "5 ms drifts past the factor");
+            assertEquals(List.of(List.of(), List.of("wide/0")), checks);
+            assertEquals(List.of("POST /connectors/wide/tasks/0/restart"), posted);
+        } finally {
+            rest.stop(0);
+        }
+    }
+
+    /**
      * A task whose client has metrics but no app-info yet (Kafka registers it at the end of the
      * constructor) is left for the next check; still without one then, it is compared with every
      * advice handed out.
@@ -318,7 +353,6 @@ class ReadaptationTest {
         HttpServer rest = connectRest(posted);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName metrics = new ObjectName("kafka.consumer:type=consumer-metrics,client-id=connector-consumer-bare-0");
-        server.registerMBean(new StandardMBean(new Bare(), BareMBean.class), metrics);
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
             Readaptation readaptation = new Readaptation(
@@ -327,6 +361,9 @@ class ReadaptationTest {
                     URI.create("http://127.0.0.1:" + rest.getAddress().getPort()),
                     () -> new ClusterWith(Map.of(
                             "bare", Map.of("consumer.override.fetch.max.bytes", "${tcpsight:fetch:fetch.max.bytes}"))));
+            // a first measurement, before the task's client exists: the drift is confirmed from the next check on
+            assertEquals(List.of(), readaptation.check());
+            server.registerMBean(new StandardMBean(new Bare(), BareMBean.class), metrics);
 
             assertEquals(Optional.empty(), LocalTasks.read().get("bare").get(0), "no app-info, no start time");
             List<String> first = readaptation.check();
