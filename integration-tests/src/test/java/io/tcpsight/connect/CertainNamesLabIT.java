@@ -9,7 +9,6 @@ import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabConnectWorker;
-import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
@@ -201,13 +200,7 @@ class CertainNamesLabIT {
                 config.put(prefix + key, value);
             }
         });
-        return LabConnectWorker.start(
-                lab,
-                broker,
-                config,
-                agent,
-                KafkaBroker.Version.V4_3,
-                LabJvm.ofThisJvm().shortLived());
+        return LabConnectWorker.startShortLived(lab, broker, config, agent);
     }
 
     private static void sink(LabConnectWorker worker, String name, String receiveBuffer) throws Exception {

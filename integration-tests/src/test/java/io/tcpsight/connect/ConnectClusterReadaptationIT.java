@@ -12,7 +12,6 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
-import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.Together;
@@ -80,27 +79,9 @@ class ConnectClusterReadaptationIT {
         List<LabConnectWorker> workers = new ArrayList<>();
         try {
             workers.addAll(Together.start(List.of(
-                    () -> LabConnectWorker.start(
-                            lab,
-                            broker,
-                            workerConfig(8083),
-                            null,
-                            KafkaBroker.Version.V4_3,
-                            LabJvm.ofThisJvm().shortLived()),
-                    () -> LabConnectWorker.start(
-                            lab,
-                            broker,
-                            workerConfig(8084),
-                            null,
-                            KafkaBroker.Version.V4_3,
-                            LabJvm.ofThisJvm().shortLived()),
-                    () -> LabConnectWorker.start(
-                            lab,
-                            broker,
-                            workerConfig(8085),
-                            null,
-                            KafkaBroker.Version.V4_3,
-                            LabJvm.ofThisJvm().shortLived()))));
+                    () -> LabConnectWorker.startShortLived(lab, broker, workerConfig(8083), null),
+                    () -> LabConnectWorker.startShortLived(lab, broker, workerConfig(8084), null),
+                    () -> LabConnectWorker.startShortLived(lab, broker, workerConfig(8085), null))));
             LabConnectWorker first = workers.get(0);
             Path sinkFile = first.directory().resolve("drift.txt");
             Map<String, String> sink = new HashMap<>(Map.of(

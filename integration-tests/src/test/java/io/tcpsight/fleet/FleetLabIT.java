@@ -14,7 +14,6 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabConnectWorker;
 import io.tcpsight.lab.LabDoctor;
-import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabTopics;
@@ -97,13 +96,7 @@ class FleetLabIT {
             workerConfig.put("rest.extension.classes", "io.tcpsight.connect.TcpsightRestExtension");
             workerConfig.put("tcpsight.sample.interval.ms", "1000");
             List<LabProcess> consumers = new ArrayList<>();
-            try (LabConnectWorker worker = LabConnectWorker.start(
-                    lab,
-                    first,
-                    workerConfig,
-                    null,
-                    KafkaBroker.Version.V4_3,
-                    LabJvm.ofThisJvm().shortLived())) {
+            try (LabConnectWorker worker = LabConnectWorker.startShortLived(lab, first, workerConfig, null)) {
                 worker.put(
                         "/connectors/" + CONNECTOR + "/config",
                         Map.of(

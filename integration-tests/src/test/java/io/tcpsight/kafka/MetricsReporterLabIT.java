@@ -71,19 +71,6 @@ class MetricsReporterLabIT {
         assertTrue(findings.isEmpty(), findings.toString());
     }
 
-    /** A consumer's settings with this receive buffer, and the reporter (sampling each second) when asked. */
-    static Properties consumer(KafkaBroker broker, String clientId, String receiveBuffer, boolean reporter) {
-        Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
-        if (reporter) {
-            config.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
-            config.put("tcpsight.sample.interval.ms", "1000");
-        }
-        return config;
-    }
-
     /**
      * Polls with the reporter for up to three intervals after the first connection exists;
      * when a finding is expected, returns as soon as one appears and checks it came within one

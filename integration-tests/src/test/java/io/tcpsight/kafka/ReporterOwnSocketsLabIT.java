@@ -17,6 +17,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -55,7 +56,7 @@ class ReporterOwnSocketsLabIT {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         LabTopics.create(broker, "one-jvm", 1);
-        Properties consumerConfig = MetricsReporterLabIT.consumer(broker, "jvm-consumer", "65536", true);
+        Properties consumerConfig = consumer(broker, "jvm-consumer", "65536", true);
         Properties producerConfig = new Properties();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "jvm-producer");
@@ -121,8 +122,8 @@ class ReporterOwnSocketsLabIT {
         KafkaBroker broker =
                 LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         LabTopics.create(broker, "beside", 1);
-        Properties reporting = MetricsReporterLabIT.consumer(broker, "jvm-reporting", "-1", true);
-        Properties silent = MetricsReporterLabIT.consumer(broker, "jvm-silent", "65536", false);
+        Properties reporting = consumer(broker, "jvm-reporting", "-1", true);
+        Properties silent = consumer(broker, "jvm-silent", "65536", false);
         Properties producerConfig = new Properties();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         producerConfig.put(ProducerConfig.SEND_BUFFER_CONFIG, "-1");
@@ -170,5 +171,18 @@ class ReporterOwnSocketsLabIT {
             // that sent the backlog took 45 s (measured 2026-11-25). The records are not the subject.
             producer.close(Duration.ZERO);
         }
+    }
+
+    /** A consumer's settings with this receive buffer, and the reporter (sampling each second) when asked. */
+    private static Properties consumer(KafkaBroker broker, String clientId, String receiveBuffer, boolean reporter) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, receiveBuffer);
+        if (reporter) {
+            config.put(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, TcpsightMetricsReporter.class.getName());
+            config.put("tcpsight.sample.interval.ms", "1000");
+        }
+        return config;
     }
 }

@@ -343,15 +343,53 @@ public final class KernelLab implements AutoCloseable {
      * read on the line itself, not where the bytes end up.
      */
     public long serverBytesAckedByClient() throws IOException, InterruptedException {
-        String sockets = output(inNamespaceCommand(
-                serverNamespace, List.of("ss", "-tinH", "state", "established", "dst", clientAddress)));
         long acked = 0;
-        for (String token : sockets.split("\\s+")) {
-            if (token.startsWith("bytes_acked:")) {
-                acked += Long.parseLong(token.substring("bytes_acked:".length()));
-            }
+        for (String socket : serverSocketsToClient()) {
+            acked += bytesAcked(socket);
         }
         return acked;
+    }
+
+    /**
+     * The server side's established connections to the client side that carried more than this
+     * many bytes, a line each as ss prints them (cwnd, retransmissions, what limited the sender):
+     * for a test to print beside a rate.
+     */
+    public String busyServerSockets(long moreThanBytes) throws IOException, InterruptedException {
+        StringBuilder busy = new StringBuilder();
+        for (String socket : serverSocketsToClient()) {
+            if (bytesAcked(socket) > moreThanBytes) {
+                busy.append(socket).append('\n');
+            }
+        }
+        return busy.length() == 0 ? "none over " + moreThanBytes + " bytes" : busy.toString();
+    }
+
+    /** Each of the server side's established connections to the client side: its ss line and its info line, joined. */
+    private List<String> serverSocketsToClient() throws IOException, InterruptedException {
+        String sockets = output(inNamespaceCommand(
+                serverNamespace, List.of("ss", "-tinH", "state", "established", "dst", clientAddress)));
+        List<String> joined = new ArrayList<>();
+        for (String line : sockets.split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            if (Character.isWhitespace(line.charAt(0)) && !joined.isEmpty()) {
+                joined.set(joined.size() - 1, joined.get(joined.size() - 1) + " | " + line.strip());
+            } else {
+                joined.add(line.trim());
+            }
+        }
+        return joined;
+    }
+
+    private static long bytesAcked(String socket) {
+        for (String token : socket.split("\\s+")) {
+            if (token.startsWith("bytes_acked:")) {
+                return Long.parseLong(token.substring("bytes_acked:".length()));
+            }
+        }
+        return 0;
     }
 
     /**
@@ -507,6 +545,9 @@ public final class KernelLab implements AutoCloseable {
      * connection starts from), so that a connection opened next starts as the first one did.
      */
     public void forgetTcpMetrics() throws IOException, InterruptedException {
+        if (clientNamespace == null) {
+            throw new IllegalStateException("the client side's TCP metrics are the host's unless it has a namespace");
+        }
         inNamespace(serverNamespace, "ip", "tcp_metrics", "flush");
         inNamespace(clientNamespace, "ip", "tcp_metrics", "flush");
     }

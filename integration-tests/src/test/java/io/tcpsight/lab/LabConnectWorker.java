@@ -83,6 +83,22 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
     }
 
     /**
+     * The same on Kafka 4.3.1's Connect, in a {@link LabJvm#SHORT_LIVED} JVM: for a test whose
+     * claims are names, findings and restarts, no rate.
+     */
+    public static LabConnectWorker startShortLived(
+            KernelLab lab, KafkaBroker broker, Map<String, String> workerConfig, String agentArguments)
+            throws IOException, InterruptedException {
+        return start(
+                lab,
+                broker,
+                workerConfig,
+                agentArguments,
+                KafkaBroker.Version.V4_3,
+                LabJvm.ofThisJvm().shortLived());
+    }
+
+    /**
      * The same as {@link #start(KernelLab, KafkaBroker, Map)}, with the worker's JMX open on the
      * client control link ({@link #jmx()}). Only where a test reads it: JMX is one more listening
      * socket in the worker, which an agent in it would watch.

@@ -14,7 +14,6 @@ import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
-import io.tcpsight.lab.LabProcess;
 import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
@@ -28,8 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -258,7 +255,7 @@ class MirrorMakerLabIT {
             List<long[]> line = new ArrayList<>();
             // The far brokers' sockets halfway through (cwnd, retransmissions, what limited them), read where the
             // rate fell below its floor with the CPUs idle (docs/lab.md)
-            String[] farSocketsHalfway = {"not read"};
+            String[] farSocketsHalfway = {null};
             try (Admin target = LabTopics.admin(near)) {
                 LabAwait.await("all " + BULK_RECORDS + " records in fast.orders")
                         .atMost(Duration.ofMinutes(5))
@@ -266,8 +263,8 @@ class MirrorMakerLabIT {
                         .untilTrue(() -> {
                             long acked = lab.serverBytesAckedByClient() - ackedBefore;
                             line.add(new long[] {System.nanoTime(), acked});
-                            if (acked >= logBytes / 2 && farSocketsHalfway[0].equals("not read")) {
-                                farSocketsHalfway[0] = busySockets(lab);
+                            if (acked >= logBytes / 2 && farSocketsHalfway[0] == null) {
+                                farSocketsHalfway[0] = lab.busyServerSockets(10_000_000L);
                             }
                             return LabTopics.endOffsets(target, "fast.orders") >= BULK_RECORDS;
                         });
@@ -408,26 +405,5 @@ class MirrorMakerLabIT {
         config.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
         config.putAll(more);
         return config;
-    }
-
-    private static final Pattern BYTES_ACKED = Pattern.compile("bytes_acked:(\\d+)");
-
-    /** The server side's established sockets that carried more than 10 MB, as ss -tin prints them. */
-    private static String busySockets(KernelLab lab) throws Exception {
-        try (LabProcess ss = lab.execInServer("ss", List.of("ss", "-tin", "state", "established"))) {
-            ss.awaitExit(Duration.ofSeconds(10));
-            StringBuilder busy = new StringBuilder();
-            String[] lines = ss.output().split("\n");
-            for (int i = 0; i + 1 < lines.length; i++) {
-                Matcher acked = BYTES_ACKED.matcher(lines[i + 1]);
-                if (acked.find() && Long.parseLong(acked.group(1)) > 10_000_000L) {
-                    busy.append(lines[i].trim())
-                            .append(" | ")
-                            .append(lines[i + 1].trim())
-                            .append('\n');
-                }
-            }
-            return busy.length() == 0 ? "none over 10 MB" : busy.toString();
-        }
     }
 }

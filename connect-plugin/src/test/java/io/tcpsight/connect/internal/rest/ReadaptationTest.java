@@ -201,17 +201,11 @@ class ReadaptationTest {
         AtomicReference<Supplier<ProvidedSettings>> rebuildWith = new AtomicReference<>();
         AtomicReference<KafkaConsumer<byte[], byte[]>> task = new AtomicReference<>();
         List<String> posted = Collections.synchronizedList(new ArrayList<>());
-        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        rest.createContext("/connectors/", exchange -> {
-            posted.add(exchange.getRequestURI().getPath());
-            // As Connect does: stop the task, resolve its config (the provider hands out), build its clients, answer.
-            task.get().close();
-            tuning[0].handedOut(Instant.now(), rebuildWith.get().get());
-            task.set(consumer("connector-consumer-again-0"));
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        rest.start();
+        HttpServer rest = rebuildingRest(
+                posted,
+                task,
+                "connector-consumer-again-0",
+                () -> tuning[0].handedOut(Instant.now(), rebuildWith.get().get()));
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             acceptForever(cluster);
             tuning[0] = builtFor100Ms(cluster);
@@ -258,17 +252,9 @@ class ReadaptationTest {
         AtomicReference<ProvidedSettings> measured = new AtomicReference<>();
         AtomicReference<KafkaConsumer<byte[], byte[]>> task = new AtomicReference<>();
         List<String> posted = Collections.synchronizedList(new ArrayList<>());
-        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        rest.createContext("/connectors/", exchange -> {
-            posted.add(exchange.getRequestURI().getPath());
-            // As Connect does: stop the task, resolve its config with the advice just measured, build its clients.
-            task.get().close();
-            tuning[0].handedOut(Instant.now(), measured.get());
-            task.set(consumer("connector-consumer-change-0"));
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        rest.start();
+        // the rebuilt task resolves its config with the advice just measured
+        HttpServer rest = rebuildingRest(
+                posted, task, "connector-consumer-change-0", () -> tuning[0].handedOut(Instant.now(), measured.get()));
         try (ServerSocket cluster = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             tuning[0] = builtFor100Ms(cluster);
             task.set(consumer("connector-consumer-change-0"));
@@ -423,6 +409,27 @@ class ReadaptationTest {
                 BdpSettings.recommend(new BdpSettings.Input(rttMicros, 25e6, 1, null, null, 1024)),
                 rttMicros,
                 Instant.now());
+    }
+
+    /**
+     * Connect's REST API rebuilding the task inside the restart call, as Connect does: every path is
+     * recorded, the task's client stopped, its config resolved (a hand-out), its client built again
+     * under the same client.id, and the call answered 204.
+     */
+    private static HttpServer rebuildingRest(
+            List<String> posted, AtomicReference<KafkaConsumer<byte[], byte[]>> task, String clientId, Runnable resolve)
+            throws IOException {
+        HttpServer rest = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        rest.createContext("/connectors/", exchange -> {
+            posted.add(exchange.getRequestURI().getPath());
+            task.get().close();
+            resolve.run();
+            task.set(consumer(clientId));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        rest.start();
+        return rest;
     }
 
     /** Connect's REST API as re-adaptation uses it: every call is recorded and answered 204. */
