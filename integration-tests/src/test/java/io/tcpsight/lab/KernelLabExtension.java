@@ -19,7 +19,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * </pre>
  */
 public final class KernelLabExtension implements BeforeAllCallback, AfterEachCallback {
-    /** By the thread of the test that started them: tests of a class may run concurrently (VersionMatrixLabIT). */
+    /**
+     * By the thread that started them: a test's own threads start labs too (VersionMatrixLabIT's
+     * releases), and each such thread closes its own ({@link #closeAll()}).
+     */
     private final Map<Thread, List<KernelLab>> open = new HashMap<>();
 
     @Override

@@ -21,39 +21,41 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 public final class LaneOrder implements ClassOrderer {
     /**
-     * Seconds each class took in a fresh-clone run (2026-11-29, `34cc436`, the timeline SlowestTests
-     * prints); a class not listed counts as short, and runs last of its part.
+     * Seconds each class took in fresh-clone runs (2026-11-29, the mean of `0dbcace` and `f1c1fdc`,
+     * the timelines SlowestTests prints); a class not listed counts as short, and runs last of its part.
      */
     private static final Map<String, Integer> MEASURED_SECONDS = Map.ofEntries(
-            Map.entry("io.tcpsight.agent.BrokerAgentIT", 114),
-            Map.entry("io.tcpsight.agent.RollingRestartIT", 71),
-            Map.entry("io.tcpsight.agent.MetricsAtScaleIT", 118),
-            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerLabIT", 33),
-            Map.entry("io.tcpsight.connect.ConnectClusterReadaptationIT", 70),
-            Map.entry("io.tcpsight.agent.NewConsumerProtocolLabIT", 49),
-            Map.entry("io.tcpsight.doctor.DoctorIT", 29),
+            Map.entry("io.tcpsight.agent.BrokerAgentIT", 87),
+            Map.entry("io.tcpsight.agent.RollingRestartIT", 86),
+            Map.entry("io.tcpsight.agent.MetricsAtScaleIT", 79),
+            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerLabIT", 37),
+            Map.entry("io.tcpsight.connect.ConnectClusterReadaptationIT", 80),
+            Map.entry("io.tcpsight.agent.NewConsumerProtocolLabIT", 51),
+            Map.entry("io.tcpsight.doctor.DoctorIT", 38),
             Map.entry("io.tcpsight.matrix.JavaRuntimesLabIT", 32),
-            Map.entry("io.tcpsight.lab.ContainerLabIT", 41),
-            Map.entry("io.tcpsight.connect.WorkerEndpointsLabIT", 16),
-            Map.entry("io.tcpsight.otlp.OtlpExportIT", 19),
-            Map.entry("io.tcpsight.agent.IsolatingClassLoaderIT", 10),
-            Map.entry("io.tcpsight.alerts.AlertRulesIT", 11),
-            Map.entry("io.tcpsight.agent.LossLabIT", 136),
-            Map.entry("io.tcpsight.agent.AgentLabIT", 75),
-            Map.entry("io.tcpsight.doctor.DoctorLabIT", 91),
+            Map.entry("io.tcpsight.lab.ContainerLabIT", 39),
+            Map.entry("io.tcpsight.connect.WorkerEndpointsLabIT", 13),
+            Map.entry("io.tcpsight.otlp.OtlpExportIT", 18),
+            Map.entry("io.tcpsight.agent.IsolatingClassLoaderIT", 16),
+            Map.entry("io.tcpsight.kafka.ReporterOwnSocketsLabIT", 46),
+            Map.entry("io.tcpsight.alerts.AlertRulesIT", 14),
+            Map.entry("io.tcpsight.agent.LossLabIT", 126),
+            Map.entry("io.tcpsight.agent.AgentLabIT", 67),
+            Map.entry("io.tcpsight.doctor.DoctorLabIT", 82),
             Map.entry("io.tcpsight.fleet.FleetLabIT", 76),
             Map.entry("io.tcpsight.connect.ConfigProviderParamsLabIT", 56),
             Map.entry("io.tcpsight.agent.ClientZooIT", 56),
-            Map.entry("io.tcpsight.agent.BacklogLabIT", 23),
+            Map.entry("io.tcpsight.agent.BacklogLabIT", 25),
             Map.entry("io.tcpsight.agent.ClientTelemetryLabIT", 34),
             Map.entry("io.tcpsight.lab.KernelLabIT", 39),
-            Map.entry("io.tcpsight.agent.LibraryZooIT", 31));
+            Map.entry("io.tcpsight.agent.LibraryZooIT", 33),
+            Map.entry("io.tcpsight.connect.PluginOnAZeroMsLineLabIT", 26));
 
     /**
-     * Runs on both threads (two releases at once), so the other lane cannot run beside it: last
-     * of the shared part, where the other lane has ended and its thread helps.
+     * Runs its releases on threads of its own, several at once, which take the host's two CPUs:
+     * last of the shared part, where the other lane has ended.
      */
-    private static final String BOTH_THREADS = "io.tcpsight.matrix.VersionMatrixLabIT";
+    private static final String OWN_THREADS = "io.tcpsight.matrix.VersionMatrixLabIT";
 
     @Override
     public void orderClasses(ClassOrdererContext context) {
@@ -66,10 +68,10 @@ public final class LaneOrder implements ClassOrderer {
                         .thenComparing(descriptor -> descriptor.getTestClass().getName()));
     }
 
-    /** 0: beside the lab lane; 1: the lab lane's shared part; 2: both threads; 3: the host whole. */
+    /** 0: beside the lab lane; 1: the lab lane's shared part; 2: the version matrix; 3: the host whole. */
     private static int part(ClassDescriptor descriptor) {
         Class<?> type = descriptor.getTestClass();
-        if (type.getName().equals(BOTH_THREADS)) {
+        if (type.getName().equals(OWN_THREADS)) {
             return 2;
         }
         Execution execution = type.getAnnotation(Execution.class);
