@@ -29,6 +29,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -38,7 +41,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * (no Micrometer: every other test has it). Each client must construct, move its records, and its
  * reporter must name its own sockets by byte counts, 20 ms across the delay line.
  */
-@ResourceLock(HostCpu.LOCK)
+// Names, records and a scrape, no time or rate: in a lab of its own beside the lab lane (HostCpu, LaneOrder)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class ShippedClassPathLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();

@@ -39,6 +39,8 @@ public final class LaneOrder implements ClassOrderer {
             Map.entry("io.tcpsight.agent.IsolatingClassLoaderIT", 16),
             Map.entry("io.tcpsight.kafka.ReporterOwnSocketsLabIT", 46),
             Map.entry("io.tcpsight.alerts.AlertRulesIT", 14),
+            Map.entry("io.tcpsight.kafka.ShippedClassPathLabIT", 26),
+            Map.entry("io.tcpsight.kafka.MetricsReporterLabIT", 16),
             Map.entry("io.tcpsight.agent.LossLabIT", 126),
             Map.entry("io.tcpsight.agent.AgentLabIT", 67),
             Map.entry("io.tcpsight.doctor.DoctorLabIT", 82),
