@@ -7,6 +7,7 @@ import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
 import io.tcpsight.agent.internal.naming.BrokerSocketSettings;
 import io.tcpsight.agent.internal.telemetry.TelemetryIntake;
 import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.monitor.Round;
 import io.tcpsight.internal.runtime.ObservationRuntime;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.TcpSockets;
@@ -162,6 +163,11 @@ final class AgentAssembly {
     /** For tests in this package: what the registry tracks now. */
     List<TrackedConnection> tracked() {
         return observation.registry().connections();
+    }
+
+    /** For tests in this package: the latest round, as /connections shows it. */
+    Round lastRound() {
+        return observation.monitor().lastRound();
     }
 
     void close() {

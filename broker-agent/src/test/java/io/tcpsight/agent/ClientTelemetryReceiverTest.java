@@ -20,9 +20,9 @@ import io.tcpsight.internal.sampling.TrackedConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.requests.RequestContext;
@@ -181,8 +181,10 @@ class ClientTelemetryReceiverTest {
                 TrackedConnection joined = connection(agent, pair.brokerSide());
                 String json = "";
                 for (int i = 0; i < 100 && !json.contains("clientTelemetry"); i++) {
-                    Thread.sleep(50); // the first sample: /connections lists sampled connections
-                    json = ConnectionJson.array(List.of(joined));
+                    Thread.sleep(50); // the first round: /connections lists the connections a round judged
+                    json = ConnectionJson.array(agent.lastRound().connections().stream()
+                            .filter(judged -> judged.connection() == joined)
+                            .collect(Collectors.toList()));
                 }
                 assertTrue(
                         json.contains("\"clientTelemetry\":{\"clientInstanceId\":\"" + INSTANCE

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.internal.export.TcpsightJmx;
 import io.tcpsight.internal.kafka.ClientReporter;
 import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.monitor.JudgedConnection;
+import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.LoopbackConnections;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -95,10 +98,13 @@ class TcpsightMetricsReporterTest {
                 Thread.sleep(500);
                 assertEquals(0, server.getAttribute(name, "FindingCount"), "a loopback path is healthy: " + logged);
                 // no Kafka client's byte counts match these sockets: sampled, and named by nobody
-                assertTrue(reporter.monitor().orElseThrow().registry().connections().stream()
+                ConnectionMonitor monitor = reporter.monitor().orElseThrow();
+                List<TrackedConnection> judged =
+                        JudgedConnection.connections(monitor.lastRound().connections());
+                assertTrue(monitor.registry().connections().stream()
                         .allMatch(c -> c.identity().clientId().isEmpty()
                                 && c.identity().ownerKnownBy() == OwnerKnownBy.UNPLACED
-                                && c.latest().isPresent()));
+                                && judged.contains(c)));
             } finally {
                 reporter.close();
             }

@@ -4,16 +4,20 @@ import io.tcpsight.internal.diagnose.FindingJson;
 import io.tcpsight.internal.diagnose.JsonText;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.monitor.JudgedConnection;
 import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.SocketBufferState;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
 
-/** The JSON of /connections: each connection's identity and what its last sample saw. */
+/**
+ * The JSON of /connections: each connection of a round with its identity, what the round's sample
+ * saw and the window ceiling the round judged it by; the handshake and the client's own push as the
+ * connection holds them now.
+ */
 public final class ConnectionJson {
     public static final int DEFAULT_TOP = 20;
     public static final int MAX_TOP = 1000;
@@ -35,22 +39,22 @@ public final class ConnectionJson {
         }
     }
 
-    public static String array(List<TrackedConnection> connections) {
+    public static String array(List<JudgedConnection> connections) {
         return array(connections, false);
     }
 
     /** The same; without principals and addresses when {@code redacted}. */
-    public static String array(List<TrackedConnection> connections, boolean redacted) {
+    public static String array(List<JudgedConnection> connections, boolean redacted) {
         return "[" + String.join(",", objects(connections, redacted)) + "]";
     }
 
     /** One JSON object per sampled connection, in order; the elements of {@link #array}. */
-    public static List<String> objects(List<TrackedConnection> connections) {
+    public static List<String> objects(List<JudgedConnection> connections) {
         return objects(connections, false);
     }
 
     /** The same; without principals and addresses when {@code redacted} (see {@link FindingJson#array(List, boolean)}). */
-    public static List<String> objects(List<TrackedConnection> connections, boolean redacted) {
+    public static List<String> objects(List<JudgedConnection> connections, boolean redacted) {
         return objects(connections, redacted, "settings", identity -> "");
     }
 
@@ -60,17 +64,14 @@ public final class ConnectionJson {
      * leave the field out (the broker agent's own socket settings, for a connection to its listener).
      */
     public static List<String> objects(
-            List<TrackedConnection> connections,
+            List<JudgedConnection> connections,
             boolean redacted,
             String settingsField,
             Function<ConnectionIdentity, String> settings) {
         List<String> objects = new ArrayList<>(connections.size());
-        for (TrackedConnection connection : connections) {
-            Optional<ConnectionSample> latest = connection.latest();
-            if (latest.isEmpty()) {
-                continue;
-            }
-            ConnectionSample sample = latest.get();
+        for (JudgedConnection judged : connections) {
+            TrackedConnection connection = judged.connection();
+            ConnectionSample sample = judged.sample();
             StringBuilder json = new StringBuilder("{\"connection\":");
             FindingJson.connection(json, connection.identity(), redacted);
             json.append(",\"ownerKnownBy\":\"")
@@ -113,6 +114,8 @@ public final class ConnectionJson {
                 field(json, "TCP_CONGESTION", buffers.congestionControl(), false);
                 json.append('}');
             }
+            judged.windowCeilingBytes().ifPresent(ceiling -> json.append(",\"windowCeilingBytes\":")
+                    .append(ceiling));
             if (connection.handshakeMillis().isPresent()) {
                 json.append(",\"handshakeMs\":")
                         .append(connection.handshakeMillis().getAsLong());

@@ -5,6 +5,7 @@ import io.tcpsight.internal.diagnose.FindingJson;
 import io.tcpsight.internal.diagnose.Severity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.monitor.JudgedConnection;
 import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.lang.management.ManagementFactory;
@@ -82,8 +83,9 @@ public final class TcpsightJmx implements TcpsightStatusMBean, AutoCloseable {
                 .toArray(String[]::new);
     }
 
-    static String describe(TrackedConnection connection) {
-        ConnectionSample sample = connection.latest().get();
+    static String describe(JudgedConnection judged) {
+        TrackedConnection connection = judged.connection();
+        ConnectionSample sample = judged.sample();
         Optional<IntervalStats> interval = sample.interval();
         return String.format(
                 "%s owner=%s rtt=%.2fms wscale=%s snd_wnd=%s cwnd=%d retrans=%d rwnd_limited=%.2f sndbuf_limited=%.2f",

@@ -9,7 +9,6 @@ import io.tcpsight.internal.sampling.ByteCountAttribution;
 import io.tcpsight.internal.sampling.ByteCountAttribution.ClientConnection;
 import io.tcpsight.internal.sampling.ByteCountAttribution.SocketCounts;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
-import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -111,13 +110,10 @@ public final class ClientSocketOwnership {
         List<SocketCounts> sockets = new ArrayList<>();
         Map<Long, TrackedConnection> byInode = new HashMap<>();
         for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = connection.latest().orElse(null);
-            if (sample != null
-                    && sample.bytesReceived().isPresent()
-                    && sample.bytesAcked().isPresent()) {
-                sockets.add(SocketCounts.of(connection.inode(), null, sample));
+            SocketCounts.of(connection, null).ifPresent(counts -> {
+                sockets.add(counts);
                 byInode.put(connection.inode(), connection);
-            }
+            });
         }
         if (sockets.isEmpty()) {
             return;

@@ -16,6 +16,7 @@ import io.tcpsight.internal.sampling.ConnectionSampler;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.TcpState;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -44,8 +45,15 @@ public final class ConnectionMonitor {
     private final FindingsBoard board;
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
     private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
+    private final List<Function<List<JudgedConnection>, List<Finding>>> judgedFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
+    /**
+     * What every output reads: the latest round, kept as each connection's sample and ceiling with the
+     * findings published (about 40 bytes a connection beside what the connection holds anyway).
+     */
+    private volatile Round lastRound = Round.NONE;
+
     private volatile long lastRoundNanos = -1;
     private volatile long lastPreparationNanos = -1;
 
@@ -105,6 +113,14 @@ public final class ConnectionMonitor {
         roundFindings.add(source);
     }
 
+    /**
+     * The same, for a source that reads the round's samples (the host's counters against the
+     * connections that sent): it is given each connection as the round judged it.
+     */
+    public void addJudgedFindingSource(Function<List<JudgedConnection>, List<Finding>> source) {
+        judgedFindings.add(source);
+    }
+
     public ConnectionRegistry registry() {
         return registry;
     }
@@ -117,9 +133,18 @@ public final class ConnectionMonitor {
         return config;
     }
 
-    /** The {@code limit} worst tracked connections by {@link ConnectionRanking}, with the current findings. */
-    public List<TrackedConnection> worstConnections(int limit) {
-        return ConnectionRanking.worst(registry.connections(), board.current(), limit);
+    /**
+     * The latest round: its connections as it sampled and judged them and the findings it published.
+     * Every output that shows a connection reads this, so none shows a sample the findings were not
+     * judged on; empty before the first round.
+     */
+    public Round lastRound() {
+        return lastRound;
+    }
+
+    /** The {@code limit} worst connections of the latest round, by {@link ConnectionRanking}. */
+    public List<JudgedConnection> worstConnections(int limit) {
+        return ConnectionRanking.worst(lastRound, limit);
     }
 
     /**
@@ -178,7 +203,7 @@ public final class ConnectionMonitor {
         List<JudgedConnection> judged = new ArrayList<>(sampled.size());
         UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = connection.latest().get();
+            ConnectionSample sample = sampler.sampleOf(connection);
             ConnectionFacts facts = facts(connection, sample, kernelFacts);
             List<Finding> own = Diagnosis.connection(facts, config);
             judged.add(new JudgedConnection(connection, sample, facts, WindowModel.windowCeiling(facts), own));
@@ -198,6 +223,14 @@ public final class ConnectionMonitor {
                 failed = failed == null ? failure : failed;
             }
         }
+        List<JudgedConnection> judgedView = Collections.unmodifiableList(judged);
+        for (Function<List<JudgedConnection>, List<Finding>> source : judgedFindings) {
+            try {
+                findings.addAll(source.apply(judgedView));
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
+        }
         for (Supplier<List<Finding>> source : extraFindings) {
             try {
                 findings.addAll(source.get());
@@ -207,7 +240,8 @@ public final class ConnectionMonitor {
         }
         board.publish(findings, System.currentTimeMillis());
         lastRoundNanos = System.nanoTime() - started;
-        Round round = new Round(judged, findings);
+        Round round = new Round(judgedView, Collections.unmodifiableList(findings));
+        lastRound = round.kept();
         for (RoundListener listener : listeners) {
             listener.onRound(round);
         }

@@ -18,35 +18,34 @@ import java.util.PriorityQueue;
  * The one order of "the worst connections", for every output that lists some (the metrics' table,
  * JMX, the agent's and the plugin's /connections): connections with findings first (worst
  * severity, then most findings), then the most limited by the peer's window or the send buffer,
- * then the highest RTT. Each connection's sample is read once before sorting: the sampler
- * replaces samples meanwhile, and a sort whose keys change under it fails ("Comparison method
- * violates its general contract").
+ * then the highest RTT. It ranks a round ({@link Round}): each connection by the sample the round
+ * judged and the findings the round published on its two ends, so a list never shows a sample newer
+ * than the findings beside it, and the sampler's next samples cannot change a key under the sort.
  */
 public final class ConnectionRanking {
     private ConnectionRanking() {}
 
     /** A ranked connection with the sample and the findings it was ranked by. */
     public static final class Ranked {
+        public final JudgedConnection judged;
         public final TrackedConnection connection;
+        /** The round's sample. */
         public final ConnectionSample sample;
+
         public final int findings;
         /** The worst finding's severity ordinal; -1 without findings. */
         public final int worstSeverity;
-        /** As the round judged it; empty when ranked between rounds (the live connections) or unknown. */
+        /** As the round judged it; empty when unknown. */
         public final Optional<Long> windowCeilingBytes;
 
         final double limited;
         final int order;
 
-        Ranked(
-                TrackedConnection connection,
-                ConnectionSample sample,
-                Optional<Long> windowCeilingBytes,
-                int[] findingCounts,
-                int order) {
-            this.connection = connection;
-            this.sample = sample;
-            this.windowCeilingBytes = windowCeilingBytes;
+        Ranked(JudgedConnection judged, int[] findingCounts, int order) {
+            this.judged = judged;
+            this.connection = judged.connection();
+            this.sample = judged.sample();
+            this.windowCeilingBytes = judged.windowCeilingBytes();
             this.findings = findingCounts[0];
             this.worstSeverity = findingCounts[1];
             this.order = order;
@@ -77,29 +76,26 @@ public final class ConnectionRanking {
     }
 
     /**
-     * The {@code limit} worst of these connections that have a sample, worst first. A bounded heap
-     * keeps the worst {@code limit} as the connections go by, so a round at 15,000 connections sorts 50.
+     * The {@code limit} worst connections of a round, worst first, each with the sample and the ceiling
+     * the round judged: the one entry point. A bounded heap keeps the worst {@code limit} as the
+     * connections go by, so a round at 15,000 connections sorts 50.
      */
-    public static List<Ranked> rank(List<TrackedConnection> connections, List<Finding> findings, int limit) {
-        Map<List<InetSocketAddress>, int[]> counts = findingCounts(findings);
-        Worst worst = new Worst(limit);
-        for (TrackedConnection connection : connections) {
-            ConnectionSample sample = connection.latest().orElse(null);
-            if (sample != null) {
-                worst.offer(connection, sample, Optional.empty(), counts);
-            }
-        }
-        return worst.sorted();
-    }
-
-    /** The {@code limit} worst connections of a round, each with the sample and the ceiling the round judged. */
     public static List<Ranked> rank(Round round, int limit) {
         Map<List<InetSocketAddress>, int[]> counts = findingCounts(round.findings());
         Worst worst = new Worst(limit);
         for (JudgedConnection judged : round.connections()) {
-            worst.offer(judged.connection(), judged.sample(), judged.windowCeilingBytes(), counts);
+            worst.offer(judged, counts);
         }
         return worst.sorted();
+    }
+
+    /** The judged connections alone, in the same order: what /connections and JMX list. */
+    public static List<JudgedConnection> worst(Round round, int limit) {
+        List<JudgedConnection> worst = new ArrayList<>();
+        for (Ranked ranked : rank(round, limit)) {
+            worst.add(ranked.judged);
+        }
+        return worst;
     }
 
     /** Per connection (its two ends): {count, worst severity ordinal}. */
@@ -128,16 +124,14 @@ public final class ConnectionRanking {
             this.kept = new PriorityQueue<>(Math.max(1, Math.min(limit, 1024) + 1), WORST_FIRST.reversed());
         }
 
-        void offer(
-                TrackedConnection connection,
-                ConnectionSample sample,
-                Optional<Long> windowCeilingBytes,
-                Map<List<InetSocketAddress>, int[]> counts) {
+        void offer(JudgedConnection judged, Map<List<InetSocketAddress>, int[]> counts) {
             if (limit <= 0) {
                 return;
             }
-            int[] found = counts.isEmpty() ? NONE : counts.getOrDefault(ends(connection.identity()), NONE);
-            Ranked ranked = new Ranked(connection, sample, windowCeilingBytes, found, order++);
+            int[] found = counts.isEmpty()
+                    ? NONE
+                    : counts.getOrDefault(ends(judged.connection().identity()), NONE);
+            Ranked ranked = new Ranked(judged, found, order++);
             if (kept.size() < limit) {
                 kept.add(ranked);
             } else if (WORST_FIRST.compare(ranked, kept.peek()) < 0) {
@@ -151,16 +145,6 @@ public final class ConnectionRanking {
             ranked.sort(WORST_FIRST);
             return ranked;
         }
-    }
-
-    /** The connections alone, in the same order. */
-    public static List<TrackedConnection> worst(
-            List<TrackedConnection> connections, List<Finding> findings, int limit) {
-        List<TrackedConnection> worst = new ArrayList<>();
-        for (Ranked ranked : rank(connections, findings, limit)) {
-            worst.add(ranked.connection);
-        }
-        return worst;
     }
 
     /** A connection's two ends: what ties a finding to the connection it was raised for, whatever the names. */

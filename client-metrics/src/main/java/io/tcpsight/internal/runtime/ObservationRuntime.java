@@ -15,10 +15,10 @@ import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.LogText;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.monitor.JudgedConnection;
 import io.tcpsight.internal.monitor.SamplingLoop;
 import io.tcpsight.internal.sampling.CensusTracker;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
-import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.LiveHostSources;
 import io.tcpsight.internal.tcp.ProcessSocket;
@@ -83,7 +83,7 @@ public final class ObservationRuntime implements AutoCloseable {
                 },
                 board);
         monitor.observeHost(host);
-        monitor.addRoundFindingSource(connections -> host.latest()
+        monitor.addJudgedFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
                         signals, sending(connections), ConnectionIdentity.of(builder.hostRole.get(), null, null)))
                 .orElse(List.of()));
@@ -139,18 +139,19 @@ public final class ObservationRuntime implements AutoCloseable {
     }
 
     /** The named connections that retransmitted or were busy in their last interval, for the host findings. */
-    private static List<HostSignalRules.Sending> sending(List<TrackedConnection> connections) {
+    private static List<HostSignalRules.Sending> sending(List<JudgedConnection> judged) {
         List<HostSignalRules.Sending> sending = new ArrayList<>();
-        for (TrackedConnection connection : connections) {
-            if (!connection.identity().ownerKnownBy().known()) {
+        for (JudgedConnection connection : judged) {
+            ConnectionIdentity identity = connection.connection().identity();
+            if (!identity.ownerKnownBy().known()) {
                 continue;
             }
             connection
-                    .latest()
-                    .flatMap(ConnectionSample::interval)
+                    .sample()
+                    .interval()
                     .filter(interval -> interval.retransmittedSegments() > 0 || interval.busyRatio() > 0)
                     .ifPresent(interval -> sending.add(new HostSignalRules.Sending(
-                            connection.identity(), interval.retransmittedSegments(), interval.busyRatio())));
+                            identity, interval.retransmittedSegments(), interval.busyRatio())));
         }
         return sending;
     }

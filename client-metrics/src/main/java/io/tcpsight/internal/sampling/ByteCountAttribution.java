@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -151,6 +152,20 @@ public final class ByteCountAttribution {
         }
 
         /** A sampled socket's counts, with its queues when the sample has them. */
+        /**
+         * A connection's counts as its round's sample read them (a namer's, right after sampling),
+         * keyed by its inode; empty where the sample has not both byte counts.
+         */
+        public static Optional<SocketCounts> of(TrackedConnection sampled, String brokerNodeId) {
+            ConnectionSample sample = sampled.latest().orElse(null);
+            if (sample == null
+                    || sample.bytesReceived().isEmpty()
+                    || sample.bytesAcked().isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(of(sampled.inode(), brokerNodeId, sample));
+        }
+
         public static SocketCounts of(long socket, String brokerNodeId, ConnectionSample sample) {
             return new SocketCounts(
                     socket,

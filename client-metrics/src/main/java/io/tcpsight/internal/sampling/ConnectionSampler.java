@@ -102,6 +102,11 @@ public final class ConnectionSampler {
         return sampled;
     }
 
+    /** The sample this sampler's latest {@link #sample()} took of a connection it returned: for that round. */
+    public ConnectionSample sampleOf(TrackedConnection sampled) {
+        return sampled.latest().orElseThrow(() -> new IllegalArgumentException("never sampled: fd " + sampled.fd()));
+    }
+
     /** Tracked connections released because their descriptor had been reused by another socket, since start. */
     public long reusedDescriptors() {
         return reusedDescriptors;

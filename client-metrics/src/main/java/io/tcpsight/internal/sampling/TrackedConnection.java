@@ -112,8 +112,11 @@ public final class TrackedConnection {
         owner = state;
     }
 
-    /** The last sample; empty before the first. */
-    public Optional<ConnectionSample> latest() {
+    /**
+     * The last sample; empty before the first. Sampling's own: what the rules judged and every
+     * output shows is the round's sample ({@code JudgedConnection}), never one taken since.
+     */
+    Optional<ConnectionSample> latest() {
         return Optional.ofNullable(latest);
     }
 

@@ -11,6 +11,7 @@ import io.tcpsight.internal.diagnose.FindingsBoard;
 import io.tcpsight.internal.diagnose.Remedy;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.export.ConnectionJson;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
@@ -21,6 +22,7 @@ import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.CensusTracker;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
 import io.tcpsight.internal.sampling.ConnectionSampler;
+import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.LoopbackConnections;
 import io.tcpsight.internal.tcp.TcpSockets;
@@ -76,16 +78,16 @@ class ConnectionMonitorTest {
                             TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"))
                     .get();
             assertEquals(2, sampler.sample().size());
-            assertTrue(sending.latest().get().interval().isEmpty(), "no interval on the first sample");
-            assertTrue(sending.latest().get().buffers().isPresent(), "buffer state read on the first sample");
+            assertTrue(sampler.sampleOf(sending).interval().isEmpty(), "no interval on the first sample");
+            assertTrue(sampler.sampleOf(sending).buffers().isPresent(), "buffer state read on the first sample");
 
             LoopbackConnections.transfer(client, server, 4 << 20);
             Thread.sleep(20);
             sampler.sample();
-            IntervalStats sent = sending.latest().get().interval().get();
+            IntervalStats sent = sampler.sampleOf(sending).interval().get();
             assertTrue(sent.bytesAcked() >= 4 << 20, "acked " + sent.bytesAcked());
             assertTrue(sent.segmentsOut() > 0);
-            assertTrue(receiving.latest().get().interval().get().bytesReceived() >= 4 << 20);
+            assertTrue(sampler.sampleOf(receiving).interval().get().bytesReceived() >= 4 << 20);
             assertTrue(sent.seconds() > 0);
 
             int closedFd = TcpSockets.fileDescriptor(client);
@@ -96,6 +98,63 @@ class ConnectionMonitorTest {
             assertEquals(1, sampler.goneDescriptors(), "counted as gone");
             assertEquals(0, sampler.failedSamples());
             assertEquals(0, sampler.reusedDescriptors());
+        }
+    }
+
+    /**
+     * The latest round is what every output lists: a sample taken after it (the next round under way)
+     * is not shown until a round has judged it, and a list before the first round is empty.
+     */
+    @Test
+    void theOutputsShowTheLatestRoundsSamplesNotANewerOne() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                new FindingsBoard(0, finding -> {}));
+        List<Round> told = new ArrayList<>();
+        monitor.addListener(told::add);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
+            SocketChannel client = loopback.connectPair(0);
+            SocketChannel server = loopback.accepted.get(0);
+            registry.track(TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"));
+            registry.track(TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"));
+            assertEquals(List.of(), monitor.worstConnections(10), "nothing judged before the first round");
+
+            monitor.round();
+            Round round = monitor.lastRound();
+            assertEquals(1, told.size());
+            for (int i = 0; i < 2; i++) { // kept as told: the same sample, the facts the listeners' alone
+                assertTrue(round.connections().get(i).sample()
+                        == told.get(0).connections().get(i).sample());
+                assertTrue(round.connections().get(i).facts().isEmpty());
+            }
+            LoopbackConnections.transfer(client, server, 1 << 20);
+            new ConnectionSampler(registry).sample(); // samples the round did not judge
+            List<JudgedConnection> shown = monitor.worstConnections(10);
+            assertEquals(2, shown.size());
+            for (JudgedConnection judged : shown) {
+                assertTrue(round.connections().contains(judged), "a connection of the latest round");
+                assertFalse(
+                        SampledConnections.latest(judged.connection()) == judged.sample(),
+                        "the newer sample is the sampler's, not the outputs'");
+            }
+            String json = ConnectionJson.array(shown);
+            for (JudgedConnection judged : shown) {
+                assertTrue(
+                        json.contains(
+                                "\"bytesAcked\":" + judged.sample().bytesAcked().getAsLong()),
+                        "the round's byte count: " + json);
+                judged.windowCeilingBytes()
+                        .ifPresent(ceiling ->
+                                assertTrue(json.contains("\"windowCeilingBytes\":" + ceiling), "its ceiling: " + json));
+            }
+
+            monitor.round();
+            assertFalse(
+                    round.connections().contains(monitor.worstConnections(10).get(0)), "the next round's");
         }
     }
 
@@ -124,8 +183,8 @@ class ConnectionMonitorTest {
     void theFactsCarryThePeersWindowScaleAndTheWidestWindowBefore() throws Exception {
         List<Round> seen = new ArrayList<>();
         slowReaderRound(true, seen);
-        ConnectionFacts first = seen.get(0).connections().get(0).facts();
-        ConnectionFacts second = seen.get(1).connections().get(0).facts();
+        ConnectionFacts first = seen.get(0).connections().get(0).facts().orElseThrow();
+        ConnectionFacts second = seen.get(1).connections().get(0).facts().orElseThrow();
         assertTrue(
                 second.peerWindowScale().orElseThrow() < second.rcvWindowScale(),
                 "peer scale " + second.peerWindowScale() + ", own " + second.rcvWindowScale());
@@ -209,7 +268,9 @@ class ConnectionMonitorTest {
                             broker.getRemoteAddress()));
             // named from the sample itself once it has sent data, before the rules of the same round run
             monitor.addNamer(sampled -> sampled.forEach(connection -> {
-                if (named && connection.latest().get().bytesAcked().orElse(0) > 1) { // the SYN counts as one byte
+                if (named
+                        && SampledConnections.latest(connection).bytesAcked().orElse(0)
+                                > 1) { // the SYN counts as one byte
                     connection.updateIdentity(
                             unnamed -> unnamed.withClientId("consumer-slow-1").ownerKnownBy(OwnerKnownBy.HOOKS));
                 }
@@ -230,7 +291,7 @@ class ConnectionMonitorTest {
             }
             monitor.round();
             IntervalStats interval =
-                    registry.connections().get(0).latest().get().interval().get();
+                    monitor.lastRound().connections().get(0).sample().interval().get();
             assertTrue(
                     interval.rwndLimitedRatio() > 0.5,
                     "rwnd-limited " + interval.rwndLimitedRatio() + " busy " + interval.busyRatio());

@@ -6,11 +6,13 @@ import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.Remedy;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +40,17 @@ class ConnectionRankingTest {
                         new Remedy(List.of(), "test")));
             }
         }
-        List<ConnectionRanking.Ranked> all = ConnectionRanking.rank(connections, findings, Integer.MAX_VALUE);
+        List<JudgedConnection> judged = new ArrayList<>();
+        for (TrackedConnection connection : connections) {
+            judged.add(new JudgedConnection(
+                    connection,
+                    SampledConnections.latest(connection),
+                    ConnectionFacts.builder(connection.identity()).build(),
+                    Optional.empty(),
+                    List.of()));
+        }
+        Round round = new Round(judged, findings);
+        List<ConnectionRanking.Ranked> all = ConnectionRanking.rank(round, Integer.MAX_VALUE);
         assertEquals(connections.size(), all.size());
         for (int i = 1; i < all.size(); i++) {
             ConnectionRanking.Ranked before = all.get(i - 1);
@@ -54,9 +66,9 @@ class ConnectionRankingTest {
                     "worst first at " + i);
         }
         for (int limit : new int[] {1, 10, 50, 1_999, 2_000, 5_000}) {
-            List<TrackedConnection> head = new ArrayList<>();
-            all.subList(0, Math.min(limit, all.size())).forEach(ranked -> head.add(ranked.connection));
-            assertEquals(head, ConnectionRanking.worst(connections, findings, limit), "the worst " + limit);
+            List<JudgedConnection> head = new ArrayList<>();
+            all.subList(0, Math.min(limit, all.size())).forEach(ranked -> head.add(ranked.judged));
+            assertEquals(head, ConnectionRanking.worst(round, limit), "the worst " + limit);
         }
     }
 }

@@ -15,7 +15,6 @@ import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.runtime.ObservationRuntime;
 import io.tcpsight.internal.sampling.AgentHookNames;
 import io.tcpsight.internal.sampling.ByteCountAttribution;
-import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.MeasuredPaths;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.ProcessSocket;
@@ -159,14 +158,13 @@ public final class WorkerObservation implements AutoCloseable {
         List<ByteCountAttribution.SocketCounts> sockets = new ArrayList<>();
         Map<Long, TrackedConnection> byInode = new HashMap<>();
         for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = connection.latest().get();
-            if (sample.bytesReceived().isPresent() && sample.bytesAcked().isPresent()) {
-                sockets.add(ByteCountAttribution.SocketCounts.of(
-                        connection.inode(),
-                        brokers.nodeAt(connection.identity().remote().orElse(null)),
-                        sample));
-                byInode.put(connection.inode(), connection);
-            }
+            ByteCountAttribution.SocketCounts.of(
+                            connection,
+                            brokers.nodeAt(connection.identity().remote().orElse(null)))
+                    .ifPresent(counts -> {
+                        sockets.add(counts);
+                        byInode.put(connection.inode(), connection);
+                    });
         }
         List<ByteCountAttribution.ClientConnection> after = ClientNodeMetrics.read();
         Map<String, Boolean> plaintext = new HashMap<>(); // per client, not per connection: one config read each
