@@ -62,13 +62,14 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
      * labs one after another).
      */
     public synchronized void closeAll() {
+        // taken off first: a close that throws leaves no lab for this thread's next test to close and be blamed for
         List<KernelLab> mine = open.getOrDefault(Thread.currentThread(), List.of());
+        open.remove(Thread.currentThread());
         for (int i = mine.size() - 1; i >= 0; i--) {
             KernelLab lab = mine.get(i);
             lab.close();
             System.out.println("[lab " + lab.serverNamespace() + ", " + lab.link() + "] delay line: "
                     + lab.delayLineStatistics().replace("ready\n", "").trim().replace("\n", "; "));
         }
-        open.remove(Thread.currentThread());
     }
 }

@@ -151,10 +151,9 @@ public final class ByteCountAttribution {
             this.unackedBytes = unackedBytes;
         }
 
-        /** A sampled socket's counts, with its queues when the sample has them. */
         /**
-         * A connection's counts as its round's sample read them (a namer's, right after sampling),
-         * keyed by its inode; empty where the sample has not both byte counts.
+         * A connection's counts as its round's sample read them (for a namer, which runs right after
+         * sampling, on the round's thread), keyed by its inode; empty where the sample has not both byte counts.
          */
         public static Optional<SocketCounts> of(TrackedConnection sampled, String brokerNodeId) {
             ConnectionSample sample = sampled.latest().orElse(null);
@@ -166,6 +165,7 @@ public final class ByteCountAttribution {
             return Optional.of(of(sampled.inode(), brokerNodeId, sample));
         }
 
+        /** A sampled socket's counts, with its queues when the sample has them. */
         public static SocketCounts of(long socket, String brokerNodeId, ConnectionSample sample) {
             return new SocketCounts(
                     socket,

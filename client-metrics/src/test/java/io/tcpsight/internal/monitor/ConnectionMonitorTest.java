@@ -34,6 +34,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The connection model on real loopback sockets. */
@@ -119,13 +120,28 @@ class ConnectionMonitorTest {
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             SocketChannel client = loopback.connectPair(0);
             SocketChannel server = loopback.accepted.get(0);
-            registry.track(TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"));
-            registry.track(TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"));
+            TrackedConnection sender = registry.track(
+                            TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"))
+                    .get();
+            TrackedConnection receiver = registry.track(
+                            TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"))
+                    .get();
+            // the receiving end carries a finding of the round's own (a round-level source): the ranking
+            // counts it from the kept round's published findings, by the connection's two ends
+            Finding onTheReceiver = new Finding(
+                    RuleId.SMALL_RECEIVE_BUFFER,
+                    Severity.CRITICAL,
+                    receiver.identity(),
+                    List.of(),
+                    new Remedy(List.of(), "test"));
+            monitor.addRoundFindingSource(connections -> List.of(onTheReceiver));
+            new ConnectionSampler(registry).sample(); // sampled, not yet judged by a round
             assertEquals(List.of(), monitor.worstConnections(10), "nothing judged before the first round");
 
             monitor.round();
             Round round = monitor.lastRound();
             assertEquals(1, told.size());
+            assertEquals(List.of(onTheReceiver), round.findings(), "the kept round's findings are the published ones");
             for (int i = 0; i < 2; i++) { // kept as told: the same sample, the facts the listeners' alone
                 assertTrue(round.connections().get(i).sample()
                         == told.get(0).connections().get(i).sample());
@@ -133,29 +149,54 @@ class ConnectionMonitorTest {
             }
             LoopbackConnections.transfer(client, server, 1 << 20);
             new ConnectionSampler(registry).sample(); // samples the round did not judge
+            long roundAcked = round.connections().stream()
+                    .filter(judged -> judged.connection() == sender)
+                    .findFirst()
+                    .orElseThrow()
+                    .sample()
+                    .bytesAcked()
+                    .getAsLong();
+            assertTrue(
+                    SampledConnections.latest(sender).bytesAcked().getAsLong() >= roundAcked + (1 << 20),
+                    "the newer sample has moved");
             List<JudgedConnection> shown = monitor.worstConnections(10);
             assertEquals(2, shown.size());
-            for (JudgedConnection judged : shown) {
+            assertTrue(shown.get(0).connection() == receiver, "ranked by the round's findings: " + shown);
+            for (ConnectionRanking.Ranked ranked : ConnectionRanking.rank(monitor.lastRound(), 10)) {
+                boolean onReceiver = ranked.connection == receiver;
+                assertEquals(onReceiver ? 1 : 0, ranked.findings, "findings counted on " + ranked.connection.fd());
+                assertEquals(onReceiver ? Severity.CRITICAL.ordinal() : -1, ranked.worstSeverity);
+            }
+            List<String> objects = ConnectionJson.objects(shown);
+            for (int i = 0; i < shown.size(); i++) {
+                JudgedConnection judged = shown.get(i);
+                String object = objects.get(i);
                 assertTrue(round.connections().contains(judged), "a connection of the latest round");
                 assertFalse(
                         SampledConnections.latest(judged.connection()) == judged.sample(),
                         "the newer sample is the sampler's, not the outputs'");
-            }
-            String json = ConnectionJson.array(shown);
-            for (JudgedConnection judged : shown) {
                 assertTrue(
-                        json.contains(
-                                "\"bytesAcked\":" + judged.sample().bytesAcked().getAsLong()),
-                        "the round's byte count: " + json);
-                judged.windowCeilingBytes()
-                        .ifPresent(ceiling ->
-                                assertTrue(json.contains("\"windowCeilingBytes\":" + ceiling), "its ceiling: " + json));
+                        hasField(
+                                object,
+                                "bytesAcked",
+                                judged.sample().bytesAcked().getAsLong()),
+                        "the round's byte count: " + object);
+                long ceiling = judged.windowCeilingBytes().orElseThrow();
+                assertTrue(hasField(object, "windowCeilingBytes", ceiling), "its ceiling: " + object);
             }
 
             monitor.round();
-            assertFalse(
-                    round.connections().contains(monitor.worstConnections(10).get(0)), "the next round's");
+            JudgedConnection next = monitor.worstConnections(10).get(0);
+            assertTrue(monitor.lastRound().connections().contains(next), "the next round's");
+            assertFalse(round.connections().contains(next), "not the round before's");
         }
+    }
+
+    /** The field with exactly this value (not a longer number that begins with it). */
+    private static boolean hasField(String object, String name, long value) {
+        return Pattern.compile("\"" + name + "\":" + value + "[,}]")
+                .matcher(object)
+                .find();
     }
 
     @Test

@@ -11,7 +11,9 @@ import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,8 @@ class ConnectionRankingTest {
         Random random = new Random(42);
         List<TrackedConnection> connections = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
+        // what each connection was given, counted apart from the ranking: {count, worst severity}
+        Map<TrackedConnection, int[]> given = new HashMap<>();
         for (int fd = 0; fd < 2_000; fd++) {
             // few distinct values, so that many connections tie on every key
             long busy = 1_000_000;
@@ -32,6 +36,9 @@ class ConnectionRankingTest {
             int count = random.nextInt(10) < 8 ? 0 : 1 + random.nextInt(2);
             for (int i = 0; i < count; i++) {
                 Severity severity = Severity.values()[random.nextInt(Severity.values().length)];
+                int[] counts = given.computeIfAbsent(connection, any -> new int[] {0, -1});
+                counts[0]++;
+                counts[1] = Math.max(counts[1], severity.ordinal());
                 findings.add(new Finding(
                         RuleId.SMALL_RECEIVE_BUFFER,
                         severity,
@@ -52,6 +59,11 @@ class ConnectionRankingTest {
         Round round = new Round(judged, findings);
         List<ConnectionRanking.Ranked> all = ConnectionRanking.rank(round, Integer.MAX_VALUE);
         assertEquals(connections.size(), all.size());
+        for (ConnectionRanking.Ranked ranked : all) {
+            int[] counts = given.getOrDefault(ranked.connection, new int[] {0, -1});
+            assertEquals(counts[0], ranked.findings, "findings of fd " + ranked.connection.fd());
+            assertEquals(counts[1], ranked.worstSeverity, "worst severity of fd " + ranked.connection.fd());
+        }
         for (int i = 1; i < all.size(); i++) {
             ConnectionRanking.Ranked before = all.get(i - 1);
             ConnectionRanking.Ranked after = all.get(i);

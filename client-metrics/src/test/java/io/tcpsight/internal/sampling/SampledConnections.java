@@ -12,15 +12,15 @@ import java.net.InetSocketAddress;
 public final class SampledConnections {
     private SampledConnections() {}
 
-    /**
-     * A broker-side connection on descriptor {@code fd} from a client port of its own, whose last
-     * interval was busy {@code busyMicros}, of which {@code rwndLimitedMicros} limited by the peer's window.
-     */
     /** A tracked connection's last sample, for a test's namer, which runs right after sampling. */
     public static ConnectionSample latest(TrackedConnection connection) {
         return connection.latest().orElseThrow();
     }
 
+    /**
+     * A broker-side connection on descriptor {@code fd} from a client port of its own, whose last
+     * interval was busy {@code busyMicros}, of which {@code rwndLimitedMicros} limited by the peer's window.
+     */
     public static TrackedConnection sampled(int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
         ConnectionIdentity identity = ConnectionIdentity.of(
                 Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.2", 20_000 + fd));
