@@ -47,6 +47,23 @@ class ConnectionMonitorTest {
                 .ownerKnownBy(OwnerKnownBy.HOOKS);
     }
 
+    /** One end of a loopback pair, tracked as client.id "c" in this role. */
+    private static TrackedConnection tracked(ConnectionRegistry registry, SocketChannel end, Role role)
+            throws Exception {
+        return registry.track(TcpSockets.fileDescriptor(end), 0, identity(end, role, "c"))
+                .get();
+    }
+
+    /** A monitor of this registry with the default configuration, no Kafka settings and this host's kernel. */
+    private static ConnectionMonitor monitorOn(ConnectionRegistry registry, FindingsBoard board) {
+        return new ConnectionMonitor(
+                registry,
+                TcpsightConfig.defaults(),
+                connection -> KafkaSettings.unknown(),
+                () -> HostTcpFacts.current().kernelFacts(),
+                board);
+    }
+
     @Test
     void theRegistryIsBoundedAndCountsWhatItRefused() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(2);
@@ -72,12 +89,8 @@ class ConnectionMonitorTest {
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             SocketChannel client = loopback.connectPair(0);
             SocketChannel server = loopback.accepted.get(0);
-            TrackedConnection sending = registry.track(
-                            TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"))
-                    .get();
-            TrackedConnection receiving = registry.track(
-                            TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"))
-                    .get();
+            TrackedConnection sending = tracked(registry, client, Role.CLIENT);
+            TrackedConnection receiving = tracked(registry, server, Role.BROKER);
             assertEquals(2, sampler.sample().size());
             assertTrue(sampler.sampleOf(sending).interval().isEmpty(), "no interval on the first sample");
             assertTrue(sampler.sampleOf(sending).buffers().isPresent(), "buffer state read on the first sample");
@@ -109,23 +122,14 @@ class ConnectionMonitorTest {
     @Test
     void theOutputsShowTheLatestRoundsSamplesNotANewerOne() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
-        ConnectionMonitor monitor = new ConnectionMonitor(
-                registry,
-                TcpsightConfig.defaults(),
-                connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(),
-                new FindingsBoard(0, finding -> {}));
+        ConnectionMonitor monitor = monitorOn(registry, new FindingsBoard(0, finding -> {}));
         List<Round> told = new ArrayList<>();
         monitor.addListener(told::add);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4()) {
             SocketChannel client = loopback.connectPair(0);
             SocketChannel server = loopback.accepted.get(0);
-            TrackedConnection sender = registry.track(
-                            TcpSockets.fileDescriptor(client), 0, identity(client, Role.CLIENT, "c"))
-                    .get();
-            TrackedConnection receiver = registry.track(
-                            TcpSockets.fileDescriptor(server), 0, identity(server, Role.BROKER, "c"))
-                    .get();
+            TrackedConnection sender = tracked(registry, client, Role.CLIENT);
+            TrackedConnection receiver = tracked(registry, server, Role.BROKER);
             // the receiving end carries a finding of the round's own (a round-level source): the ranking
             // counts it from the kept round's published findings, by the connection's two ends
             Finding onTheReceiver = new Finding(
@@ -256,12 +260,7 @@ class ConnectionMonitorTest {
     @Test
     void aFailingFindingSourceLosesOnlyItsOwnFindings() {
         FindingsBoard board = new FindingsBoard(0, finding -> {});
-        ConnectionMonitor monitor = new ConnectionMonitor(
-                new ConnectionRegistry(10),
-                TcpsightConfig.defaults(),
-                connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(),
-                board);
+        ConnectionMonitor monitor = monitorOn(new ConnectionRegistry(10), board);
         Finding kept = new Finding(
                 RuleId.SYN_COOKIES,
                 Severity.WARN,
@@ -290,12 +289,7 @@ class ConnectionMonitorTest {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         List<List<Finding>> rounds = new ArrayList<>();
         FindingsBoard board = new FindingsBoard(0, finding -> {});
-        ConnectionMonitor monitor = new ConnectionMonitor(
-                registry,
-                TcpsightConfig.defaults(),
-                connection -> KafkaSettings.unknown(),
-                () -> HostTcpFacts.current().kernelFacts(),
-                board);
+        ConnectionMonitor monitor = monitorOn(registry, board);
         monitor.addListener(round -> rounds.add(round.findings()));
         monitor.addListener(seen::add);
         try (LoopbackConnections loopback = new LoopbackConnections(InetAddress.getLoopbackAddress(), 8)) {
