@@ -44,13 +44,12 @@ public final class ConnectionMonitor {
     private volatile HostSignalWatch hostSignals;
     private final FindingsBoard board;
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
-    private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
-    private final List<Function<List<JudgedConnection>, List<Finding>>> judgedFindings = new CopyOnWriteArrayList<>();
+    private final List<Function<List<JudgedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
     /**
      * What every output reads: the latest round, kept as each connection's sample and ceiling with the
-     * findings published (about 40 bytes a connection beside what the connection holds anyway).
+     * findings published (32 bytes a connection and its list slot beside what the connection holds anyway).
      */
     private volatile Round lastRound = Round.NONE;
 
@@ -107,18 +106,11 @@ public final class ConnectionMonitor {
 
     /**
      * Findings from the round's judged connections as a whole, not from any one socket: a client's
-     * configured buffer against the RTT measured on its broker paths holds whoever owns each socket.
+     * configured buffer against the RTT measured on its broker paths holds whoever owns each socket;
+     * the host's counters against the connections that sent in the round.
      */
-    public void addRoundFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
+    public void addRoundFindingSource(Function<List<JudgedConnection>, List<Finding>> source) {
         roundFindings.add(source);
-    }
-
-    /**
-     * The same, for a source that reads the round's samples (the host's counters against the
-     * connections that sent): it is given each connection as the round judged it.
-     */
-    public void addJudgedFindingSource(Function<List<JudgedConnection>, List<Finding>> source) {
-        judgedFindings.add(source);
     }
 
     public ConnectionRegistry registry() {
@@ -201,12 +193,14 @@ public final class ConnectionMonitor {
         KernelFacts kernelFacts = kernel.get();
         List<Finding> findings = new ArrayList<>();
         List<JudgedConnection> judged = new ArrayList<>(sampled.size());
+        List<ConnectionFacts> judgedFacts = new ArrayList<>(sampled.size());
         UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
             ConnectionSample sample = sampler.sampleOf(connection);
             ConnectionFacts facts = facts(connection, sample, kernelFacts);
             List<Finding> own = Diagnosis.connection(facts, config);
-            judged.add(new JudgedConnection(connection, sample, facts, WindowModel.windowCeiling(facts), own));
+            judged.add(new JudgedConnection(connection, sample, WindowModel.windowCeiling(facts)));
+            judgedFacts.add(facts);
             unplaced.add(connection.identity(), own);
             if (connection.identity().ownerKnownBy().known()) {
                 findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
@@ -216,15 +210,8 @@ public final class ConnectionMonitor {
         // A source that fails loses its own findings only; the round publishes the rest and then
         // reports the first failure, which the loop logs once.
         Throwable failed = null;
-        for (Function<List<TrackedConnection>, List<Finding>> source : roundFindings) {
-            try {
-                findings.addAll(source.apply(sampled));
-            } catch (RuntimeException | LinkageError failure) {
-                failed = failed == null ? failure : failed;
-            }
-        }
         List<JudgedConnection> judgedView = Collections.unmodifiableList(judged);
-        for (Function<List<JudgedConnection>, List<Finding>> source : judgedFindings) {
+        for (Function<List<JudgedConnection>, List<Finding>> source : roundFindings) {
             try {
                 findings.addAll(source.apply(judgedView));
             } catch (RuntimeException | LinkageError failure) {
@@ -240,7 +227,7 @@ public final class ConnectionMonitor {
         }
         board.publish(findings, System.currentTimeMillis());
         lastRoundNanos = System.nanoTime() - started;
-        Round round = new Round(judgedView, Collections.unmodifiableList(findings));
+        Round round = new Round(judgedView, Collections.unmodifiableList(findings), judgedFacts);
         lastRound = round.kept();
         for (RoundListener listener : listeners) {
             listener.onRound(round);

@@ -1,21 +1,22 @@
 package io.tcpsight.internal.monitor;
 
 import io.tcpsight.internal.diagnose.Finding;
-import java.util.ArrayList;
-import java.util.Collections;
+import io.tcpsight.internal.model.ConnectionFacts;
 import java.util.List;
 
 /** What one round produced: each connection it judged, and every finding it published. */
 public final class Round {
     /** Before the first round: nothing sampled, nothing found. */
-    static final Round NONE = new Round(List.of(), List.of());
+    static final Round NONE = new Round(List.of(), List.of(), List.of());
 
     private final List<JudgedConnection> connections;
     private final List<Finding> findings;
+    private final List<ConnectionFacts> facts;
 
-    Round(List<JudgedConnection> connections, List<Finding> findings) {
+    Round(List<JudgedConnection> connections, List<Finding> findings, List<ConnectionFacts> facts) {
         this.connections = connections;
         this.findings = findings;
+        this.facts = facts;
     }
 
     /** The connections sampled this round, each with what the round saw and judged. */
@@ -23,17 +24,21 @@ public final class Round {
         return connections;
     }
 
-    /** This round as the monitor keeps it for its outputs: each connection's sample and ceiling, the findings. */
-    Round kept() {
-        List<JudgedConnection> kept = new ArrayList<>(connections.size());
-        for (JudgedConnection judged : connections) {
-            kept.add(judged.kept());
-        }
-        return new Round(Collections.unmodifiableList(kept), findings);
-    }
-
     /** Every finding published: the connections', the round's own (listeners, host, configured buffers). */
     public List<Finding> findings() {
         return findings;
+    }
+
+    /**
+     * The facts the rules judged, one for each of {@link #connections()} in the same order: the
+     * listeners', told once; empty in the round the monitor keeps ({@link #kept()}).
+     */
+    public List<ConnectionFacts> facts() {
+        return facts;
+    }
+
+    /** This round as the monitor keeps it for its outputs: its connections and findings, not the facts. */
+    Round kept() {
+        return new Round(connections, findings, List.of());
     }
 }

@@ -83,7 +83,7 @@ public final class ObservationRuntime implements AutoCloseable {
                 },
                 board);
         monitor.observeHost(host);
-        monitor.addJudgedFindingSource(connections -> host.latest()
+        monitor.addRoundFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
                         signals, sending(connections), ConnectionIdentity.of(builder.hostRole.get(), null, null)))
                 .orElse(List.of()));
@@ -91,7 +91,9 @@ public final class ObservationRuntime implements AutoCloseable {
                 registry.untracked(), registry.size(), registry.capacity(), builder.hostRole.get()));
         builder.namers.forEach(monitor::addNamer);
         builder.findingSources.forEach(monitor::addFindingSource);
-        builder.roundFindingSources.forEach(monitor::addRoundFindingSource);
+        // a component's source judges its connections by their identities
+        builder.roundFindingSources.forEach(
+                source -> monitor.addRoundFindingSource(judged -> source.apply(JudgedConnection.connections(judged))));
         this.beforeRound = new ArrayList<>();
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);

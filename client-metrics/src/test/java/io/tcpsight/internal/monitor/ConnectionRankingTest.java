@@ -6,7 +6,6 @@ import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.diagnose.Remedy;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
-import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.ArrayList;
@@ -49,14 +48,9 @@ class ConnectionRankingTest {
         }
         List<JudgedConnection> judged = new ArrayList<>();
         for (TrackedConnection connection : connections) {
-            judged.add(new JudgedConnection(
-                    connection,
-                    SampledConnections.latest(connection),
-                    ConnectionFacts.builder(connection.identity()).build(),
-                    Optional.empty(),
-                    List.of()));
+            judged.add(new JudgedConnection(connection, SampledConnections.latest(connection), Optional.empty()));
         }
-        Round round = new Round(judged, findings);
+        Round round = new Round(judged, findings, List.of());
         List<ConnectionRanking.Ranked> all = ConnectionRanking.rank(round, Integer.MAX_VALUE);
         assertEquals(connections.size(), all.size());
         for (ConnectionRanking.Ranked ranked : all) {
