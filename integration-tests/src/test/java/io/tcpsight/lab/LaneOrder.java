@@ -54,7 +54,8 @@ public final class LaneOrder implements ClassOrderer {
 
     /**
      * Runs its releases on threads of its own, several at once, which take the host's two CPUs:
-     * last of the shared part, where the other lane has ended.
+     * last of the shared part, where the other lane should have ended (its last classes may still run
+     * beside it: nothing there may claim a time or a rate).
      */
     private static final String OWN_THREADS = "io.tcpsight.matrix.VersionMatrixLabIT";
 

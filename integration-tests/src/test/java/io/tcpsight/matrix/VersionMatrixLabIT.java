@@ -52,7 +52,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * 4.3.1's broker and worker run on Temurin 25 with {@code --enable-native-access=ALL-UNNAMED}, as
  * the docs say, and neither prints a JEP 472 warning.
  */
-// The class runs in the lab lane, last of its shared part (LaneOrder), where the other lane has ended; its
+// The class runs in the lab lane, last of its shared part (LaneOrder), where the other lane should have ended; its
 // releases run three at once on threads of its own, each in its own lab. CONCURRENT on the class would run it
 // beside other lab classes.
 @Execution(ExecutionMode.SAME_THREAD)
