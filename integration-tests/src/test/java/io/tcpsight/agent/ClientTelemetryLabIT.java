@@ -127,6 +127,7 @@ class ClientTelemetryLabIT {
             }
             System.out.println("client telemetry across 100 ms: " + watch);
             System.out.println("librdkafka producer: " + librdkafka.output().strip());
+            System.out.println("the feed: " + feed.output().strip());
 
             assertEquals(Set.of(LIMITED, OTHER), instances.keySet(), "each Java consumer's own instance id");
             assertEquals(List.of(), watch.wrong, "a push, or a client's own figures, on another socket");

@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListConfigResourcesOptions;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
@@ -16,6 +18,8 @@ import org.apache.kafka.common.config.ConfigResource;
  * subscription that asks clients for the producer and consumer metrics at an interval.
  */
 public final class ClientTelemetryLab {
+    private static final String SUBSCRIPTION = "tcpsight";
+
     private ClientTelemetryLab() {}
 
     /** The receiver Kafka 3.7-4.1 call, and the exporter of 4.2 and later. */
@@ -32,7 +36,12 @@ public final class ClientTelemetryLab {
 
     /**
      * Creates the subscription {@code tcpsight}: every producer and consumer metric, pushed every
-     * {@code interval}, through an admin client with these connection settings (SASL, say).
+     * {@code interval}, through an admin client with these connection settings (SASL, say), and
+     * returns once the broker serves it. The controller acknowledges the change when it is
+     * committed; the broker applies it later, after the metadata before it (a topic's new logs,
+     * say). A client that asks for its subscription in between is given none, with the default
+     * interval of 5 minutes, and pushes nothing for the rest of a test. The broker lists the
+     * subscriptions it serves from the same map it answers clients from.
      */
     public static void subscribe(String bootstrapServers, Map<String, Object> clientSettings, Duration interval)
             throws Exception {
@@ -41,7 +50,7 @@ public final class ClientTelemetryLab {
         config.put("client.id", "telemetry-admin");
         try (Admin admin = Admin.create(config)) {
             admin.incrementalAlterConfigs(Map.of(
-                            new ConfigResource(ConfigResource.Type.CLIENT_METRICS, "tcpsight"),
+                            new ConfigResource(ConfigResource.Type.CLIENT_METRICS, SUBSCRIPTION),
                             List.of(
                                     new AlterConfigOp(
                                             new ConfigEntry(
@@ -52,6 +61,17 @@ public final class ClientTelemetryLab {
                                             AlterConfigOp.OpType.SET))))
                     .all()
                     .get(60, TimeUnit.SECONDS);
+            long committed = System.nanoTime();
+            LabAwait.await("the broker serves the subscription " + SUBSCRIPTION)
+                    .atMost(Duration.ofSeconds(30))
+                    .untilTrue(() -> admin.listConfigResources(
+                                    Set.of(ConfigResource.Type.CLIENT_METRICS), new ListConfigResourcesOptions())
+                            .all()
+                            .get(30, TimeUnit.SECONDS)
+                            .contains(new ConfigResource(ConfigResource.Type.CLIENT_METRICS, SUBSCRIPTION)));
+            System.out.printf(
+                    "client telemetry: the broker serves the subscription %d ms after its commit%n",
+                    (System.nanoTime() - committed) / 1_000_000);
         }
     }
 }
