@@ -17,7 +17,9 @@ import io.tcpsight.internal.sampling.MeasuredPaths;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.ProcessSocket;
 import io.tcpsight.internal.tcp.TcpSockets;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -58,6 +60,9 @@ public final class ClientReporter {
     private KafkaSettings settings;
     private TcpsightConfig config;
     private Set<Integer> brokerPorts = Collections.emptySet();
+    /** The bootstrap servers' addresses: the paths certainly to this client's cluster. */
+    private Set<InetSocketAddress> bootstrapAddresses = Collections.emptySet();
+
     private ObservationRuntime runtime;
     private ClientSocketOwnership ownSockets;
     private final ProducerRequestCounts produced = new ProducerRequestCounts();
@@ -79,6 +84,7 @@ public final class ClientReporter {
         ownSockets = new ClientSocketOwnership(
                 clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
+        bootstrapAddresses = bootstrapAddresses(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);
         for (String key : SETTINGS_SHOWN) {
@@ -111,6 +117,32 @@ public final class ClientReporter {
             ports.add(server.getPort());
         }
         return ports;
+    }
+
+    /**
+     * The bootstrap servers resolved, each address with its port (Kafka resolved them a moment ago, so
+     * the JVM's cache answers); a host that does not resolve gives none.
+     */
+    static Set<InetSocketAddress> bootstrapAddresses(Object bootstrap) {
+        Set<InetSocketAddress> addresses = new HashSet<>();
+        for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
+            try {
+                for (InetAddress address : InetAddress.getAllByName(server.getHostString())) {
+                    addresses.add(new InetSocketAddress(address, server.getPort()));
+                }
+            } catch (UnknownHostException unresolved) {
+                // no path to it is certainly this cluster's
+            }
+        }
+        return addresses;
+    }
+
+    /**
+     * Whether a path is certainly to this client's cluster: its broker is a bootstrap server. A port
+     * alone does not say it: in one JVM a client of another cluster listens on 9092 too.
+     */
+    boolean onThisCluster(InetSocketAddress remote) {
+        return bootstrapAddresses.contains(remote);
     }
 
     public void init(List<KafkaMetric> metrics) {
@@ -183,7 +215,7 @@ public final class ClientReporter {
         if (ownSockets.anyOwn(sampled)) {
             return List.of(); // its sockets speak for themselves
         }
-        return MeasuredPaths.slowest(sampled, remote -> brokerPorts.contains(remote.getPort()))
+        return MeasuredPaths.slowest(sampled, this::onThisCluster)
                 .map(path -> ClientConfigRules.settingsOnMeasuredPath(
                         path.clientOnPath(clientId).withFlow(BulkFlow.forClient(clientId, kind)),
                         settings,
