@@ -17,9 +17,7 @@ import io.tcpsight.internal.sampling.MeasuredPaths;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.ProcessSocket;
 import io.tcpsight.internal.tcp.TcpSockets;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -84,7 +82,7 @@ public final class ClientReporter {
         ownSockets = new ClientSocketOwnership(
                 clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
-        bootstrapAddresses = bootstrapAddresses(configs.get("bootstrap.servers"));
+        bootstrapAddresses = BootstrapServers.resolve(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);
         for (String key : SETTINGS_SHOWN) {
@@ -117,24 +115,6 @@ public final class ClientReporter {
             ports.add(server.getPort());
         }
         return ports;
-    }
-
-    /**
-     * The bootstrap servers resolved, each address with its port (Kafka resolved them a moment ago, so
-     * the JVM's cache answers); a host that does not resolve gives none.
-     */
-    static Set<InetSocketAddress> bootstrapAddresses(Object bootstrap) {
-        Set<InetSocketAddress> addresses = new HashSet<>();
-        for (InetSocketAddress server : BootstrapServers.parse(bootstrap)) {
-            try {
-                for (InetAddress address : InetAddress.getAllByName(server.getHostString())) {
-                    addresses.add(new InetSocketAddress(address, server.getPort()));
-                }
-            } catch (UnknownHostException unresolved) {
-                // no path to it is certainly this cluster's
-            }
-        }
-        return addresses;
     }
 
     /**

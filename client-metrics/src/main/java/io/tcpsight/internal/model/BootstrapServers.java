@@ -1,8 +1,12 @@
 package io.tcpsight.internal.model;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** bootstrap.servers as Kafka writes it: host:port entries, comma-separated or as a list, IPv6 hosts in brackets. */
 public final class BootstrapServers {
@@ -39,5 +43,25 @@ public final class BootstrapServers {
             }
         }
         return parsed;
+    }
+
+    /**
+     * The servers resolved, every address of each host with its port: the brokers a path certainly
+     * leads to. A port alone does not say it (in one JVM, clients of two clusters both reach 9092). The
+     * client resolved the same names a moment before, so the JVM's cache answers; a host that does not
+     * resolve gives none.
+     */
+    public static Set<InetSocketAddress> resolve(Object servers) {
+        Set<InetSocketAddress> addresses = new HashSet<>();
+        for (InetSocketAddress server : parse(servers)) {
+            try {
+                for (InetAddress address : InetAddress.getAllByName(server.getHostString())) {
+                    addresses.add(new InetSocketAddress(address, server.getPort()));
+                }
+            } catch (UnknownHostException unresolved) {
+                // no path to it is certainly this cluster's
+            }
+        }
+        return addresses;
     }
 }

@@ -51,9 +51,7 @@ final class ClientSettingsOnPaths {
         List<Finding> findings = new ArrayList<>();
         tasksByGroup.forEach((group, tasks) -> {
             String oneTask = tasks.iterator().next();
-            Set<Integer> otherPorts = settings.otherClusterPorts(oneTask);
-            Predicate<InetSocketAddress> onCluster =
-                    otherPorts.isEmpty() ? workerCluster : remote -> otherPorts.contains(remote.getPort());
+            Predicate<InetSocketAddress> onCluster = clusterOf(oneTask);
             if (anyNamed(tasks, group, sampled, onCluster)) {
                 return;
             }
@@ -66,6 +64,13 @@ final class ClientSettingsOnPaths {
             });
         });
         return findings;
+    }
+
+    /** The paths certainly to the cluster a task client reaches: its brokers' addresses, never a port alone. */
+    Predicate<InetSocketAddress> clusterOf(String clientId) {
+        return settings.otherCluster(clientId)
+                .<Predicate<InetSocketAddress>>map(brokers -> brokers::contains)
+                .orElse(workerCluster);
     }
 
     /** A connector's task clients as one ("connector-consumer-NAME-*"); an MM2 client by itself. */

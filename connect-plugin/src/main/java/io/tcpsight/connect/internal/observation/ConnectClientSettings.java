@@ -1,11 +1,14 @@
 package io.tcpsight.connect.internal.observation;
 
+import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.MirrorClient;
+import java.net.InetSocketAddress;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.health.ConnectClusterState;
@@ -73,26 +76,37 @@ final class ConnectClientSettings {
     }
 
     /**
-     * The broker ports a task client reaches when its connector names another cluster (an
-     * {@code *.override.bootstrap.servers}, MirrorMaker 2's clusters); empty for the worker's own cluster.
+     * The brokers a task client reaches when that is not the worker's cluster, resolved: an MM2
+     * client's own side ({@code source.cluster.bootstrap.servers} for the replication consumer and the
+     * "-source-" roles, else the target's), a Connect task client's
+     * {@code consumer.override.bootstrap.servers} (or {@code producer.}/{@code admin.}); empty for the
+     * worker's own cluster. Present but empty when another cluster's address is unknown here (a
+     * placeholder, a host that does not resolve): no path is then certainly that cluster's. A port
+     * alone never says it: an MM2 worker often reaches both clusters on 9092.
      */
-    Set<Integer> otherClusterPorts(String clientId) {
+    Optional<Set<InetSocketAddress>> otherCluster(String clientId) {
         ClientKind kind = ClientKind.fromClientId(clientId);
-        Map<String, String> connector;
         if (kind.isMirror()) {
-            connector = connectorConfigs.computeIfAbsent(
-                    MirrorClient.fromClientId(clientId).get().connector(), this::connectorConfig);
-            return ConnectorClusters.bootstrapPorts(connector);
+            MirrorClient client = MirrorClient.fromClientId(clientId).get();
+            Map<String, String> connector = connectorConfigs.computeIfAbsent(client.connector(), this::connectorConfig);
+            String side = client.talksToSource() ? "source" : "target";
+            return Optional.of(resolved(connector.get(side + ".cluster.bootstrap.servers")));
         }
         if (!kind.isConnect()) {
-            return Set.of();
+            return Optional.empty();
         }
-        connector = ClientKind.connectorName(clientId)
+        Map<String, String> connector = ClientKind.connectorName(clientId)
                 .map(name -> connectorConfigs.computeIfAbsent(name, this::connectorConfig))
                 .orElse(Map.of());
-        Map<String, String> override = new HashMap<>();
-        copyStripped(connector, kind.connectorOverridePrefix(), override);
-        return ConnectorClusters.bootstrapPorts(override);
+        String override = connector.get(kind.connectorOverridePrefix() + "bootstrap.servers");
+        return override == null ? Optional.empty() : Optional.of(resolved(override));
+    }
+
+    /** The addresses of a bootstrap.servers value; none for a placeholder, whose value is unknown here. */
+    private static Set<InetSocketAddress> resolved(String bootstrapServers) {
+        return bootstrapServers == null || bootstrapServers.contains("${")
+                ? Set.of()
+                : BootstrapServers.resolve(bootstrapServers);
     }
 
     /** A connector's raw config, from the herder. */

@@ -51,6 +51,8 @@ public final class WorkerObservation implements AutoCloseable {
     private final ConnectClientSettings clientSettings;
     private final ConnectorClusters otherClusters;
     private final Set<Integer> bootstrapPorts = new HashSet<>();
+    /** The worker's bootstrap servers, resolved once: the brokers its cluster's paths certainly lead to. */
+    private final Set<InetSocketAddress> workerBootstrap;
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
 
@@ -76,7 +78,8 @@ public final class WorkerObservation implements AutoCloseable {
         for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
             bootstrapPorts.add(server.getPort());
         }
-        settingsOnPaths = new ClientSettingsOnPaths(clientSettings, this::onWorkerCluster, config);
+        workerBootstrap = BootstrapServers.resolve(workerConfig.get("bootstrap.servers"));
+        settingsOnPaths = new ClientSettingsOnPaths(clientSettings, this::certainlyOnWorkerCluster, config);
         runtime = ObservationRuntime.builder("tcpsight", config)
                 .serviceName("tcpsight-connect")
                 .log(LOG::info, LOG::warn)
@@ -127,6 +130,15 @@ public final class WorkerObservation implements AutoCloseable {
     private boolean isBrokerConnection(ProcessSocket socket) {
         int port = socket.remote().getPort();
         return onWorkerCluster(socket.remote()) || otherClusters.ports().contains(port);
+    }
+
+    /**
+     * A path to one of the worker cluster's brokers by its address (a bootstrap server, or a broker
+     * the cluster describes): the paths whose RTT judges a task client's settings. Another cluster
+     * on the same port is not this one.
+     */
+    private boolean certainlyOnWorkerCluster(InetSocketAddress remote) {
+        return workerBootstrap.contains(remote) || brokers.nodeAt(remote) != null;
     }
 
     private boolean onWorkerCluster(InetSocketAddress remote) {
