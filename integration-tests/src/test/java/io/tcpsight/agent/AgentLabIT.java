@@ -235,6 +235,9 @@ class AgentLabIT {
         List<String> admin = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-javaagent:" + System.getProperty("tcpsight.lab.agent.jar") + "=port=" + agentPort + ",interval=1s",
+                // without a log4j2 config the tool's log shows errors only, and the agent's lines are info and warn:
+                // an endpoint that did not start says why only here
+                "-Dlog4j2.level=INFO",
                 "-cp",
                 System.getProperty("tcpsight.lab.kafka.lib") + "/*",
                 "org.apache.kafka.tools.ClusterTool",

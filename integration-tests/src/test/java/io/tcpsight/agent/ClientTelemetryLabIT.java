@@ -228,6 +228,10 @@ class ClientTelemetryLabIT {
 
         void look() throws Exception {
             looks++;
+            // The findings first: each was made from a push that came before this read, so the connections read
+            // after it show that push. Read the other way round, a round can end between the two reads, and a
+            // push that came meanwhile is in the findings but not yet in the connections read before them.
+            List<FindingView> findings = FindingView.list(broker.agentGet("/findings"));
             Set<String> pushedSockets = new HashSet<>();
             for (JsonNode connection : JSON.readTree(broker.agentGet("/connections?top=1000"))) {
                 JsonNode pushed = connection.path("clientTelemetry");
@@ -259,7 +263,7 @@ class ClientTelemetryLabIT {
                     lagPushed.put(clientId, pushed.path("recordsLagMax").asDouble());
                 }
             }
-            for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+            for (FindingView finding : findings) {
                 String clientId = finding.connection().clientId();
                 boolean ownFigures = finding.evidence().keySet().stream().anyMatch(name -> name.startsWith("client"));
                 if (ownFigures) {

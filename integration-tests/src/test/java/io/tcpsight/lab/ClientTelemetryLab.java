@@ -41,7 +41,8 @@ public final class ClientTelemetryLab {
      * committed; the broker applies it later, after the metadata before it (a topic's new logs,
      * say). A client that asks for its subscription in between is given none, with the default
      * interval of 5 minutes, and pushes nothing for the rest of a test. The broker lists the
-     * subscriptions it serves from the same map it answers clients from.
+     * subscriptions it serves from the same map it answers clients from. One broker: with more, the
+     * admin client asks one of them.
      */
     public static void subscribe(String bootstrapServers, Map<String, Object> clientSettings, Duration interval)
             throws Exception {
@@ -67,7 +68,7 @@ public final class ClientTelemetryLab {
                     .untilTrue(() -> admin.listConfigResources(
                                     Set.of(ConfigResource.Type.CLIENT_METRICS), new ListConfigResourcesOptions())
                             .all()
-                            .get(30, TimeUnit.SECONDS)
+                            .get(10, TimeUnit.SECONDS)
                             .contains(new ConfigResource(ConfigResource.Type.CLIENT_METRICS, SUBSCRIPTION)));
             System.out.printf(
                     "client telemetry: the broker serves the subscription %d ms after its commit%n",

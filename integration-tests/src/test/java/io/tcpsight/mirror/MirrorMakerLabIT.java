@@ -172,7 +172,11 @@ class MirrorMakerLabIT {
     @Test
     void placeholdersForTheFarClusterMultiplyReplicationThroughput() throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder()
-                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(LINE_MBIT))
+                // A queue of 4,000 packets (3.8 bandwidth-delay products), as a router in front of such a link holds:
+                // the three far brokers' BBR flows keep about two BDPs in flight between them, which the lab's
+                // default of 1,000 (1.2 BDPs) could not hold, so it dropped 5-7 % of their bytes every run and the
+                // rate swung with their loss recovery (72.6-95.8 % of the line), not with the fetch sizes (lab.md)
+                .link(Link.rtt(Duration.ofMillis(100)).rateMbit(LINE_MBIT).queuePackets(4000))
                 .clientInNamespace()
                 // the far brokers' hosts may hold two BDPs in flight, and do not restart slow start
                 // between fetch responses (Linux's tcp_wmem max of 4 MiB and idle restart otherwise)

@@ -10,6 +10,7 @@ import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.LogText;
+import io.tcpsight.internal.model.ResolvedServers;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.runtime.ObservationRuntime;
@@ -59,7 +60,7 @@ public final class ClientReporter {
     private TcpsightConfig config;
     private Set<Integer> brokerPorts = Collections.emptySet();
     /** The bootstrap servers' addresses: the paths certainly to this client's cluster. */
-    private Set<InetSocketAddress> bootstrapAddresses = Collections.emptySet();
+    private ResolvedServers bootstrap = new ResolvedServers(null);
 
     private ObservationRuntime runtime;
     private ClientSocketOwnership ownSockets;
@@ -82,7 +83,7 @@ public final class ClientReporter {
         ownSockets = new ClientSocketOwnership(
                 clientId, BulkFlow.forClient(clientId, kind), settings.countsBytesAsTheKernel());
         brokerPorts = bootstrapPorts(configs.get("bootstrap.servers"));
-        bootstrapAddresses = BootstrapServers.resolve(configs.get("bootstrap.servers"));
+        bootstrap = new ResolvedServers(configs.get("bootstrap.servers"));
         StringBuilder shown = new StringBuilder();
         Map<String, String> masked = SecretMasking.mask(configs);
         for (String key : SETTINGS_SHOWN) {
@@ -122,7 +123,7 @@ public final class ClientReporter {
      * alone does not say it: in one JVM a client of another cluster listens on 9092 too.
      */
     boolean onThisCluster(InetSocketAddress remote) {
-        return bootstrapAddresses.contains(remote);
+        return bootstrap.contains(remote);
     }
 
     public void init(List<KafkaMetric> metrics) {
@@ -188,10 +189,11 @@ public final class ClientReporter {
 
     /**
      * While none of the client's sockets has a certain owner (TLS without the agent, or the first
-     * rounds), its own buffer setting judged on the slowest path measured to its brokers: certain
-     * without naming a socket.
+     * rounds), its own buffer setting judged on the slowest path measured to its bootstrap servers:
+     * certain without naming a socket. Its other brokers' addresses are not known here, so behind
+     * a load balancer's address only the bootstrap connection's path is read.
      */
-    private List<Finding> settingsOnPath(List<TrackedConnection> sampled) {
+    List<Finding> settingsOnPath(List<TrackedConnection> sampled) {
         if (ownSockets.anyOwn(sampled)) {
             return List.of(); // its sockets speak for themselves
         }

@@ -225,10 +225,12 @@ public final class ConnectionMonitor {
                 failed = failed == null ? failure : failed;
             }
         }
+        Round round = new Round(judgedView, Collections.unmodifiableList(findings), judgedFacts);
+        // kept before the findings are published: whoever reads the findings and then the connections finds
+        // each finding's connection there, never the round before it
+        lastRound = round.kept();
         board.publish(findings, System.currentTimeMillis());
         lastRoundNanos = System.nanoTime() - started;
-        Round round = new Round(judgedView, Collections.unmodifiableList(findings), judgedFacts);
-        lastRound = round.kept();
         for (RoundListener listener : listeners) {
             listener.onRound(round);
         }

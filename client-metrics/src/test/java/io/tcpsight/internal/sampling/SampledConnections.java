@@ -40,4 +40,18 @@ public final class SampledConnections {
                 .build());
         return connection;
     }
+
+    /** A client's connection on descriptor {@code fd} to the broker at {@code remote}, its path measured at {@code rttMicros}. */
+    public static TrackedConnection clientTo(InetSocketAddress remote, int fd, long rttMicros) {
+        ConnectionIdentity identity =
+                ConnectionIdentity.of(Role.CLIENT, new InetSocketAddress("10.0.0.1", 40_000 + fd), remote);
+        TrackedConnection connection = new TrackedConnection(fd, fd, identity);
+        connection.latest(ConnectionSample.at(1_000_000_000L)
+                .state(TcpState.ESTABLISHED)
+                .rtt(rttMicros, rttMicros)
+                .limitedTimes(0, 0, 0)
+                .counters(0, 0, 0, 0)
+                .build());
+        return connection;
+    }
 }

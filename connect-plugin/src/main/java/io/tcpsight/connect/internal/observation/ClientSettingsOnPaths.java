@@ -68,9 +68,7 @@ final class ClientSettingsOnPaths {
 
     /** The paths certainly to the cluster a task client reaches: its brokers' addresses, never a port alone. */
     Predicate<InetSocketAddress> clusterOf(String clientId) {
-        return settings.otherCluster(clientId)
-                .<Predicate<InetSocketAddress>>map(brokers -> brokers::contains)
-                .orElse(workerCluster);
+        return settings.otherCluster(clientId).orElse(workerCluster);
     }
 
     /** A connector's task clients as one ("connector-consumer-NAME-*"); an MM2 client by itself. */

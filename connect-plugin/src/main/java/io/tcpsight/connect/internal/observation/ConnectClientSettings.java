@@ -1,15 +1,15 @@
 package io.tcpsight.connect.internal.observation;
 
-import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.MirrorClient;
+import io.tcpsight.internal.model.ResolvedServers;
 import java.net.InetSocketAddress;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.health.ConnectClusterState;
 
@@ -24,6 +24,10 @@ final class ConnectClientSettings {
     private final Supplier<ConnectClusterState> cluster;
     /** Connector configs read this round: settings are asked per connection, and the herder answers each read. */
     private final Map<String, Map<String, String>> connectorConfigs = new HashMap<>();
+    /** Each other cluster's bootstrap.servers value, resolved once a minute (the sampler thread only). */
+    private final Map<String, ResolvedServers> resolvedServers = new HashMap<>();
+
+    private static final int MOST_CLUSTERS = 64;
 
     ConnectClientSettings(Map<String, String> workerConfig, Supplier<ConnectClusterState> cluster) {
         this.workerConfig = workerConfig;
@@ -84,7 +88,7 @@ final class ConnectClientSettings {
      * placeholder, a host that does not resolve): no path is then certainly that cluster's. A port
      * alone never says it: an MM2 worker often reaches both clusters on 9092.
      */
-    Optional<Set<InetSocketAddress>> otherCluster(String clientId) {
+    Optional<Predicate<InetSocketAddress>> otherCluster(String clientId) {
         ClientKind kind = ClientKind.fromClientId(clientId);
         if (kind.isMirror()) {
             MirrorClient client = MirrorClient.fromClientId(clientId).get();
@@ -103,10 +107,14 @@ final class ConnectClientSettings {
     }
 
     /** The addresses of a bootstrap.servers value; none for a placeholder, whose value is unknown here. */
-    private static Set<InetSocketAddress> resolved(String bootstrapServers) {
-        return bootstrapServers == null || bootstrapServers.contains("${")
-                ? Set.of()
-                : BootstrapServers.resolve(bootstrapServers);
+    private Predicate<InetSocketAddress> resolved(String bootstrapServers) {
+        if (bootstrapServers == null || bootstrapServers.contains("${")) {
+            return remote -> false;
+        }
+        if (resolvedServers.size() >= MOST_CLUSTERS && !resolvedServers.containsKey(bootstrapServers)) {
+            resolvedServers.clear(); // connectors came and went; those still here are resolved again
+        }
+        return resolvedServers.computeIfAbsent(bootstrapServers, ResolvedServers::new)::contains;
     }
 
     /** A connector's raw config, from the herder. */

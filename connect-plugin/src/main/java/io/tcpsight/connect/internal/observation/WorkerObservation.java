@@ -10,6 +10,7 @@ import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.OwnerKnownBy;
+import io.tcpsight.internal.model.ResolvedServers;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.runtime.ObservationRuntime;
@@ -51,8 +52,8 @@ public final class WorkerObservation implements AutoCloseable {
     private final ConnectClientSettings clientSettings;
     private final ConnectorClusters otherClusters;
     private final Set<Integer> bootstrapPorts = new HashSet<>();
-    /** The worker's bootstrap servers, resolved once: the brokers its cluster's paths certainly lead to. */
-    private final Set<InetSocketAddress> workerBootstrap;
+    /** The worker's bootstrap servers, resolved once a minute: brokers its cluster's paths certainly lead to. */
+    private final ResolvedServers workerBootstrap;
     /** The clients' byte totals read just before this round's kernel sample (see {@link ByteCountAttribution#bracket}). */
     private List<ByteCountAttribution.ClientConnection> clientsBeforeSample = List.of();
 
@@ -78,7 +79,7 @@ public final class WorkerObservation implements AutoCloseable {
         for (InetSocketAddress server : BootstrapServers.parse(workerConfig.get("bootstrap.servers"))) {
             bootstrapPorts.add(server.getPort());
         }
-        workerBootstrap = BootstrapServers.resolve(workerConfig.get("bootstrap.servers"));
+        workerBootstrap = new ResolvedServers(workerConfig.get("bootstrap.servers"));
         settingsOnPaths = new ClientSettingsOnPaths(clientSettings, this::certainlyOnWorkerCluster, config);
         runtime = ObservationRuntime.builder("tcpsight", config)
                 .serviceName("tcpsight-connect")
@@ -202,7 +203,8 @@ public final class WorkerObservation implements AutoCloseable {
 
     /** Each connector's settings on the measured path, for connectors none of whose sockets is named. */
     private List<Finding> settingsOnPaths(List<TrackedConnection> sampled) {
-        MeasuredPaths.slowest(sampled, this::onWorkerCluster)
+        // the policy judges a connector's overrides on this path as the worker's cluster's: never another's on its port
+        MeasuredPaths.slowest(sampled, this::certainlyOnWorkerCluster)
                 .ifPresent(path -> PluginState.worker().workerPathMeasured(path.rttMicros));
         return settingsOnPaths.judge(clientIdsNow, sampled);
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.sampling.SampledConnections;
 import java.net.InetSocketAddress;
 import java.util.Collection;
 import java.util.List;
@@ -30,7 +32,10 @@ class ConnectClientSettingsTest {
             "mirror",
             Map.of(
                     "source.cluster.bootstrap.servers", "10.0.0.3:9092",
-                    "target.cluster.bootstrap.servers", "10.0.0.2:9092"),
+                    "target.cluster.bootstrap.servers", "10.0.0.2:9092",
+                    "consumer.receive.buffer.bytes", "65536"),
+            "half-mirror",
+            Map.of("source.cluster.bootstrap.servers", "10.0.0.3:9092"),
             "elsewhere",
             Map.of("consumer.override.bootstrap.servers", "10.0.0.4:9092"),
             "hidden",
@@ -49,6 +54,29 @@ class ConnectClientSettingsTest {
         Predicate<InetSocketAddress> targetSide = onPaths.clusterOf("far->near|mirror-0|offset-syncs-target-producer");
         assertTrue(targetSide.test(NEAR));
         assertFalse(targetSide.test(FAR), "the far cluster on the same port");
+        Predicate<InetSocketAddress> sourceSide = onPaths.clusterOf("far->near|mirror-0|offset-syncs-source-producer");
+        assertTrue(sourceSide.test(FAR), "a source-side client that reads no replicated data");
+        assertFalse(sourceSide.test(NEAR));
+    }
+
+    /** The replication consumer's buffer judged on its far cluster's 100 ms, not the near one's slower path. */
+    @Test
+    void anMm2ConsumersFindingQuotesItsOwnClustersPath() {
+        List<Finding> findings = onPaths.judge(
+                Set.of("far->near|mirror-0|replication-consumer"),
+                List.of(SampledConnections.clientTo(FAR, 1, 100_000), SampledConnections.clientTo(NEAR, 2, 300_000)));
+        assertFalse(findings.isEmpty(), "a 64 KiB buffer 100 ms away is judged");
+        for (Finding finding : findings) {
+            assertEquals(Optional.of(FAR), finding.connection().remote(), finding.toString());
+        }
+    }
+
+    @Test
+    void anMm2ClientWhoseSidesAddressIsNotGivenHasNoCertainPath() {
+        Predicate<InetSocketAddress> target = onPaths.clusterOf("far->near|half-mirror-0|offset-syncs-target-producer");
+        for (InetSocketAddress broker : List.of(NEAR, FAR, OTHER)) {
+            assertFalse(target.test(broker), "never the worker's cluster in its stead: " + broker);
+        }
     }
 
     @Test
@@ -59,11 +87,15 @@ class ConnectClientSettingsTest {
         Predicate<InetSocketAddress> plain = onPaths.clusterOf("connector-consumer-plain-1");
         assertTrue(plain.test(NEAR));
         assertFalse(plain.test(OTHER), "another cluster on the same port");
+        // the override is the consumer's: the same connector's producer writes to the worker's cluster
+        Predicate<InetSocketAddress> producer = onPaths.clusterOf("connector-producer-elsewhere-0");
+        assertTrue(producer.test(NEAR));
+        assertFalse(producer.test(OTHER));
     }
 
     @Test
     void anotherClusterWhoseAddressIsAPlaceholderHasNoCertainPath() {
-        assertEquals(Optional.of(Set.of()), settings.otherCluster("connector-consumer-hidden-0"));
+        assertTrue(settings.otherCluster("connector-consumer-hidden-0").isPresent(), "another cluster");
         Predicate<InetSocketAddress> hidden = onPaths.clusterOf("connector-consumer-hidden-0");
         for (InetSocketAddress broker : List.of(NEAR, FAR, OTHER)) {
             assertFalse(hidden.test(broker), "never the worker's cluster in its stead: " + broker);
