@@ -837,13 +837,29 @@ class BrokerAgentIT {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            // the broker closes its ends, and the next sampling round releases them
+            // Twenty more, held until rounds have sampled them: the round the outputs read holds its connections
+            // until the next round replaces it, so these are in it when they close, every time (a round that caught
+            // cycles in flight once held 15 of them while the registry was back at its baseline).
+            List<Socket> held = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                Socket socket = new Socket();
+                socket.setSoLinger(true, 0);
+                socket.connect(address, 2000);
+                held.add(socket);
+            }
+            awaitRounds(broker, 2);
+            for (Socket socket : held) {
+                socket.close();
+            }
+            // the broker closes its ends, and the hooks (or the next sampling round) release them
             double after = LabAwait.await("the registry back at its baseline of " + baseline)
                     .atMost(Duration.ofSeconds(15))
                     .until(() -> {
                         double tracked = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
                         return tracked <= baseline + 2 ? tracked : null;
                     });
+            // and the round kept for the outputs is replaced: the second round from here began after the closes
+            awaitRounds(broker, 2);
             long afterObjects = trackedObjects(broker);
             System.out.printf(
                     "%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",
@@ -853,6 +869,22 @@ class BrokerAgentIT {
                     afterObjects <= baselineObjects + 2,
                     "heap back at baseline: " + baselineObjects + " -> " + afterObjects);
         }
+    }
+
+    /** Waits until the agent has ended this many more sampling rounds. */
+    private static void awaitRounds(KafkaBroker broker, int rounds) {
+        double[] first = {-1};
+        LabAwait.await(rounds + " more sampling rounds")
+                .atMost(Duration.ofSeconds(15))
+                .every(Duration.ofMillis(100))
+                .untilTrue(() -> {
+                    double ended =
+                            PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_round_duration_seconds_count");
+                    if (first[0] < 0) {
+                        first[0] = ended;
+                    }
+                    return ended >= first[0] + rounds;
+                });
     }
 
     /** Live TrackedConnection instances in the broker's heap, after a full GC. */
