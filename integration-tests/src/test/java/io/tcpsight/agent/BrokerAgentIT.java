@@ -848,6 +848,8 @@ class BrokerAgentIT {
                 held.add(socket);
             }
             awaitRounds(broker, 2);
+            double holding = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
+            assertTrue(holding >= baseline + held.size(), "the held connections tracked: " + holding);
             for (Socket socket : held) {
                 socket.close();
             }

@@ -2,7 +2,6 @@ package io.tcpsight.lab;
 
 import java.util.Comparator;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.ClassOrdererContext;
@@ -41,7 +40,6 @@ public final class LaneOrder implements ClassOrderer {
             Map.entry("io.tcpsight.kafka.ReporterOwnSocketsLabIT", 46),
             Map.entry("io.tcpsight.alerts.AlertRulesIT", 14),
             Map.entry("io.tcpsight.kafka.ShippedClassPathLabIT", 26),
-            Map.entry("io.tcpsight.kafka.MetricsReporterLabIT", 16),
             Map.entry("io.tcpsight.agent.LossLabIT", 126),
             Map.entry("io.tcpsight.agent.AgentLabIT", 67),
             Map.entry("io.tcpsight.doctor.DoctorLabIT", 82),
@@ -72,17 +70,7 @@ public final class LaneOrder implements ClassOrderer {
                         .thenComparing(descriptor -> descriptor.getTestClass().getName()));
     }
 
-    /**
-     * Beside the lab lane, first of their part: their claims hold a time bound (far above what it
-     * takes, or they would take the host whole), so they never meet the version matrix, which may
-     * start before that lane's last classes end.
-     */
-    private static final Set<String> BOUNDED_IN_TIME = Set.of("io.tcpsight.kafka.MetricsReporterLabIT");
-
-    /**
-     * -1: beside the lab lane, bounded in time; 0: beside the lab lane; 1: the lab lane's shared part;
-     * 2: the version matrix; 3: the host whole.
-     */
+    /** 0: beside the lab lane; 1: the lab lane's shared part; 2: the version matrix; 3: the host whole. */
     private static int part(ClassDescriptor descriptor) {
         Class<?> type = descriptor.getTestClass();
         if (type.getName().equals(OWN_THREADS)) {
@@ -90,7 +78,7 @@ public final class LaneOrder implements ClassOrderer {
         }
         Execution execution = type.getAnnotation(Execution.class);
         if (execution != null && execution.value() == ExecutionMode.CONCURRENT) {
-            return BOUNDED_IN_TIME.contains(type.getName()) ? -1 : 0;
+            return 0;
         }
         for (ResourceLock lock : type.getAnnotationsByType(ResourceLock.class)) {
             if (lock.value().equals(HostCpu.LOCK) && lock.mode() == ResourceAccessMode.READ_WRITE) {

@@ -172,10 +172,10 @@ class MirrorMakerLabIT {
     @Test
     void placeholdersForTheFarClusterMultiplyReplicationThroughput() throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder()
-                // A queue of 4,000 packets (3.8 bandwidth-delay products), as a router in front of such a link holds:
-                // the three far brokers' BBR flows keep about two BDPs in flight between them, which the lab's
-                // default of 1,000 (1.2 BDPs) could not hold, so it dropped 5-7 % of their bytes every run and the
-                // rate swung with their loss recovery (72.6-95.8 % of the line), not with the fetch sizes (lab.md)
+                // A queue of 4,000 packets (4.8 bandwidth-delay products), a router's buffer: BBR keeps up to two BDPs
+                // in flight, a standing queue near the lab's default of 1,000 (1.2 BDPs), so the far brokers' flows
+                // lost 4-7 % of their packets every run there, and the rate spread over 72.6-95.8 % of the line
+                // (lab.md)
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(LINE_MBIT).queuePackets(4000))
                 .clientInNamespace()
                 // the far brokers' hosts may hold two BDPs in flight, and do not restart slow start
