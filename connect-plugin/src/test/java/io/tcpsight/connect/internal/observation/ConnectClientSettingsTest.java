@@ -8,15 +8,11 @@ import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Finding;
 import io.tcpsight.internal.sampling.SampledConnections;
 import java.net.InetSocketAddress;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.apache.kafka.connect.health.ConnectClusterDetails;
-import org.apache.kafka.connect.health.ConnectClusterState;
-import org.apache.kafka.connect.health.ConnectorHealth;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,21 +38,22 @@ class ConnectClientSettingsTest {
             Map.of("consumer.override.bootstrap.servers", "${file:/etc/kafka/other.properties:servers}"),
             "plain",
             Map.of("topics", "orders"));
-    private final ConnectClientSettings settings = new ConnectClientSettings(Map.of(), () -> new Herder(connectors));
+    private final ConnectClientSettings settings =
+            new ConnectClientSettings(Map.of(), () -> new HerderConfigs(connectors));
     private final ClientSettingsOnPaths onPaths =
             new ClientSettingsOnPaths(settings, NEAR::equals, TcpsightConfig.defaults());
 
+    /** MM2 clients by their side, task clients by their connector's override, else the worker's cluster. */
     @Test
-    void anMm2ClientIsJudgedOnItsOwnSidesBrokersOnlyWhereBothListenOnOnePort() {
-        Predicate<InetSocketAddress> consumer = onPaths.clusterOf("far->near|mirror-0|replication-consumer");
-        assertTrue(consumer.test(FAR));
-        assertFalse(consumer.test(NEAR), "the near cluster on the same port");
-        Predicate<InetSocketAddress> targetSide = onPaths.clusterOf("far->near|mirror-0|offset-syncs-target-producer");
-        assertTrue(targetSide.test(NEAR));
-        assertFalse(targetSide.test(FAR), "the far cluster on the same port");
-        Predicate<InetSocketAddress> sourceSide = onPaths.clusterOf("far->near|mirror-0|offset-syncs-source-producer");
-        assertTrue(sourceSide.test(FAR), "a source-side client that reads no replicated data");
-        assertFalse(sourceSide.test(NEAR));
+    void eachClientIsJudgedOnItsOwnClustersBrokersOnlyWhereTwoListenOnOnePort() {
+        assertJudgedOn("far->near|mirror-0|replication-consumer", FAR, NEAR);
+        assertJudgedOn("far->near|mirror-0|offset-syncs-target-producer", NEAR, FAR);
+        // a source-side client that reads no replicated data
+        assertJudgedOn("far->near|mirror-0|offset-syncs-source-producer", FAR, NEAR);
+        assertJudgedOn("connector-consumer-elsewhere-0", OTHER, NEAR);
+        assertJudgedOn("connector-consumer-plain-1", NEAR, OTHER);
+        // the override is the consumer's: the same connector's producer writes to the worker's cluster
+        assertJudgedOn("connector-producer-elsewhere-0", NEAR, OTHER);
     }
 
     /** The replication consumer's buffer judged on its far cluster's 100 ms, not the near one's slower path. */
@@ -71,63 +68,24 @@ class ConnectClientSettingsTest {
         }
     }
 
+    /** Another cluster whose address is not known here: no path is certainly its, and never the worker's instead. */
     @Test
-    void anMm2ClientWhoseSidesAddressIsNotGivenHasNoCertainPath() {
-        Predicate<InetSocketAddress> target = onPaths.clusterOf("far->near|half-mirror-0|offset-syncs-target-producer");
-        for (InetSocketAddress broker : List.of(NEAR, FAR, OTHER)) {
-            assertFalse(target.test(broker), "never the worker's cluster in its stead: " + broker);
-        }
-    }
-
-    @Test
-    void aTaskClientWithAnOverrideIsJudgedOnThatClusterAndOneWithoutOnTheWorkers() {
-        Predicate<InetSocketAddress> elsewhere = onPaths.clusterOf("connector-consumer-elsewhere-0");
-        assertTrue(elsewhere.test(OTHER));
-        assertFalse(elsewhere.test(NEAR), "the worker's cluster on the same port");
-        Predicate<InetSocketAddress> plain = onPaths.clusterOf("connector-consumer-plain-1");
-        assertTrue(plain.test(NEAR));
-        assertFalse(plain.test(OTHER), "another cluster on the same port");
-        // the override is the consumer's: the same connector's producer writes to the worker's cluster
-        Predicate<InetSocketAddress> producer = onPaths.clusterOf("connector-producer-elsewhere-0");
-        assertTrue(producer.test(NEAR));
-        assertFalse(producer.test(OTHER));
-    }
-
-    @Test
-    void anotherClusterWhoseAddressIsAPlaceholderHasNoCertainPath() {
+    void anotherClusterWithoutAKnownAddressHasNoCertainPath() {
         assertTrue(settings.otherCluster("connector-consumer-hidden-0").isPresent(), "another cluster");
-        Predicate<InetSocketAddress> hidden = onPaths.clusterOf("connector-consumer-hidden-0");
-        for (InetSocketAddress broker : List.of(NEAR, FAR, OTHER)) {
-            assertFalse(hidden.test(broker), "never the worker's cluster in its stead: " + broker);
+        for (String clientId : List.of(
+                "connector-consumer-hidden-0", // a placeholder
+                "far->near|half-mirror-0|offset-syncs-target-producer")) { // an MM2 side not given
+            Predicate<InetSocketAddress> onCluster = onPaths.clusterOf(clientId);
+            for (InetSocketAddress broker : List.of(NEAR, FAR, OTHER)) {
+                assertFalse(onCluster.test(broker), clientId + " never on " + broker);
+            }
         }
     }
 
-    /** The connectors' configs as the herder holds them. */
-    private static final class Herder implements ConnectClusterState {
-        private final Map<String, Map<String, String>> configs;
-
-        Herder(Map<String, Map<String, String>> configs) {
-            this.configs = configs;
-        }
-
-        @Override
-        public Collection<String> connectors() {
-            return configs.keySet();
-        }
-
-        @Override
-        public Map<String, String> connectorConfig(String connName) {
-            return configs.get(connName);
-        }
-
-        @Override
-        public ConnectorHealth connectorHealth(String connName) {
-            throw new UnsupportedOperationException("not read here");
-        }
-
-        @Override
-        public ConnectClusterDetails clusterDetails() {
-            throw new UnsupportedOperationException("not read here");
-        }
+    /** A client's paths are judged on its cluster's broker, never on another cluster's on the same port. */
+    private void assertJudgedOn(String clientId, InetSocketAddress itsBroker, InetSocketAddress samePortElsewhere) {
+        Predicate<InetSocketAddress> onCluster = onPaths.clusterOf(clientId);
+        assertTrue(onCluster.test(itsBroker), clientId + " on " + itsBroker);
+        assertFalse(onCluster.test(samePortElsewhere), clientId + " not on " + samePortElsewhere + ", the same port");
     }
 }

@@ -2,16 +2,10 @@ package io.tcpsight.connect.internal.observation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.connect.errors.NotFoundException;
-import org.apache.kafka.connect.health.ConnectClusterDetails;
 import org.apache.kafka.connect.health.ConnectClusterState;
-import org.apache.kafka.connect.health.ConnectorHealth;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +31,7 @@ class ConnectorClustersTest {
 
     @Test
     void aNewConnectorIsReadAtOnceAndADeletedOneIsDropped() {
-        Connectors herder = new Connectors();
+        HerderConfigs herder = new HerderConfigs();
         ConnectorClusters clusters = new ConnectorClusters(() -> herder);
         assertEquals(Set.of(), clusters.ports(), "nothing before the first read");
 
@@ -56,7 +50,7 @@ class ConnectorClustersTest {
 
     @Test
     void aConnectorDeletedBetweenTheListingAndItsReadIsSkipped() {
-        Connectors herder = new Connectors();
+        HerderConfigs herder = new HerderConfigs();
         herder.configs.put("sink", Map.of("consumer.override.bootstrap.servers", "other:9292"));
         herder.listedButGone = "mm2";
         ConnectorClusters clusters = new ConnectorClusters(() -> herder);
@@ -69,39 +63,5 @@ class ConnectorClustersTest {
         ConnectorClusters clusters = new ConnectorClusters(() -> null);
         clusters.refreshIfStale();
         assertEquals(Set.of(), clusters.ports());
-    }
-
-    /** Connector configs as a herder holds them; one name may be listed after its connector was deleted. */
-    private static final class Connectors implements ConnectClusterState {
-        final Map<String, Map<String, String>> configs = new LinkedHashMap<>();
-        String listedButGone;
-
-        @Override
-        public Collection<String> connectors() {
-            List<String> names = new ArrayList<>(configs.keySet());
-            if (listedButGone != null) {
-                names.add(listedButGone);
-            }
-            return names;
-        }
-
-        @Override
-        public Map<String, String> connectorConfig(String connName) {
-            Map<String, String> config = configs.get(connName);
-            if (config == null) {
-                throw new NotFoundException("Connector " + connName + " not found");
-            }
-            return config;
-        }
-
-        @Override
-        public ConnectorHealth connectorHealth(String connName) {
-            throw new UnsupportedOperationException("not read by ConnectorClusters");
-        }
-
-        @Override
-        public ConnectClusterDetails clusterDetails() {
-            throw new UnsupportedOperationException("not read by ConnectorClusters");
-        }
     }
 }
