@@ -47,9 +47,9 @@ public final class BootstrapServers {
 
     /**
      * The servers resolved, every address of each host with its port: the brokers a path certainly
-     * leads to. A port alone does not say it (in one JVM, clients of two clusters both reach 9092). The
-     * client resolved the same names a moment before, so the JVM's cache answers; a host that does not
-     * resolve gives none.
+     * leads to. A port alone does not say it (in one JVM, clients of two clusters both reach 9092). A
+     * lookup may wait on DNS, so it belongs on a thread of tcpsight's own ({@link ResolvedServers}); a
+     * host that does not resolve gives none.
      */
     public static Set<InetSocketAddress> resolve(Object servers) {
         Set<InetSocketAddress> addresses = new HashSet<>();

@@ -18,9 +18,10 @@ public final class ResolvedServers {
     private final Object servers;
     private final Function<Object, Set<InetSocketAddress>> resolver;
     private final LongSupplier nanoClock;
-    private Set<InetSocketAddress> addresses = Set.of();
+    /** Null until first asked. */
+    private Set<InetSocketAddress> addresses;
+
     private long resolvedAt;
-    private boolean resolved;
 
     public ResolvedServers(Object servers) {
         this(servers, BootstrapServers::resolve, System::nanoTime);
@@ -35,10 +36,9 @@ public final class ResolvedServers {
     /** Whether a path to this address is certainly to these servers' cluster. */
     public synchronized boolean contains(InetSocketAddress remote) {
         long now = nanoClock.getAsLong();
-        if (!resolved || now - resolvedAt >= REFRESH_NANOS) {
+        if (addresses == null || now - resolvedAt >= REFRESH_NANOS) {
             addresses = resolver.apply(servers);
             resolvedAt = now;
-            resolved = true;
         }
         return addresses.contains(remote);
     }

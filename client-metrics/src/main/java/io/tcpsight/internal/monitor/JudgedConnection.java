@@ -2,7 +2,7 @@ package io.tcpsight.internal.monitor;
 
 import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,13 +28,22 @@ public final class JudgedConnection {
         return connection;
     }
 
-    /** The connections alone, in the same order. */
+    /**
+     * The connections alone, in the same order: a view, so that a round's sources, each given the
+     * round's connections, cost no copy of them each round.
+     */
     public static List<TrackedConnection> connections(List<JudgedConnection> judged) {
-        List<TrackedConnection> connections = new ArrayList<>(judged.size());
-        for (JudgedConnection each : judged) {
-            connections.add(each.connection);
-        }
-        return connections;
+        return new AbstractList<TrackedConnection>() {
+            @Override
+            public TrackedConnection get(int index) {
+                return judged.get(index).connection;
+            }
+
+            @Override
+            public int size() {
+                return judged.size();
+            }
+        };
     }
 
     /** The sample this round judged (the connection's latest may be newer by now). */
