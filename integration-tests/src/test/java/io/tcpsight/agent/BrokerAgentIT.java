@@ -21,6 +21,7 @@ import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabPeer;
 import io.tcpsight.lab.LabPrerequisites;
 import io.tcpsight.lab.LabProcess;
+import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.LabTls;
 import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.Together;
@@ -847,7 +848,7 @@ class BrokerAgentIT {
                 socket.connect(address, 2000);
                 held.add(socket);
             }
-            awaitRounds(broker, 2);
+            LabRounds.awaitMore("the agent", () -> broker.agentGet("/metrics"), 2);
             double holding = PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections");
             assertTrue(holding >= baseline + held.size(), "the held connections tracked: " + holding);
             for (Socket socket : held) {
@@ -861,7 +862,7 @@ class BrokerAgentIT {
                         return tracked <= baseline + 2 ? tracked : null;
                     });
             // and the round kept for the outputs is replaced: the second round from here began after the closes
-            awaitRounds(broker, 2);
+            LabRounds.awaitMore("the agent", () -> broker.agentGet("/metrics"), 2);
             long afterObjects = trackedObjects(broker);
             System.out.printf(
                     "%d connect/close cycles in %.1f s; tracked connections %.0f -> %.0f; TrackedConnection objects %d -> %d%n",
@@ -871,22 +872,6 @@ class BrokerAgentIT {
                     afterObjects <= baselineObjects + 2,
                     "heap back at baseline: " + baselineObjects + " -> " + afterObjects);
         }
-    }
-
-    /** Waits until the agent has ended this many more sampling rounds. */
-    private static void awaitRounds(KafkaBroker broker, int rounds) {
-        double[] first = {-1};
-        LabAwait.await(rounds + " more sampling rounds")
-                .atMost(Duration.ofSeconds(15))
-                .every(Duration.ofMillis(100))
-                .untilTrue(() -> {
-                    double ended =
-                            PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_round_duration_seconds_count");
-                    if (first[0] < 0) {
-                        first[0] = ended;
-                    }
-                    return ended >= first[0] + rounds;
-                });
     }
 
     /** Live TrackedConnection instances in the broker's heap, after a full GC. */

@@ -96,25 +96,8 @@ class VersionMatrixLabIT {
             runs.put(release, releases.submit(() -> {
                 // this thread's labs: the extension closes a test thread's, not this one's; a failure to close
                 // is added to the release's own, never put in its place
-                Throwable failed = null;
-                try {
+                try (AutoCloseable labs = LAB::closeAll) {
                     startAttributeAndJudge(release);
-                } catch (Exception | Error failure) {
-                    failed = failure;
-                }
-                try {
-                    LAB.closeAll();
-                } catch (RuntimeException unclosed) {
-                    if (failed == null) {
-                        throw unclosed;
-                    }
-                    failed.addSuppressed(unclosed);
-                }
-                if (failed instanceof Exception) {
-                    throw (Exception) failed;
-                }
-                if (failed != null) {
-                    throw (Error) failed;
                 }
                 return null;
             }));

@@ -22,8 +22,29 @@ public final class SampledConnections {
      * interval was busy {@code busyMicros}, of which {@code rwndLimitedMicros} limited by the peer's window.
      */
     public static TrackedConnection sampled(int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
-        ConnectionIdentity identity = ConnectionIdentity.of(
-                Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.2", 20_000 + fd));
+        return measured(
+                ConnectionIdentity.of(
+                        Role.BROKER,
+                        new InetSocketAddress("10.0.0.1", 9092),
+                        new InetSocketAddress("10.0.0.2", 20_000 + fd)),
+                fd,
+                rttMicros,
+                busyMicros,
+                rwndLimitedMicros);
+    }
+
+    /** A client's connection on descriptor {@code fd} to the broker at {@code remote}, its path measured at {@code rttMicros}. */
+    public static TrackedConnection clientTo(InetSocketAddress remote, int fd, long rttMicros) {
+        return measured(
+                ConnectionIdentity.of(Role.CLIENT, new InetSocketAddress("10.0.0.1", 40_000 + fd), remote),
+                fd,
+                rttMicros,
+                0,
+                0);
+    }
+
+    private static TrackedConnection measured(
+            ConnectionIdentity identity, int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
         TrackedConnection connection = new TrackedConnection(fd, fd, identity);
         ConnectionSample first = ConnectionSample.at(0)
                 .state(TcpState.ESTABLISHED)
@@ -37,20 +58,6 @@ public final class SampledConnections {
                 .limitedTimes(busyMicros, rwndLimitedMicros, 0)
                 .counters(0, 0, 0, 0)
                 .after(first)
-                .build());
-        return connection;
-    }
-
-    /** A client's connection on descriptor {@code fd} to the broker at {@code remote}, its path measured at {@code rttMicros}. */
-    public static TrackedConnection clientTo(InetSocketAddress remote, int fd, long rttMicros) {
-        ConnectionIdentity identity =
-                ConnectionIdentity.of(Role.CLIENT, new InetSocketAddress("10.0.0.1", 40_000 + fd), remote);
-        TrackedConnection connection = new TrackedConnection(fd, fd, identity);
-        connection.latest(ConnectionSample.at(1_000_000_000L)
-                .state(TcpState.ESTABLISHED)
-                .rtt(rttMicros, rttMicros)
-                .limitedTimes(0, 0, 0)
-                .counters(0, 0, 0, 0)
                 .build());
         return connection;
     }
