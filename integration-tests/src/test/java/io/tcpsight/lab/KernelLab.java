@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -344,8 +345,22 @@ public final class KernelLab implements AutoCloseable {
      */
     public long serverBytesAckedByClient() throws IOException, InterruptedException {
         long acked = 0;
+        for (long connection : serverBytesAckedByClientSocket().values()) {
+            acked += connection;
+        }
+        return acked;
+    }
+
+    /**
+     * The same bytes, connection by connection, keyed by the client side's address and port: which
+     * of several connections the line carried, reading by reading.
+     */
+    public Map<String, Long> serverBytesAckedByClientSocket() throws IOException, InterruptedException {
+        Map<String, Long> acked = new TreeMap<>();
         for (String socket : serverSocketsToClient()) {
-            acked += bytesAcked(socket);
+            // ss -H with a state filter: Recv-Q, Send-Q, local address:port, peer address:port, then the info
+            String[] columns = socket.split("\\s+");
+            acked.merge(columns.length > 3 ? columns[3] : socket, bytesAcked(socket), Long::sum);
         }
         return acked;
     }

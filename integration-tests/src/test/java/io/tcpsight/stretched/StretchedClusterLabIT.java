@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -103,10 +104,12 @@ class StretchedClusterLabIT {
         for (int round = 0; round <= MOST_ROUNDS_OF_REMEDIES; round++) {
             Map<String, FindingView> findings = new LinkedHashMap<>();
             sampled.clear();
-            rate = copyAcrossTheLine(leader, follower, findings, sampled);
+            Map<String, List<Long>> onTheLine = new TreeMap<>();
+            rate = copyAcrossTheLine(leader, follower, findings, sampled, onTheLine);
             left = new ArrayList<>(findings.values());
             story.add(String.format(
-                    "round %d: %.2f MB/s (%.0f%% of the line); leader %s %s, follower %s %s; findings %s",
+                    "round %d: %.2f MB/s (%.0f%% of the line); leader %s %s, follower %s %s; findings %s;"
+                            + " each connection's MB/s on the line, half a second a reading: %s",
                     round,
                     rate / 1e6,
                     100 * rate / LINE_BYTES_PER_SECOND,
@@ -114,7 +117,8 @@ class StretchedClusterLabIT {
                     leader.sysctls,
                     follower.broker,
                     follower.sysctls,
-                    briefs(findings)));
+                    briefs(findings),
+                    onTheLine));
             System.out.println(story.get(story.size() - 1));
             // what the agents saw of the busy fetcher, interval by interval: why a round fell short
             System.out.println(
@@ -153,10 +157,17 @@ class StretchedClusterLabIT {
      * One round: a fresh lab and cluster with each side's settings so far, the topic filled on the
      * leader's side, then every partition reassigned to both nodes. The follower's copy rate is read on
      * the line (the bytes its side acknowledged) once slow start is behind it; the agents' findings about the fetcher are
-     * collected while it copies, keyed "node:rule".
+     * collected while it copies, keyed "node:rule". Each connection that moved 2 MB/s or more at a reading
+     * (a fetcher, not the quorum's or the admin's) is put in {@code onTheLine} with its rate at every
+     * reading: whether the fetchers shared the line or took turns on it.
      */
     private static double copyAcrossTheLine(
-            Side leader, Side follower, Map<String, FindingView> findings, Set<String> sampled) throws Exception {
+            Side leader,
+            Side follower,
+            Map<String, FindingView> findings,
+            Set<String> sampled,
+            Map<String, List<Long>> onTheLine)
+            throws Exception {
         LAB.closeAll();
         KernelLab.Builder builder = KernelLab.builder().link(LINE).clientInNamespace();
         leader.sysctls.forEach(builder::serverSysctl);
@@ -177,9 +188,12 @@ class StretchedClusterLabIT {
                 acrossTheLine.put(
                         new TopicPartition(TOPIC, partition), Optional.of(new NewPartitionReassignment(List.of(1, 2))));
             }
-            long ackedBefore = lab.serverBytesAckedByClient();
+            Map<String, Long> ackedBy = lab.serverBytesAckedByClientSocket();
+            long ackedBefore = sum(ackedBy);
+            Map<String, List<Long>> rates = new TreeMap<>();
             admin.alterPartitionReassignments(acrossTheLine).all().get(60, TimeUnit.SECONDS);
             long start = System.nanoTime();
+            long readAt = start;
             long fromBytes = -1;
             long fromNanos = 0;
             long toBytes = 0;
@@ -188,7 +202,15 @@ class StretchedClusterLabIT {
             while (System.nanoTime() < end) {
                 Thread.sleep(500);
                 long now = System.nanoTime();
-                long copied = lab.serverBytesAckedByClient() - ackedBefore;
+                Map<String, Long> ackedNow = lab.serverBytesAckedByClientSocket();
+                for (Map.Entry<String, Long> connection : ackedNow.entrySet()) {
+                    long moved = connection.getValue() - ackedBy.getOrDefault(connection.getKey(), 0L);
+                    rates.computeIfAbsent(connection.getKey(), key -> new ArrayList<>())
+                            .add(Math.round(moved / ((now - readAt) / 1e9) / 1e6));
+                }
+                ackedBy = ackedNow;
+                readAt = now;
+                long copied = sum(ackedNow) - ackedBefore;
                 if (copied >= 0.9 * total) {
                     break;
                 }
@@ -204,6 +226,11 @@ class StretchedClusterLabIT {
                 collect(cluster.node(1), "1:", findings, sampled);
                 collect(cluster.node(2), "2:", findings, sampled);
             }
+            rates.forEach((connection, megabytes) -> {
+                if (megabytes.stream().anyMatch(megabytesPerSecond -> megabytesPerSecond >= 2)) {
+                    onTheLine.put(connection, megabytes);
+                }
+            });
             assertTrue(toNanos > fromNanos && fromBytes >= 0, "two readings of the copy while it ran");
             return (toBytes - fromBytes) / ((toNanos - fromNanos) / 1e9);
         }
@@ -234,6 +261,10 @@ class StretchedClusterLabIT {
                 findings.putIfAbsent(node + finding.rule(), finding);
             }
         }
+    }
+
+    private static long sum(Map<String, Long> bytes) {
+        return bytes.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static List<String> briefs(Map<String, FindingView> findings) {

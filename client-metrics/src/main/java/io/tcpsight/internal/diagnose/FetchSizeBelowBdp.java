@@ -96,10 +96,14 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         if (predicted && !heldByWindowOrBuffer(facts, config)) {
             return Optional.empty();
         }
+        Optional<Setting> secondFetcher = secondReplicaFetcher(facts, partitions);
+        // Kafka spreads the partitions over the fetcher threads, so with a second one each connection carries
+        // half of them: sized for all of them on one connection, each response would carry half of nine BDPs
+        int partitionsAfter = secondFetcher.isPresent() ? (partitions + 1) / 2 : partitions;
         BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
                 facts.rttMicros(),
                 config.targetBytesPerSecond(),
-                partitions,
+                partitionsAfter,
                 OptionalValues.orNull(facts.kernel().tcpRmemMax()),
                 null,
                 config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
@@ -134,12 +138,12 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         }
         settings.addAll(
                 KafkaKeys.client(facts.identity(), "max.poll.records", Integer.toString(recommended.maxPollRecords())));
-        secondReplicaFetcher(facts, partitions).ifPresent(settings::add);
-        // what the named sizes ask for: fetch.max.bytes only ever rises, max.partition.fetch.bytes is the
-        // recommendation
+        secondFetcher.ifPresent(settings::add);
+        // what the named sizes ask for on each connection: fetch.max.bytes only ever rises,
+        // max.partition.fetch.bytes is the recommendation
         long perFetchAfter = Math.min(
                 Math.max(recommended.fetchMaxBytes(), kafka.fetchMaxBytes().getAsLong()),
-                recommended.maxPartitionFetchBytes() * partitions);
+                recommended.maxPartitionFetchBytes() * partitionsAfter);
         Limit limit = new Limit(Limit.FETCH_SIZE, ceiling, fetchCeiling(perFetchAfter, facts.rttMicros(), target));
         return found(
                         RuleId.FETCH_SIZE_BELOW_BDP,
@@ -186,7 +190,8 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      * while the first waits. Named for the first fetcher of a follower whose connection carries two
      * partitions or more, where Kafka's default of one thread holds them all: measured across 100 ms,
      * one fetcher with nine BDPs a fetch copied at 79% of the line, the follower's appends taking
-     * the rest.
+     * the rest. The fetch sizes named beside it are sized for the half of the partitions each thread
+     * then carries.
      */
     static Optional<Setting> secondReplicaFetcher(ConnectionFacts facts, int partitions) {
         String clientId = facts.identity().clientId().orElse("");

@@ -532,7 +532,9 @@ class ConnectionRulesTest {
      * The leader's end of a follower's fetches 100 ms away, at a 200 Mbit/s target (a BDP of
      * 2,500,000 bytes): 1 MiB a partition over four, 4 MiB a fetch, between one and four BDPs.
      * While the follower's window holds the flow, the flow cannot show what the fetch size allows,
-     * so the model names it with the window, in the follower's keys: one restart for both.
+     * so the model names it with the window, in the follower's keys: one restart for both. A
+     * second fetcher thread is named with it, so each partition's size is for two partitions a
+     * connection: 11 MiB.
      */
     @Test
     void theFetchSizeThatBindsOnceTheWindowIsLiftedIsNamedWithIt() {
@@ -554,7 +556,7 @@ class ConnectionRulesTest {
                 "held now by a window or send buffer",
                 next.evidence("next").get().value());
         assertEquals(
-                "6291456",
+                "11534336",
                 settings(next).get("broker:replica.fetch.max.bytes"),
                 settings(next).toString());
         assertEquals(
@@ -1023,7 +1025,11 @@ class ConnectionRulesTest {
      * A follower's fetcher seen by the leader's agent: Kafka's replica defaults (1 MiB a partition,
      * four partitions) over 100 ms carry 4 MiB a round trip, more than the 2.5 MB BDP, and the
      * follower fetching back to back moves 94 Mbit/s, 47% of 200 Mbit/s (as measured in the lab).
-     * The remedy is the follower's replica keys, on the follower.
+     * The remedy is the follower's replica keys, on the follower, with a second fetcher thread; the
+     * partitions then split two and two, so each connection's fetch is sized for two: nine BDPs
+     * (22.5 MB) over two partitions, 11.25 MB rounded up to 11 MiB each, 22 MiB a response:
+     * 23068672 / (0.1 s + 23068672 / 25e6 B/s) = 22.6 MB/s, 180.4 Mbit/s after. Sized for four on one
+     * connection, 6 MiB each would leave each fetcher 12 MiB a response, 166.8 Mbit/s.
      */
     @Test
     void fetchSizeBelowBdpJudgesAFollowersFetchesInItsReplicaKeysOnTheFollower() {
@@ -1047,9 +1053,10 @@ class ConnectionRulesTest {
         assertEquals(125.3, (double) finding.evidence("fetchCeilingRate").get().value(), 0.1);
         assertEquals(
                 "broker:replica.fetch.response.max.bytes=52428800[broker 2]"
-                        + " broker:replica.fetch.max.bytes=6291456[broker 2] broker:num.replica.fetchers=2[broker 2]",
+                        + " broker:replica.fetch.max.bytes=11534336[broker 2] broker:num.replica.fetchers=2[broker 2]",
                 RemedyText.settings(finding.remedy().settings(), "[note]"),
-                "nine BDPs a fetch and a second fetcher thread, no poll for a follower");
+                "nine BDPs a fetch on each of two fetcher threads, no poll for a follower");
+        assertEquals(180.4, WindowModel.mbit(finding.limit().get().afterBytesPerSecond()), 0.05);
         assertEquals(
                 "on broker 2, the follower",
                 finding.remedy().settings().get(0).note().get());
