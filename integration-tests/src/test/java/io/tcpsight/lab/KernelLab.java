@@ -352,15 +352,15 @@ public final class KernelLab implements AutoCloseable {
     }
 
     /**
-     * The same bytes, connection by connection, keyed by the client side's address and port: which
-     * of several connections the line carried, reading by reading.
+     * The same bytes, connection by connection, keyed by both ends' addresses and ports (the
+     * server's end first): which of several connections the line carried, reading by reading.
      */
     public Map<String, Long> serverBytesAckedByClientSocket() throws IOException, InterruptedException {
         Map<String, Long> acked = new TreeMap<>();
         for (String socket : serverSocketsToClient()) {
             // ss -H with a state filter: Recv-Q, Send-Q, local address:port, peer address:port, then the info
             String[] columns = socket.split("\\s+");
-            acked.merge(columns.length > 3 ? columns[3] : socket, bytesAcked(socket), Long::sum);
+            acked.merge(columns.length > 3 ? columns[2] + " " + columns[3] : socket, bytesAcked(socket), Long::sum);
         }
         return acked;
     }

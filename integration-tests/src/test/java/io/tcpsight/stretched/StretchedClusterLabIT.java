@@ -109,7 +109,7 @@ class StretchedClusterLabIT {
             left = new ArrayList<>(findings.values());
             story.add(String.format(
                     "round %d: %.2f MB/s (%.0f%% of the line); leader %s %s, follower %s %s; findings %s;"
-                            + " each connection's MB/s on the line, half a second a reading: %s",
+                            + " each connection's MB/s on the line, a reading about every half second: %s",
                     round,
                     rate / 1e6,
                     100 * rate / LINE_BYTES_PER_SECOND,
@@ -159,7 +159,8 @@ class StretchedClusterLabIT {
      * the line (the bytes its side acknowledged) once slow start is behind it; the agents' findings about the fetcher are
      * collected while it copies, keyed "node:rule". Each connection that moved 2 MB/s or more at a reading
      * (a fetcher, not the quorum's or the admin's) is put in {@code onTheLine} with its rate at every
-     * reading: whether the fetchers shared the line or took turns on it.
+     * reading (about every half second, each rate over its own interval): whether the fetchers shared
+     * the line or took turns on it.
      */
     private static double copyAcrossTheLine(
             Side leader,
@@ -189,11 +190,11 @@ class StretchedClusterLabIT {
                         new TopicPartition(TOPIC, partition), Optional.of(new NewPartitionReassignment(List.of(1, 2))));
             }
             Map<String, Long> ackedBy = lab.serverBytesAckedByClientSocket();
+            long readAt = System.nanoTime();
             long ackedBefore = sum(ackedBy);
-            Map<String, List<Long>> rates = new TreeMap<>();
+            List<Map<String, Long>> readings = new ArrayList<>();
             admin.alterPartitionReassignments(acrossTheLine).all().get(60, TimeUnit.SECONDS);
             long start = System.nanoTime();
-            long readAt = start;
             long fromBytes = -1;
             long fromNanos = 0;
             long toBytes = 0;
@@ -203,11 +204,12 @@ class StretchedClusterLabIT {
                 Thread.sleep(500);
                 long now = System.nanoTime();
                 Map<String, Long> ackedNow = lab.serverBytesAckedByClientSocket();
+                Map<String, Long> reading = new TreeMap<>();
                 for (Map.Entry<String, Long> connection : ackedNow.entrySet()) {
                     long moved = connection.getValue() - ackedBy.getOrDefault(connection.getKey(), 0L);
-                    rates.computeIfAbsent(connection.getKey(), key -> new ArrayList<>())
-                            .add(Math.round(moved / ((now - readAt) / 1e9) / 1e6));
+                    reading.put(connection.getKey(), Math.round(moved / ((now - readAt) / 1e9) / 1e6));
                 }
+                readings.add(reading);
                 ackedBy = ackedNow;
                 readAt = now;
                 long copied = sum(ackedNow) - ackedBefore;
@@ -226,11 +228,16 @@ class StretchedClusterLabIT {
                 collect(cluster.node(1), "1:", findings, sampled);
                 collect(cluster.node(2), "2:", findings, sampled);
             }
-            rates.forEach((connection, megabytes) -> {
-                if (megabytes.stream().anyMatch(megabytesPerSecond -> megabytesPerSecond >= 2)) {
-                    onTheLine.put(connection, megabytes);
-                }
-            });
+            // a connection's rate at every reading, 0 where it was not open yet: the lists line up in time
+            for (Map<String, Long> reading : readings) {
+                reading.forEach((connection, megabytesPerSecond) -> {
+                    if (megabytesPerSecond >= 2) {
+                        onTheLine.putIfAbsent(connection, new ArrayList<>());
+                    }
+                });
+            }
+            onTheLine.forEach((connection, megabytes) ->
+                    readings.forEach(reading -> megabytes.add(reading.getOrDefault(connection, 0L))));
             assertTrue(toNanos > fromNanos && fromBytes >= 0, "two readings of the copy while it ran");
             return (toBytes - fromBytes) / ((toNanos - fromNanos) / 1e9);
         }

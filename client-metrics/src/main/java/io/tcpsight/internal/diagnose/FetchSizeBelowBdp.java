@@ -97,9 +97,10 @@ final class FetchSizeBelowBdp implements ConnectionRule {
             return Optional.empty();
         }
         Optional<Setting> secondFetcher = secondReplicaFetcher(facts, partitions);
-        // Kafka spreads the partitions over the fetcher threads, so with a second one each connection carries
-        // half of them: sized for all of them on one connection, each response would carry half of nine BDPs
-        int partitionsAfter = secondFetcher.isPresent() ? (partitions + 1) / 2 : partitions;
+        // Kafka spreads a topic's consecutive partitions over the fetcher threads, so with a second one each
+        // connection carries half of them: sized for all of them on one connection, each response would carry half
+        // of nine BDPs. Of an odd count the smaller half is sized for, so that each thread carries nine BDPs or more
+        int partitionsAfter = secondFetcher.isPresent() ? Math.max(1, partitions / 2) : partitions;
         BdpSettings.Recommendation recommended = BdpSettings.recommend(new BdpSettings.Input(
                 facts.rttMicros(),
                 config.targetBytesPerSecond(),

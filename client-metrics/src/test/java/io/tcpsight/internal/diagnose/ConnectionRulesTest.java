@@ -1062,6 +1062,48 @@ class ConnectionRulesTest {
                 finding.remedy().settings().get(0).note().get());
     }
 
+    /**
+     * The same fetcher's flow under other names and partition counts, 100 ms and 200 Mbit/s (nine
+     * BDPs: 22.5 MB). Only a follower's first fetcher thread with two partitions or more names a
+     * second thread, and only then is each partition sized for the half a thread carries, the smaller
+     * half of an odd count: 3 partitions split 2 and 1, sized for 1 (22 MiB), so the thread with one
+     * still fetches nine BDPs. The rate after is the connection's: 22 MiB a response reach 180.4
+     * Mbit/s, 24 MiB 181.9.
+     */
+    @ParameterizedTest(name = "{0} with {1} partitions: {2}={3}, second fetcher {4}")
+    @CsvSource({
+        "broker-2-fetcher-0, 4, broker:replica.fetch.max.bytes, 11534336, true, 180.4",
+        "broker-2-fetcher-0, 3, broker:replica.fetch.max.bytes, 23068672, true, 180.4",
+        "broker-2-fetcher-0, 5, broker:replica.fetch.max.bytes, 11534336, true, 180.4",
+        "broker-2-fetcher-0, 1, broker:replica.fetch.max.bytes, 23068672, false, 180.4",
+        "broker-2-fetcher-1, 4, broker:replica.fetch.max.bytes, 6291456, false, 181.9",
+        "consumer-g-1, 4, client:max.partition.fetch.bytes, 6291456, false, 181.9",
+    })
+    void eachFetcherThreadsPartitionsAreSizedForWhatItCarries(
+            String clientId, int partitions, String key, String perPartition, boolean secondFetcher, double after) {
+        ConnectionFacts fetcher = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(10_485_760L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(partitions))
+                .kernel(KERNEL_618)
+                .interval(IntervalStats.over(10)
+                        .busyMicros(9_800_000)
+                        .segmentsOut(90_000)
+                        .bytesAcked(117_500_000)
+                        .build())
+                .build();
+        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(fetcher, line).orElseThrow();
+        assertEquals(perPartition, settings(finding).get(key), settings(finding).toString());
+        assertEquals(
+                secondFetcher,
+                settings(finding).containsKey("broker:num.replica.fetchers"),
+                settings(finding).toString());
+        assertEquals(after, WindowModel.mbit(finding.limit().orElseThrow().afterBytesPerSecond()), 0.05);
+    }
+
     @Test
     void aHealthyLowRttClusterRaisesNoWarningOrCritical() {
         // Kafka defaults on a 0.3 ms LAN, busy, a few retransmits, fast handshakes.
