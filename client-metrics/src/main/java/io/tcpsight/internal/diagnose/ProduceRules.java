@@ -91,6 +91,30 @@ final class ProduceRules {
         return OptionalDouble.of(seen.get().bytesPerSecond());
     }
 
+    /** TCP's initial window (RFC 6928): ten segments of 1,448 bytes, where slow start begins. */
+    static final long INITIAL_WINDOW_BYTES = 10 * 1448L;
+
+    /**
+     * The round trips a new flow spends in slow start before it can carry the path: its window
+     * doubles each round trip from the initial one, up to two BDPs (as the send buffer autotunes
+     * alongside). 100 ms at 200 Mbit/s: nine, 0.9 s.
+     */
+    static int rampRoundTrips(long bdpBytes) {
+        double doublings = Math.log(Math.max(1.0, 2.0 * bdpBytes / INITIAL_WINDOW_BYTES)) / Math.log(2);
+        return (int) Math.ceil(doublings);
+    }
+
+    /**
+     * Whether the interval began while the flow was still in its slow start: what it carried then
+     * is TCP's ramp, not the pipeline's. Measured: a Java producer whose batches and send buffer
+     * already carry the path was judged on its first interval at 98 Mbit/s, 1.2 requests a round
+     * trip, where it went on at 194 Mbit/s. Where the flow's start was not seen, the interval is judged.
+     */
+    static boolean withinTheFlowsRamp(ProduceTraffic traffic, long rttMicros, long bdpBytes) {
+        return traffic.flowSecondsAtStart().isPresent()
+                && traffic.flowSecondsAtStart().getAsDouble() < rampRoundTrips(bdpBytes) * rttMicros / 1e6;
+    }
+
     static Optional<Finding> producePipelineBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
         Optional<ProduceTraffic> seen = facts.kafka().produceTraffic();
         if (seen.isEmpty() || !facts.established() || !ConnectionRuleParts.longPath(facts.rttMicros(), config)) {
@@ -98,6 +122,9 @@ final class ProduceRules {
         }
         ProduceTraffic traffic = seen.get();
         long rtt = facts.rttMicros();
+        if (withinTheFlowsRamp(traffic, rtt, Bdp.bytes(rtt, config.targetBytesPerSecond()))) {
+            return Optional.empty();
+        }
         double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
         int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
         if (applicationsPace(traffic, rtt)) {

@@ -1,5 +1,6 @@
 package io.tcpsight.internal.model;
 
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -17,6 +18,8 @@ public final class ProduceTraffic {
     private final Integer partitionsPerRequest;
     private final long bufferHeldBytes;
     private final long bufferTotalBytes;
+    /** How long the flow had been producing when the interval began; NaN where not known. */
+    private final double flowSecondsAtStart;
 
     /**
      * @param requests Produce requests in the interval
@@ -25,7 +28,7 @@ public final class ProduceTraffic {
      * @param partitionsPerRequest partitions the latest request read named; null when none was read
      */
     public ProduceTraffic(long requests, long bytes, double seconds, Integer partitionsPerRequest) {
-        this(requests, bytes, seconds, partitionsPerRequest, -1, -1);
+        this(requests, bytes, seconds, partitionsPerRequest, -1, -1, Double.NaN);
     }
 
     private ProduceTraffic(
@@ -34,7 +37,8 @@ public final class ProduceTraffic {
             double seconds,
             Integer partitionsPerRequest,
             long bufferHeldBytes,
-            long bufferTotalBytes) {
+            long bufferTotalBytes,
+            double flowSecondsAtStart) {
         if (requests < 0 || bytes < 0 || !(seconds > 0)) {
             throw new IllegalArgumentException("requests " + requests + ", bytes " + bytes + " over " + seconds
                     + " s: counts are never negative" + " and an interval has a length");
@@ -45,6 +49,7 @@ public final class ProduceTraffic {
         this.partitionsPerRequest = partitionsPerRequest;
         this.bufferHeldBytes = bufferHeldBytes;
         this.bufferTotalBytes = bufferTotalBytes;
+        this.flowSecondsAtStart = flowSecondsAtStart;
     }
 
     /**
@@ -60,8 +65,31 @@ public final class ProduceTraffic {
                         seconds,
                         partitionsPerRequest,
                         Math.round(totalBytes - availableBytes),
-                        Math.round(totalBytes))
+                        Math.round(totalBytes),
+                        flowSecondsAtStart)
                 : this;
+    }
+
+    /**
+     * The same traffic, with how long the connection had been producing when the interval began
+     * (negative: its first request came within the interval). Where the broker saw the flow's first
+     * request, a rule can tell an interval that holds the flow's start (TCP's slow start, the send
+     * buffer autotuning) from one of its steady state.
+     */
+    public ProduceTraffic withFlowSecondsAtStart(double secondsAtIntervalStart) {
+        return new ProduceTraffic(
+                requests,
+                bytes,
+                seconds,
+                partitionsPerRequest,
+                bufferHeldBytes,
+                bufferTotalBytes,
+                secondsAtIntervalStart);
+    }
+
+    /** How long the flow had been producing when the interval began; empty where its start was not seen. */
+    public OptionalDouble flowSecondsAtStart() {
+        return Double.isNaN(flowSecondsAtStart) ? OptionalDouble.empty() : OptionalDouble.of(flowSecondsAtStart);
     }
 
     public long requests() {

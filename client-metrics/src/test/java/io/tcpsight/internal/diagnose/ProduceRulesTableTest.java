@@ -399,6 +399,32 @@ class ProduceRulesTableTest {
         assertEquals("batch.size=big is not valid: a whole number from 0 to 2147483647", refused.getMessage());
     }
 
+    /**
+     * The same pipeline-bound traffic at 100 ms and the default 100 Mbit/s (a BDP of 1,250,000
+     * bytes: slow start needs eight round trips from ten segments to two BDPs, 0.8 s), judged by
+     * when its interval began in the flow. An interval that began before the flow's first request
+     * (-0.5 s) or within its ramp (0.79 s) holds TCP's start, not the pipeline's limit; from 0.8 s
+     * on it is the pipeline's; where the broker did not see the flow start, it is judged as before.
+     */
+    @ParameterizedTest(name = "interval began {0} s into the flow: {1}")
+    @CsvSource({"-0.5, none", "0.0, none", "0.79, none", "0.8, critical", "5.0, critical", "unknown, critical"})
+    void anIntervalWithinTheFlowsSlowStartIsNotThePipelines(String flowSeconds, String expected) {
+        ProduceTraffic traffic = new ProduceTraffic(60, 60 * 65_600L, 2.0, 4);
+        ProduceTraffic seen = flowSeconds.equals("unknown")
+                ? traffic
+                : traffic.withFlowSecondsAtStart(Double.parseDouble(flowSeconds));
+        String judged = describe(ProduceRules.producePipelineBelowBdp(
+                facts(end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"), seen), DEFAULTS));
+        assertEquals(expected, judged.split(" ")[0], judged);
+    }
+
+    @Test
+    void slowStartTakesTheRoundTripsItsWindowNeedsToDoubleToTwoBdps() {
+        assertEquals(8, ProduceRules.rampRoundTrips(1_250_000)); // 2.5 MB / 14,480 = 172.7: 2^8 = 256
+        assertEquals(9, ProduceRules.rampRoundTrips(2_500_000));
+        assertEquals(0, ProduceRules.rampRoundTrips(1_000)); // a path the initial window already carries
+    }
+
     @Test
     void noProduceTrafficNoFinding() {
         assertEquals(

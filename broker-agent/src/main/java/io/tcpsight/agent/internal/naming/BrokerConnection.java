@@ -83,14 +83,17 @@ final class BrokerConnection {
         }
         int partitions = counts.partitionsPerProduce;
         return new ProduceTraffic(
-                requests - previousRequests,
-                bytes - previousBytes,
-                (nowNanos - start) / 1e9,
-                partitions < 0 ? null : partitions);
+                        requests - previousRequests,
+                        bytes - previousBytes,
+                        (nowNanos - start) / 1e9,
+                        partitions < 0 ? null : partitions)
+                .withFlowSecondsAtStart((start - counts.firstNanos) / 1e9);
     }
 
     /** A producing connection's counts. */
     private static final class ProduceCounts {
+        /* when the connection's first Produce request came: its flow's start */
+        final long firstNanos = System.nanoTime();
         /* written by the network thread */
         volatile long requests;
         volatile long bytes;

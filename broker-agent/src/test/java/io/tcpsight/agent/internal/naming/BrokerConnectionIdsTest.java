@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.ProduceTraffic;
@@ -46,6 +47,13 @@ class BrokerConnectionIdsTest {
         assertEquals(16_384, ofA.bytesPerRequest());
         assertEquals(2, ofB.requests());
         assertEquals(65_536, ofB.bytesPerRequest());
+        // the flow began within that interval: it held the flow's start
+        assertTrue(
+                ofA.flowSecondsAtStart().getAsDouble() < 0,
+                ofA.flowSecondsAtStart().toString());
+        ids.find("a-1").produced(16_384, 1);
+        ProduceTraffic laterOfA = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        assertTrue(laterOfA.flowSecondsAtStart().getAsDouble() > 0, "the next interval began after the flow's start");
     }
 
     @Test
