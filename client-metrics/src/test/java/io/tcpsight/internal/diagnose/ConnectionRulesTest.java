@@ -1033,20 +1033,7 @@ class ConnectionRulesTest {
      */
     @Test
     void fetchSizeBelowBdpJudgesAFollowersFetchesInItsReplicaKeysOnTheFollower() {
-        ConnectionFacts follower = ConnectionFacts.builder(
-                        broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
-                .rttMicros(100_000)
-                .kafka(KafkaSettings.unknown()
-                        .withFetchMaxBytes(10_485_760L)
-                        .withMaxPartitionFetchBytes(1_048_576L)
-                        .withPartitionsPerBroker(4))
-                .kernel(KERNEL_618)
-                .interval(IntervalStats.over(10)
-                        .busyMicros(9_800_000)
-                        .segmentsOut(90_000)
-                        .bytesAcked(117_500_000)
-                        .build())
-                .build();
+        ConnectionFacts follower = fetchingBackToBack("broker-2-fetcher-0", 4);
         TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
         Finding finding = ConnectionRules.fetchSizeBelowBdp(follower, line).get();
         assertEquals(4_194_304L, finding.evidence("bytesPerFetch").get().value());
@@ -1081,7 +1068,23 @@ class ConnectionRulesTest {
     })
     void eachFetcherThreadsPartitionsAreSizedForWhatItCarries(
             String clientId, int partitions, String key, String perPartition, boolean secondFetcher, double after) {
-        ConnectionFacts fetcher = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
+        ConnectionFacts fetcher = fetchingBackToBack(clientId, partitions);
+        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(fetcher, line).orElseThrow();
+        assertEquals(perPartition, settings(finding).get(key), settings(finding).toString());
+        assertEquals(
+                secondFetcher,
+                settings(finding).containsKey("broker:num.replica.fetchers"),
+                settings(finding).toString());
+        assertEquals(after, WindowModel.mbit(finding.limit().orElseThrow().afterBytesPerSecond()), 0.05);
+    }
+
+    /**
+     * A fetcher as the broker's agent sees it 100 ms away, at Kafka's replica defaults (10 MiB a
+     * response, 1 MiB a partition), busy 98 % of ten seconds and moving 11.75 MB/s, 94 Mbit/s.
+     */
+    private static ConnectionFacts fetchingBackToBack(String clientId, int partitions) {
+        return ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
                 .rttMicros(100_000)
                 .kafka(KafkaSettings.unknown()
                         .withFetchMaxBytes(10_485_760L)
@@ -1094,14 +1097,6 @@ class ConnectionRulesTest {
                         .bytesAcked(117_500_000)
                         .build())
                 .build();
-        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
-        Finding finding = ConnectionRules.fetchSizeBelowBdp(fetcher, line).orElseThrow();
-        assertEquals(perPartition, settings(finding).get(key), settings(finding).toString());
-        assertEquals(
-                secondFetcher,
-                settings(finding).containsKey("broker:num.replica.fetchers"),
-                settings(finding).toString());
-        assertEquals(after, WindowModel.mbit(finding.limit().orElseThrow().afterBytesPerSecond()), 0.05);
     }
 
     @Test
