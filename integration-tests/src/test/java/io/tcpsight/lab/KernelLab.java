@@ -344,11 +344,12 @@ public final class KernelLab implements AutoCloseable {
      * read on the line itself, not where the bytes end up.
      */
     public long serverBytesAckedByClient() throws IOException, InterruptedException {
-        long acked = 0;
-        for (long connection : serverBytesAckedByClientSocket().values()) {
-            acked += connection;
-        }
-        return acked;
+        return total(serverBytesAckedByClientSocket());
+    }
+
+    /** The bytes of every connection in a reading of {@link #serverBytesAckedByClientSocket()}, summed. */
+    public static long total(Map<String, Long> ackedBySocket) {
+        return ackedBySocket.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**

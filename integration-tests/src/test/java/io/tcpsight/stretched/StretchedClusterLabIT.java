@@ -191,7 +191,7 @@ class StretchedClusterLabIT {
             }
             Map<String, Long> ackedBy = lab.serverBytesAckedByClientSocket();
             long readAt = System.nanoTime();
-            long ackedBefore = sum(ackedBy);
+            long ackedBefore = KernelLab.total(ackedBy);
             List<Map<String, Long>> readings = new ArrayList<>();
             admin.alterPartitionReassignments(acrossTheLine).all().get(60, TimeUnit.SECONDS);
             long start = System.nanoTime();
@@ -212,7 +212,7 @@ class StretchedClusterLabIT {
                 readings.add(reading);
                 ackedBy = ackedNow;
                 readAt = now;
-                long copied = sum(ackedNow) - ackedBefore;
+                long copied = KernelLab.total(ackedNow) - ackedBefore;
                 if (copied >= 0.9 * total) {
                     break;
                 }
@@ -268,10 +268,6 @@ class StretchedClusterLabIT {
                 findings.putIfAbsent(node + finding.rule(), finding);
             }
         }
-    }
-
-    private static long sum(Map<String, Long> bytes) {
-        return bytes.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static List<String> briefs(Map<String, FindingView> findings) {

@@ -122,7 +122,8 @@ final class ProduceRules {
         }
         ProduceTraffic traffic = seen.get();
         long rtt = facts.rttMicros();
-        if (withinTheFlowsRamp(traffic, rtt, Bdp.bytes(rtt, config.targetBytesPerSecond()))) {
+        long bdp = Bdp.bytes(rtt, config.targetBytesPerSecond());
+        if (withinTheFlowsRamp(traffic, rtt, bdp)) {
             return Optional.empty();
         }
         double perRoundTrip = traffic.requestsPerRoundTrip(rtt);
@@ -137,7 +138,6 @@ final class ProduceRules {
         if (severity.isEmpty()) {
             return Optional.empty();
         }
-        long bdp = Bdp.bytes(rtt, config.targetBytesPerSecond());
         ProducerSizing sizing = ProducerSizing.forPath(rtt, config.targetBytesPerSecond(), partitions);
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(WindowModel.rtt(rtt));

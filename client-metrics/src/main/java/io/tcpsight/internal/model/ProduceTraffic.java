@@ -28,7 +28,18 @@ public final class ProduceTraffic {
      * @param partitionsPerRequest partitions the latest request read named; null when none was read
      */
     public ProduceTraffic(long requests, long bytes, double seconds, Integer partitionsPerRequest) {
-        this(requests, bytes, seconds, partitionsPerRequest, -1, -1, Double.NaN);
+        this(requests, bytes, seconds, partitionsPerRequest, Double.NaN);
+    }
+
+    /**
+     * The same, where the broker saw the flow's first request: {@code flowSecondsAtStart} is how long
+     * the connection had been producing when the interval began (negative: its first request came
+     * within the interval), so a rule can tell an interval that holds the flow's start (TCP's slow
+     * start, the send buffer autotuning) from one of its steady state.
+     */
+    public ProduceTraffic(
+            long requests, long bytes, double seconds, Integer partitionsPerRequest, double flowSecondsAtStart) {
+        this(requests, bytes, seconds, partitionsPerRequest, -1, -1, flowSecondsAtStart);
     }
 
     private ProduceTraffic(
@@ -68,23 +79,6 @@ public final class ProduceTraffic {
                         Math.round(totalBytes),
                         flowSecondsAtStart)
                 : this;
-    }
-
-    /**
-     * The same traffic, with how long the connection had been producing when the interval began
-     * (negative: its first request came within the interval). Where the broker saw the flow's first
-     * request, a rule can tell an interval that holds the flow's start (TCP's slow start, the send
-     * buffer autotuning) from one of its steady state.
-     */
-    public ProduceTraffic withFlowSecondsAtStart(double secondsAtIntervalStart) {
-        return new ProduceTraffic(
-                requests,
-                bytes,
-                seconds,
-                partitionsPerRequest,
-                bufferHeldBytes,
-                bufferTotalBytes,
-                secondsAtIntervalStart);
     }
 
     /** How long the flow had been producing when the interval began; empty where its start was not seen. */

@@ -420,10 +420,9 @@ class ProduceRulesTableTest {
         "50, 0.35, critical",
     })
     void anIntervalWithinTheFlowsSlowStartIsNotThePipelines(long rttMillis, String flowSeconds, String expected) {
-        ProduceTraffic traffic = new ProduceTraffic(60, 60 * 65_600L, 2.0, 4);
         ProduceTraffic seen = flowSeconds.equals("unknown")
-                ? traffic
-                : traffic.withFlowSecondsAtStart(Double.parseDouble(flowSeconds));
+                ? new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)
+                : new ProduceTraffic(60, 60 * 65_600L, 2.0, 4, Double.parseDouble(flowSeconds));
         ConnectionFacts facts = ConnectionFacts.builder(
                         end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"))
                 .established(true)

@@ -83,11 +83,11 @@ final class BrokerConnection {
         }
         int partitions = counts.partitionsPerProduce;
         return new ProduceTraffic(
-                        requests - previousRequests,
-                        bytes - previousBytes,
-                        (nowNanos - start) / 1e9,
-                        partitions < 0 ? null : partitions)
-                .withFlowSecondsAtStart((start - counts.firstNanos) / 1e9);
+                requests - previousRequests,
+                bytes - previousBytes,
+                (nowNanos - start) / 1e9,
+                partitions < 0 ? null : partitions,
+                (start - counts.firstNanos) / 1e9);
     }
 
     /** A producing connection's counts. */
