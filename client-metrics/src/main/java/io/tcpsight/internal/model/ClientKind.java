@@ -31,7 +31,7 @@ public enum ClientKind {
     private static final Pattern CONNECT =
             Pattern.compile("^connector-(consumer|producer|dlq-producer)-(.+)-(\\d+|\\*)$");
     /** Kafka names a follower's fetcher "broker-<follower id>-fetcher-<fetcher id>". */
-    private static final Pattern REPLICA_FETCHER_ID = Pattern.compile("^broker-(\\d+)-fetcher-\\d+$");
+    private static final Pattern REPLICA_FETCHER_ID = Pattern.compile("^broker-(\\d+)-fetcher-(\\d+)$");
 
     /** Guesses the kind from a client.id; UNKNOWN when it follows no convention. */
     public static ClientKind fromClientId(String clientId) {
@@ -82,6 +82,25 @@ public enum ClientKind {
         }
         try {
             return OptionalInt.of(Integer.parseInt(fetcher.group(1)));
+        } catch (NumberFormatException tooLong) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * Which of its follower's fetcher threads a replica fetcher is, from its client.id
+     * "broker-2-fetcher-1" (1); empty for any other client.
+     */
+    public static OptionalInt replicaFetcherIndex(String clientId) {
+        if (clientId == null) {
+            return OptionalInt.empty();
+        }
+        Matcher fetcher = REPLICA_FETCHER_ID.matcher(clientId);
+        if (!fetcher.matches()) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(fetcher.group(2)));
         } catch (NumberFormatException tooLong) {
             return OptionalInt.empty();
         }

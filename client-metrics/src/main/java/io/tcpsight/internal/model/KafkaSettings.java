@@ -20,6 +20,12 @@ public final class KafkaSettings {
     private final Long fetchMaxBytes;
     private final Long maxPartitionFetchBytes;
     private final Integer partitionsPerBroker;
+    /**
+     * A replica fetcher's follower runs at least this many fetcher threads: the highest fetcher
+     * number this broker saw from it, plus one (the broker's side); null when not seen.
+     */
+    private final Integer followerFetchersAtLeast;
+
     private final String securityProtocol;
     /** What its Produce requests carried in the latest interval (the broker's side); null when not seen. */
     private final ProduceTraffic produceTraffic;
@@ -32,6 +38,7 @@ public final class KafkaSettings {
         this.fetchMaxBytes = parts.fetchMaxBytes;
         this.maxPartitionFetchBytes = parts.maxPartitionFetchBytes;
         this.partitionsPerBroker = parts.partitionsPerBroker;
+        this.followerFetchersAtLeast = parts.followerFetchersAtLeast;
     }
 
     /** What a wither copies and changes one of; null is "not known". */
@@ -41,6 +48,7 @@ public final class KafkaSettings {
         Long fetchMaxBytes;
         Long maxPartitionFetchBytes;
         Integer partitionsPerBroker;
+        Integer followerFetchersAtLeast;
         String securityProtocol;
         ProduceTraffic produceTraffic;
     }
@@ -52,6 +60,7 @@ public final class KafkaSettings {
         parts.fetchMaxBytes = fetchMaxBytes;
         parts.maxPartitionFetchBytes = maxPartitionFetchBytes;
         parts.partitionsPerBroker = partitionsPerBroker;
+        parts.followerFetchersAtLeast = followerFetchersAtLeast;
         parts.securityProtocol = securityProtocol;
         parts.produceTraffic = produceTraffic;
         return parts;
@@ -130,6 +139,13 @@ public final class KafkaSettings {
         return new KafkaSettings(parts);
     }
 
+    /** A replica fetcher's follower runs at least this many fetcher threads (num.replica.fetchers). */
+    public KafkaSettings withFollowerFetchersAtLeast(int value) {
+        Parts parts = parts();
+        parts.followerFetchersAtLeast = value;
+        return new KafkaSettings(parts);
+    }
+
     /** The same settings with what the client's Produce requests carried in the latest interval. */
     public KafkaSettings withProduceTraffic(ProduceTraffic value) {
         Parts parts = parts();
@@ -175,5 +191,13 @@ public final class KafkaSettings {
     /** Partitions this client fetches from the broker of the connection. */
     public OptionalInt partitionsPerBroker() {
         return OptionalValues.orEmpty(partitionsPerBroker);
+    }
+
+    /**
+     * The fetcher threads a replica fetcher's follower is known to run at least (its
+     * num.replica.fetchers is this or more); empty when no other fetcher of it was seen.
+     */
+    public OptionalInt followerFetchersAtLeast() {
+        return OptionalValues.orEmpty(followerFetchersAtLeast);
     }
 }

@@ -1080,6 +1080,37 @@ class ConnectionRulesTest {
     }
 
     /**
+     * The first fetcher of a follower whose second fetcher this broker saw (client.id
+     * "broker-2-fetcher-1", so num.replica.fetchers is 2 or more): four partitions on this connection
+     * are already its thread's share. A second thread is in effect and never named; the fetch is
+     * sized for the four it carries, 6 MiB each (181.9 Mbit/s after). Where only the first was seen
+     * (1), the second is named as before.
+     */
+    @ParameterizedTest(name = "follower seen with {0} fetcher threads")
+    @CsvSource({"2, 6291456, false, 181.9", "3, 6291456, false, 181.9", "1, 11534336, true, 180.4"})
+    void aFollowerSeenOnTwoFetchersIsNeverToldToRunTwo(
+            int fetchersSeen, String perPartition, boolean secondFetcherNamed, double after) {
+        ConnectionFacts seen = fetchingBackToBack("broker-2-fetcher-0", 4);
+        ConnectionFacts fetcher = ConnectionFacts.builder(seen.identity())
+                .rttMicros(seen.rttMicros())
+                .kafka(seen.kafka().withFollowerFetchersAtLeast(fetchersSeen))
+                .kernel(KERNEL_618)
+                .interval(seen.interval().orElseThrow())
+                .build();
+        TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
+        Finding finding = ConnectionRules.fetchSizeBelowBdp(fetcher, line).orElseThrow();
+        assertEquals(
+                perPartition,
+                settings(finding).get("broker:replica.fetch.max.bytes"),
+                settings(finding).toString());
+        assertEquals(
+                secondFetcherNamed,
+                settings(finding).containsKey("broker:num.replica.fetchers"),
+                settings(finding).toString());
+        assertEquals(after, WindowModel.mbit(finding.limit().orElseThrow().afterBytesPerSecond()), 0.05);
+    }
+
+    /**
      * A fetcher as the broker's agent sees it 100 ms away, at Kafka's replica defaults (10 MiB a
      * response, 1 MiB a partition), busy 98 % of ten seconds and moving 11.75 MB/s, 94 Mbit/s.
      */

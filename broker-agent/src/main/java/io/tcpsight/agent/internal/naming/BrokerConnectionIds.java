@@ -1,5 +1,6 @@
 package io.tcpsight.agent.internal.naming;
 
+import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
@@ -26,6 +27,15 @@ public final class BrokerConnectionIds {
      */
     private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
 
+    /**
+     * The fetcher threads each follower is known to run at least (the highest fetcher number seen
+     * connect, plus one), by the follower's broker id: what tells the fetch rule that a second
+     * fetcher is in effect. Bounded by {@link #MOST_FOLLOWERS}: a cluster's brokers, not its clients.
+     */
+    private final Map<Integer, Integer> fetchersByFollower = new ConcurrentHashMap<>();
+
+    static final int MOST_FOLLOWERS = 4096;
+
     /** @param brokerSockets the broker's own socket settings, from its config; unknown outside a broker */
     public BrokerConnectionIds(BrokerSocketSettings brokerSockets) {
         this.brokerSockets = brokerSockets;
@@ -36,6 +46,28 @@ public final class BrokerConnectionIds {
         connection.owner(broker);
         byConnectionId.put(connectionId, broker);
     }
+
+    /**
+     * A request from {@code clientId} came to this broker: a follower's replica fetcher tells how many
+     * fetcher threads its follower runs at least.
+     */
+    void clientIdSeen(String clientId) {
+        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX)) {
+            return;
+        }
+        OptionalInt follower = ClientKind.followerBrokerId(clientId);
+        OptionalInt index = ClientKind.replicaFetcherIndex(clientId);
+        if (follower.isEmpty() || index.isEmpty() || index.getAsInt() == Integer.MAX_VALUE) {
+            return;
+        }
+        int atLeast = index.getAsInt() + 1;
+        if (fetchersByFollower.size() < MOST_FOLLOWERS || fetchersByFollower.containsKey(follower.getAsInt())) {
+            fetchersByFollower.merge(follower.getAsInt(), atLeast, Math::max);
+        }
+    }
+
+    /** What every replica fetcher's client.id starts with: a cheap test before the pattern. */
+    private static final String FETCHER_PREFIX = "broker-";
 
     void adopted(InetSocketAddress local, InetSocketAddress remote, TrackedConnection connection) {
         adoptedByAddresses.put(addressKey(local, remote), connection);
@@ -112,9 +144,23 @@ public final class BrokerConnectionIds {
                         .withFetchMaxBytes(sizes.maxBytes)
                         .withMaxPartitionFetchBytes(sizes.partitionMaxBytes)
                         .withPartitionsPerBroker(sizes.partitions);
+        if (sizes != null) {
+            settings = withFollowerFetchers(settings, connection);
+        }
         long now = System.nanoTime();
         ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(now);
         return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
+    }
+
+    /** A follower's fetcher with the fetcher threads its follower is known to run, where this broker saw them. */
+    private KafkaSettings withFollowerFetchers(KafkaSettings settings, TrackedConnection connection) {
+        String clientId = connection.identity().clientId().orElse(null);
+        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX)) {
+            return settings;
+        }
+        OptionalInt follower = ClientKind.followerBrokerId(clientId);
+        Integer fetchers = follower.isPresent() ? fetchersByFollower.get(follower.getAsInt()) : null;
+        return fetchers == null ? settings : settings.withFollowerFetchersAtLeast(fetchers);
     }
 
     /**

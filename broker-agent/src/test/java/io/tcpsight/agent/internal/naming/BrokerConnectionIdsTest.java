@@ -56,6 +56,57 @@ class BrokerConnectionIdsTest {
         assertTrue(laterOfA.flowSecondsAtStart().getAsDouble() > 0, "the next interval began after the flow's start");
     }
 
+    /**
+     * A follower's second fetcher, seen by its client.id, tells the first's fetch that two threads
+     * are in effect: the fetch rule then never names num.replica.fetchers=2. Another follower's
+     * fetcher and a consumer learn nothing from it, and the table holds at most
+     * {@link BrokerConnectionIds#MOST_FOLLOWERS} followers.
+     */
+    @Test
+    void aFollowersSecondFetcherTellsItsFirstThatTwoThreadsRun() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection first = fetching(ids, 7, 50001, "broker-2-fetcher-0");
+        TrackedConnection otherFollower = fetching(ids, 8, 50002, "broker-3-fetcher-0");
+        TrackedConnection consumer = fetching(ids, 9, 50003, "consumer-g-1");
+        assertFalse(ids.requestedSettings(first).followerFetchersAtLeast().isPresent(), "no other fetcher seen yet");
+
+        ids.clientIdSeen("broker-2-fetcher-0");
+        assertEquals(1, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
+        ids.clientIdSeen("broker-2-fetcher-1");
+        ids.clientIdSeen("consumer-g-1");
+        assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
+        ids.clientIdSeen("broker-2-fetcher-0");
+        assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "the most seen stays");
+        assertFalse(
+                ids.requestedSettings(otherFollower).followerFetchersAtLeast().isPresent());
+        assertFalse(ids.requestedSettings(consumer).followerFetchersAtLeast().isPresent());
+
+        for (int follower = 100; follower < 100 + BrokerConnectionIds.MOST_FOLLOWERS; follower++) {
+            ids.clientIdSeen("broker-" + follower + "-fetcher-1");
+        }
+        ids.clientIdSeen("broker-3-fetcher-1");
+        assertFalse(
+                ids.requestedSettings(otherFollower).followerFetchersAtLeast().isPresent(),
+                "a follower past the bound is not kept");
+        ids.clientIdSeen("broker-2-fetcher-3");
+        assertEquals(
+                4,
+                ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
+                "a follower already kept is updated at the bound");
+    }
+
+    private TrackedConnection fetching(BrokerConnectionIds ids, int fd, int clientPort, String clientId) {
+        TrackedConnection connection = registry.track(
+                        fd,
+                        0,
+                        ConnectionIdentity.of(Role.BROKER, LISTENER, new InetSocketAddress("127.0.0.1", clientPort))
+                                .withClientId(clientId))
+                .orElseThrow();
+        ids.registered(clientId + "-1", connection);
+        ids.find(clientId + "-1").fetchSizes = new FetchRequestSizes.Sizes(10_485_760L, 1_048_576L, 4);
+        return connection;
+    }
+
     @Test
     void aClosedConnectionLeavesTheTableAndANewOneUnderItsIdIsAnother() {
         BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
