@@ -53,6 +53,8 @@ public final class LabMirrorMaker implements AutoCloseable {
             properties.store(out, "tcpsight lab dedicated MirrorMaker 2");
         }
         List<String> command = LabConnectWorker.kafkaJvm(directory);
+        // its tests claim names, keys and the agent's pacing, no rate (LabJvm.SHORT_LIVED)
+        command.addAll(1, LabJvm.SHORT_LIVED);
         command.add(
                 "-javaagent:" + LabPaths.agentJar() + "=" + LabConnectWorker.agentOnControlLink(lab, agentArguments));
         command.addAll(List.of(

@@ -19,9 +19,10 @@ record FarAndNear(KernelLab lab, KafkaBroker far, KafkaBroker near) {
         KernelLab lab = extension.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(200))
                 .clientInNamespace());
+        // the detection tests claim names, keys and the RTT the kernel gives, no rate (LabJvm.SHORT_LIVED)
         List<KafkaBroker> both = Together.start(List.of(
-                () -> KafkaBroker.inLab(lab).start(),
-                () -> KafkaBroker.inLab(lab).onClientSide().start()));
+                () -> KafkaBroker.inLab(lab).shortLivedJvm().start(),
+                () -> KafkaBroker.inLab(lab).onClientSide().shortLivedJvm().start()));
         KafkaBroker far = both.get(0);
         KafkaBroker near = both.get(1);
         lab.takeIdleLine(); // before the records cross: the bounds of every RTT the test checks
