@@ -6,6 +6,7 @@ import io.tcpsight.agent.internal.naming.AgentRuntime;
 import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
 import io.tcpsight.agent.internal.naming.BrokerSocketSettings;
 import io.tcpsight.agent.internal.telemetry.TelemetryIntake;
+import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.Round;
 import io.tcpsight.internal.runtime.ObservationRuntime;
@@ -32,6 +33,8 @@ final class AgentAssembly {
     private final ConnectPacer connectPacer;
     /** What the client telemetry receiver hands pushes to, once the agent started. */
     private final TelemetryIntake telemetry;
+    /** Kafka's connection ids and what their requests told, for the rules. */
+    private final BrokerConnectionIds brokerIds;
     /** The endpoint's URL once it listens; null while it does not (off, or its port was taken). */
     private volatile String httpEndpoint;
 
@@ -50,6 +53,7 @@ final class AgentAssembly {
         Map<Integer, String> listenerByPort = new ConcurrentHashMap<>();
         this.brokerSockets = BrokerSocketSettings.ofThisJvm();
         BrokerConnectionIds brokerIds = new BrokerConnectionIds(brokerSockets);
+        this.brokerIds = brokerIds;
         this.telemetry = new TelemetryIntake(brokerIds::trackedFor, failures::failed);
         ListenerWatch listeners =
                 new ListenerWatch(listenerByPort, settings.port, settings.listenBacklog, log::info, failures::failed);
@@ -161,6 +165,11 @@ final class AgentAssembly {
     }
 
     /** For tests in this package: what the registry tracks now. */
+    /** The Kafka settings the rules judge this broker-side connection by in a round (a test's view). */
+    KafkaSettings requestedSettings(TrackedConnection connection) {
+        return brokerIds.requestedSettings(connection);
+    }
+
     List<TrackedConnection> tracked() {
         return observation.registry().connections();
     }

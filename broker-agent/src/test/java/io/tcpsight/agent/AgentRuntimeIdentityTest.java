@@ -65,6 +65,41 @@ class AgentRuntimeIdentityTest {
     }
 
     /**
+     * A follower's two fetcher threads, each on a connection of its own, as the broker's requests name
+     * them: the first fetcher's settings carry that its follower runs two (the fetch rule then never
+     * names num.replica.fetchers=2).
+     */
+    @Test
+    void aFollowersSecondFetcherOnItsOwnConnectionReachesTheFirstsSettings() throws Exception {
+        try (OpenLoopbackPair first = OpenLoopbackPair.open();
+                OpenLoopbackPair second = OpenLoopbackPair.open()) {
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            String firstId = BrokerConnectionIds.addressKey(first.brokerSide(), first.clientSide()) + "-2-10";
+            String secondId = BrokerConnectionIds.addressKey(second.brokerSide(), second.clientSide()) + "-2-11";
+            runtime.hooks()
+                    .request(
+                            firstId,
+                            request(firstId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, "broker-2-fetcher-0"));
+            InetSocketAddress firstBrokerSide = first.brokerSide();
+            TrackedConnection fetcher = runtime.tracked().stream()
+                    .filter(tracked -> tracked.identity().local().equals(Optional.of(firstBrokerSide)))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    1,
+                    runtime.requestedSettings(fetcher).followerFetchersAtLeast().getAsInt());
+            runtime.hooks()
+                    .request(
+                            secondId,
+                            request(secondId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, "broker-2-fetcher-1"));
+            assertEquals(
+                    2,
+                    runtime.requestedSettings(fetcher).followerFetchersAtLeast().getAsInt());
+        }
+    }
+
+    /**
      * Connect's group member authenticates (SASL) with the channel's empty client.id and sends its own
      * in the requests after: the empty one names nobody, and the connection is judged only once named.
      */

@@ -192,8 +192,9 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      * partitions or more, where Kafka's default of one thread holds them all: measured across 100 ms,
      * one fetcher with nine BDPs a fetch copied at 79% of the line, the follower's appends taking
      * the rest. The fetch sizes named beside it are sized for the half of the partitions each thread
-     * then carries. Never named where this broker saw a second fetcher of the same follower: two or
-     * more threads are in effect, and this connection's partitions are already its thread's share.
+     * then carries. Never named while a second fetcher of the same follower is connected to this
+     * broker: two or more threads are in effect, and this connection's partitions are already its
+     * thread's share.
      */
     static Optional<Setting> secondReplicaFetcher(ConnectionFacts facts, int partitions) {
         String clientId = facts.identity().clientId().orElse("");

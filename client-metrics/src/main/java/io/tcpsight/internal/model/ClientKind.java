@@ -73,18 +73,7 @@ public enum ClientKind {
 
     /** The broker a replica fetcher works for (the follower), from its client.id "broker-2-fetcher-0". */
     public static OptionalInt followerBrokerId(String clientId) {
-        if (clientId == null) {
-            return OptionalInt.empty();
-        }
-        Matcher fetcher = REPLICA_FETCHER_ID.matcher(clientId);
-        if (!fetcher.matches()) {
-            return OptionalInt.empty();
-        }
-        try {
-            return OptionalInt.of(Integer.parseInt(fetcher.group(1)));
-        } catch (NumberFormatException tooLong) {
-            return OptionalInt.empty();
-        }
+        return replicaFetcherNumber(clientId, 1);
     }
 
     /**
@@ -92,6 +81,11 @@ public enum ClientKind {
      * "broker-2-fetcher-1" (1); empty for any other client.
      */
     public static OptionalInt replicaFetcherIndex(String clientId) {
+        return replicaFetcherNumber(clientId, 2);
+    }
+
+    /** One of the two numbers in a replica fetcher's client.id; empty for any other client or a number too long. */
+    private static OptionalInt replicaFetcherNumber(String clientId, int group) {
         if (clientId == null) {
             return OptionalInt.empty();
         }
@@ -100,7 +94,7 @@ public enum ClientKind {
             return OptionalInt.empty();
         }
         try {
-            return OptionalInt.of(Integer.parseInt(fetcher.group(2)));
+            return OptionalInt.of(Integer.parseInt(fetcher.group(group)));
         } catch (NumberFormatException tooLong) {
             return OptionalInt.empty();
         }

@@ -200,7 +200,7 @@ public final class AgentRuntime implements Hooks.Receiver {
         // authenticates with the channel's empty id and sends its own in the requests after).
         String sent = shared(fields.clientId(context));
         String clientId = sent == null || sent.isEmpty() ? null : sent;
-        brokerIds.clientIdSeen(clientId);
+        brokerIds.clientIdSeen(broker, clientId);
         String listener = fields.listener(context);
         String software = shared(RequestFields.software(clientInformation));
         String principalName = principal == null ? null : shared(principal.toString());

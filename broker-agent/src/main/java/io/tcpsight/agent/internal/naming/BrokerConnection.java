@@ -24,6 +24,15 @@ final class BrokerConnection {
     /** Its first Fetch (or ShareFetch) body was read: no more are. */
     volatile boolean bodiesRead;
 
+    /**
+     * A replica fetcher counted in its follower's fetchers (BrokerConnectionIds): the follower's broker
+     * id and the fetcher's number; -1 while not counted. Written by the request thread once, and by
+     * whichever thread lets the connection go.
+     */
+    volatile int fetcherFollower = -1;
+
+    volatile int fetcherNumber = -1;
+
     /** Read the partitions of every this-many Produce requests: a walk of the request's topics each time. */
     private static final int PARTITIONS_READ_EVERY = 64;
 

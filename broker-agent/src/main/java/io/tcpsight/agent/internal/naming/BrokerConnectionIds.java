@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -28,11 +29,12 @@ public final class BrokerConnectionIds {
     private final Map<String, TrackedConnection> adoptedByAddresses = new ConcurrentHashMap<>();
 
     /**
-     * The fetcher threads each follower is known to run at least (the highest fetcher number seen
-     * connect, plus one), by the follower's broker id: what tells the fetch rule that a second
-     * fetcher is in effect. Bounded by {@link #MOST_FOLLOWERS}: a cluster's brokers, not its clients.
+     * The replica fetcher connections open to this broker, by follower (its broker id) and fetcher
+     * number: what tells the fetch rule that a second fetcher is in effect. A connection counts while
+     * it is open, so a follower restarted with fewer fetchers stops counting as running more. Bounded
+     * by {@link #MOST_FOLLOWERS}: a cluster's brokers, not its clients.
      */
-    private final Map<Integer, Integer> fetchersByFollower = new ConcurrentHashMap<>();
+    private final Map<Integer, FetcherCounts> fetchersByFollower = new ConcurrentHashMap<>();
 
     static final int MOST_FOLLOWERS = 4096;
 
@@ -48,21 +50,62 @@ public final class BrokerConnectionIds {
     }
 
     /**
-     * A request from {@code clientId} came to this broker: a follower's replica fetcher tells how many
-     * fetcher threads its follower runs at least.
+     * A request on this connection named its client {@code clientId}: a follower's replica fetcher
+     * counts, while its connection is open, as one of the fetcher threads its follower runs.
      */
-    void clientIdSeen(String clientId) {
-        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX)) {
+    void clientIdSeen(BrokerConnection connection, String clientId) {
+        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX) || connection.fetcherFollower >= 0) {
             return;
         }
         OptionalInt follower = ClientKind.followerBrokerId(clientId);
-        OptionalInt index = ClientKind.replicaFetcherIndex(clientId);
-        if (follower.isEmpty() || index.isEmpty() || index.getAsInt() == Integer.MAX_VALUE) {
+        OptionalInt number = ClientKind.replicaFetcherIndex(clientId);
+        if (follower.isEmpty() || number.isEmpty() || number.getAsInt() == Integer.MAX_VALUE) {
             return;
         }
-        int atLeast = index.getAsInt() + 1;
-        if (fetchersByFollower.size() < MOST_FOLLOWERS || fetchersByFollower.containsKey(follower.getAsInt())) {
-            fetchersByFollower.merge(follower.getAsInt(), atLeast, Math::max);
+        FetcherCounts counts = fetchersByFollower.get(follower.getAsInt());
+        if (counts == null) {
+            if (fetchersByFollower.size() >= MOST_FOLLOWERS) {
+                return;
+            }
+            counts = fetchersByFollower.computeIfAbsent(follower.getAsInt(), id -> new FetcherCounts());
+        }
+        counts.opened(number.getAsInt());
+        connection.fetcherFollower = follower.getAsInt();
+        connection.fetcherNumber = number.getAsInt();
+    }
+
+    /** A counted fetcher's connection went away: its follower's count of it drops. */
+    private void fetcherGone(BrokerConnection connection) {
+        if (connection.fetcherFollower < 0) {
+            return;
+        }
+        FetcherCounts counts = fetchersByFollower.get(connection.fetcherFollower);
+        if (counts != null) {
+            counts.closed(connection.fetcherNumber);
+        }
+        connection.fetcherFollower = -1;
+    }
+
+    /** How many followers the table holds (a test's view of its bound). */
+    int followersKept() {
+        return fetchersByFollower.size();
+    }
+
+    /** One follower's open fetcher connections to this broker, by fetcher number. */
+    private static final class FetcherCounts {
+        private final TreeMap<Integer, Integer> open = new TreeMap<>();
+
+        synchronized void opened(int number) {
+            open.merge(number, 1, Integer::sum);
+        }
+
+        synchronized void closed(int number) {
+            open.computeIfPresent(number, (n, count) -> count > 1 ? count - 1 : null);
+        }
+
+        /** The highest fetcher number open, plus one: the fetcher threads the follower runs at least; 0 for none. */
+        synchronized int atLeast() {
+            return open.isEmpty() ? 0 : open.lastKey() + 1;
         }
     }
 
@@ -105,12 +148,19 @@ public final class BrokerConnectionIds {
         BrokerConnection broker = brokerOf(connection);
         if (broker != null) {
             byConnectionId.computeIfPresent(broker.connectionId, (id, known) -> known == broker ? null : known);
+            fetcherGone(broker);
         }
     }
 
     /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
     public void retainTracked() {
-        byConnectionId.values().removeIf(connection -> !connection.tracked.isTracked());
+        byConnectionId.values().removeIf(connection -> {
+            if (connection.tracked.isTracked()) {
+                return false;
+            }
+            fetcherGone(connection);
+            return true;
+        });
         adoptedByAddresses.values().removeIf(connection -> !connection.isTracked());
     }
 
@@ -144,9 +194,7 @@ public final class BrokerConnectionIds {
                         .withFetchMaxBytes(sizes.maxBytes)
                         .withMaxPartitionFetchBytes(sizes.partitionMaxBytes)
                         .withPartitionsPerBroker(sizes.partitions);
-        if (sizes != null) {
-            settings = withFollowerFetchers(settings, connection);
-        }
+        settings = withFollowerFetchers(settings, connection);
         long now = System.nanoTime();
         ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(now);
         return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
@@ -159,8 +207,9 @@ public final class BrokerConnectionIds {
             return settings;
         }
         OptionalInt follower = ClientKind.followerBrokerId(clientId);
-        Integer fetchers = follower.isPresent() ? fetchersByFollower.get(follower.getAsInt()) : null;
-        return fetchers == null ? settings : settings.withFollowerFetchersAtLeast(fetchers);
+        FetcherCounts counts = follower.isPresent() ? fetchersByFollower.get(follower.getAsInt()) : null;
+        int fetchers = counts == null ? 0 : counts.atLeast();
+        return fetchers == 0 ? settings : settings.withFollowerFetchersAtLeast(fetchers);
     }
 
     /**

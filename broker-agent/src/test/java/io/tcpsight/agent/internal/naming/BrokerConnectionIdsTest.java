@@ -57,42 +57,66 @@ class BrokerConnectionIdsTest {
     }
 
     /**
-     * A follower's second fetcher, seen by its client.id, tells the first's fetch that two threads
-     * are in effect: the fetch rule then never names num.replica.fetchers=2. Another follower's
-     * fetcher and a consumer learn nothing from it, and the table holds at most
+     * A follower's second fetcher, seen by its client.id on a connection of its own, tells the first's
+     * fetch that two threads run, while that connection is open: the fetch rule then never names
+     * num.replica.fetchers=2. Once it closes (a follower restarted with one fetcher), or the registry
+     * let it go unseen, it counts no more. Another follower's fetcher and a consumer learn nothing
+     * from it; a connection counts once however many requests name it; the table holds at most
      * {@link BrokerConnectionIds#MOST_FOLLOWERS} followers.
      */
     @Test
-    void aFollowersSecondFetcherTellsItsFirstThatTwoThreadsRun() {
+    void aFollowersSecondFetcherTellsItsFirstThatTwoThreadsRunWhileItIsOpen() {
         BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
         TrackedConnection first = fetching(ids, 7, 50001, "broker-2-fetcher-0");
         TrackedConnection otherFollower = fetching(ids, 8, 50002, "broker-3-fetcher-0");
         TrackedConnection consumer = fetching(ids, 9, 50003, "consumer-g-1");
-        assertFalse(ids.requestedSettings(first).followerFetchersAtLeast().isPresent(), "no other fetcher seen yet");
+        assertFalse(ids.requestedSettings(first).followerFetchersAtLeast().isPresent(), "no request named them yet");
 
-        ids.clientIdSeen("broker-2-fetcher-0");
+        seen(ids, "broker-2-fetcher-0");
+        seen(ids, "consumer-g-1");
         assertEquals(1, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
-        ids.clientIdSeen("broker-2-fetcher-1");
-        ids.clientIdSeen("consumer-g-1");
+        TrackedConnection second = fetching(ids, 10, 50004, "broker-2-fetcher-1");
+        seen(ids, "broker-2-fetcher-1");
+        seen(ids, "broker-2-fetcher-1");
         assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
-        ids.clientIdSeen("broker-2-fetcher-0");
-        assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "the most seen stays");
         assertFalse(
                 ids.requestedSettings(otherFollower).followerFetchersAtLeast().isPresent());
         assertFalse(ids.requestedSettings(consumer).followerFetchersAtLeast().isPresent());
 
-        for (int follower = 100; follower < 100 + BrokerConnectionIds.MOST_FOLLOWERS; follower++) {
-            ids.clientIdSeen("broker-" + follower + "-fetcher-1");
-        }
-        ids.clientIdSeen("broker-3-fetcher-1");
-        assertFalse(
-                ids.requestedSettings(otherFollower).followerFetchersAtLeast().isPresent(),
-                "a follower past the bound is not kept");
-        ids.clientIdSeen("broker-2-fetcher-3");
+        ids.closed(second);
         assertEquals(
-                4,
+                1,
                 ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
-                "a follower already kept is updated at the bound");
+                "a closed fetcher counts no more, however many requests named it");
+        TrackedConnection again = fetching(ids, 11, 50005, "broker-2-fetcher-1");
+        seen(ids, "broker-2-fetcher-1");
+        assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
+        registry.release(again);
+        ids.retainTracked();
+        assertEquals(1, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "released unseen");
+    }
+
+    @Test
+    void theFollowersTableHoldsAtMostItsBound() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        ConnectionRegistry many = new ConnectionRegistry(BrokerConnectionIds.MOST_FOLLOWERS + 8);
+        for (int follower = 0; follower <= BrokerConnectionIds.MOST_FOLLOWERS; follower++) {
+            String clientId = "broker-" + follower + "-fetcher-1";
+            TrackedConnection connection = many.track(
+                            100 + follower,
+                            0,
+                            ConnectionIdentity.of(
+                                            Role.BROKER, LISTENER, new InetSocketAddress("127.0.0.1", 1024 + follower))
+                                    .withClientId(clientId))
+                    .orElseThrow();
+            ids.registered(clientId + "-1", connection);
+            ids.clientIdSeen(ids.find(clientId + "-1"), clientId);
+        }
+        assertEquals(BrokerConnectionIds.MOST_FOLLOWERS, ids.followersKept());
+    }
+
+    private static void seen(BrokerConnectionIds ids, String clientId) {
+        ids.clientIdSeen(ids.find(clientId + "-1"), clientId);
     }
 
     private TrackedConnection fetching(BrokerConnectionIds ids, int fd, int clientPort, String clientId) {
