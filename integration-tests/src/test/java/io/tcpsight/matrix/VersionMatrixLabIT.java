@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.lab.AtOnce;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.KafkaBroker;
@@ -26,13 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -85,36 +79,11 @@ class VersionMatrixLabIT {
      */
     @TestFactory
     Stream<DynamicTest> theAgentAndThePluginStartAttributeAndJudgeOnEachRelease() {
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService releases = Executors.newFixedThreadPool(AT_ONCE, run -> {
-            Thread thread = new Thread(run, "version-matrix-" + threads.incrementAndGet());
-            thread.setDaemon(true); // a release that ignored its cancel must not hold the test JVM open
-            return thread;
-        });
-        Map<Version, Future<?>> runs = new LinkedHashMap<>();
+        Map<String, AtOnce.Run> runs = new LinkedHashMap<>();
         for (Version release : Version.values()) {
-            runs.put(release, releases.submit(() -> {
-                // this thread's labs: the extension closes a test thread's, not this one's; a failure to close
-                // is added to the release's own, never put in its place
-                try (AutoCloseable labs = LAB::closeAll) {
-                    startAttributeAndJudge(release);
-                }
-                return null;
-            }));
+            runs.put("Kafka " + release, () -> startAttributeAndJudge(release));
         }
-        releases.shutdown();
-        return runs.entrySet().stream()
-                .map(run -> DynamicTest.dynamicTest("Kafka " + run.getKey(), () -> {
-                    try {
-                        run.getValue().get(RELEASE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (ExecutionException failed) {
-                        throw failed.getCause();
-                    } catch (TimeoutException late) {
-                        run.getValue().cancel(true);
-                        throw new AssertionError(
-                                "Kafka " + run.getKey() + " did not end within " + RELEASE_BOUND, late);
-                    }
-                }));
+        return AtOnce.tests("version-matrix", AT_ONCE, RELEASE_BOUND, LAB, runs);
     }
 
     private static void startAttributeAndJudge(Version release) throws Exception {
