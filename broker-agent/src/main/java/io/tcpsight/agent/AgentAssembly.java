@@ -164,12 +164,12 @@ final class AgentAssembly {
         ClientTelemetryHandoff.publish(telemetry);
     }
 
-    /** For tests in this package: what the registry tracks now. */
     /** The Kafka settings the rules judge this broker-side connection by in a round (a test's view). */
     KafkaSettings requestedSettings(TrackedConnection connection) {
         return brokerIds.requestedSettings(connection);
     }
 
+    /** For tests in this package: what the registry tracks now. */
     List<TrackedConnection> tracked() {
         return observation.registry().connections();
     }

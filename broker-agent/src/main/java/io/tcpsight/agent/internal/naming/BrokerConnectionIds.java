@@ -194,20 +194,19 @@ public final class BrokerConnectionIds {
                         .withFetchMaxBytes(sizes.maxBytes)
                         .withMaxPartitionFetchBytes(sizes.partitionMaxBytes)
                         .withPartitionsPerBroker(sizes.partitions);
-        settings = withFollowerFetchers(settings, connection);
+        settings = withFollowerFetchers(settings, broker);
         long now = System.nanoTime();
         ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(now);
         return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
     }
 
-    /** A follower's fetcher with the fetcher threads its follower is known to run, where this broker saw them. */
-    private KafkaSettings withFollowerFetchers(KafkaSettings settings, TrackedConnection connection) {
-        String clientId = connection.identity().clientId().orElse(null);
-        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX)) {
-            return settings;
-        }
-        OptionalInt follower = ClientKind.followerBrokerId(clientId);
-        FetcherCounts counts = follower.isPresent() ? fetchersByFollower.get(follower.getAsInt()) : null;
+    /**
+     * A counted replica fetcher with the fetcher threads its follower runs at least: the follower read
+     * once from its client.id when it was counted, not parsed again each round.
+     */
+    private KafkaSettings withFollowerFetchers(KafkaSettings settings, BrokerConnection broker) {
+        int follower = broker == null ? -1 : broker.fetcherFollower;
+        FetcherCounts counts = follower < 0 ? null : fetchersByFollower.get(follower);
         int fetchers = counts == null ? 0 : counts.atLeast();
         return fetchers == 0 ? settings : settings.withFollowerFetchersAtLeast(fetchers);
     }
