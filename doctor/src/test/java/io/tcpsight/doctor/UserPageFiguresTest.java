@@ -52,6 +52,14 @@ class UserPageFiguresTest {
 
     private static final Pattern RATE = Pattern.compile("\\d Mbit/s");
     private static final Path DOCS = Path.of("..", "docs");
+    /**
+     * A measured share ("92.7-95.8 % of the line", "0.23 % of a core", "0.31 % of the broker's
+     * CPU") or a series count ("344 series"): figures only a run can give.
+     */
+    private static final Pattern MEASURED = Pattern.compile(
+            "(\\d[\\d,.]*(?:-\\d[\\d,.]*)?) ?% (?:of (?:the|a|an) [\\w' ]{0,24}?(?:line|core|CPU)\\b|on the line)"
+                    + "|(\\d[\\d,]*) series\\b");
+
     private static final Pattern ALERT_NAME = Pattern.compile("(?m)^\\s*- alert: (\\w+)");
     private static final Path ALERT_RULES = DOCS.resolve("alerts").resolve("tcpsight-alerts.yml");
 
@@ -133,6 +141,49 @@ class UserPageFiguresTest {
                 List.of(),
                 loose,
                 "a rate on a buffer size in neither the rules' phrasing nor cited from benchmarks.md");
+    }
+
+    /**
+     * A measured share or series count a page quotes is one benchmarks.md records, written the same
+     * way: pages once said one MirrorMaker task reached 82-89 % where benchmarks.md says 83-89 %.
+     */
+    @Test
+    void everyMeasuredShareOrSeriesCountIsOneBenchmarksRecords() {
+        String benchmarks = flat(DOCS.resolve("benchmarks.md"));
+        List<String> unrecorded = new ArrayList<>();
+        for (Path page : userPages()) {
+            if (page.endsWith("benchmarks.md") || page.endsWith("lab.md")) {
+                continue; // the measurements themselves, and the lab's own runs for contributors
+            }
+            unrecorded.addAll(unrecordedFigures(flat(page), benchmarks).stream()
+                    .map(figure -> page + ": " + figure)
+                    .collect(Collectors.toList()));
+        }
+        assertEquals(List.of(), unrecorded, "a measured figure that benchmarks.md does not record");
+    }
+
+    @Test
+    void aFigureIsRecordedOnlyAsTheSameNumbers() {
+        String benchmarks = "One task stays near 83-89 %; 344 series in a 42 KB scrape; 0.23 % of a core.";
+        assertEquals(
+                List.of(), unrecordedFigures("one task 83-89% on the line, 344 series, 0.23 % of a core", benchmarks));
+        assertEquals(
+                List.of("82-89% on the line", "360 series", "0.2 % of a core", "3 % of a core"),
+                unrecordedFigures("82-89% on the line, 360 series, 0.2 % of a core, 3 % of a core", benchmarks));
+    }
+
+    /** The measured figures of a page's text that the benchmarks' text does not hold as the same numbers. */
+    static List<String> unrecordedFigures(String page, String benchmarks) {
+        List<String> unrecorded = new ArrayList<>();
+        Matcher figure = MEASURED.matcher(page);
+        while (figure.find()) {
+            String number = figure.group(1) != null ? figure.group(1) : figure.group(2);
+            Pattern recorded = Pattern.compile("(?<![\\d.,])" + Pattern.quote(number) + "(?![\\d]|[.,]\\d)");
+            if (!recorded.matcher(benchmarks).find()) {
+                unrecorded.add(figure.group());
+            }
+        }
+        return unrecorded;
     }
 
     /**
