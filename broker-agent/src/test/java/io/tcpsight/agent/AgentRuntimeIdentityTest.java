@@ -7,12 +7,18 @@ import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.OwnerKnownBy;
 import io.tcpsight.internal.sampling.TrackedConnection;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.network.ClientInformation;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.RequestAndSize;
 import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -72,15 +78,11 @@ class AgentRuntimeIdentityTest {
     @Test
     void aFollowersSecondFetcherOnItsOwnConnectionReachesTheFirstsSettings() throws Exception {
         try (OpenLoopbackPair first = OpenLoopbackPair.open();
-                OpenLoopbackPair second = OpenLoopbackPair.open()) {
+                OpenLoopbackPair second = OpenLoopbackPair.open();
+                OpenLoopbackPair namedLikeOne = OpenLoopbackPair.open()) {
             AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             runtime.adoptOpenConnections();
-            String firstId = BrokerConnectionIds.addressKey(first.brokerSide(), first.clientSide()) + "-2-10";
-            String secondId = BrokerConnectionIds.addressKey(second.brokerSide(), second.clientSide()) + "-2-11";
-            runtime.hooks()
-                    .request(
-                            firstId,
-                            request(firstId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, "broker-2-fetcher-0"));
+            fetches(runtime, first, "-2-10", "broker-2-fetcher-0", 2);
             InetSocketAddress firstBrokerSide = first.brokerSide();
             TrackedConnection fetcher = runtime.tracked().stream()
                     .filter(tracked -> tracked.identity().local().equals(Optional.of(firstBrokerSide)))
@@ -89,14 +91,34 @@ class AgentRuntimeIdentityTest {
             assertEquals(
                     1,
                     runtime.requestedSettings(fetcher).followerFetchersAtLeast().getAsInt());
-            runtime.hooks()
-                    .request(
-                            secondId,
-                            request(secondId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, "broker-2-fetcher-1"));
+            fetches(runtime, namedLikeOne, "-2-12", "broker-2-fetcher-2", -1);
+            assertEquals(
+                    1,
+                    runtime.requestedSettings(fetcher).followerFetchersAtLeast().getAsInt(),
+                    "a consumer's Fetch under a fetcher's client.id");
+            fetches(runtime, second, "-2-11", "broker-2-fetcher-1", 2);
             assertEquals(
                     2,
                     runtime.requestedSettings(fetcher).followerFetchersAtLeast().getAsInt());
         }
+    }
+
+    /**
+     * A Fetch on the pair's broker side, through the hooks as Kafka's Processor calls them: its context,
+     * then the body it parsed (Kafka's own FetchRequest, from a follower when {@code replicaId} is one).
+     */
+    private static void fetches(
+            AgentAssembly runtime, OpenLoopbackPair pair, String idTail, String clientId, int replicaId)
+            throws IOException {
+        String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + idTail;
+        runtime.hooks().request(connectionId, ProcessorRequests.fetch(connectionId, clientId));
+        Map<TopicPartition, FetchRequest.PartitionData> partitions = Map.of(
+                new TopicPartition("orders", 0),
+                new FetchRequest.PartitionData(Uuid.randomUuid(), 0L, 0L, 1_048_576, Optional.empty()));
+        FetchRequest.Builder builder = replicaId >= 0
+                ? FetchRequest.Builder.forReplica(ApiKeys.FETCH.latestVersion(), replicaId, 1L, 500, 1, partitions)
+                : FetchRequest.Builder.forConsumer(ApiKeys.FETCH.latestVersion(), 500, 1, partitions);
+        runtime.hooks().parsedRequest(new RequestAndSize(builder.build(), 120), connectionId);
     }
 
     /**

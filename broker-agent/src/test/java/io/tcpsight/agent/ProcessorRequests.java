@@ -11,7 +11,7 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
- * A Metadata request's context as Kafka's network Processor builds it for a broker-side
+ * A request's context (Metadata, Fetch) as Kafka's network Processor builds it for a broker-side
  * connection: with the client's port, which it takes from the connection id
  * ("local:port-remote:port-..."). A forwarded request's context has none.
  */
@@ -25,9 +25,32 @@ final class ProcessorRequests {
             ClientInformation client,
             String listener,
             SecurityProtocol protocol) {
+        return of(ApiKeys.METADATA, connectionId, clientId, principal, client, listener, protocol);
+    }
+
+    /** A Fetch request's context on a PLAINTEXT listener, anonymous. */
+    static RequestContext fetch(String connectionId, String clientId) {
+        return of(
+                ApiKeys.FETCH,
+                connectionId,
+                clientId,
+                KafkaPrincipal.ANONYMOUS,
+                ClientInformation.EMPTY,
+                "PLAINTEXT",
+                SecurityProtocol.PLAINTEXT);
+    }
+
+    private static RequestContext of(
+            ApiKeys api,
+            String connectionId,
+            String clientId,
+            KafkaPrincipal principal,
+            ClientInformation client,
+            String listener,
+            SecurityProtocol protocol) {
         String remote = connectionId.split("-")[1];
         return new RequestContext(
-                new RequestHeader(ApiKeys.METADATA, ApiKeys.METADATA.latestVersion(), clientId, 1),
+                new RequestHeader(api, api.latestVersion(), clientId, 1),
                 connectionId,
                 InetAddress.getLoopbackAddress(),
                 Optional.of(Integer.parseInt(remote.substring(remote.lastIndexOf(':') + 1))),

@@ -253,6 +253,9 @@ public final class AgentRuntime implements Hooks.Receiver {
         try {
             Object fetch = FetchRequestSizes.fetchRequest(requestAndSize);
             broker.fetchSizes = fetch == null ? null : FetchRequestSizes.of(fetch);
+            if (fetch != null) {
+                brokerIds.fetchedAsReplica(broker, FetchRequestSizes.replicaId(fetch));
+            }
         } catch (ReflectiveOperationException | RuntimeException unreadable) {
             failed("reading a Fetch request's sizes", unreadable);
         }

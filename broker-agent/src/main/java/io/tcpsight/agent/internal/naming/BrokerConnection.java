@@ -26,12 +26,24 @@ final class BrokerConnection {
 
     /**
      * A replica fetcher counted in its follower's fetchers (BrokerConnectionIds): the follower's broker
-     * id and the fetcher's number; -1 while not counted. Written by the request thread once, and by
-     * whichever thread lets the connection go.
+     * id and the fetcher's number; -1 while not counted. Written under this connection's lock once, and
+     * by whichever thread lets the connection go.
      */
     volatile int fetcherFollower = -1;
 
     volatile int fetcherNumber = -1;
+
+    /**
+     * What the connection's client.id says it is ({@code broker-N-fetcher-K}: follower N, fetcher K; -1
+     * for any other client) and the replica id its Fetch carried (a consumer's is -1; {@link
+     * Integer#MIN_VALUE} until a Fetch was read). It counts as a follower's fetcher only when both agree:
+     * a client.id alone is anyone's to choose.
+     */
+    volatile int claimedFollower = -1;
+
+    volatile int claimedFetcherNumber = -1;
+
+    volatile int fetchedAsReplica = Integer.MIN_VALUE;
 
     /** Read the partitions of every this-many Produce requests: a walk of the request's topics each time. */
     private static final int PARTITIONS_READ_EVERY = 64;

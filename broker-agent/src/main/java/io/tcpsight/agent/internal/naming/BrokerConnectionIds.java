@@ -62,28 +62,58 @@ public final class BrokerConnectionIds {
         if (follower.isEmpty() || number.isEmpty() || number.getAsInt() == Integer.MAX_VALUE) {
             return;
         }
-        FetcherCounts counts = fetchersByFollower.get(follower.getAsInt());
+        synchronized (connection) {
+            connection.claimedFetcherNumber = number.getAsInt();
+            connection.claimedFollower = follower.getAsInt();
+            countIfFollowersFetcher(connection);
+        }
+    }
+
+    /**
+     * A Fetch on this connection carried {@code replicaId}: a follower's own fetches carry its broker id,
+     * which a consumer's cannot (its -1), whatever client.id it chose.
+     */
+    void fetchedAsReplica(BrokerConnection connection, int replicaId) {
+        synchronized (connection) {
+            connection.fetchedAsReplica = replicaId;
+            countIfFollowersFetcher(connection);
+        }
+    }
+
+    /** Counts the connection in its follower's fetchers when its client.id and its Fetch name the same follower. */
+    private void countIfFollowersFetcher(BrokerConnection connection) {
+        int follower = connection.claimedFollower;
+        if (follower < 0 || connection.fetchedAsReplica != follower || connection.fetcherFollower >= 0) {
+            return;
+        }
+        FetcherCounts counts = fetchersByFollower.get(follower);
         if (counts == null) {
             if (fetchersByFollower.size() >= MOST_FOLLOWERS) {
                 return;
             }
-            counts = fetchersByFollower.computeIfAbsent(follower.getAsInt(), id -> new FetcherCounts());
+            counts = fetchersByFollower.computeIfAbsent(follower, id -> new FetcherCounts());
         }
-        counts.opened(number.getAsInt());
-        connection.fetcherFollower = follower.getAsInt();
-        connection.fetcherNumber = number.getAsInt();
+        counts.opened(connection.claimedFetcherNumber);
+        connection.fetcherNumber = connection.claimedFetcherNumber;
+        connection.fetcherFollower = follower;
     }
 
-    /** A counted fetcher's connection went away: its follower's count of it drops. */
+    /**
+     * A fetcher's connection went away: its follower's count of it drops, and the connection is never
+     * counted again (what its Fetch said is forgotten).
+     */
     private void fetcherGone(BrokerConnection connection) {
-        if (connection.fetcherFollower < 0) {
-            return;
+        synchronized (connection) {
+            connection.fetchedAsReplica = Integer.MIN_VALUE;
+            if (connection.fetcherFollower < 0) {
+                return;
+            }
+            FetcherCounts counts = fetchersByFollower.get(connection.fetcherFollower);
+            if (counts != null) {
+                counts.closed(connection.fetcherNumber);
+            }
+            connection.fetcherFollower = -1;
         }
-        FetcherCounts counts = fetchersByFollower.get(connection.fetcherFollower);
-        if (counts != null) {
-            counts.closed(connection.fetcherNumber);
-        }
-        connection.fetcherFollower = -1;
     }
 
     /** How many followers the table holds (a test's view of its bound). */

@@ -50,6 +50,11 @@ final class FetchRequestSizes {
         return partitions == 0 ? null : new Sizes(maxBytes, partitionMaxBytes, partitions);
     }
 
+    /** The replica id a Fetch carried: a follower's broker id, -1 for a consumer. */
+    static int replicaId(Object fetchRequest) throws ReflectiveOperationException {
+        return ((Number) call(fetchRequest, "replicaId")).intValue();
+    }
+
     private static Object call(Object target, String name) throws ReflectiveOperationException {
         Method method = target.getClass().getMethod(name);
         return method.invoke(target);

@@ -72,12 +72,12 @@ class BrokerConnectionIdsTest {
         TrackedConnection consumer = fetching(ids, 9, 50003, "consumer-g-1");
         assertFalse(ids.requestedSettings(first).followerFetchersAtLeast().isPresent(), "no request named them yet");
 
-        seen(ids, "broker-2-fetcher-0");
-        seen(ids, "consumer-g-1");
+        seen(ids, "broker-2-fetcher-0", 2);
+        seen(ids, "consumer-g-1", -1);
         assertEquals(1, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
         TrackedConnection second = fetching(ids, 10, 50004, "broker-2-fetcher-1");
-        seen(ids, "broker-2-fetcher-1");
-        seen(ids, "broker-2-fetcher-1");
+        seen(ids, "broker-2-fetcher-1", 2);
+        seen(ids, "broker-2-fetcher-1", 2);
         assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
         assertFalse(
                 ids.requestedSettings(otherFollower).followerFetchersAtLeast().isPresent());
@@ -89,7 +89,7 @@ class BrokerConnectionIdsTest {
                 ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
                 "a closed fetcher counts no more, however many requests named it");
         TrackedConnection again = fetching(ids, 11, 50005, "broker-2-fetcher-1");
-        seen(ids, "broker-2-fetcher-1");
+        seen(ids, "broker-2-fetcher-1", 2);
         assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
         registry.release(again);
         ids.retainTracked();
@@ -111,12 +111,41 @@ class BrokerConnectionIdsTest {
                     .orElseThrow();
             ids.registered(clientId + "-1", connection);
             ids.clientIdSeen(ids.find(clientId + "-1"), clientId);
+            ids.fetchedAsReplica(ids.find(clientId + "-1"), follower);
         }
         assertEquals(BrokerConnectionIds.MOST_FOLLOWERS, ids.followersKept());
     }
 
-    private static void seen(BrokerConnectionIds ids, String clientId) {
+    /**
+     * A client.id is anyone's to choose: a consumer named like a follower's second fetcher (its Fetch
+     * carries replica id -1), or a fetcher whose Fetch names another follower, runs no fetcher of
+     * follower 2's. Which of the two a connection shows first does not matter.
+     */
+    @Test
+    void aFetcherCountsOnlyWhenItsFetchCarriesTheFollowerItsClientIdNames() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection first = fetching(ids, 7, 50001, "broker-2-fetcher-0");
+        seen(ids, "broker-2-fetcher-0", 2);
+        fetching(ids, 8, 50002, "broker-2-fetcher-1");
+        seen(ids, "broker-2-fetcher-1", -1);
+        fetching(ids, 9, 50003, "broker-2-fetcher-2");
+        seen(ids, "broker-2-fetcher-2", 3);
+        assertEquals(
+                1,
+                ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
+                "named as fetchers 1 and 2, fetching as a consumer and as follower 3");
+
+        fetching(ids, 10, 50004, "broker-2-fetcher-3");
+        ids.fetchedAsReplica(ids.find("broker-2-fetcher-3-1"), 2);
+        assertEquals(1, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "no client.id yet");
+        ids.clientIdSeen(ids.find("broker-2-fetcher-3-1"), "broker-2-fetcher-3");
+        assertEquals(4, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "the Fetch came first");
+    }
+
+    /** A request named the connection's client, and its Fetch carried {@code replicaId}. */
+    private static void seen(BrokerConnectionIds ids, String clientId, int replicaId) {
         ids.clientIdSeen(ids.find(clientId + "-1"), clientId);
+        ids.fetchedAsReplica(ids.find(clientId + "-1"), replicaId);
     }
 
     private TrackedConnection fetching(BrokerConnectionIds ids, int fd, int clientPort, String clientId) {
