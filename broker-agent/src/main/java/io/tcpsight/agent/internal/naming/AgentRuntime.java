@@ -252,10 +252,11 @@ public final class AgentRuntime implements Hooks.Receiver {
         broker.bodiesRead = true;
         try {
             Object fetch = FetchRequestSizes.fetchRequest(requestAndSize);
-            broker.fetchSizes = fetch == null ? null : FetchRequestSizes.of(fetch);
             if (fetch != null) {
+                // first: every Fetch carries it, the partitions' sizes only a full one
                 brokerIds.fetchedAsReplica(broker, FetchRequestSizes.replicaId(fetch));
             }
+            broker.fetchSizes = fetch == null ? null : FetchRequestSizes.of(fetch);
         } catch (ReflectiveOperationException | RuntimeException unreadable) {
             failed("reading a Fetch request's sizes", unreadable);
         }

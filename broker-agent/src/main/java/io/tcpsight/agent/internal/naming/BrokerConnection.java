@@ -45,6 +45,9 @@ final class BrokerConnection {
 
     volatile int fetchedAsReplica = Integer.MIN_VALUE;
 
+    /** The connection went away (closed, or released by the registry): it is never counted again. */
+    volatile boolean fetcherReleased;
+
     /** Read the partitions of every this-many Produce requests: a walk of the request's topics each time. */
     private static final int PARTITIONS_READ_EVERY = 64;
 

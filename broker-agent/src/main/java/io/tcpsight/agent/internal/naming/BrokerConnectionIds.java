@@ -83,7 +83,10 @@ public final class BrokerConnectionIds {
     /** Counts the connection in its follower's fetchers when its client.id and its Fetch name the same follower. */
     private void countIfFollowersFetcher(BrokerConnection connection) {
         int follower = connection.claimedFollower;
-        if (follower < 0 || connection.fetchedAsReplica != follower || connection.fetcherFollower >= 0) {
+        if (follower < 0
+                || connection.fetchedAsReplica != follower
+                || connection.fetcherFollower >= 0
+                || connection.fetcherReleased) {
             return;
         }
         FetcherCounts counts = fetchersByFollower.get(follower);
@@ -100,11 +103,11 @@ public final class BrokerConnectionIds {
 
     /**
      * A fetcher's connection went away: its follower's count of it drops, and the connection is never
-     * counted again (what its Fetch said is forgotten).
+     * counted again, whatever a request still being read on another thread says of it.
      */
     private void fetcherGone(BrokerConnection connection) {
         synchronized (connection) {
-            connection.fetchedAsReplica = Integer.MIN_VALUE;
+            connection.fetcherReleased = true;
             if (connection.fetcherFollower < 0) {
                 return;
             }

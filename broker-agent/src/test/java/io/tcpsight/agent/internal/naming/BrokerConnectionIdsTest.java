@@ -83,11 +83,18 @@ class BrokerConnectionIdsTest {
                 ids.requestedSettings(otherFollower).followerFetchersAtLeast().isPresent());
         assertFalse(ids.requestedSettings(consumer).followerFetchersAtLeast().isPresent());
 
+        BrokerConnection secondsOwn = ids.find("broker-2-fetcher-1-1");
         ids.closed(second);
         assertEquals(
                 1,
                 ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
                 "a closed fetcher counts no more, however many requests named it");
+        ids.clientIdSeen(secondsOwn, "broker-2-fetcher-1");
+        ids.fetchedAsReplica(secondsOwn, 2);
+        assertEquals(
+                1,
+                ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
+                "a request read on another thread after the close counts it no more");
         TrackedConnection again = fetching(ids, 11, 50005, "broker-2-fetcher-1");
         seen(ids, "broker-2-fetcher-1", 2);
         assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
