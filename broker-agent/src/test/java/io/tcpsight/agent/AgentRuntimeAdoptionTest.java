@@ -9,6 +9,7 @@ import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import org.apache.kafka.common.network.ClientInformation;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -68,7 +69,13 @@ class AgentRuntimeAdoptionTest {
     /** Kafka's own RequestContext, as the broker builds one for a request on this connection. */
     private static RequestContext request(
             String connectionId, String clientId, KafkaPrincipal principal, String listener) {
-        return ProcessorRequests.metadata(
-                connectionId, clientId, principal, ClientInformation.EMPTY, listener, SecurityProtocol.PLAINTEXT);
+        return ProcessorRequests.context(
+                ApiKeys.METADATA,
+                connectionId,
+                clientId,
+                principal,
+                ClientInformation.EMPTY,
+                listener,
+                SecurityProtocol.PLAINTEXT);
     }
 }

@@ -111,7 +111,17 @@ class AgentRuntimeIdentityTest {
             AgentAssembly runtime, OpenLoopbackPair pair, String idTail, String clientId, int replicaId)
             throws IOException {
         String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + idTail;
-        runtime.hooks().request(connectionId, ProcessorRequests.fetch(connectionId, clientId));
+        runtime.hooks()
+                .request(
+                        connectionId,
+                        ProcessorRequests.context(
+                                ApiKeys.FETCH,
+                                connectionId,
+                                clientId,
+                                KafkaPrincipal.ANONYMOUS,
+                                ClientInformation.EMPTY,
+                                "PLAINTEXT",
+                                SecurityProtocol.PLAINTEXT));
         Map<TopicPartition, FetchRequest.PartitionData> partitions = Map.of(
                 new TopicPartition("orders", 0),
                 new FetchRequest.PartitionData(Uuid.randomUuid(), 0L, 0L, 1_048_576, Optional.empty()));
@@ -203,7 +213,13 @@ class AgentRuntimeIdentityTest {
 
     private static RequestContext request(
             String connectionId, KafkaPrincipal principal, ClientInformation client, String clientId) {
-        return ProcessorRequests.metadata(
-                connectionId, clientId, principal, client, "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT);
+        return ProcessorRequests.context(
+                ApiKeys.METADATA,
+                connectionId,
+                clientId,
+                principal,
+                client,
+                "SASL_PLAINTEXT",
+                SecurityProtocol.SASL_PLAINTEXT);
     }
 }

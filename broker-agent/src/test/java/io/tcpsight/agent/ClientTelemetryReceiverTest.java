@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.network.ClientInformation;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -217,7 +218,8 @@ class ClientTelemetryReceiverTest {
     }
 
     private static RequestContext context(String connectionId) {
-        return ProcessorRequests.metadata(
+        return ProcessorRequests.context(
+                ApiKeys.METADATA,
                 connectionId,
                 "edge-producer",
                 KafkaPrincipal.ANONYMOUS,

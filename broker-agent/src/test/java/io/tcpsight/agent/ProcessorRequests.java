@@ -18,29 +18,7 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
 final class ProcessorRequests {
     private ProcessorRequests() {}
 
-    static RequestContext metadata(
-            String connectionId,
-            String clientId,
-            KafkaPrincipal principal,
-            ClientInformation client,
-            String listener,
-            SecurityProtocol protocol) {
-        return of(ApiKeys.METADATA, connectionId, clientId, principal, client, listener, protocol);
-    }
-
-    /** A Fetch request's context on a PLAINTEXT listener, anonymous. */
-    static RequestContext fetch(String connectionId, String clientId) {
-        return of(
-                ApiKeys.FETCH,
-                connectionId,
-                clientId,
-                KafkaPrincipal.ANONYMOUS,
-                ClientInformation.EMPTY,
-                "PLAINTEXT",
-                SecurityProtocol.PLAINTEXT);
-    }
-
-    private static RequestContext of(
+    static RequestContext context(
             ApiKeys api,
             String connectionId,
             String clientId,

@@ -61,15 +61,16 @@ class UserPageFiguresTest {
             Pattern.compile("\\b(?:of|on) (?:the|a|an) [\\w' ,]{0,24}?(?:line|link|core|CPU)\\b");
 
     /**
-     * A share ("92.7-95.8 %", "0.23%") or a series count ("344 series"). Not an estimate or a bound
-     * ("about 4.6 %", "at most 16 series"), nor a count per unit ("84 series per tag set"): those the
-     * page computes where it states them.
+     * Where a share or a series count starts: a whole number, not an estimate or a bound ("about 4.6
+     * %", "at most 16 series"), which the page computes where it states it.
      */
-    private static final Pattern SHARE =
-            Pattern.compile("(?<!about |at most |[\\d.,-])(\\d[\\d,.]*(?:-\\d[\\d,.]*)?) ?%");
+    private static final String NOT_AN_ESTIMATE = "(?<!about |at most |[\\d.,-])";
 
-    private static final Pattern SERIES =
-            Pattern.compile("(?<!about |at most |[\\d.,-])(\\d[\\d,]*) series\\b(?! per )");
+    /** A share: "92.7-95.8 %", "0.23%". */
+    private static final Pattern SHARE = Pattern.compile(NOT_AN_ESTIMATE + "(\\d[\\d,.]*(?:-\\d[\\d,.]*)?) ?%");
+
+    /** A series count ("344 series"), not a count per unit ("84 series per tag set"). */
+    private static final Pattern SERIES = Pattern.compile(NOT_AN_ESTIMATE + "(\\d[\\d,]*) series\\b(?! per )");
 
     private static final Pattern ALERT_NAME = Pattern.compile("(?m)^\\s*- alert: (\\w+)");
     private static final Path ALERT_RULES = DOCS.resolve("alerts").resolve("tcpsight-alerts.yml");

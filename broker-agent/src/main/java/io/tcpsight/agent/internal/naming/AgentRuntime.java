@@ -252,8 +252,9 @@ public final class AgentRuntime implements Hooks.Receiver {
         broker.bodiesRead = true;
         try {
             Object fetch = FetchRequestSizes.fetchRequest(requestAndSize);
-            if (fetch != null) {
-                // first: every Fetch carries it, the partitions' sizes only a full one
+            if (fetch != null && broker.fetcherFollower >= 0) {
+                // only where the client.id claims a fetcher (its context came first, in the request hook); read
+                // before the sizes: every Fetch carries it, the partitions' sizes only a full one
                 brokerIds.fetchedAsReplica(broker, FetchRequestSizes.replicaId(fetch));
             }
             broker.fetchSizes = fetch == null ? null : FetchRequestSizes.of(fetch);

@@ -25,25 +25,20 @@ final class BrokerConnection {
     volatile boolean bodiesRead;
 
     /**
-     * A replica fetcher counted in its follower's fetchers (BrokerConnectionIds): the follower's broker
-     * id and the fetcher's number; -1 while not counted. Written under this connection's lock once, and
-     * by whichever thread lets the connection go.
+     * What the connection's client.id says it is ({@code broker-N-fetcher-K}: follower N, fetcher K; -1
+     * for any other client), set once, and the replica id its Fetch carried (a consumer's is -1; {@link
+     * Integer#MIN_VALUE} until a Fetch was read). It counts in its follower's fetchers
+     * (BrokerConnectionIds) only when both agree: a client.id alone is anyone's to choose. The rest is
+     * written under this connection's lock.
      */
     volatile int fetcherFollower = -1;
 
     volatile int fetcherNumber = -1;
 
-    /**
-     * What the connection's client.id says it is ({@code broker-N-fetcher-K}: follower N, fetcher K; -1
-     * for any other client) and the replica id its Fetch carried (a consumer's is -1; {@link
-     * Integer#MIN_VALUE} until a Fetch was read). It counts as a follower's fetcher only when both agree:
-     * a client.id alone is anyone's to choose.
-     */
-    volatile int claimedFollower = -1;
-
-    volatile int claimedFetcherNumber = -1;
-
     volatile int fetchedAsReplica = Integer.MIN_VALUE;
+
+    /** Counted now in its follower's fetchers. */
+    volatile boolean fetcherCounted;
 
     /** The connection went away (closed, or released by the registry): it is never counted again. */
     volatile boolean fetcherReleased;

@@ -63,15 +63,15 @@ public final class BrokerConnectionIds {
             return;
         }
         synchronized (connection) {
-            connection.claimedFetcherNumber = number.getAsInt();
-            connection.claimedFollower = follower.getAsInt();
+            connection.fetcherNumber = number.getAsInt();
+            connection.fetcherFollower = follower.getAsInt();
             countIfFollowersFetcher(connection);
         }
     }
 
     /**
      * A Fetch on this connection carried {@code replicaId}: a follower's own fetches carry its broker id,
-     * which a consumer's cannot (its -1), whatever client.id it chose.
+     * where a consumer's carries -1, whatever client.id it chose.
      */
     void fetchedAsReplica(BrokerConnection connection, int replicaId) {
         synchronized (connection) {
@@ -82,10 +82,10 @@ public final class BrokerConnectionIds {
 
     /** Counts the connection in its follower's fetchers when its client.id and its Fetch name the same follower. */
     private void countIfFollowersFetcher(BrokerConnection connection) {
-        int follower = connection.claimedFollower;
+        int follower = connection.fetcherFollower;
         if (follower < 0
                 || connection.fetchedAsReplica != follower
-                || connection.fetcherFollower >= 0
+                || connection.fetcherCounted
                 || connection.fetcherReleased) {
             return;
         }
@@ -96,9 +96,8 @@ public final class BrokerConnectionIds {
             }
             counts = fetchersByFollower.computeIfAbsent(follower, id -> new FetcherCounts());
         }
-        counts.opened(connection.claimedFetcherNumber);
-        connection.fetcherNumber = connection.claimedFetcherNumber;
-        connection.fetcherFollower = follower;
+        counts.opened(connection.fetcherNumber);
+        connection.fetcherCounted = true;
     }
 
     /**
@@ -108,14 +107,14 @@ public final class BrokerConnectionIds {
     private void fetcherGone(BrokerConnection connection) {
         synchronized (connection) {
             connection.fetcherReleased = true;
-            if (connection.fetcherFollower < 0) {
+            if (!connection.fetcherCounted) {
                 return;
             }
             FetcherCounts counts = fetchersByFollower.get(connection.fetcherFollower);
             if (counts != null) {
                 counts.closed(connection.fetcherNumber);
             }
-            connection.fetcherFollower = -1;
+            connection.fetcherCounted = false;
         }
     }
 
@@ -238,7 +237,7 @@ public final class BrokerConnectionIds {
      * once from its client.id when it was counted, not parsed again each round.
      */
     private KafkaSettings withFollowerFetchers(KafkaSettings settings, BrokerConnection broker) {
-        int follower = broker == null ? -1 : broker.fetcherFollower;
+        int follower = broker == null || !broker.fetcherCounted ? -1 : broker.fetcherFollower;
         FetcherCounts counts = follower < 0 ? null : fetchersByFollower.get(follower);
         int fetchers = counts == null ? 0 : counts.atLeast();
         return fetchers == 0 ? settings : settings.withFollowerFetchersAtLeast(fetchers);
