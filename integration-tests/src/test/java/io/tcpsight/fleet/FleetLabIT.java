@@ -80,11 +80,9 @@ class FleetLabIT {
             KafkaBroker first = cluster.node(1);
             LabTopics.create(first, TOPIC, 3);
             long seconds = NAMED_WITHIN.toSeconds() + 60;
-            // 600 records of 1,000 bytes every 100 ms, 2 MB/s a partition, from the brokers' side of the line: above
-            // what a 64 KiB consumer's window carries over 100 ms (its buffer doubled by the kernel and about half
-            // or more of that as window, 0.65-1.15 MB/s), so its window holds it in every round. At 1 MB/s it kept
-            // up with the feed for a round or more and its window finding was absent when the fleet read
-            // (docs/lab.md)
+            // 600 records of 1,000 bytes every 100 ms, 2 MB/s a partition, from the brokers' side of the line: well
+            // above what a 64 KiB consumer's window carries over 100 ms (81,120 bytes measured, 0.81 MB/s), so the
+            // limited consumer is behind the feed in every round and each fetch response fills its window
             LabProcess feed = lab.javaInServer(
                     "fleet-feed",
                     RemoteProducer.class,

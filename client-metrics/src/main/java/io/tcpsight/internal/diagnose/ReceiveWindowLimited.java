@@ -15,14 +15,22 @@ import io.tcpsight.internal.tuning.BdpSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * The peer's window is the limit: the sender spent at least the threshold share of busy time
- * rwnd-limited, or at least half of it while the peer's advertised window over the RTT is
- * below the target rate. The second case is for BBR, which reports rwnd_limited low (about
- * 44% measured in the lab) while fully window-bound. A window that moves the target over the
+ * rwnd-limited, or, while the peer's advertised window over the RTT is below the target rate,
+ * at least half of that share, or it moved at least the threshold share of what that window
+ * allows over the RTT. BBR reports rwnd_limited low (about 44% measured in the lab) while fully
+ * window-bound. And the kernel counts rwnd-limited time only while unsent data waits at the
+ * window's edge: a sender whose own send buffer holds little beyond the window (a broker at
+ * Kafka's 100 KiB socket.send.buffer.bytes, writing a fetch response as its buffer frees) often
+ * has none waiting, and that time is counted busy, though all it sent was what the window let
+ * through. Measured in the lab: the broker's end of a 64 KiB consumer 100 ms away moved 69-99%
+ * of its window's rate in every round while the kernel counted it rwnd-limited 16-48% of busy
+ * time, below half the threshold in a quarter of the rounds. A window that moves the target over the
  * path's own round trip (min_rtt) is no finding, however much of the time it was full: under a
  * loss-based congestion control the sender fills the line's queue, the round trip grows with it,
  * and a window sized for the quiet path is full while the flow is at the target. Naming it would
@@ -54,8 +62,14 @@ final class ReceiveWindowLimited implements ConnectionRule {
             return Optional.empty();
         }
         boolean peerWindowTooSmall = byRate.isPresent();
-        if (interval.rwndLimitedRatio() < threshold
-                && !(peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2)) {
+        // what the flow moved of what the window allows over the RTT, where the window is below the target
+        OptionalDouble windowUsed = peerWindowTooSmall
+                ? OptionalDouble.of(interval.sendRateBytesPerSecond() / ceiling.get())
+                : OptionalDouble.empty();
+        boolean fullByTime = interval.rwndLimitedRatio() >= threshold
+                || (peerWindowTooSmall && interval.rwndLimitedRatio() >= threshold / 2);
+        boolean fullByRate = windowUsed.isPresent() && windowUsed.getAsDouble() >= threshold;
+        if (!fullByTime && !fullByRate) {
             return Optional.empty();
         }
         OptionalLong widest = facts.widestSndWindowBytes();
@@ -65,7 +79,9 @@ final class ReceiveWindowLimited implements ConnectionRule {
                                 WindowModel.ceilingBytesPerSecond(widest.getAsLong(), facts.rttMicros()),
                                 config.targetBytesPerSecond())
                         .isEmpty()) {
-            return Optional.of(readerNotBuffer(facts, interval, widest.getAsLong()));
+            // a reader that stopped reading shrinks the window it advertises: the rate against the window at this
+            // sample says nothing of it, only the time the window was full does
+            return fullByTime ? Optional.of(readerNotBuffer(facts, interval, widest.getAsLong())) : Optional.empty();
         }
         if (stillOpening(facts, config)) {
             return Optional.empty();
@@ -92,6 +108,7 @@ final class ReceiveWindowLimited implements ConnectionRule {
             evidence.add(new Evidence("ceilingRate", WindowModel.mbit(rate), "Mbit/s"));
             evidence.add(new Evidence("targetRate", WindowModel.mbit(config.targetBytesPerSecond()), "Mbit/s"));
         });
+        windowUsed.ifPresent(share -> evidence.add(new Evidence("windowUsed", share, "ratio of ceilingRate")));
         Severity severity = byRate.orElse(Severity.WARN) == Severity.CRITICAL
                         || interval.rwndLimitedRatio() >= Math.min(1, threshold + (1 - threshold) * 0.8)
                 ? Severity.CRITICAL
@@ -121,10 +138,22 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         evidence,
                         settings,
                         String.format(
-                                "%.0f%% of the time this end had data to send, %s's advertised receive window was full; its receive buffer "
-                                        + "is the limit, so let it autotune%s",
-                                interval.rwndLimitedRatio() * 100,
-                                peer,
+                                "%s; its receive buffer is the limit, so let it autotune%s",
+                                windowUsed.isPresent()
+                                        ? String.format(
+                                                "%s's advertised receive window moves %.1f Mbit/s over %.1f ms, below the "
+                                                        + "%.0f Mbit/s target, and this end moved %.0f%% of that; the window was "
+                                                        + "full %.0f%% of the time it had data to send",
+                                                peer,
+                                                WindowModel.mbit(ceiling.get()),
+                                                facts.rttMillis(),
+                                                WindowModel.mbit(config.targetBytesPerSecond()),
+                                                windowUsed.getAsDouble() * 100,
+                                                interval.rwndLimitedRatio() * 100)
+                                        : String.format(
+                                                "%.0f%% of the time this end had data to send, %s's advertised receive window "
+                                                        + "was full",
+                                                interval.rwndLimitedRatio() * 100, peer),
                                 peerRmem
                                         ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
                                                 + "down: raise it there"

@@ -271,6 +271,12 @@ class ConnectionRulesTest {
     }
 
     static IntervalStats interval(double busy, double rwnd, double sndbuf, long retrans, long segments) {
+        return interval(busy, rwnd, sndbuf, 10_000_000, retrans, segments);
+    }
+
+    /** An interval of 10 s that acknowledged these bytes. */
+    static IntervalStats interval(
+            double busy, double rwnd, double sndbuf, long bytesAcked, long retrans, long segments) {
         long busyMicros = (long) (busy * 10_000_000);
         return IntervalStats.over(10)
                 .busyMicros(busyMicros)
@@ -278,7 +284,7 @@ class ConnectionRulesTest {
                 .sndbufLimitedMicros((long) (sndbuf * busyMicros))
                 .retransmittedSegments(retrans)
                 .segmentsOut(segments)
-                .bytesAcked(10_000_000)
+                .bytesAcked(bytesAcked)
                 .build();
     }
 
@@ -370,13 +376,62 @@ class ConnectionRulesTest {
         assertFalse(
                 ConnectionRules.receiveWindowLimited(bigWindow, DEFAULTS).isPresent(),
                 "an 8 MB window carries 640 Mbit/s");
+        // 262,144 bytes a second, 40% of what the window allows over the round trip: the window is not what it fills
         ConnectionFacts barely = ConnectionFacts.builder(broker("c"))
                 .rttMicros(100_000)
                 .sndWindowBytes(65_536)
-                .interval(interval(0.9, 0.2, 0, 0, 5000))
+                .interval(interval(0.9, 0.2, 0, 262_144 * 10, 0, 5000))
                 .build();
         assertFalse(
                 ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
+    }
+
+    /**
+     * The kernel counts rwnd-limited time only while unsent data waits at the window's edge, so a
+     * sender whose own buffer holds little beyond the window is counted busy while the window holds
+     * it. Measured in the lab (the broker's end of a 64 KiB consumer 100 ms away, the broker at
+     * Kafka's 100 KiB send buffer): a window of 81,120 bytes over 99.66 ms, rwnd-limited 0.1585 of
+     * busy time 0.8998, 559,600 bytes a second, 69% of what the window allows. A flow at half of
+     * what a window below the target allows is held by it whatever the time share says; below half,
+     * the window is not what it fills. A window that covers the target is no finding, and a rate
+     * against a window that shrank since its widest is no reader's.
+     */
+    @ParameterizedTest(name = "window {0}, widest {1}, rwnd-limited {2}, {3} B/s: {4}")
+    @CsvSource({
+        "81120, 81120, 0.1585, 559600, critical",
+        "81120, 81120, 0.1585, 406984, critical",
+        "81120, 81120, 0.1585, 406983, none",
+        "81120, 81120, 0.24, 300000, none",
+        "81120, 81120, 0.25, 300000, critical",
+        "1245749, 1245749, 0.1585, 12000000, warn",
+        "1245751, 1245751, 0.1585, 12000000, none",
+        "81120, 6552320, 0.1585, 559600, none",
+        "81120, 6552320, 0.47, 559600, warn",
+    })
+    void aFlowAtHalfWhatASmallWindowAllowsIsHeldByItWhateverTheKernelCountedRwndLimited(
+            long window, long widest, double rwnd, long bytesPerSecond, String expected) {
+        ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-64k"))
+                .rttMicros(99_660)
+                .windowScaling(true)
+                .sndWindowBytes(window)
+                .widestSndWindowBytes(widest)
+                .interval(interval(0.8998, rwnd, 0, bytesPerSecond * 10, 0, 5000))
+                .build();
+        Optional<Finding> finding = ConnectionRules.receiveWindowLimited(facts, DEFAULTS);
+        assertEquals(
+                expected,
+                finding.map(named -> named.severity().name().toLowerCase()).orElse("none"),
+                finding.map(Finding::toString).orElse(""));
+        if (expected.equals("critical")) {
+            Finding named = finding.orElseThrow();
+            assertEquals("-1", settings(named).get("client:receive.buffer.bytes"));
+            double used = bytesPerSecond / WindowModel.ceilingBytesPerSecond(window, 99_660);
+            assertEquals(
+                    used, (Double) named.evidence("windowUsed").orElseThrow().value(), 1e-9);
+            assertTrue(
+                    named.remedy().why().contains(String.format("this end moved %.0f%% of that", used * 100)),
+                    named.remedy().why());
+        }
     }
 
     /**
@@ -588,9 +643,12 @@ class ConnectionRulesTest {
         assertTrue(ConnectionRules.fetchSizeBelowBdp(
                         leader.interval(interval(0.9, 0, 0.97, 0, 5000)).build(), line)
                 .isPresent());
-        // held for less than the threshold share: the flow is not hidden, and shows no fetch bound
+        // held for less than the threshold share, at 40% of what the window allows: the flow is not hidden, and
+        // shows no fetch bound
         assertFalse(ConnectionRules.fetchSizeBelowBdp(
-                        leader.interval(interval(0.9, 0.2, 0, 0, 5000)).build(), line)
+                        leader.interval(interval(0.9, 0.2, 0, 262_144 * 10, 0, 5000))
+                                .build(),
+                        line)
                 .isPresent());
         // idle: nothing held, nothing to show
         assertFalse(ConnectionRules.fetchSizeBelowBdp(
