@@ -11,11 +11,15 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs `tcpsight doctor` (or another of its commands) with the unzipped distribution's bin/tcpsight, as an operator would, and keeps what it printed. */
 public final class LabDoctor {
-    /** One run: exit code, stdout, stderr. */
-    public record Run(int exit, String out, String err) {
+    /** One run: exit code, stdout, stderr, and how long the launcher ran, from its start to its exit. */
+    public record Run(int exit, String out, String err, Duration took) {
+        public Run(int exit, String out, String err) {
+            this(exit, out, err, Duration.ZERO);
+        }
+
         @Override
         public String toString() {
-            return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
+            return "exit " + exit + " after " + took.toMillis() + " ms\n--- stdout\n" + out + "\n--- stderr\n" + err;
         }
     }
 
@@ -40,15 +44,18 @@ public final class LabDoctor {
                 new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().remove("TCPSIGHT_JAVA_OPTS");
+        long started = System.nanoTime();
         Process process = builder.start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             throw new AssertionError("tcpsight " + String.join(" ", args) + " did not finish within " + timeout + "\n"
                     + Files.readString(err));
         }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
         return new Run(
                 process.exitValue(),
                 Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+                Files.readString(err, StandardCharsets.UTF_8),
+                took);
     }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
@@ -74,14 +75,22 @@ final class FleetReader {
     /** Every source's answer, in the order given; returns within about the timeout whatever the sources do. */
     List<FleetAnswer> read(List<FleetSource> sources) throws InterruptedException {
         List<CompletableFuture<FleetAnswer>> asked = new ArrayList<>();
+        long askedAt = System.nanoTime();
+        // when each source's status line came, 0 until it does: a source that answered is never said not to have
+        List<AtomicLong> statusAt = new ArrayList<>();
         for (FleetSource source : sources) {
             HttpRequest.Builder request =
                     HttpRequest.newBuilder(source.findings()).timeout(timeout).GET();
             if (source.kind() == FleetSource.Kind.BROKER) {
                 authorization.ifPresent(value -> request.header("Authorization", value));
             }
+            AtomicLong status = new AtomicLong();
+            statusAt.add(status);
             asked.add(http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
-                    .thenApply(response -> answer(source, response))
+                    .thenApply(response -> {
+                        status.set(System.nanoTime());
+                        return answer(source, response);
+                    })
                     .exceptionally(failure -> FleetAnswer.failed(source, reason(failure))));
         }
         long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
@@ -92,7 +101,13 @@ final class FleetReader {
                 answers.add(answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (TimeoutException late) {
                 answer.cancel(true);
-                answers.add(FleetAnswer.failed(sources.get(i), "no answer within " + timeout.toMillis() + " ms"));
+                long status = statusAt.get(i).get();
+                answers.add(FleetAnswer.failed(
+                        sources.get(i),
+                        status == 0
+                                ? "no answer within " + timeout.toMillis() + " ms"
+                                : "answered after " + TimeUnit.NANOSECONDS.toMillis(status - askedAt)
+                                        + " ms, but its findings were not read within " + timeout.toMillis() + " ms"));
             } catch (ExecutionException unexpected) {
                 answers.add(FleetAnswer.failed(sources.get(i), reason(unexpected.getCause())));
             }

@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +93,40 @@ class FleetReaderTest {
         assertEquals(
                 Optional.of("connection refused (no agent listening there?)"),
                 answers.get(2).failure());
+    }
+
+    /**
+     * A source whose status line came but whose findings did not within the timeout answered: it is
+     * never said not to have. Its body stalls after the headers, as a JVM too busy to read it would.
+     */
+    @Test
+    void aSourceThatAnsweredButWhoseFindingsWereNotReadIsNeverSaidNotToHaveAnswered(@TempDir Path directory)
+            throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        CountDownLatch released = new CountDownLatch(1);
+        server.createContext("/findings", exchange -> {
+            exchange.sendResponseHeaders(200, FINDINGS.length());
+            exchange.getResponseBody().flush();
+            try {
+                released.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        server.start();
+        opened.add(released::countDown);
+        opened.add(() -> server.stop(0));
+        FleetAnswer answer = FleetReader.of(
+                        Duration.ofMillis(1000),
+                        Optional.empty(),
+                        Optional.of(tokenFile(directory, TOKEN)),
+                        Optional.empty())
+                .read(List.of(FleetSource.broker(
+                        1, URI.create("http://127.0.0.1:" + server.getAddress().getPort()))))
+                .get(0);
+        String failure = answer.failure().orElseThrow();
+        assertTrue(failure.matches("answered after \\d+ ms, but its findings were not read within 1000 ms"), failure);
     }
 
     @Test
