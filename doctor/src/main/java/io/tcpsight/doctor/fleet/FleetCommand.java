@@ -103,8 +103,9 @@ public final class FleetCommand implements Callable<Integer> {
             paramLabel = "MS",
             defaultValue = "5000",
             description =
-                    "How long to wait for each agent and worker (100-300000, default ${DEFAULT-VALUE}); the cluster is "
-                            + "asked within the Admin client's default.api.timeout.ms.")
+                    "How long to wait for each agent's and worker's answer, and again for its findings (100-300000, "
+                            + "default ${DEFAULT-VALUE}); the cluster is asked within the Admin client's "
+                            + "default.api.timeout.ms.")
     private long timeoutMs;
 
     @Option(names = "--json", description = "Print the report as JSON.")

@@ -126,7 +126,8 @@ class FleetReaderTest {
                         1, URI.create("http://127.0.0.1:" + server.getAddress().getPort()))))
                 .get(0);
         String failure = answer.failure().orElseThrow();
-        assertTrue(failure.matches("answered after \\d+ ms, but its findings were not read within 1000 ms"), failure);
+        assertTrue(
+                failure.matches("answered after \\d+ ms, but its findings were not read within 1000 ms more"), failure);
     }
 
     @Test
