@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs `tcpsight doctor` (or another of its commands) with the unzipped distribution's bin/tcpsight, as an operator would, and keeps what it printed. */
 public final class LabDoctor {
-    /** One run: exit code, stdout, stderr, and how long the launcher ran, from its start to its exit. */
+    /** One run: exit code, stdout, stderr, and how long the launcher ran, from its start to its exit (zero: not timed). */
     public record Run(int exit, String out, String err, Duration took) {
         public Run(int exit, String out, String err) {
             this(exit, out, err, Duration.ZERO);
@@ -19,7 +19,8 @@ public final class LabDoctor {
 
         @Override
         public String toString() {
-            return "exit " + exit + " after " + took.toMillis() + " ms\n--- stdout\n" + out + "\n--- stderr\n" + err;
+            return "exit " + exit + (took.isZero() ? "" : " after " + took.toMillis() + " ms") + "\n--- stdout\n" + out
+                    + "\n--- stderr\n" + err;
         }
     }
 

@@ -62,8 +62,9 @@ final class ReceiveWindowLimited implements ConnectionRule {
             return Optional.empty();
         }
         boolean peerWindowTooSmall = byRate.isPresent();
-        // what the flow moved of what the window allows over the RTT, where the window is below the target
-        OptionalDouble windowUsed = peerWindowTooSmall
+        // what the flow moved of what the window allows over the RTT, where the window is below the target and open (a
+        // closed window allows nothing: a flow past it is the time share's to judge)
+        OptionalDouble windowUsed = peerWindowTooSmall && ceiling.get() > 0
                 ? OptionalDouble.of(interval.sendRateBytesPerSecond() / ceiling.get())
                 : OptionalDouble.empty();
         boolean fullByTime = interval.rwndLimitedRatio() >= threshold
@@ -139,21 +140,25 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         settings,
                         String.format(
                                 "%s; its receive buffer is the limit, so let it autotune%s",
-                                windowUsed.isPresent()
+                                fullByTime
                                         ? String.format(
+                                                "%.0f%% of the time this end had data to send, %s's advertised receive window "
+                                                        + "was full",
+                                                interval.rwndLimitedRatio() * 100, peer)
+                                        : String.format(
                                                 "%s's advertised receive window moves %.1f Mbit/s over %.1f ms, below the "
-                                                        + "%.0f Mbit/s target, and this end moved %.0f%% of that; the window was "
-                                                        + "full %.0f%% of the time it had data to send",
+                                                        + "%.0f Mbit/s target, and this end moved %s; the kernel counted the "
+                                                        + "window full only %.0f%% of the time this end had data to send, as "
+                                                        + "it does when little waits beyond the window",
                                                 peer,
                                                 WindowModel.mbit(ceiling.get()),
                                                 facts.rttMillis(),
                                                 WindowModel.mbit(config.targetBytesPerSecond()),
-                                                windowUsed.getAsDouble() * 100,
-                                                interval.rwndLimitedRatio() * 100)
-                                        : String.format(
-                                                "%.0f%% of the time this end had data to send, %s's advertised receive window "
-                                                        + "was full",
-                                                interval.rwndLimitedRatio() * 100, peer),
+                                                windowUsed.getAsDouble() >= 1
+                                                        ? "all of that (the window at this sample is narrower than it was)"
+                                                        : String.format(
+                                                                "%.0f%% of that", windowUsed.getAsDouble() * 100),
+                                                interval.rwndLimitedRatio() * 100),
                                 peerRmem
                                         ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
                                                 + "down: raise it there"

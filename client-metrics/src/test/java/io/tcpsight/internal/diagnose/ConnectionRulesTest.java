@@ -359,10 +359,11 @@ class ConnectionRulesTest {
 
     @Test
     void underBbrASmallPeerWindowCountsFromHalfTheThreshold() {
+        // 262,144 bytes a second, 40% of what the window allows: held by the time share alone
         ConnectionFacts.Builder bbr = ConnectionFacts.builder(broker("consumer-far-1"))
                 .rttMicros(100_000)
                 .sndWindowBytes(65_536)
-                .interval(interval(0.9, 0.44, 0, 0, 5000));
+                .interval(interval(0.9, 0.44, 0, 262_144 * 10, 0, 5000));
         Finding held =
                 ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).orElseThrow();
         // 5.2 Mbit/s of window against the 100 Mbit/s target: critical, though only 44% of busy time
@@ -392,26 +393,31 @@ class ConnectionRulesTest {
      * it. Measured in the lab (the broker's end of a 64 KiB consumer 100 ms away, the broker at
      * Kafka's 100 KiB send buffer): a window of 81,120 bytes over 99.66 ms, rwnd-limited 0.1585 of
      * busy time 0.8998, 559,600 bytes a second, 69% of what the window allows. A flow at half of
-     * what a window below the target allows is held by it whatever the time share says; below half,
-     * the window is not what it fills. A window that covers the target is no finding, and a rate
-     * against a window that shrank since its widest is no reader's.
+     * what a window below the target allows is held by it whatever the time share says (81,920
+     * bytes over 125 ms allow exactly 655,360 a second); below half, the window is not what it
+     * fills. A window that covers the target is no finding, a closed window allows no share, and a
+     * rate against a window that shrank since its widest is no reader's. The reason says which
+     * held: the time share where it did, else the rate.
      */
-    @ParameterizedTest(name = "window {0}, widest {1}, rwnd-limited {2}, {3} B/s: {4}")
+    @ParameterizedTest(name = "window {0}, widest {1}, rtt {2} µs, rwnd-limited {3}, {4} B/s: {5}")
     @CsvSource({
-        "81120, 81120, 0.1585, 559600, critical",
-        "81120, 81120, 0.1585, 406984, critical",
-        "81120, 81120, 0.1585, 406983, none",
-        "81120, 81120, 0.24, 300000, none",
-        "81120, 81120, 0.25, 300000, critical",
-        "1245749, 1245749, 0.1585, 12000000, warn",
-        "1245751, 1245751, 0.1585, 12000000, none",
-        "81120, 6552320, 0.1585, 559600, none",
-        "81120, 6552320, 0.47, 559600, warn",
+        "81120, 81120, 99660, 0.1585, 559600, critical, this end moved 69% of that",
+        "81920, 81920, 125000, 0.1585, 327680, critical, this end moved 50% of that",
+        "81920, 81920, 125000, 0.1585, 327679, none, -",
+        "81120, 81120, 99660, 0.1585, 1000000, critical, this end moved all of that",
+        "81120, 81120, 99660, 0.24, 300000, none, -",
+        "81120, 81120, 99660, 0.25, 300000, critical, 25% of the time this end had data to send",
+        "1245749, 1245749, 99660, 0.1585, 12000000, warn, this end moved 96% of that",
+        "1245751, 1245751, 99660, 0.1585, 12000000, none, -",
+        "0, 81120, 99660, 0.1585, 559600, none, -",
+        "0, 81120, 99660, 0.3, 559600, critical, 30% of the time this end had data to send",
+        "81120, 6552320, 99660, 0.1585, 559600, none, -",
+        "81120, 6552320, 99660, 0.47, 559600, warn, its reader is",
     })
     void aFlowAtHalfWhatASmallWindowAllowsIsHeldByItWhateverTheKernelCountedRwndLimited(
-            long window, long widest, double rwnd, long bytesPerSecond, String expected) {
+            long window, long widest, long rttMicros, double rwnd, long bytesPerSecond, String expected, String says) {
         ConnectionFacts facts = ConnectionFacts.builder(broker("consumer-64k"))
-                .rttMicros(99_660)
+                .rttMicros(rttMicros)
                 .windowScaling(true)
                 .sndWindowBytes(window)
                 .widestSndWindowBytes(widest)
@@ -422,16 +428,46 @@ class ConnectionRulesTest {
                 expected,
                 finding.map(named -> named.severity().name().toLowerCase()).orElse("none"),
                 finding.map(Finding::toString).orElse(""));
-        if (expected.equals("critical")) {
-            Finding named = finding.orElseThrow();
-            assertEquals("-1", settings(named).get("client:receive.buffer.bytes"));
-            double used = bytesPerSecond / WindowModel.ceilingBytesPerSecond(window, 99_660);
+        if (expected.equals("none")) {
+            return;
+        }
+        Finding named = finding.orElseThrow();
+        assertTrue(named.remedy().why().contains(says), named.remedy().why());
+        if (says.contains("reader")) {
+            assertEquals(List.of(), named.remedy().settings());
+            assertEquals(
+                    widest, named.evidence("widestPeerWindow").orElseThrow().value());
+            return;
+        }
+        assertEquals("-1", settings(named).get("client:receive.buffer.bytes"));
+        if (window > 0) {
+            double used = bytesPerSecond / WindowModel.ceilingBytesPerSecond(window, rttMicros);
             assertEquals(
                     used, (Double) named.evidence("windowUsed").orElseThrow().value(), 1e-9);
-            assertTrue(
-                    named.remedy().why().contains(String.format("this end moved %.0f%% of that", used * 100)),
-                    named.remedy().why());
+        } else {
+            assertTrue(named.evidence("windowUsed").isEmpty(), named.toString());
         }
+    }
+
+    /** The share of the window's rate is the configured ratio's, as the share of time is. */
+    @Test
+    void theShareOfTheWindowsRateIsTheConfiguredRatio() {
+        TcpsightConfig sixTenths = TcpsightConfig.from(Map.of("tcpsight.rule.window.limited.ratio", "0.6"));
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(broker("consumer-64k"))
+                .rttMicros(125_000)
+                .windowScaling(true)
+                .sndWindowBytes(81_920);
+        // 655,360 bytes a second is what the window allows; rwnd-limited 0.1, below half of 0.6
+        assertFalse(ConnectionRules.receiveWindowLimited(
+                        facts.interval(interval(0.9, 0.1, 0, 360_448 * 10, 0, 5000))
+                                .build(),
+                        sixTenths)
+                .isPresent());
+        assertTrue(ConnectionRules.receiveWindowLimited(
+                        facts.interval(interval(0.9, 0.1, 0, 393_216 * 10, 0, 5000))
+                                .build(),
+                        sixTenths)
+                .isPresent());
     }
 
     /**

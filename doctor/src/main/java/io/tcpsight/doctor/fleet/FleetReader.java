@@ -112,8 +112,8 @@ final class FleetReader {
                         status == 0
                                 ? "no answer within " + timeout.toMillis() + " ms"
                                 : "answered after " + TimeUnit.NANOSECONDS.toMillis(status - askedAt)
-                                        + " ms, but its findings were not read within " + timeout.toMillis()
-                                        + " ms more"));
+                                        + " ms, but its findings were not read in the "
+                                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - status) + " ms after"));
             } catch (ExecutionException unexpected) {
                 answers.add(FleetAnswer.failed(sources.get(i), reason(unexpected.getCause())));
             }

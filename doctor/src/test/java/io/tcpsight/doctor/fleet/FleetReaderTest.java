@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,19 +98,24 @@ class FleetReaderTest {
     }
 
     /**
-     * A source whose status line came but whose findings did not within the timeout answered: it is
-     * never said not to have. Its body stalls after the headers, as a JVM too busy to read it would.
+     * Answers /findings with its status line at once and the findings {@code bodyAfterMillis} later,
+     * or never where that is negative (until the test ends: the latch is released before the server
+     * stops, which waits for its one dispatcher thread).
      */
-    @Test
-    void aSourceThatAnsweredButWhoseFindingsWereNotReadIsNeverSaidNotToHaveAnswered(@TempDir Path directory)
-            throws Exception {
+    private URI answeringLate(long bodyAfterMillis) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         CountDownLatch released = new CountDownLatch(1);
+        byte[] body = FINDINGS.getBytes(StandardCharsets.UTF_8);
         server.createContext("/findings", exchange -> {
-            exchange.sendResponseHeaders(200, FINDINGS.length());
+            exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().flush();
             try {
-                released.await(30, TimeUnit.SECONDS);
+                if (bodyAfterMillis < 0) {
+                    released.await(60, TimeUnit.SECONDS);
+                } else {
+                    Thread.sleep(bodyAfterMillis);
+                    exchange.getResponseBody().write(body);
+                }
             } catch (InterruptedException stopped) {
                 Thread.currentThread().interrupt();
             }
@@ -117,17 +124,46 @@ class FleetReaderTest {
         server.start();
         opened.add(released::countDown);
         opened.add(() -> server.stop(0));
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /**
+     * A source whose status line came but whose findings never did answered: it is never said not to
+     * have, and it is given up once the timeout for its answer and the timeout again for its findings
+     * (and the wait's 1 s margin) have passed, not before and not long after.
+     */
+    @Test
+    void aSourceThatAnsweredButWhoseFindingsWereNotReadIsNeverSaidNotToHaveAnswered(@TempDir Path directory)
+            throws Exception {
+        URI stalls = answeringLate(-1);
+        FleetReader reader = FleetReader.of(
+                Duration.ofMillis(1000), Optional.empty(), Optional.of(tokenFile(directory, TOKEN)), Optional.empty());
+        long started = System.nanoTime();
+        FleetAnswer answer = reader.read(List.of(FleetSource.broker(1, stalls))).get(0);
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        String failure = answer.failure().orElseThrow();
+        Matcher said = Pattern.compile(
+                        "answered after (\\d+) ms, but its findings were not read in the (\\d+) ms after")
+                .matcher(failure);
+        assertTrue(said.matches(), failure);
+        assertTrue(Long.parseLong(said.group(1)) < 1000, failure);
+        assertTrue(Long.parseLong(said.group(1)) + Long.parseLong(said.group(2)) >= 2900, failure);
+        assertTrue(tookMillis >= 3000 && tookMillis < 8000, "gave up after " + tookMillis + " ms: " + failure);
+    }
+
+    /** Findings that come after the timeout for the answer, within the timeout again, are read. */
+    @Test
+    void findingsThatComeWithinTheTimeoutAfterTheAnswerAreRead(@TempDir Path directory) throws Exception {
+        URI late = answeringLate(3500);
         FleetAnswer answer = FleetReader.of(
-                        Duration.ofMillis(1000),
+                        Duration.ofMillis(2000),
                         Optional.empty(),
                         Optional.of(tokenFile(directory, TOKEN)),
                         Optional.empty())
-                .read(List.of(FleetSource.broker(
-                        1, URI.create("http://127.0.0.1:" + server.getAddress().getPort()))))
+                .read(List.of(FleetSource.broker(1, late)))
                 .get(0);
-        String failure = answer.failure().orElseThrow();
-        assertTrue(
-                failure.matches("answered after \\d+ ms, but its findings were not read within 1000 ms more"), failure);
+        assertTrue(answer.answered(), answer.failure().orElse(""));
+        assertEquals(FleetFinding.parse(FINDINGS).size(), answer.findings().size());
     }
 
     @Test
