@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HelloBurst;
+import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.KernelLab;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A burst of client startups against a broker whose acceptor stalls for 2 s (a long GC pause,
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * broker's resume (or its own start, if later) to the answer to its first request (ApiVersions):
  * what the queue adds beyond the pause. Side by side in one run.
  */
+// a time bound near what the claim takes (the fixed queue's 400 answers within 1 s of the resume: 302-481 ms alone on
+// the host, 793-1,304 ms beside the other lane, docs/lab.md): the host whole
+@ResourceLock(HostCpu.LOCK)
 class BacklogLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
@@ -62,8 +67,9 @@ class BacklogLabIT {
                 after.sinceStart,
                 before.finding);
         assertTrue(before.sinceResume.overOneSecond() > 0, "the default dropped nothing: " + before.sinceResume);
-        assertEquals(0, after.sinceResume.overOneSecond(), "after the fix: " + after.sinceResume);
+        // the queue first: a red then says whether the kernel dropped or the broker answered late
         assertTrue(after.finding == null, "the queue held: " + after.finding);
+        assertEquals(0, after.sinceResume.overOneSecond(), "after the fix: " + after.sinceResume);
         assertEquals("critical", before.finding.severity());
         assertEquals(50, before.finding.number("effectiveBacklog"), before.finding.toString());
     }
