@@ -71,6 +71,13 @@ class FleetReaderTest {
         return Files.writeString(directory.resolve("token"), token + "\n");
     }
 
+    /** One broker's answer, read with the token within this timeout. */
+    private FleetAnswer readBroker(Path directory, Duration timeout, URI broker) throws Exception {
+        return FleetReader.of(timeout, Optional.empty(), Optional.of(tokenFile(directory, TOKEN)), Optional.empty())
+                .read(List.of(FleetSource.broker(1, broker)))
+                .get(0);
+    }
+
     @Test
     void eachAgentIsReadWithTheTokenAndOneThatIsNotThereOrSilentDoesNotHoldTheOthers(@TempDir Path directory)
             throws Exception {
@@ -154,14 +161,7 @@ class FleetReaderTest {
     /** Findings that come after the timeout for the answer, within the timeout again, are read. */
     @Test
     void findingsThatComeWithinTheTimeoutAfterTheAnswerAreRead(@TempDir Path directory) throws Exception {
-        URI late = answeringLate(3500);
-        FleetAnswer answer = FleetReader.of(
-                        Duration.ofMillis(2000),
-                        Optional.empty(),
-                        Optional.of(tokenFile(directory, TOKEN)),
-                        Optional.empty())
-                .read(List.of(FleetSource.broker(1, late)))
-                .get(0);
+        FleetAnswer answer = readBroker(directory, Duration.ofMillis(2000), answeringLate(3500));
         assertTrue(answer.answered(), answer.failure().orElse(""));
         assertEquals(FleetFinding.parse(FINDINGS).size(), answer.findings().size());
     }
@@ -234,14 +234,7 @@ class FleetReaderTest {
 
     @Test
     void anAnswerThatIsNotFindingsIsThatSourcesFailure(@TempDir Path directory) throws Exception {
-        URI html = agent("<html>a proxy's login page</html>");
-        FleetAnswer answer = FleetReader.of(
-                        Duration.ofSeconds(5),
-                        Optional.empty(),
-                        Optional.of(tokenFile(directory, TOKEN)),
-                        Optional.empty())
-                .read(List.of(FleetSource.broker(1, html)))
-                .get(0);
+        FleetAnswer answer = readBroker(directory, Duration.ofSeconds(5), agent("<html>a proxy's login page</html>"));
         assertTrue(
                 answer.failure().orElseThrow().startsWith("the answer is not JSON"),
                 answer.failure().orElseThrow());
