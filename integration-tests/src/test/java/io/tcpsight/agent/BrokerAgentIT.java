@@ -369,24 +369,15 @@ class BrokerAgentIT {
      * class path, as on a broker host that has nothing else of tcpsight.
      */
     private static LabDoctor.Run agentJar(Path javaHome, List<String> options, String... args) throws Exception {
-        Files.createDirectories(LabPaths.work());
-        Path out = Files.createTempFile(LabPaths.work(), "agent-jar-", ".out");
-        Path err = Files.createTempFile(LabPaths.work(), "agent-jar-", ".err");
         List<String> command =
                 new ArrayList<>(List.of(javaHome.resolve("bin").resolve("java").toString()));
         command.addAll(options);
         command.addAll(List.of("-jar", LabPaths.agentJar().toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder =
-                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().remove("CLASSPATH");
-        builder.environment().remove("JAVA_TOOL_OPTIONS");
-        Process process = builder.start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command));
-        return new LabDoctor.Run(
-                process.exitValue(),
-                Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        return LabDoctor.process(String.join(" ", command), command, Duration.ofSeconds(60), environment -> {
+            environment.remove("CLASSPATH");
+            environment.remove("JAVA_TOOL_OPTIONS");
+        });
     }
 
     /** A small JVM that only listens (LabPeer's echo), on this runtime with these options. */

@@ -7,20 +7,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** Runs `tcpsight doctor` (or another of its commands) with the unzipped distribution's bin/tcpsight, as an operator would, and keeps what it printed. */
 public final class LabDoctor {
-    /** One run: exit code, stdout, stderr, and how long the launcher ran, from its start to its exit (zero: not timed). */
+    /** One run: exit code, stdout, stderr, and how long the process ran, from its start to its exit. */
     public record Run(int exit, String out, String err, Duration took) {
-        public Run(int exit, String out, String err) {
-            this(exit, out, err, Duration.ZERO);
-        }
-
         @Override
         public String toString() {
-            return "exit " + exit + (took.isZero() ? "" : " after " + took.toMillis() + " ms") + "\n--- stdout\n" + out
-                    + "\n--- stderr\n" + err;
+            return "exit " + exit + " after " + took.toMillis() + " ms\n--- stdout\n" + out + "\n--- stderr\n" + err;
         }
     }
 
@@ -35,22 +32,34 @@ public final class LabDoctor {
     /** `tcpsight COMMAND ARGS...`, e.g. {@code attach PID port=9464}. */
     public static Run command(Duration timeout, String... args) throws IOException, InterruptedException {
         LabPrerequisites.requireDoctor();
-        Files.createDirectories(LabPaths.work());
-        Path out = Files.createTempFile(LabPaths.work(), "doctor-", ".out");
-        Path err = Files.createTempFile(LabPaths.work(), "doctor-", ".err");
         // as the docs run it: the distribution's launcher, on the Java JAVA_HOME names (the lab's own)
         List<String> command = new ArrayList<>(List.of(LabPaths.doctorLauncher().toString()));
         command.addAll(List.of(args));
+        return process("tcpsight " + String.join(" ", args), command, timeout, environment -> {
+            environment.put("JAVA_HOME", System.getProperty("java.home"));
+            environment.remove("TCPSIGHT_JAVA_OPTS");
+        });
+    }
+
+    /**
+     * Runs {@code command} to its exit within {@code timeout}, its environment as {@code environment}
+     * leaves it, and keeps what it printed; one that does not finish is killed and fails the test with
+     * its standard error.
+     */
+    public static Run process(
+            String what, List<String> command, Duration timeout, Consumer<Map<String, String>> environment)
+            throws IOException, InterruptedException {
+        Files.createDirectories(LabPaths.work());
+        Path out = Files.createTempFile(LabPaths.work(), "process-", ".out");
+        Path err = Files.createTempFile(LabPaths.work(), "process-", ".err");
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().remove("TCPSIGHT_JAVA_OPTS");
+        environment.accept(builder.environment());
         long started = System.nanoTime();
         Process process = builder.start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("tcpsight " + String.join(" ", args) + " did not finish within " + timeout + "\n"
-                    + Files.readString(err));
+            throw new AssertionError(what + " did not finish within " + timeout + "\n" + Files.readString(err));
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         return new Run(
