@@ -9,11 +9,13 @@
  * "-" as a namespace means the caller's own. Prints "ready" once both devices are open, and
  * its statistics on SIGTERM/SIGINT. On SIGHUP it reads a new one-way delay in microseconds from
  * the delay file, for packets that arrive from then on (a path whose RTT changes), and prints
- * "delay N us". On SIGUSR1 it prints "held N a->b=X b->a=Y wake=Z" (N counts the SIGUSR1s): the most
+ * "delay N us". On SIGUSR1 it prints "held N a->b=X b->a=Y wake=Z dropped a->b=P b->a=Q" (N counts the SIGUSR1s): the most
  * each direction has held a packet beyond the one-way delay since it started (queueing behind the
  * rate limit, and delivering late), and the latest it woke after a timeout, all in microseconds.
  * These are what the line itself added to the nominal RTT, so a test can bound an RTT it reads
- * from the kernel by what was measured instead of by the nominal delay alone. On SIGUSR2 it starts
+ * from the kernel by what was measured instead of by the nominal delay alone; P and Q count the packets
+ * each direction has not delivered since it started (lost at random, or dropped by its queue, ring or
+ * write), so a test can tell a loss the line caused from none. On SIGUSR2 it starts
  * those maxima afresh and prints "reset N" (N counts the SIGUSR2s), for a reading of a window of
  * its own. While it runs it
  * holds a CPU latency request of 0 (/dev/cpu_dma_latency), so that no CPU halts under its timers.
@@ -199,6 +201,11 @@ static int64_t deliver(struct direction *d, int64_t now) {
     return -1;
 }
 
+/* Every packet a direction did not deliver since it started: lost at random, or dropped by its queue, ring or write. */
+static uint64_t not_delivered(const struct direction *d) {
+    return d->lost + d->queue_drops + d->ring_drops + d->write_drops;
+}
+
 static void print_stats(const struct direction *d) {
     printf("%s forwarded=%llu bytes=%llu lost=%llu queue_drops=%llu ring_drops=%llu write_drops=%llu\n", d->name,
            (unsigned long long) d->forwarded, (unsigned long long) d->forwarded_bytes, (unsigned long long) d->lost,
@@ -289,9 +296,10 @@ int main(int argc, char **argv) {
         }
         if (held_asked) {
             held_asked = 0;
-            printf("held %ld a->b=%lld b->a=%lld wake=%lld\n", ++held_answers,
+            printf("held %ld a->b=%lld b->a=%lld wake=%lld dropped a->b=%llu b->a=%llu\n", ++held_answers,
                    (long long) (ab.max_extra_hold_ns / 1000), (long long) (ba.max_extra_hold_ns / 1000),
-                   (long long) (max_wake_late_ns / 1000));
+                   (long long) (max_wake_late_ns / 1000), (unsigned long long) not_delivered(&ab),
+                   (unsigned long long) not_delivered(&ba));
             fflush(stdout);
         }
         int64_t now = now_ns();

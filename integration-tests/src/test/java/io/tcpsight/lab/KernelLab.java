@@ -591,15 +591,30 @@ public final class KernelLab implements AutoCloseable {
      * carries the number of the question, so an earlier answer is never taken for this one.
      */
     synchronized LineHold lineHold() throws IOException, InterruptedException {
-        int question = ++holdQuestions;
-        run("kill", "-USR1", Long.toString(delayLine.pid()));
-        Matcher answer = delayLine.awaitLine(
-                "^held " + question + " a->b=(\\d+) b->a=(\\d+) wake=(\\d+)$", Duration.ofSeconds(10));
+        Matcher answer = askTheLine();
         return new LineHold(
                 link.roundTrip(),
                 Duration.ofNanos(Long.parseLong(answer.group(1)) * 1000),
                 Duration.ofNanos(Long.parseLong(answer.group(2)) * 1000),
                 Duration.ofNanos(Long.parseLong(answer.group(3)) * 1000));
+    }
+
+    /**
+     * The packets the line has not delivered toward the client's side since it started: lost at
+     * random or dropped by its queue (a window larger than the rate and the queue hold), its ring, or
+     * a write. What a retransmissions finding about a flow toward the client is checked against.
+     */
+    public long packetsNotDeliveredTowardTheClient() throws IOException, InterruptedException {
+        return Long.parseLong(askTheLine().group(5));
+    }
+
+    /** One SIGUSR1 question; each answer carries its number, so an earlier answer is never taken for this one. */
+    private synchronized Matcher askTheLine() throws IOException, InterruptedException {
+        int question = ++holdQuestions;
+        run("kill", "-USR1", Long.toString(delayLine.pid()));
+        return delayLine.awaitLine(
+                "^held " + question + " a->b=(\\d+) b->a=(\\d+) wake=(\\d+) dropped a->b=(\\d+) b->a=(\\d+)$",
+                Duration.ofSeconds(10));
     }
 
     /** What the line has added so far, as text for a test's output (no bound: {@link #takeIdleLine()} bounds). */

@@ -105,7 +105,8 @@ class JavaRuntimesLabIT {
         String deniedMetrics = LabAwait.await("the endpoint of the agent whose JVM refused its library")
                 .atMost(Duration.ofSeconds(10))
                 .every(Duration.ofMillis(250))
-                .explainedBy(denied::output)
+                // where its start waits, and on what: the agent's start line (INFO) never came when this failed
+                .explainedBy(() -> "the denied JVM printed, and its threads:\n" + denied.outputWithThreadDump())
                 .until(() -> KafkaBroker.httpGet("http://127.0.0.1:" + deniedPort + "/metrics"));
         // Both run at once: each agent is asked every round, while its consumer is still alive.
         Map<Integer, FindingView> fromAgents = new LinkedHashMap<>();

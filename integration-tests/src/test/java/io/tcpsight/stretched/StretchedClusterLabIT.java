@@ -43,7 +43,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * the leader's send buffer (its agent reads its broker's config) and the fetch size, which binds
  * once the window is lifted. After that one round of remedies, one restart of each broker, the
  * follower copies at 80% of the line or more (the share below which fetch-size-below-bdp speaks),
- * and neither agent has anything left to say about the fetcher; a second round fails the test.
+ * and neither agent has anything left to say about the fetcher but, where the line dropped packets
+ * toward the follower, that the path lost segments; a second round fails the test.
  */
 @ResourceLock(HostCpu.LOCK)
 class StretchedClusterLabIT {
@@ -99,20 +100,25 @@ class StretchedClusterLabIT {
         List<String> story = new ArrayList<>();
         double rate = 0;
         List<FindingView> left = List.of();
+        long dropped = 0;
         Set<String> sampled = new TreeSet<>();
         int remedied = 0;
         for (int round = 0; round <= MOST_ROUNDS_OF_REMEDIES; round++) {
             Map<String, FindingView> findings = new LinkedHashMap<>();
             sampled.clear();
             Map<String, List<Long>> onTheLine = new TreeMap<>();
-            rate = copyAcrossTheLine(leader, follower, findings, sampled, onTheLine);
+            Copy copy = copyAcrossTheLine(leader, follower, findings, sampled, onTheLine);
+            rate = copy.bytesPerSecond();
+            dropped = copy.droppedTowardTheFollower();
             left = new ArrayList<>(findings.values());
             story.add(String.format(
-                    "round %d: %.2f MB/s (%.0f%% of the line); leader %s %s, follower %s %s; findings %s;"
+                    "round %d: %.2f MB/s (%.0f%% of the line), the line dropped %d packets toward the follower;"
+                            + " leader %s %s, follower %s %s; findings %s;"
                             + " each connection's MB/s on the line, a reading about every half second: %s",
                     round,
                     rate / 1e6,
                     100 * rate / LINE_BYTES_PER_SECOND,
+                    dropped,
                     leader.broker,
                     leader.sysctls,
                     follower.broker,
@@ -150,7 +156,17 @@ class StretchedClusterLabIT {
         assertTrue(
                 rate >= LINE_SHARE * LINE_BYTES_PER_SECOND,
                 "the remedied follower copies at " + LINE_SHARE + " of the line after one round:\n" + told);
-        assertTrue(left.isEmpty(), "nothing left to say about the fetcher after one round:\n" + told);
+        // A retransmissions finding names no setting: it says the path lost segments. The line is the lab's own
+        // path, and it counts what it dropped: where it dropped toward the follower (its queue overflowed when a
+        // second fetcher's start met the first's standing queue, docs/lab.md), the finding is true and there is
+        // nothing to apply; where it dropped nothing, the finding is false and stays among what is left.
+        long droppedByTheLine = dropped;
+        List<FindingView> unexplained = left.stream()
+                .filter(finding -> !(finding.is("retransmissions")
+                        && finding.remedy().settings().isEmpty()
+                        && droppedByTheLine > 0))
+                .toList();
+        assertTrue(unexplained.isEmpty(), "nothing left to say about the fetcher after one round:\n" + told);
     }
 
     /**
@@ -162,7 +178,10 @@ class StretchedClusterLabIT {
      * reading (about every half second, each rate over its own interval): whether the fetchers shared
      * the line or took turns on it.
      */
-    private static double copyAcrossTheLine(
+    /** One round's copy: its rate on the line, and the packets the line dropped toward the follower. */
+    private record Copy(double bytesPerSecond, long droppedTowardTheFollower) {}
+
+    private static Copy copyAcrossTheLine(
             Side leader,
             Side follower,
             Map<String, FindingView> findings,
@@ -239,7 +258,9 @@ class StretchedClusterLabIT {
             onTheLine.forEach((connection, megabytes) ->
                     readings.forEach(reading -> megabytes.add(reading.getOrDefault(connection, 0L))));
             assertTrue(toNanos > fromNanos && fromBytes >= 0, "two readings of the copy while it ran");
-            return (toBytes - fromBytes) / ((toNanos - fromNanos) / 1e9);
+            // the follower is the lab's client side: the leader's data crosses the line toward it
+            return new Copy(
+                    (toBytes - fromBytes) / ((toNanos - fromNanos) / 1e9), lab.packetsNotDeliveredTowardTheClient());
         }
     }
 
