@@ -600,12 +600,21 @@ public final class KernelLab implements AutoCloseable {
     }
 
     /**
-     * The packets the line has not delivered toward the client's side since it started: lost at
-     * random or dropped by its queue (a window larger than the rate and the queue hold), its ring, or
-     * a write. What a retransmissions finding about a flow toward the client is checked against.
+     * The packets the line has not delivered in each direction since it started: lost at random or
+     * dropped by its queue (a window larger than the rate and the queue hold), its ring, or a write.
+     * What a retransmissions finding that says the path lost segments is checked against.
      */
-    public long packetsNotDeliveredTowardTheClient() throws IOException, InterruptedException {
-        return Long.parseLong(askTheLine().group(5));
+    public Dropped packetsNotDelivered() throws IOException, InterruptedException {
+        Matcher answer = askTheLine();
+        return new Dropped(Long.parseLong(answer.group(4)), Long.parseLong(answer.group(5)));
+    }
+
+    /** Packets the line did not deliver: from the client's side toward the server's, and back. */
+    public record Dropped(long towardTheServer, long towardTheClient) {
+        /** What was dropped since an earlier reading of the same line. */
+        public Dropped since(Dropped earlier) {
+            return new Dropped(towardTheServer - earlier.towardTheServer, towardTheClient - earlier.towardTheClient);
+        }
     }
 
     /** One SIGUSR1 question; each answer carries its number, so an earlier answer is never taken for this one. */
