@@ -91,7 +91,9 @@ class ClientTelemetryLabIT {
                     Long.toString(seconds),
                     "lab.pace.records=300",
                     "lab.pace.every.ms=100",
-                    "linger.ms=5");
+                    "linger.ms=5",
+                    // when it never pushes, whether the broker ever answered its request for a subscription
+                    "lab.print.instance=true");
             LabProcess librdkafka = lab.execInClient(
                     LIBRDKAFKA,
                     List.of(

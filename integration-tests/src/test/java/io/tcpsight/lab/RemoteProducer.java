@@ -22,12 +22,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (the tcpsight reporter), it prints the reporter's findings once a second, as
  * {@link ReportingProducer} does. Given {@code lab.pace.records=N} and {@code lab.pace.every.ms=M}
  * (not producer settings), it writes as an application with its own pace does: N records at once,
- * then nothing until M ms after the burst began.
+ * then nothing until M ms after the burst began. Given {@code lab.print.instance=true}, it prints
+ * {@code client instance ID after N ms} once the broker has answered its request for a telemetry
+ * subscription (KIP-714), or {@code no client instance after N ms: WHY}: whether it asked at all.
  */
 public final class RemoteProducer {
     static final int WARM_UP_SECONDS = 4;
     private static final String PACE_RECORDS = "lab.pace.records";
     private static final String PACE_EVERY_MS = "lab.pace.every.ms";
+    private static final String PRINT_INSTANCE = "lab.print.instance";
 
     private RemoteProducer() {}
 
@@ -41,6 +44,7 @@ public final class RemoteProducer {
         }
         int paceRecords = Integer.parseInt(String.valueOf(config.getOrDefault(PACE_RECORDS, "0")));
         long paceEveryNanos = Long.parseLong(String.valueOf(config.getOrDefault(PACE_EVERY_MS, "0"))) * 1_000_000L;
+        boolean printInstance = Boolean.parseBoolean(String.valueOf(config.remove(PRINT_INSTANCE)));
         config.remove(PACE_RECORDS);
         config.remove(PACE_EVERY_MS);
         long seconds = Long.parseLong(args[3]);
@@ -59,6 +63,9 @@ public final class RemoteProducer {
         int inBurst = 0;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            if (printInstance) {
+                printClientInstance(producer, start, seconds);
+            }
             while (System.nanoTime() < end) {
                 if (paceRecords > 0 && inBurst == paceRecords) {
                     burstStart += paceEveryNanos;
@@ -98,6 +105,25 @@ public final class RemoteProducer {
             producer.close(Duration.ZERO);
         }
         System.out.println("done");
+    }
+
+    /** On a thread of its own: the producer's telemetry instance id, once the broker gave one, or why not. */
+    private static void printClientInstance(KafkaProducer<?, ?> producer, long start, long seconds) {
+        Thread asking = new Thread(
+                () -> {
+                    try {
+                        Object id = producer.clientInstanceId(Duration.ofSeconds(seconds));
+                        System.out.printf(
+                                "client instance %s after %d ms%n", id, (System.nanoTime() - start) / 1_000_000L);
+                    } catch (RuntimeException notGiven) {
+                        System.out.printf(
+                                "no client instance after %d ms: %s%n",
+                                (System.nanoTime() - start) / 1_000_000L, notGiven);
+                    }
+                },
+                "client-instance");
+        asking.setDaemon(true);
+        asking.start();
     }
 
     private static double outgoingBytes(KafkaProducer<?, ?> producer) {
