@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (not producer settings), it writes as an application with its own pace does: N records at once,
  * then nothing until M ms after the burst began. Given {@code lab.print.instance=true}, it prints
  * {@code client instance ID after N ms} once the broker has answered its request for a telemetry
- * subscription (KIP-714), or {@code no client instance after N ms: WHY}: whether it asked at all.
+ * subscription (KIP-714), or {@code no client instance after N ms: WHY}: whether it asked at all;
+ * and its client telemetry's own log lines at DEBUG (what it was given, each push and its answer).
  */
 public final class RemoteProducer {
     static final int WARM_UP_SECONDS = 4;
@@ -45,6 +46,10 @@ public final class RemoteProducer {
         int paceRecords = Integer.parseInt(String.valueOf(config.getOrDefault(PACE_RECORDS, "0")));
         long paceEveryNanos = Long.parseLong(String.valueOf(config.getOrDefault(PACE_EVERY_MS, "0"))) * 1_000_000L;
         boolean printInstance = Boolean.parseBoolean(String.valueOf(config.remove(PRINT_INSTANCE)));
+        if (printInstance) {
+            // read by SLF4J's simple logger as each logger is created, so before the producer creates its own
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.common.telemetry", "debug");
+        }
         config.remove(PACE_RECORDS);
         config.remove(PACE_EVERY_MS);
         long seconds = Long.parseLong(args[3]);
