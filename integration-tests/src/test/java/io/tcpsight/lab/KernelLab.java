@@ -587,8 +587,7 @@ public final class KernelLab implements AutoCloseable {
      * What the delay line has added to the nominal delay since it started (or since its maxima were
      * last started afresh, {@link #takeIdleLine()}), as it measured it: the
      * most each direction held a packet beyond the one-way delay (queueing behind the rate limit,
-     * delivering late), and the latest it woke after a timeout. Asked with SIGUSR1; each answer
-     * carries the number of the question, so an earlier answer is never taken for this one.
+     * delivering late), and the latest it woke after a timeout ({@link #askTheLine()}).
      */
     synchronized LineHold lineHold() throws IOException, InterruptedException {
         Matcher answer = askTheLine();
