@@ -171,6 +171,8 @@ public final class KafkaBroker implements AutoCloseable {
         private String controllerHost = "127.0.0.1";
         /** In the lab's client namespace (a near cluster beside a Connect worker) rather than its server's. */
         private boolean clientSide;
+        /** Maps the lab's class archive where it can ({@link SharedClasses}). */
+        private boolean sharedClasses = true;
 
         private Builder(KernelLab lab) {
             this.lab = lab;
@@ -297,6 +299,15 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Maps no class archive ({@link SharedClasses}): for a broker an agent is attached to later, whose
+         * boot class path then grows, and for the broker that writes the archive.
+         */
+        public Builder withoutSharedClasses() {
+            sharedClasses = false;
+            return this;
+        }
+
         /** The CONTROLLER listener on this address: a quorum whose voters sit on both sides of the line. */
         Builder controllerHost(String address) {
             controllerHost = address;
@@ -305,6 +316,11 @@ public final class KafkaBroker implements AutoCloseable {
 
         public Builder jvmOption(String option) {
             jvmOptions.add(option);
+            return this;
+        }
+
+        public Builder jvmOptions(List<String> options) {
+            jvmOptions.addAll(options);
             return this;
         }
 
@@ -364,6 +380,10 @@ public final class KafkaBroker implements AutoCloseable {
                     "-Dlog4j2.configurationFile=" + writeLog4j2(directory),
                     "-Dlog4j.configuration=file:" + writeLog4j1(directory)));
             java.addAll(jvmOptions);
+            if (sharedClasses) {
+                java.addAll(
+                        SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome, agentArguments != null));
+            }
             Integer agentPort = null;
             if (agentArguments != null) {
                 String arguments = agentArguments;

@@ -153,6 +153,8 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         List<String> command = kafkaJvm(directory);
         command.set(0, jvm.java().toString());
         command.addAll(jvm.options());
+        command.addAll(SharedClasses.options(
+                SharedClasses.Kind.CONNECT_WORKER, version, jvm.javaHome(), agentArguments != null));
         int jmxPort = JMX_PORT_BASE + n;
         if (openJmx) {
             command.addAll(WorkerJmx.options(lab.clientControlAddress(), jmxPort));
@@ -178,6 +180,52 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
             throw failure;
         }
         return worker;
+    }
+
+    /**
+     * A worker on loopback against this loopback broker, on Kafka 4.3.1 with the lab's plugin path,
+     * with these JVM options, once its REST API answers: the start whose classes {@link SharedClasses}
+     * archives for the lab's workers.
+     */
+    static LabProcess startForArchive(KafkaBroker broker, List<String> jvmOptions)
+            throws IOException, InterruptedException {
+        Path directory =
+                Files.createDirectories(LabPaths.work().resolve("class-data").resolve("connect"));
+        int restPort = KafkaBroker.freePort();
+        Properties properties = new Properties();
+        properties.put("bootstrap.servers", broker.bootstrapServers());
+        properties.put("group.id", "tcpsight-lab-class-data");
+        properties.put("config.storage.topic", "class-data-configs");
+        properties.put("offset.storage.topic", "class-data-offsets");
+        properties.put("status.storage.topic", "class-data-status");
+        properties.put("config.storage.replication.factor", "1");
+        properties.put("offset.storage.replication.factor", "1");
+        properties.put("status.storage.replication.factor", "1");
+        properties.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+        properties.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+        properties.put("listeners", "http://127.0.0.1:" + restPort);
+        properties.put("plugin.path", LabPaths.connectPlugins().toString());
+        properties.put("plugin.discovery", "service_load");
+        Path file = directory.resolve("worker.properties");
+        try (var out = Files.newBufferedWriter(file)) {
+            properties.store(out, "tcpsight lab Connect worker whose classes are archived");
+        }
+        List<String> command = kafkaJvm(directory);
+        command.addAll(jvmOptions);
+        command.addAll(Arrays.asList(
+                "-cp",
+                KafkaBroker.Version.V4_3.lib() + "/*",
+                "org.apache.kafka.connect.cli.ConnectDistributed",
+                file.toString()));
+        LabProcess process = LabProcess.start("class-data-connect", command);
+        ConnectRest rest = new ConnectRest("http://127.0.0.1:" + restPort);
+        LabAwait.await("the archived Connect worker's REST API")
+                .atMost(Duration.ofSeconds(120))
+                .every(Duration.ofMillis(250))
+                .unless(() -> !process.process().isAlive())
+                .explainedBy(() -> "output:\n" + process.output())
+                .untilTrue(() -> rest.status("/connectors") == 200);
+        return process;
     }
 
     /**
