@@ -299,10 +299,7 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Maps no class archive ({@link SharedClasses}): for a broker an agent is attached to later, whose
-         * boot class path then grows, and for the broker that writes the archive.
-         */
+        /** Maps no class archive ({@link SharedClasses}): for the broker that writes it, and a benchmark. */
         public Builder withoutSharedClasses() {
             sharedClasses = false;
             return this;
@@ -381,8 +378,7 @@ public final class KafkaBroker implements AutoCloseable {
                     "-Dlog4j.configuration=file:" + writeLog4j1(directory)));
             java.addAll(jvmOptions);
             if (sharedClasses) {
-                java.addAll(
-                        SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome, agentArguments != null));
+                java.addAll(SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome));
             }
             Integer agentPort = null;
             if (agentArguments != null) {
