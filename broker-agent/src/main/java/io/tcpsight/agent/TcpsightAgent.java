@@ -4,7 +4,7 @@ import java.lang.instrument.Instrumentation;
 
 /**
  * {@code -javaagent:tcpsight-broker-agent-<version>.jar=port=9464,host=127.0.0.1,interval=10s}. Tiny on
- * purpose: it puts the hook classes in the bootstrap loader before anything can load them from
+ * purpose: it puts the hook classes on the bootstrap class path before anything can load them from
  * the agent jar, then hands over to {@link AgentStartup}. Nothing here names a hook type, so the
  * verifier loads none of them early. As the jar's main class it loads the jar into a running JVM
  * ({@link AgentAttach}).

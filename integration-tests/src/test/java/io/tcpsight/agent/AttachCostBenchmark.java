@@ -59,7 +59,7 @@ class AttachCostBenchmark {
     }
 
     private static String measure(Path home, boolean java25, String runtime, int run) throws Exception {
-        // as the benchmark was first measured: no class archive
+        // as the benchmark was first measured, and an attached agent grows the boot class path
         KafkaBroker.Builder builder = KafkaBroker.onLoopback().onRuntime(home).withoutSharedClasses();
         if (java25) {
             // as docs/broker-agent.md gives them for Java 24 and later: the agent's native library, and

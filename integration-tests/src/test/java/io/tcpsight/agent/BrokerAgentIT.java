@@ -199,6 +199,7 @@ class BrokerAgentIT {
     void theAgentAttachesToABrokerThatIsAlreadyRunning(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                         .shortLivedJvm()
+                        .withoutSharedClasses() // the agent attached to it grows its boot class path
                         .version(version)
                         .start();
                 Admin early = Admin.create(
@@ -247,7 +248,10 @@ class BrokerAgentIT {
     void theAgentJarAloneAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
         // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
         LabProcess jcmdTarget = peerJvm("jcmd-target", Path.of(System.getProperty("java.home")));
-        try (KafkaBroker broker = KafkaBroker.onLoopback().shortLivedJvm().start();
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .shortLivedJvm()
+                        .withoutSharedClasses() // the agent attached to it grows its boot class path
+                        .start();
                 LabProcess second = jcmdTarget) {
             second.awaitLine("^listening$", Duration.ofSeconds(20));
             int port = KafkaBroker.freePort();

@@ -299,7 +299,10 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
-        /** Maps no class archive ({@link SharedClasses}): for the broker that writes it, and a benchmark. */
+        /**
+         * Maps no class archive ({@link SharedClasses}): for a broker an agent is attached to later, whose
+         * boot class path then grows, and for the broker that writes the archive.
+         */
         public Builder withoutSharedClasses() {
             sharedClasses = false;
             return this;
@@ -378,7 +381,8 @@ public final class KafkaBroker implements AutoCloseable {
                     "-Dlog4j.configuration=file:" + writeLog4j1(directory)));
             java.addAll(jvmOptions);
             if (sharedClasses) {
-                java.addAll(SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome));
+                java.addAll(
+                        SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome, agentArguments != null));
             }
             Integer agentPort = null;
             if (agentArguments != null) {

@@ -153,7 +153,8 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         List<String> command = kafkaJvm(directory);
         command.set(0, jvm.java().toString());
         command.addAll(jvm.options());
-        command.addAll(SharedClasses.options(SharedClasses.Kind.CONNECT_WORKER, version, jvm.javaHome()));
+        command.addAll(SharedClasses.options(
+                SharedClasses.Kind.CONNECT_WORKER, version, jvm.javaHome(), agentArguments != null));
         int jmxPort = JMX_PORT_BASE + n;
         if (openJmx) {
             command.addAll(WorkerJmx.options(lab.clientControlAddress(), jmxPort));
@@ -218,12 +219,17 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 file.toString()));
         LabProcess process = LabProcess.start("class-data-connect", command);
         ConnectRest rest = new ConnectRest("http://127.0.0.1:" + restPort);
-        LabAwait.await("the archived Connect worker's REST API")
-                .atMost(Duration.ofSeconds(120))
-                .every(Duration.ofMillis(250))
-                .unless(() -> !process.process().isAlive())
-                .explainedBy(() -> "output:\n" + process.output())
-                .untilTrue(() -> rest.status("/connectors") == 200);
+        try {
+            LabAwait.await("the archived Connect worker's REST API")
+                    .atMost(Duration.ofSeconds(120))
+                    .every(Duration.ofMillis(250))
+                    .unless(() -> !process.process().isAlive())
+                    .explainedBy(() -> "output:\n" + process.output())
+                    .untilTrue(() -> rest.status("/connectors") == 200);
+        } catch (AssertionError | RuntimeException failure) {
+            process.kill(); // its archive is not used: nothing of it is left running
+            throw failure;
+        }
         return process;
     }
 

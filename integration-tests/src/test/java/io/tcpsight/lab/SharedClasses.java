@@ -18,13 +18,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and linking classes. The first time a test asks for such a JVM of Kafka 4.3.1, one broker and one
  * worker are started aside on loopback, each writing the classes it loaded into an archive when it
  * stops; every later one maps them. Until the archives are there, and wherever they fail, JVMs start
- * as they would without: nothing a test claims depends on it.
+ * as they would without: no claim depends on whether a JVM maps it (the writing adds two JVM starts
+ * beside the suite's first classes, which share the host anyway).
  *
- * <p>Only JVMs on this JVM's own runtime. The tcpsight agent in them is as welcome as in any JVM
- * that shares classes (Java 25 shares the application's by default): it defines its hooks in the
- * boot loader without appending to the boot class path, which would make the JVM warn that sharing
- * is then only for boot classes. Logging of the archive itself is off, so a test sees the same
- * output either way.
+ * <p>Only JVMs without the tcpsight agent, on this JVM's own runtime: an agent that appends its hooks
+ * to the boot class path (BrokerAgentIT's attach tests too) makes the JVM warn that sharing is then
+ * only for boot classes, and tests read JVM output for warnings. Logging of the archive itself is
+ * off, so a test sees the same output either way.
  */
 public final class SharedClasses {
     /** What a Kafka JVM of the lab runs: the archive is of the classes one such start loads. */
@@ -41,20 +41,24 @@ public final class SharedClasses {
 
     /**
      * The JVM options that map the archive of this kind of Kafka JVM, or none: for a JVM on this
-     * runtime, of the lab's main Kafka release. The first call starts writing the archives, aside,
-     * and returns none.
+     * runtime, of the lab's main Kafka release, without an agent. The first call starts writing
+     * the archives, aside, and returns none.
      */
-    static List<String> options(Kind kind, KafkaBroker.Version version, Path javaHome) {
+    static List<String> options(Kind kind, KafkaBroker.Version version, Path javaHome, boolean agent) {
         if (version != KafkaBroker.Version.V4_3 || !isThisRuntime(javaHome)) {
             return List.of();
         }
         Path archive = READY.get(kind);
         if (archive != null) {
+            if (agent) {
+                return List.of();
+            }
             List<String> options = new ArrayList<>(QUIET);
             options.add("-XX:SharedArchiveFile=" + archive);
             return options;
         }
-        // the suite's first Kafka JVM starts the writing: the sooner it ends, the more JVMs map it
+        // the suite's first Kafka JVM, with an agent or without, starts the writing: the sooner it ends, the more
+        // JVMs map it
         if (WRITING.compareAndSet(false, true)) {
             Thread writer = new Thread(SharedClasses::writeArchives, "lab-class-data-archives");
             writer.setDaemon(true);
