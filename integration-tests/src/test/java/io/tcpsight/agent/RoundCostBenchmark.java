@@ -172,7 +172,9 @@ class RoundCostBenchmark {
     /** The same connections held by a broker without the agent: the heap's baseline. */
     private static String runWithoutAgent(long[] heapOut) throws Exception {
         List<KafkaHello> hellos = new ArrayList<>();
-        try (KafkaBroker broker = KafkaBroker.onLoopback().start()) {
+        // no class archive, as the broker with the agent beside it in this comparison
+        try (KafkaBroker broker =
+                KafkaBroker.onLoopback().withoutSharedClasses().start()) {
             for (int i = 0; i < CONNECTIONS; i++) {
                 hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % CLIENT_IDS)));
             }
