@@ -124,24 +124,12 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         LabPrerequisites.requireConnectPlugin();
         int n = NEXT.incrementAndGet();
         Path directory = Files.createDirectories(LabPaths.work().resolve(lab.serverNamespace() + "-connect-" + n));
-        Map<String, String> config = new LinkedHashMap<>();
-        config.put("bootstrap.servers", broker.bootstrapServers());
-        config.put("group.id", "tcpsight-lab-connect-" + n);
-        config.put("config.storage.topic", "connect-configs-" + n);
-        config.put("offset.storage.topic", "connect-offsets-" + n);
-        config.put("status.storage.topic", "connect-status-" + n);
-        config.put("config.storage.replication.factor", "1");
-        config.put("offset.storage.replication.factor", "1");
-        config.put("status.storage.replication.factor", "1");
-        config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-        config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+        Map<String, String> config = distributedWorker(broker, Integer.toString(n));
         // Several workers of one cluster share the client namespace: each names its own port in listeners.
         String listeners = workerConfig.getOrDefault("listeners", "http://0.0.0.0:" + REST_PORT);
         int restPort = URI.create(listeners.split(",")[0].trim()).getPort();
         config.put("listeners", listeners);
         config.put("rest.advertised.host.name", lab.clientControlAddress());
-        config.put("plugin.path", LabPaths.connectPlugins().toString());
-        config.put("plugin.discovery", "service_load");
         config.put("offset.flush.interval.ms", "1000");
         config.putAll(workerConfig);
         Properties properties = new Properties();
@@ -183,6 +171,27 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
     }
 
     /**
+     * What every lab worker is given: its group and storage topics named by {@code name}, string
+     * converters, the lab's plugin directory found by its ServiceLoader manifests.
+     */
+    private static Map<String, String> distributedWorker(KafkaBroker broker, String name) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("bootstrap.servers", broker.bootstrapServers());
+        config.put("group.id", "tcpsight-lab-connect-" + name);
+        config.put("config.storage.topic", "connect-configs-" + name);
+        config.put("offset.storage.topic", "connect-offsets-" + name);
+        config.put("status.storage.topic", "connect-status-" + name);
+        config.put("config.storage.replication.factor", "1");
+        config.put("offset.storage.replication.factor", "1");
+        config.put("status.storage.replication.factor", "1");
+        config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+        config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+        config.put("plugin.path", LabPaths.connectPlugins().toString());
+        config.put("plugin.discovery", "service_load");
+        return config;
+    }
+
+    /**
      * A worker on loopback against this loopback broker, on Kafka 4.3.1 with the lab's plugin path,
      * with these JVM options, once its REST API answers: the start whose classes {@link SharedClasses}
      * archives for the lab's workers.
@@ -193,19 +202,8 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
                 Files.createDirectories(LabPaths.work().resolve("class-data").resolve("connect"));
         int restPort = KafkaBroker.freePort();
         Properties properties = new Properties();
-        properties.put("bootstrap.servers", broker.bootstrapServers());
-        properties.put("group.id", "tcpsight-lab-class-data");
-        properties.put("config.storage.topic", "class-data-configs");
-        properties.put("offset.storage.topic", "class-data-offsets");
-        properties.put("status.storage.topic", "class-data-status");
-        properties.put("config.storage.replication.factor", "1");
-        properties.put("offset.storage.replication.factor", "1");
-        properties.put("status.storage.replication.factor", "1");
-        properties.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
-        properties.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+        properties.putAll(distributedWorker(broker, "class-data"));
         properties.put("listeners", "http://127.0.0.1:" + restPort);
-        properties.put("plugin.path", LabPaths.connectPlugins().toString());
-        properties.put("plugin.discovery", "service_load");
         Path file = directory.resolve("worker.properties");
         try (var out = Files.newBufferedWriter(file)) {
             properties.store(out, "tcpsight lab Connect worker whose classes are archived");

@@ -26,9 +26,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * only for boot classes, and tests read JVM output for warnings. Logging of the archive itself is
  * off, so a test sees the same output either way.
  */
-public final class SharedClasses {
+final class SharedClasses {
     /** What a Kafka JVM of the lab runs: the archive is of the classes one such start loads. */
-    public enum Kind {
+    enum Kind {
         BROKER,
         CONNECT_WORKER
     }
@@ -48,15 +48,6 @@ public final class SharedClasses {
         if (version != KafkaBroker.Version.V4_3 || !isThisRuntime(javaHome)) {
             return List.of();
         }
-        Path archive = READY.get(kind);
-        if (archive != null) {
-            if (agent) {
-                return List.of();
-            }
-            List<String> options = new ArrayList<>(QUIET);
-            options.add("-XX:SharedArchiveFile=" + archive);
-            return options;
-        }
         // the suite's first Kafka JVM, with an agent or without, starts the writing: the sooner it ends, the more
         // JVMs map it
         if (WRITING.compareAndSet(false, true)) {
@@ -66,7 +57,13 @@ public final class SharedClasses {
             Runtime.getRuntime().addShutdownHook(new Thread(SharedClasses::killWriters, "lab-class-data-cleanup"));
             writer.start();
         }
-        return List.of();
+        Path archive = READY.get(kind);
+        if (agent || archive == null) {
+            return List.of();
+        }
+        List<String> options = new ArrayList<>(QUIET);
+        options.add("-XX:SharedArchiveFile=" + archive);
+        return options;
     }
 
     private static boolean isThisRuntime(Path javaHome) {
@@ -90,25 +87,23 @@ public final class SharedClasses {
             Path directory = Files.createDirectories(LabPaths.work().resolve("class-data"));
             Path brokerArchive = directory.resolve("kafka-broker.jsa");
             Path workerArchive = directory.resolve("kafka-connect-worker.jsa");
-            Path brokerWriting = directory.resolve("kafka-broker.jsa.writing");
-            Path workerWriting = directory.resolve("kafka-connect-worker.jsa.writing");
             // C1 alone and the serial collector: the classes a start loads are the same, and it costs less CPU
             KafkaBroker broker = KafkaBroker.onLoopback()
                     .withoutSharedClasses()
                     .shortLivedJvm()
-                    .jvmOptions(writing(brokerWriting))
+                    .jvmOptions(writing(brokerArchive))
                     .start();
             try {
                 List<String> workerOptions = new ArrayList<>(LabJvm.SHORT_LIVED);
-                workerOptions.addAll(writing(workerWriting));
+                workerOptions.addAll(writing(workerArchive));
                 try (LabProcess worker = LabConnectWorker.startForArchive(broker, workerOptions)) {
                     stop(worker);
                 }
             } finally {
                 stop(broker.process());
             }
-            publish(brokerWriting, brokerArchive, Kind.BROKER);
-            publish(workerWriting, workerArchive, Kind.CONNECT_WORKER);
+            publish(brokerArchive, Kind.BROKER);
+            publish(workerArchive, Kind.CONNECT_WORKER);
             System.out.printf(
                     "class data sharing: the lab's Kafka broker and Connect worker archives written in %.1f s%n",
                     (System.nanoTime() - start) / 1e9);
@@ -128,10 +123,15 @@ public final class SharedClasses {
                 .forEach(ProcessHandle::destroyForcibly);
     }
 
+    /** Options that write this archive at exit, under a name no JVM maps until {@link #publish} checks it. */
     private static List<String> writing(Path archive) {
         List<String> options = new ArrayList<>(QUIET);
-        options.add("-XX:ArchiveClassesAtExit=" + archive);
+        options.add("-XX:ArchiveClassesAtExit=" + whileWritten(archive));
         return options;
+    }
+
+    private static Path whileWritten(Path archive) {
+        return archive.resolveSibling(archive.getFileName() + ".writing");
     }
 
     private static void stop(LabProcess process) throws InterruptedException {
@@ -142,7 +142,8 @@ public final class SharedClasses {
         }
     }
 
-    private static void publish(Path writing, Path archive, Kind kind) throws IOException, InterruptedException {
+    private static void publish(Path archive, Kind kind) throws IOException, InterruptedException {
+        Path writing = whileWritten(archive);
         if (!Files.isRegularFile(writing)) {
             throw new IllegalStateException("no archive at " + writing);
         }
