@@ -189,6 +189,33 @@ JNIEXPORT jint JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_listen(JNIEnv *en
 }
 
 /*
+ * Defines one class in the bootstrap class loader (DefineClass with a null loader), for the broker
+ * agent's hooks: appending a jar to the bootstrap class path instead turns class-data sharing of
+ * the application's classes off, and the JVM prints a warning at start. Returns the class, or NULL
+ * with the JVM's exception pending.
+ */
+JNIEXPORT jclass JNICALL Java_io_tcpsight_internal_tcp_NativeTcp_defineBootClass(JNIEnv *env, jclass cls, jstring name, jbyteArray class_file) {
+    if (name == NULL || class_file == NULL) {
+        throw_illegal_argument(env, "a class name and its class file are needed");
+        return NULL;
+    }
+    const char *internal_name = (*env)->GetStringUTFChars(env, name, NULL);
+    if (internal_name == NULL) {
+        return NULL;
+    }
+    jsize length = (*env)->GetArrayLength(env, class_file);
+    jbyte *bytes = (*env)->GetByteArrayElements(env, class_file, NULL);
+    if (bytes == NULL) {
+        (*env)->ReleaseStringUTFChars(env, name, internal_name);
+        return NULL;
+    }
+    jclass defined = (*env)->DefineClass(env, internal_name, NULL, bytes, length);
+    (*env)->ReleaseByteArrayElements(env, class_file, bytes, JNI_ABORT);
+    (*env)->ReleaseStringUTFChars(env, name, internal_name);
+    return defined;
+}
+
+/*
  * The broker agent relocates tcpsight's classes under io.tcpsight.shaded, and exported JNI
  * symbols only match the original class name. So the library also registers its functions
  * for the relocated name, when the loading class loader has that class.
@@ -211,6 +238,7 @@ static JNINativeMethod METHODS[] = {
     {"ethtoolStats", "([B[B)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_ethtoolStats},
     {"listen", "(II)I", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_listen},
     {"socketDrops", "(I)J", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_socketDrops},
+    {"defineBootClass", "(Ljava/lang/String;[B)Ljava/lang/Class;", (void *) Java_io_tcpsight_internal_tcp_NativeTcp_defineBootClass},
 };
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {

@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.tcpsight.internal.tcp.BootLoaderClasses;
 import io.tcpsight.internal.tcp.PrivateExtraction;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -7,19 +8,25 @@ import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 
 /**
- * Puts the hook classes on the bootstrap class path, as mature agents do: a Kafka class rewritten
+ * Puts the hook classes in the bootstrap class loader, as mature agents do: a Kafka class rewritten
  * in any loader (an application server's, an OSGi bundle's, a tool's isolating URLClassLoader)
- * links to them, because every loader reaches the bootstrap loader. They are copied out of the
- * agent jar into a small private jar, loaded at once, and the file is removed: the JVM keeps it
- * open, so nothing is left on disk.
+ * links to them, because every loader reaches the bootstrap loader. The JNI library defines them
+ * there, each from its class file in the agent jar. Without the library they are copied into a
+ * small private jar appended to the bootstrap class path, and the file is removed (the JVM keeps it
+ * open); that append turns class-data sharing of application classes off, so that JVM prints one
+ * warning of its own.
  */
 final class BootstrapHooks {
-    /** The hook classes and nothing else: they name only JDK types. BootstrapHooksTest keeps this list complete. */
+    /**
+     * The hook classes and nothing else: they name only JDK types. BootstrapHooksTest keeps this list
+     * complete. In definition order: a class comes after the tcpsight classes it extends or implements.
+     */
     static final List<String> CLASSES = List.of(
             "io/tcpsight/agent/internal/hooks/Hooks.class",
             "io/tcpsight/agent/internal/hooks/Hooks$Receiver.class",
@@ -28,10 +35,13 @@ final class BootstrapHooks {
     private BootstrapHooks() {}
 
     /**
-     * Returns null when the hooks are on the bootstrap class path, else what went wrong: then they
-     * stay in the agent jar and Kafka classes in loaders that cannot see it run unhooked.
+     * Returns null when the hooks are in the bootstrap loader, else what went wrong: then they stay
+     * in the agent jar and Kafka classes in loaders that cannot see it run unhooked.
      */
     static String install(Instrumentation instrumentation) {
+        if (defineInBootLoader().isEmpty()) {
+            return null;
+        }
         Path jar = null;
         try {
             jar = PrivateExtraction.write(PrivateExtraction.directory(), "tcpsight-hooks-", ".jar", jar());
@@ -40,8 +50,7 @@ final class BootstrapHooks {
                 instrumentation.appendToBootstrapClassLoaderSearch(bootstrapJar);
             }
             for (String resource : CLASSES) {
-                String name = resource.substring(0, resource.length() - ".class".length())
-                        .replace('/', '.');
+                String name = binaryName(resource);
                 if (Class.forName(name, false, null).getClassLoader() != null) {
                     return "hook class " + name + " did not load from the bootstrap class path";
                 }
@@ -56,19 +65,47 @@ final class BootstrapHooks {
         }
     }
 
+    /**
+     * Defines each hook class in the bootstrap loader through the JNI library, in {@link #CLASSES}'
+     * order. Empty when all are there, else why the first one is not (the library is unavailable,
+     * say): the caller then appends the rest from a jar.
+     */
+    static Optional<String> defineInBootLoader() {
+        for (String resource : CLASSES) {
+            Optional<String> problem;
+            try {
+                problem = BootLoaderClasses.define(binaryName(resource), classFile(resource));
+            } catch (IOException unreadable) {
+                problem = Optional.of(unreadable.getMessage());
+            }
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String binaryName(String resource) {
+        return resource.substring(0, resource.length() - ".class".length()).replace('/', '.');
+    }
+
+    private static byte[] classFile(String resource) throws IOException {
+        try (InputStream in = BootstrapHooks.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("the agent jar lacks " + resource);
+            }
+            return in.readAllBytes();
+        }
+    }
+
     /** A jar of the hook classes, read from this agent's own jar as resources (nothing is loaded). */
     static byte[] jar() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (JarOutputStream jar = new JarOutputStream(bytes)) {
             for (String resource : CLASSES) {
-                try (InputStream in = BootstrapHooks.class.getClassLoader().getResourceAsStream(resource)) {
-                    if (in == null) {
-                        throw new IOException("the agent jar lacks " + resource);
-                    }
-                    jar.putNextEntry(new JarEntry(resource));
-                    in.transferTo(jar);
-                    jar.closeEntry();
-                }
+                jar.putNextEntry(new JarEntry(resource));
+                jar.write(classFile(resource));
+                jar.closeEntry();
             }
         }
         return bytes.toByteArray();

@@ -12,6 +12,7 @@ import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.JvmWarnings;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.Kcat;
 import io.tcpsight.lab.LabAwait;
@@ -199,7 +200,7 @@ class BrokerAgentIT {
     void theAgentAttachesToABrokerThatIsAlreadyRunning(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                         .shortLivedJvm()
-                        .withoutSharedClasses() // the agent attached to it grows its boot class path
+                        .withoutSharedClasses() // see SharedClasses: an agent's transforms and archived classes
                         .version(version)
                         .start();
                 Admin early = Admin.create(
@@ -234,6 +235,11 @@ class BrokerAgentIT {
                             return seen.contains("broker late-admin") && seen.contains("broker early-admin");
                         });
             }
+            // the agent put its hooks in the boot loader without growing the boot class path, which turns sharing off
+            assertEquals(
+                    List.of(),
+                    JvmWarnings.ofHotSpot(broker.process().output()),
+                    broker.process().output());
         }
     }
 
@@ -248,10 +254,7 @@ class BrokerAgentIT {
     void theAgentJarAloneAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
         // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
         LabProcess jcmdTarget = peerJvm("jcmd-target", Path.of(System.getProperty("java.home")));
-        try (KafkaBroker broker = KafkaBroker.onLoopback()
-                        .shortLivedJvm()
-                        .withoutSharedClasses() // the agent attached to it grows its boot class path
-                        .start();
+        try (KafkaBroker broker = KafkaBroker.onLoopback().shortLivedJvm().start();
                 LabProcess second = jcmdTarget) {
             second.awaitLine("^listening$", Duration.ofSeconds(20));
             int port = KafkaBroker.freePort();
@@ -548,6 +551,7 @@ class BrokerAgentIT {
     void eachClientsTelemetryPushLandsOnTheConnectionItCameOn(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                         .shortLivedJvm()
+                        .withoutSharedClasses() // see SharedClasses: an agent's transforms and archived classes
                         .version(version)
                         .overrides(ClientTelemetryLab.brokerOverrides(version))
                         .agent("interval=1s")

@@ -72,7 +72,7 @@ public final class IsolatedKafkaClients {
         }
         Class<?> hooks = Class.forName("io.tcpsight.agent.internal.hooks.Hooks", false, null);
         System.out.println("isolated clients: consumed " + consumed + " of " + records + ", hooks from "
-                + (hooks.getClassLoader() == null ? "the bootstrap class path" : hooks.getClassLoader()));
+                + (hooks.getClassLoader() == null ? "the bootstrap loader" : hooks.getClassLoader()));
         // Both clients stay open, and keep polling, until the test has asked the agent and ends this JVM.
         while (true) {
             poll.invoke(consumer, Duration.ofMillis(500));

@@ -61,7 +61,7 @@ class IsolatingClassLoaderIT {
                         "isolated clients: consumed (\\d+) of " + RECORDS + ", hooks from (.*)$",
                         Duration.ofSeconds(90));
                 assertEquals(Integer.toString(RECORDS), done.group(1), "every record came back");
-                assertEquals("the bootstrap class path", done.group(2));
+                assertEquals("the bootstrap loader", done.group(2));
 
                 String url = "http://127.0.0.1:" + agentPort + "/connections?top=50";
                 Set<String> named = LabAwait.await("the agent names both isolated clients' connections")

@@ -301,8 +301,8 @@ public final class KafkaBroker implements AutoCloseable {
 
         /**
          * Maps no class archive ({@link SharedClasses}): for a broker an agent is attached to later, whose
-         * boot class path then grows, for the broker that writes the archive, and for a benchmark's
-         * side by side runs, one side of which carries the agent.
+         * transforms the archive's classes do not expect, for the broker that writes the archive, and
+         * for a benchmark's side by side runs, one side of which carries the agent.
          */
         public Builder withoutSharedClasses() {
             sharedClasses = false;

@@ -21,10 +21,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * as they would without: no claim depends on whether a JVM maps it (the writing adds two JVM starts
  * beside the suite's first classes, which share the host anyway).
  *
- * <p>Only JVMs without the tcpsight agent, on this JVM's own runtime: an agent that appends its hooks
- * to the boot class path (BrokerAgentIT's attach tests too) makes the JVM warn that sharing is then
- * only for boot classes, and tests read JVM output for warnings. Logging of the archive itself is
- * off, so a test sees the same output either way.
+ * <p>Only JVMs without the tcpsight agent, on this JVM's own runtime (BrokerAgentIT's attach tests
+ * start theirs without the archive too): the agent transforms Kafka classes the archive holds, and
+ * a JVM loading an archived lambda class whose archived interface an agent transformed can crash
+ * (JDK-8323950; once here, on 17.0.15, in a broker an agent was attached to). Logging of the
+ * archive itself is off, so a test sees the same output either way.
  */
 final class SharedClasses {
     /** What a Kafka JVM of the lab runs: the archive is of the classes one such start loads. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.JvmWarnings;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -148,6 +149,8 @@ class JavaRuntimesLabIT {
                     fromReporter != null, "the reporter on Java " + feature + " named nothing:\n" + consumer.output());
             assertTrue(runtime.startsWith("runtime " + feature + "."), runtime);
             assertEquals("client", fromAgent.connection().role());
+            // Java 25 maps its default class archive; an agent that grew the boot class path made HotSpot warn
+            assertEquals(List.of(), JvmWarnings.ofHotSpot(consumer.output()), consumer.output());
         }
         String java25 = consumers.get(25).output();
         assertTrue(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.lab.AtOnce;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
+import io.tcpsight.lab.JvmWarnings;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaBroker.Version;
 import io.tcpsight.lab.KernelLab;
@@ -207,6 +208,7 @@ class VersionMatrixLabIT {
                 assertFalse(
                         output.contains("WARNING: A restricted method") || output.contains("System::load"),
                         "a JEP 472 warning" + (onJava25 ? " with " + NATIVE_ACCESS : "") + ":\n" + output);
+                assertEquals(List.of(), JvmWarnings.ofHotSpot(output), output);
             }
         }
     }

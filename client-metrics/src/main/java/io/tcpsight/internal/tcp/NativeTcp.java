@@ -202,4 +202,7 @@ final class NativeTcp {
 
     /** listen(2) on a listening socket with a new backlog; returns 0 or -errno. */
     static native int listen(int fd, int backlog);
+
+    /** Defines a class (internal name, a/b/C) in the bootstrap class loader; throws what the JVM throws. */
+    static native Class<?> defineBootClass(String internalName, byte[] classFile);
 }
