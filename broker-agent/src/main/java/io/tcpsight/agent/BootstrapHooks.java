@@ -35,13 +35,27 @@ final class BootstrapHooks {
     private BootstrapHooks() {}
 
     /**
-     * Returns null when the hooks are in the bootstrap loader, else what went wrong: then they stay
-     * in the agent jar and Kafka classes in loaders that cannot see it run unhooked.
+     * Returns null when the hooks are in the bootstrap loader (through the JNI library, or appended
+     * where the library is not loaded, which the agent says once elsewhere), else what to log: the
+     * library was loaded and still did not define them, so they were appended, or they stay in the
+     * agent jar and Kafka classes in loaders that cannot see it run unhooked.
      */
     static String install(Instrumentation instrumentation) {
-        if (defineInBootLoader().isEmpty()) {
+        Optional<String> notDefined = defineInBootLoader();
+        if (notDefined.isEmpty()) {
             return null;
         }
+        String appendFailure = appendToBootClassPath(instrumentation);
+        if (appendFailure != null) {
+            return appendFailure;
+        }
+        return BootLoaderClasses.libraryLoaded()
+                ? "hook classes appended to the boot class path, where the JVM shares only boot classes and warns so,"
+                        + " because the native library did not define them: " + notDefined.get()
+                : null;
+    }
+
+    private static String appendToBootClassPath(Instrumentation instrumentation) {
         Path jar = null;
         try {
             jar = PrivateExtraction.write(PrivateExtraction.directory(), "tcpsight-hooks-", ".jar", jar());
@@ -72,12 +86,7 @@ final class BootstrapHooks {
      */
     static Optional<String> defineInBootLoader() {
         for (String resource : CLASSES) {
-            Optional<String> problem;
-            try {
-                problem = BootLoaderClasses.define(binaryName(resource), classFile(resource));
-            } catch (IOException unreadable) {
-                problem = Optional.of(unreadable.getMessage());
-            }
+            Optional<String> problem = BootLoaderClasses.define(binaryName(resource));
             if (problem.isPresent()) {
                 return problem;
             }

@@ -200,7 +200,7 @@ class BrokerAgentIT {
     void theAgentAttachesToABrokerThatIsAlreadyRunning(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                         .shortLivedJvm()
-                        .withoutSharedClasses() // see SharedClasses: an agent's transforms and archived classes
+                        .withoutSharedClasses() // the attach rewrites archived classes in place (SharedClasses)
                         .version(version)
                         .start();
                 Admin early = Admin.create(
@@ -254,7 +254,10 @@ class BrokerAgentIT {
     void theAgentJarAloneAndJcmdLoadTheAgentWithItsArgumentsAndASecondAttachIsRefused() throws Exception {
         // jcmd's argument passing needs no broker: any JVM shows it, and a second broker would cost its start
         LabProcess jcmdTarget = peerJvm("jcmd-target", Path.of(System.getProperty("java.home")));
-        try (KafkaBroker broker = KafkaBroker.onLoopback().shortLivedJvm().start();
+        try (KafkaBroker broker = KafkaBroker.onLoopback()
+                        .shortLivedJvm()
+                        .withoutSharedClasses() // the attach rewrites archived classes in place (SharedClasses)
+                        .start();
                 LabProcess second = jcmdTarget) {
             second.awaitLine("^listening$", Duration.ofSeconds(20));
             int port = KafkaBroker.freePort();
@@ -551,7 +554,6 @@ class BrokerAgentIT {
     void eachClientsTelemetryPushLandsOnTheConnectionItCameOn(KafkaBroker.Version version) throws Exception {
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                         .shortLivedJvm()
-                        .withoutSharedClasses() // see SharedClasses: an agent's transforms and archived classes
                         .version(version)
                         .overrides(ClientTelemetryLab.brokerOverrides(version))
                         .agent("interval=1s")

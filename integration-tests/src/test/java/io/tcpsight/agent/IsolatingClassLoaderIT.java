@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.internal.tcp.BootLoaderClasses;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabProcess;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +37,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(value = HostCpu.LOCK, mode = ResourceAccessMode.READ)
 class IsolatingClassLoaderIT {
     private static final int RECORDS = 200;
+    private static final String HOOKS = BootLoaderClasses.HOOKS_PACKAGE + "Hooks";
+    /** The agent's copy of tcpsight's classes is relocated under io.tcpsight.shaded (broker-agent/pom.xml). */
+    private static final String DEFINER = "io.tcpsight.shaded.tcp." + BootLoaderClasses.class.getSimpleName();
 
     @Test
     void clientsInAnIsolatingLoaderProduceConsumeAndAreNamedByTheAgent() throws Exception {
@@ -45,8 +50,11 @@ class IsolatingClassLoaderIT {
                         .get(60, TimeUnit.SECONDS);
             }
             int agentPort = KafkaBroker.freePort();
+            // where the JVM says each class came from: the hooks from the JNI library, not a jar on the boot class path
+            Path classLoads = Files.createTempFile(LabPaths.work(), "isolated-class-load-", ".log");
             List<String> command = List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xlog:class+load=info:file=" + classLoads,
                     "-javaagent:" + LabPaths.agentJar() + "=port=" + agentPort + ",interval=1s",
                     "-cp",
                     Path.of("target", "test-classes").toAbsolutePath().toString(),
@@ -62,6 +70,12 @@ class IsolatingClassLoaderIT {
                         Duration.ofSeconds(90));
                 assertEquals(Integer.toString(RECORDS), done.group(1), "every record came back");
                 assertEquals("the bootstrap loader", done.group(2));
+                String hooksLoaded = " " + HOOKS + " source: ";
+                List<String> hookSources = Files.readAllLines(classLoads).stream()
+                        .filter(line -> line.contains(hooksLoaded))
+                        .map(line -> line.substring(line.indexOf(hooksLoaded) + hooksLoaded.length()))
+                        .collect(Collectors.toList());
+                assertEquals(List.of("instance of " + DEFINER), hookSources);
 
                 String url = "http://127.0.0.1:" + agentPort + "/connections?top=50";
                 Set<String> named = LabAwait.await("the agent names both isolated clients' connections")

@@ -6,67 +6,77 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The broker agent's way into the bootstrap loader, with the real JNI library (skipped without it, failed in CI). */
+/**
+ * The broker agent's way into the bootstrap loader, with the real JNI library (skipped without it,
+ * failed in CI). The probe is a test class in the hooks' package; Truncated.class, a test resource
+ * there, is two bytes of a class file.
+ */
 class BootLoaderClassesTest {
-    private static final String PROBE = "io.tcpsight.internal.tcp.BootProbe";
+    private static final String PROBE = "io.tcpsight.agent.internal.hooks.BootProbe";
 
     @Test
-    void aClassFileIsDefinedInTheBootstrapLoaderOnceAndWorksThere() throws Exception {
+    void aHookClassIsDefinedInTheBootstrapLoaderOnceAndWorksThere() throws Exception {
         assumeLoaded();
         assertThrows(ClassNotFoundException.class, () -> Class.forName(PROBE, false, null), "not there before");
 
-        assertEquals(
-                Optional.empty(),
-                BootLoaderClasses.define(PROBE, classFile("io/tcpsight/internal/tcp/BootProbe.class")));
+        assertEquals(Optional.empty(), BootLoaderClasses.define(PROBE));
 
         Class<?> defined = Class.forName(PROBE, true, null);
         assertNull(defined.getClassLoader());
         assertEquals("null", defined.getMethod("loader").invoke(null), "its code runs in the bootstrap loader");
-        // the agent started twice in one JVM finds its hooks there already
-        assertEquals(Optional.empty(), BootLoaderClasses.define(PROBE, new byte[] {1, 2, 3}));
+        // a second start of the agent in the same JVM finds it there
+        assertEquals(Optional.empty(), BootLoaderClasses.define(PROBE));
+        assertTrue(defined == Class.forName(PROBE, false, null), "the same class, not a second one");
     }
 
     @Test
     void aClassFileTheJvmRefusesIsNamedWithTheJvmsReason() {
         assumeLoaded();
-        Optional<String> refused =
-                BootLoaderClasses.define("io.tcpsight.internal.tcp.Truncated", new byte[] {(byte) 0xCA, (byte) 0xFE});
+        String truncated = "io.tcpsight.agent.internal.hooks.Truncated";
+
+        Optional<String> refused = BootLoaderClasses.define(truncated);
 
         assertTrue(refused.isPresent());
         assertTrue(
-                refused.get()
-                        .startsWith("the JVM refused io.tcpsight.internal.tcp.Truncated: java.lang.ClassFormatError"),
+                refused.get().startsWith("the JVM refused " + truncated + ": java.lang.ClassFormatError"),
                 refused.get());
-        assertThrows(
-                ClassNotFoundException.class, () -> Class.forName("io.tcpsight.internal.tcp.Truncated", false, null));
+        assertThrows(ClassNotFoundException.class, () -> Class.forName(truncated, false, null));
     }
 
     @Test
-    void onlyTcpsightsOwnClassesAreDefined() throws Exception {
-        Optional<String> refused =
-                BootLoaderClasses.define("com.example.Probe", classFile("io/tcpsight/internal/tcp/BootProbe.class"));
-
+    void aHookClassWithoutAClassFileIsNamed() {
+        assumeLoaded();
+        String absent = BootLoaderClasses.HOOKS_PACKAGE + "Absent";
         assertEquals(
-                Optional.of(
-                        "only tcpsight's classes (io.tcpsight.*) are defined in the bootstrap loader, not com.example.Probe"),
-                refused);
-        assertThrows(ClassNotFoundException.class, () -> Class.forName("com.example.Probe", false, null));
+                Optional.of("no class file for " + absent + " beside tcpsight's classes"),
+                BootLoaderClasses.define(absent));
+    }
+
+    @Test
+    void onlyClassesOfTheHooksPackageAreDefined() {
+        for (String other : new String[] {
+            "io.tcpsight.internal.tcp.TcpInfo", // tcpsight's own, but not a hook
+            "io.tcpsight.agent.internal.hooksExtra.Probe", // the package's name as a prefix
+            "io.tcpsight.agent.internal.hooks.sub.Probe", // a package below it
+            "io.tcpsight.agent.internal.hooks.", // no class
+            "java.lang.Probe"
+        }) {
+            assertEquals(
+                    Optional.of("only the agent's hook classes (io.tcpsight.agent.internal.hooks.*) are defined in the"
+                            + " bootstrap loader, not " + other),
+                    BootLoaderClasses.define(other),
+                    other);
+        }
+        assertThrows(
+                ClassNotFoundException.class, () -> Class.forName("io.tcpsight.internal.tcp.TcpInfo", false, null));
     }
 
     private static void assumeLoaded() {
         assumeTrue(
-                NativeTcp.availability().isAvailable(),
+                BootLoaderClasses.libraryLoaded(),
                 "no native library here: " + NativeTcp.availability().reason());
-    }
-
-    private static byte[] classFile(String resource) throws IOException {
-        try (InputStream in = BootLoaderClassesTest.class.getClassLoader().getResourceAsStream(resource)) {
-            return in.readAllBytes();
-        }
     }
 }
