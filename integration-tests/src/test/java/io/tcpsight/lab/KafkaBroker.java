@@ -300,9 +300,9 @@ public final class KafkaBroker implements AutoCloseable {
         }
 
         /**
-         * Maps no class archive ({@link SharedClasses}): for a broker an agent is attached to later, whose
-         * transforms the archive's classes do not expect, for the broker that writes the archive, and
-         * for a benchmark's side by side runs, one side of which carries the agent.
+         * Maps no class archive ({@link SharedClasses}): for a broker an agent is attached to later,
+         * which rewrites archived classes in place, for the broker that writes the archive, and for a
+         * benchmark's side by side runs, whose figures are of JVMs that load their classes from jars.
          */
         public Builder withoutSharedClasses() {
             sharedClasses = false;
@@ -382,8 +382,7 @@ public final class KafkaBroker implements AutoCloseable {
                     "-Dlog4j.configuration=file:" + writeLog4j1(directory)));
             java.addAll(jvmOptions);
             if (sharedClasses) {
-                java.addAll(
-                        SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome, agentArguments != null));
+                java.addAll(SharedClasses.options(SharedClasses.Kind.BROKER, version, javaHome));
             }
             Integer agentPort = null;
             if (agentArguments != null) {

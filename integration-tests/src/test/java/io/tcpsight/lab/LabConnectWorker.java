@@ -141,8 +141,7 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         List<String> command = kafkaJvm(directory);
         command.set(0, jvm.java().toString());
         command.addAll(jvm.options());
-        command.addAll(SharedClasses.options(
-                SharedClasses.Kind.CONNECT_WORKER, version, jvm.javaHome(), agentArguments != null));
+        command.addAll(SharedClasses.options(SharedClasses.Kind.CONNECT_WORKER, version, jvm.javaHome()));
         int jmxPort = JMX_PORT_BASE + n;
         if (openJmx) {
             command.addAll(WorkerJmx.options(lab.clientControlAddress(), jmxPort));

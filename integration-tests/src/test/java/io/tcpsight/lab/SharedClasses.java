@@ -21,11 +21,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * as they would without: no claim depends on whether a JVM maps it (the writing adds two JVM starts
  * beside the suite's first classes, which share the host anyway).
  *
- * <p>Only JVMs without the tcpsight agent, on this JVM's own runtime (BrokerAgentIT's attach tests
- * start theirs without the archive too): the agent transforms Kafka classes the archive holds, and
- * a JVM loading an archived lambda class whose archived interface an agent transformed can crash
- * (JDK-8323950; once here, on 17.0.15, in a broker an agent was attached to). Logging of the
- * archive itself is off, so a test sees the same output either way.
+ * <p>Only JVMs on this JVM's own runtime, with the tcpsight agent from their start or without it.
+ * The agent defines its hooks in the boot loader without touching the boot class path, which would
+ * make the JVM warn that sharing is then only for boot classes (tests read JVM output for warnings).
+ * It rewrites four concrete Kafka classes as they load, so those load from their jars and no
+ * archived lambda class is looked up for them (HotSpot looks one up only for an archived caller).
+ * A broker an agent is attached to later starts without the archive
+ * ({@link KafkaBroker.Builder#withoutSharedClasses()}): the attach rewrites archived classes in
+ * place, and OpenJDK 17.0.15 once crashed there, loading an archived lambda class
+ * ({@code SystemDictionary::load_shared_lambda_proxy_class}). Logging of the archive itself is off,
+ * so a test sees the same output either way.
  */
 final class SharedClasses {
     /** What a Kafka JVM of the lab runs: the archive is of the classes one such start loads. */
@@ -42,15 +47,14 @@ final class SharedClasses {
 
     /**
      * The JVM options that map the archive of this kind of Kafka JVM, or none: for a JVM on this
-     * runtime, of the lab's main Kafka release, without an agent. The first call starts writing
+     * runtime, of the lab's main Kafka release. The first call starts writing
      * the archives, aside, and returns none.
      */
-    static List<String> options(Kind kind, KafkaBroker.Version version, Path javaHome, boolean agent) {
+    static List<String> options(Kind kind, KafkaBroker.Version version, Path javaHome) {
         if (version != KafkaBroker.Version.V4_3 || !isThisRuntime(javaHome)) {
             return List.of();
         }
-        // the suite's first Kafka JVM, with an agent or without, starts the writing: the sooner it ends, the more
-        // JVMs map it
+        // the suite's first Kafka JVM starts the writing: the sooner it ends, the more JVMs map it
         if (WRITING.compareAndSet(false, true)) {
             Thread writer = new Thread(SharedClasses::writeArchives, "lab-class-data-archives");
             writer.setDaemon(true);
@@ -59,7 +63,7 @@ final class SharedClasses {
             writer.start();
         }
         Path archive = READY.get(kind);
-        if (agent || archive == null) {
+        if (archive == null) {
             return List.of();
         }
         List<String> options = new ArrayList<>(QUIET);
