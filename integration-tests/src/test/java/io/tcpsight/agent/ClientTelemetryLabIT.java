@@ -99,6 +99,10 @@ class ClientTelemetryLabIT {
                     "lab.pace.records=300",
                     "lab.pace.every.ms=100",
                     "linger.ms=5",
+                    // each 300 KB burst one batch, so one produce request: with 16 KiB batches a burst was about 19
+                    // requests to its one partition, five in flight at a time, and its push waits for a pass of
+                    // the sender with room for a request (docs/lab.md)
+                    "batch.size=524288",
                     // when it never pushes, whether the broker ever answered its request for a subscription
                     "lab.print.instance=true");
             LabProcess librdkafka = lab.execInClient(
