@@ -12,17 +12,20 @@ import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.DeliveryCheck;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.HostStalls;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabAwait;
 import io.tcpsight.lab.LabConnectWorker;
+import io.tcpsight.lab.LabPaths;
 import io.tcpsight.lab.LabRounds;
 import io.tcpsight.lab.LabTopics;
 import io.tcpsight.lab.Link;
 import io.tcpsight.lab.PrometheusServer;
 import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.RttBuckets;
+import io.tcpsight.lab.StopTheWorld;
 import io.tcpsight.lab.WorkerJmx;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -472,7 +475,12 @@ class ConnectPluginLabIT {
                 .clientSysctl("net.ipv4.tcp_timestamps", 0)
                 .serverSysctl("net.ipv4.tcp_syncookies", 1)
                 .serverSysctl("net.core.somaxconn", 8));
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of());
+        // the broker's stop-the-world pauses, so that an overflow of its accept queue says whether its JVM or the host
+        // held its acceptor
+        Path safepoints = Files.createTempFile(LabPaths.work(), "storm-broker-safepoints-", ".log");
+        KafkaBroker broker = KafkaBroker.inLab(lab)
+                .jvmOptions(List.of("-Xlog:safepoint=info:file=" + safepoints))
+                .start();
         int tasks = 200;
         LabTopics.create(broker, "storm", tasks);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
@@ -483,13 +491,14 @@ class ConnectPluginLabIT {
                 producer.send(new ProducerRecord<>("storm", partition, null, "storm-record-" + partition));
             }
         }
-        Storm unpaced = storm(lab, broker, "storm-unpaced", tasks, Map.of(), null);
+        Storm unpaced = storm(lab, broker, safepoints, "storm-unpaced", tasks, Map.of(), null);
         // The listen queue of 8 must hold every connect that arrives while the broker's acceptor is stalled (GC, a busy
         // core; the userspace delay line itself stalls on 2 cores) as well as those in their 20 ms handshake. 60/s with
         // a burst of 1 leaves room for a stall of over 100 ms.
         Storm paced = storm(
                 lab,
                 broker,
+                safepoints,
                 "storm-paced",
                 tasks,
                 Map.of("connector.client.config.override.policy", "io.tcpsight.connect.TcpsightOverridePolicy"),
@@ -548,7 +557,13 @@ class ConnectPluginLabIT {
     }
 
     private static Storm storm(
-            KernelLab lab, KafkaBroker broker, String name, int tasks, Map<String, String> extra, String agentArguments)
+            KernelLab lab,
+            KafkaBroker broker,
+            Path safepoints,
+            String name,
+            int tasks,
+            Map<String, String> extra,
+            String agentArguments)
             throws Exception {
         Map<String, String> config = new HashMap<>(
                 Map.of("rest.extension.classes", EXTENSION, "tcpsight.sample.interval.ms", Long.toString(INTERVAL_MS)));
@@ -566,6 +581,9 @@ class ConnectPluginLabIT {
             // The storm's window: cookies and overflows from here on, and the connections opened from here on (the
             // worker's own, opened at its start, are not the storm's).
             NetstatCounters before = lab.serverNetstat();
+            HostStalls hostBefore = HostStalls.read();
+            long safepointsBefore = Files.size(safepoints);
+            Duration brokerCpuBefore = brokerCpu(broker);
             Map<Integer, Boolean> beforeStorm = lab.clientConnectionScaling();
             Path file = worker.directory().resolve(name + ".txt");
             long start = System.nanoTime();
@@ -633,6 +651,9 @@ class ConnectPluginLabIT {
             // What the line itself added so far, both storms included: a stall of the line holds SYN-ACKs and ACKs,
             // and the SYN queue fills with connects that are paced but not yet answered.
             System.out.println(name + ": the line so far: " + lab.lineHeldSoFar());
+            System.out.println(name + ": the broker's JVM " + StopTheWorld.since(safepoints, safepointsBefore)
+                    + ", its CPU " + brokerCpu(broker).minus(brokerCpuBefore).toMillis() + " ms; "
+                    + HostStalls.read().busySince(hostBefore));
             storm.cookies = after.tcpExt("SyncookiesSent").orElse(0)
                     - before.tcpExt("SyncookiesSent").orElse(0);
             storm.overflows = after.tcpExt("ListenOverflows").orElse(0)
@@ -648,6 +669,10 @@ class ConnectPluginLabIT {
                     + beforeStorm.values().stream().filter(scaled -> !scaled).count());
             return storm;
         }
+    }
+
+    private static Duration brokerCpu(KafkaBroker broker) {
+        return broker.process().process().info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     private static final class Throughput {
