@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Only JVMs on this JVM's own runtime, with the tcpsight agent from their start or without it.
  * The agent defines its hooks in the boot loader without touching the boot class path, which would
  * make the JVM warn that sharing is then only for boot classes (tests read JVM output for warnings).
- * It rewrites four concrete Kafka classes as they load, so those load from their jars and no
- * archived lambda class is looked up for them (HotSpot looks one up only for an archived caller).
+ * It rewrites four concrete Kafka classes as they load, so those load from their jars, no archived
+ * lambda class implements them (JDK-8323950 is an agent rewriting such an interface), and none is
+ * looked up for them (HotSpot looks one up only for an archived caller).
  * A broker an agent is attached to later starts without the archive
  * ({@link KafkaBroker.Builder#withoutSharedClasses()}): the attach rewrites archived classes in
  * place, and OpenJDK 17.0.15 once crashed there, loading an archived lambda class
