@@ -6,6 +6,7 @@ import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.tcp.TcpInfoField;
 import io.tcpsight.internal.tcp.TcpSockets;
+import io.tcpsight.testing.NativeLibrary;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

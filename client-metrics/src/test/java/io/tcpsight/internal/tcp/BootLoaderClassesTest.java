@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tcpsight.testing.NativeLibrary;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ class BootLoaderClassesTest {
 
     @Test
     void aHookClassIsDefinedInTheBootstrapLoaderOnceAndWorksThere() throws Exception {
-        assumeLoaded();
+        NativeLibrary.assumeLoaded();
         assertThrows(ClassNotFoundException.class, () -> Class.forName(PROBE, false, null), "not there before");
 
         assertEquals(Optional.empty(), BootLoaderClasses.define(PROBE));
@@ -34,7 +34,7 @@ class BootLoaderClassesTest {
 
     @Test
     void aClassFileTheJvmRefusesIsNamedWithTheJvmsReason() {
-        assumeLoaded();
+        NativeLibrary.assumeLoaded();
         String truncated = "io.tcpsight.agent.internal.hooks.Truncated";
 
         Optional<String> refused = BootLoaderClasses.define(truncated);
@@ -48,7 +48,7 @@ class BootLoaderClassesTest {
 
     @Test
     void aHookClassWithoutAClassFileIsNamed() {
-        assumeLoaded();
+        NativeLibrary.assumeLoaded();
         String absent = BootLoaderClasses.HOOKS_PACKAGE + "Absent";
         assertEquals(
                 Optional.of("no class file for " + absent + " beside tcpsight's classes"),
@@ -72,11 +72,5 @@ class BootLoaderClassesTest {
         }
         assertThrows(
                 ClassNotFoundException.class, () -> Class.forName("io.tcpsight.internal.tcp.TcpInfo", false, null));
-    }
-
-    private static void assumeLoaded() {
-        assumeTrue(
-                BootLoaderClasses.libraryLoaded(),
-                "no native library here: " + NativeTcp.availability().reason());
     }
 }
