@@ -234,6 +234,7 @@ class RemoteProducerLabIT {
     private static void runOne(KernelLab lab, KafkaBroker broker, int round, Producer producer) throws Exception {
         Map<String, FindingView> findings = new LinkedHashMap<>();
         producer.sampled.clear();
+        producer.heard.clear();
         producer.rate = producer.library.equals("java")
                 ? runJava(lab, broker, round, producer, findings)
                 : runKcat(lab, broker, round, producer, findings);
@@ -274,7 +275,7 @@ class RemoteProducerLabIT {
         Matcher rate = process.awaitLine("^rate (\\d+)$", Duration.ZERO);
         assertTrue(process.output().contains("failed 0"), process.output());
         if (round == 0) {
-            assertTheProducersOwnEndAgrees(producer, findings, process.output());
+            assertTheProducersOwnEndAgrees(producer, findings, process);
         }
         return Double.parseDouble(rate.group(1));
     }
@@ -348,9 +349,11 @@ class RemoteProducerLabIT {
             }
         }
         for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
-            if (producer.clientId().equals(finding.connection().clientId())
-                    && !finding.severity().equals("info")) {
-                findings.putIfAbsent(finding.rule(), finding);
+            if (producer.clientId().equals(finding.connection().clientId())) {
+                producer.heard.add(finding.brief());
+                if (!finding.severity().equals("info")) {
+                    findings.putIfAbsent(finding.rule(), finding);
+                }
             }
         }
     }
@@ -359,10 +362,19 @@ class RemoteProducerLabIT {
      * The reporter in the producer's JVM names the same pipeline limit, with the same keys and
      * values for the producer, as the agent on the broker does.
      */
-    private static void assertTheProducersOwnEndAgrees(Producer producer, Map<String, FindingView> agent, String output)
-            throws Exception {
+    private static void assertTheProducersOwnEndAgrees(
+            Producer producer, Map<String, FindingView> agent, LabProcess process) throws Exception {
+        String output = process.output();
         FindingView broker = agent.get("produce-pipeline-below-bdp");
-        assertTrue(broker != null, "the agent judged the default pipeline: " + agent.keySet());
+        assertTrue(
+                broker != null,
+                "the agent judged the default pipeline: " + agent.keySet() + "; the producer's own account: "
+                        + output.lines()
+                                .filter(line -> line.startsWith("pipeline "))
+                                .findFirst()
+                                .orElse("none printed")
+                        + "; the agent's busy intervals of it "
+                        + producer.sampled + "; every finding it heard " + producer.heard);
         FindingView own = null;
         for (FindingView finding : ReporterFindings.printedIn(output)) {
             if (finding.rule().equals("produce-pipeline-below-bdp")
@@ -431,6 +443,8 @@ class RemoteProducerLabIT {
         boolean done;
         /** The distinct busy intervals the agent sampled of this producer's connections in its latest round. */
         final Set<String> sampled = new TreeSet<>();
+        /** Every finding of the agent's for this producer in its latest round, info included: what a failure shows. */
+        final Set<String> heard = new TreeSet<>();
 
         /** A Java producer is given its acks; kcat keeps librdkafka's own default, which is acks=all. */
         Producer(String library, String acks) {
