@@ -126,14 +126,15 @@ class NewConsumerProtocolLabIT {
         KafkaBroker broker = KafkaBroker.inLab(lab).shortLivedJvm().start();
         LabTopics.create(broker, "kip848-connect", 2);
         LabTopics.fill(broker, "kip848-connect", 2_000, 1_000);
-        try (LabConnectWorker worker = LabConnectWorker.start(
+        try (LabConnectWorker worker = LabConnectWorker.startShortLived(
                 lab,
                 broker,
                 Map.of(
                         "rest.extension.classes", "io.tcpsight.connect.TcpsightRestExtension",
                         "consumer.receive.buffer.bytes", "65536",
                         "consumer.group.protocol", "consumer",
-                        "tcpsight.sample.interval.ms", "1000"))) {
+                        "tcpsight.sample.interval.ms", "1000"),
+                null)) {
             worker.put(
                     "/connectors/kip848-sink/config",
                     Map.of(

@@ -65,7 +65,8 @@ class ConfigProviderParamsLabIT {
                 KafkaBroker.inLab(lab).shortLivedJvm().serverTls(tls).start();
         lab.takeIdleLine();
         LabTopics.create(broker, "orders", 1);
-        try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, recipeWorker(broker, tls, true))) {
+        try (LabConnectWorker worker =
+                LabConnectWorker.startShortLived(lab, broker, recipeWorker(broker, tls, true), null)) {
             worker.put("/connectors/tls-sink/config", adaptedSink(worker, "tls-sink"));
             worker.awaitRunning("tls-sink", 1, Duration.ofSeconds(90));
             ClientConfigDump consumer = LabAwait.await("the sink task's consumer config in the worker log")
@@ -124,7 +125,8 @@ class ConfigProviderParamsLabIT {
         KafkaBroker broker =
                 KafkaBroker.inLab(lab).shortLivedJvm().serverTls(tls).start();
         LabTopics.create(broker, "orders", 1);
-        try (LabConnectWorker worker = LabConnectWorker.start(lab, broker, recipeWorker(broker, tls, false))) {
+        try (LabConnectWorker worker =
+                LabConnectWorker.startShortLived(lab, broker, recipeWorker(broker, tls, false), null)) {
             IOException refused = assertThrows(
                     IOException.class,
                     () -> worker.put("/connectors/unmeasured-sink/config", adaptedSink(worker, "unmeasured-sink")));

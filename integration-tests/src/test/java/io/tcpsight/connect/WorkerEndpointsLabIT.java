@@ -72,7 +72,7 @@ class WorkerEndpointsLabIT {
                         "1000"),
                 "interval=1s,connect.rate=50",
                 KafkaBroker.Version.V4_3,
-                LabJvm.ofThisJvm().withOptions(List.of("-Djava.security.auth.login.config=" + jaas)))) {
+                LabJvm.ofThisJvm().shortLived().withOptions(List.of("-Djava.security.auth.login.config=" + jaas)))) {
             for (String path :
                     List.of("/connectors", "/tcpsight/metrics", "/tcpsight/findings", "/tcpsight/connections")) {
                 assertEquals(401, worker.status(path), path + " without credentials");

@@ -153,6 +153,7 @@ public final class KafkaBroker implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private String agentArguments;
         private final List<String> jvmOptions = new ArrayList<>();
+        private boolean shortLived;
         /** The JVM the broker runs on: the lab's own unless {@link #onRuntime} says otherwise. */
         private Path javaHome = Path.of(System.getProperty("java.home"));
         /** null: the agent this build made. */
@@ -325,9 +326,15 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
-        /** {@link LabJvm#SHORT_LIVED}: for a test that claims names, keys, endpoints, restarts or bounds. */
+        /**
+         * {@link LabJvm#SHORT_LIVED}: for a test that claims names, keys, endpoints, restarts or bounds.
+         * Such a broker also keeps its consumer offsets in one partition, not Kafka's 50: the first
+         * group to join made the broker create and lead all 50, 0.5-1.3 CPU-s more than one
+         * (measured on loopback, docs/lab.md), for a topic no test reads.
+         */
         public Builder shortLivedJvm() {
             jvmOptions.addAll(LabJvm.SHORT_LIVED);
+            shortLived = true;
             return this;
         }
 
@@ -405,6 +412,8 @@ public final class KafkaBroker implements AutoCloseable {
             java.addAll(Arrays.asList("-cp", version.lib() + "/*"));
             String cluster = clusterId != null ? clusterId : Uuid.randomUuid().toString();
             List<String> format = new ArrayList<>(java.subList(0, 5));
+            // a tool that writes a few files: its JIT's C2 would compile for a steady state it never reaches
+            format.addAll(LabJvm.SHORT_LIVED);
             format.addAll(Arrays.asList(
                     "-cp",
                     version.lib() + "/*",
@@ -452,6 +461,9 @@ public final class KafkaBroker implements AutoCloseable {
                 properties.setProperty("share.coordinator.state.topic.min.isr", "1");
             }
             properties.setProperty("group.initial.rebalance.delay.ms", "0");
+            if (shortLived) {
+                properties.setProperty("offsets.topic.num.partitions", "1");
+            }
             properties.putAll(overrides);
             Path config = directory.resolve("server.properties");
             try (var out = Files.newBufferedWriter(config)) {

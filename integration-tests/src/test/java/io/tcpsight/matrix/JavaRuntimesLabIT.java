@@ -59,7 +59,7 @@ class JavaRuntimesLabIT {
         RUNTIMES.forEach(feature -> homes.put(feature, LabPrerequisites.requireJavaRuntime(feature)));
         KernelLab lab = LAB.start(
                 KernelLab.builder().link(Link.rtt(Duration.ofMillis(100)).rateMbit(200)));
-        KafkaBroker broker = KafkaBroker.start(lab, Map.of());
+        KafkaBroker broker = KafkaBroker.inLab(lab).shortLivedJvm().start(); // names, findings, warnings: no rate
         LabTopics.create(broker, "runtimes", 1);
         LabTopics.fill(broker, "runtimes", 3_000, 1_000);
         Map<Integer, LabProcess> consumers = new LinkedHashMap<>();
