@@ -20,7 +20,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -28,7 +31,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * broker's namespace on CUBIC. A consumer reads from a broker as it is, then from one whose agent
  * sets BBR on its accepted sockets ({@code congestion=bbr}); side by side in one run. The agent's
  * retransmissions finding for the first must name CUBIC, the rate its loss allows, and BBR.
+ *
+ * <p>The minute-long steady flow runs first: the suite's first Kafka JVMs start while the lab's
+ * class archives are still being written, and the two brokers of the short runs after it then map them.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LossLabIT {
     @RegisterExtension
     static final KernelLabExtension LAB = new KernelLabExtension();
@@ -56,6 +63,7 @@ class LossLabIT {
     private static final int STEADY_RECORDS = 15_000;
 
     @Test
+    @Order(2)
     void bbrOnTheBrokerKeepsALossyPathFastWhereCubicCollapsesAndTheFindingSaysSo() throws Exception {
         Run cubic = run(cubicLab(), "interval=5s", "cubic-consumer", CUBIC_RECORDS);
         Run bbr = run(cubicLab(), "interval=5s,congestion=bbr", "bbr-consumer", RECORDS);
@@ -84,6 +92,7 @@ class LossLabIT {
      * at least eight such rounds.
      */
     @Test
+    @Order(1)
     void aSteadyLossyFlowKeepsItsFindingInEveryBusyRound() throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder()
                 .link(Link.rtt(Duration.ofMillis(24)).rateMbit(200).lossPercent(0.7))

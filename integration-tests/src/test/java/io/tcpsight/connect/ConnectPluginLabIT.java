@@ -26,6 +26,7 @@ import io.tcpsight.lab.PrometheusServer;
 import io.tcpsight.lab.PrometheusText;
 import io.tcpsight.lab.RttBuckets;
 import io.tcpsight.lab.StopTheWorld;
+import io.tcpsight.lab.Together;
 import io.tcpsight.lab.WorkerJmx;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,6 +39,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -350,23 +352,30 @@ class ConnectPluginLabIT {
         int records = Integer.getInteger("adaptation.records", 120_000);
         int recordBytes = 4000;
         LabTopics.create(broker, "bulk", partitions);
-        LabTopics.fillBesideBroker(lab, broker, "bulk", records, recordBytes);
-        try (LabConnectWorker worker = LabConnectWorker.start(
-                lab,
-                broker,
-                Map.of(
-                        "rest.extension.classes",
-                        EXTENSION,
-                        "tcpsight.sample.interval.ms",
-                        Long.toString(INTERVAL_MS),
-                        "tcpsight.sample.jitter",
-                        "0",
-                        "config.providers",
-                        "tcpsight",
-                        "config.providers.tcpsight.class",
-                        "io.tcpsight.connect.TcpsightConfigProvider",
-                        "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
-                        "200"))) {
+        // the topic is filled beside the broker while the worker starts across the line (round trips, mostly):
+        // both are setup, and the connectors start once both are done
+        List<AutoCloseable> ready = Together.start(List.<Callable<AutoCloseable>>of(
+                () -> {
+                    LabTopics.fillBesideBroker(lab, broker, "bulk", records, recordBytes);
+                    return () -> {};
+                },
+                () -> LabConnectWorker.start(
+                        lab,
+                        broker,
+                        Map.of(
+                                "rest.extension.classes",
+                                EXTENSION,
+                                "tcpsight.sample.interval.ms",
+                                Long.toString(INTERVAL_MS),
+                                "tcpsight.sample.jitter",
+                                "0",
+                                "config.providers",
+                                "tcpsight",
+                                "config.providers.tcpsight.class",
+                                "io.tcpsight.connect.TcpsightConfigProvider",
+                                "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
+                                "200"))));
+        try (LabConnectWorker worker = (LabConnectWorker) ready.get(1)) {
             Map<String, String> sink = new HashMap<>(Map.of(
                     "connector.class",
                     "org.apache.kafka.connect.file.FileStreamSinkConnector",

@@ -53,8 +53,9 @@ class ReporterOwnSocketsLabIT {
      */
     @Test
     void aConsumerAndAProducerInOneJvmEachJudgeOnlyTheirOwnSockets() throws Exception {
+        // which sockets, never a time or a rate: the broker compiles with C1 alone
         KafkaBroker broker =
-                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+                LAB.shortLivedKafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         LabTopics.create(broker, "one-jvm", 1);
         Properties consumerConfig = consumer(broker, "jvm-consumer", "65536", true);
         Properties producerConfig = new Properties();
@@ -119,8 +120,9 @@ class ReporterOwnSocketsLabIT {
      */
     @Test
     void aClientWithoutTheReporterIsNotJudgedByTheOneBesideIt() throws Exception {
+        // which sockets, never a time or a rate: the broker compiles with C1 alone
         KafkaBroker broker =
-                LAB.kafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
+                LAB.shortLivedKafkaBrokerBehind(Link.rtt(Duration.ofMillis(100)).rateMbit(200));
         LabTopics.create(broker, "beside", 1);
         Properties reporting = consumer(broker, "jvm-reporting", "-1", true);
         Properties silent = consumer(broker, "jvm-silent", "65536", false);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.KafkaBroker;
-import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
 import io.tcpsight.lab.LabJvm;
 import io.tcpsight.lab.LabPaths;
@@ -70,10 +69,8 @@ class ShippedClassPathLabIT {
             jar.closeEntry();
         }
         // names, records and a scrape, no rate: the broker compiles with C1 alone (LabJvm.SHORT_LIVED)
-        KafkaBroker broker = KafkaBroker.inLab(LAB.start(
-                        KernelLab.builder().link(Link.rtt(Duration.ofMillis(20)).rateMbit(200))))
-                .shortLivedJvm()
-                .start();
+        KafkaBroker broker =
+                LAB.shortLivedKafkaBrokerBehind(Link.rtt(Duration.ofMillis(20)).rateMbit(200));
         Started oldest = start(broker, "oldest", "3.6", 11, true, List.of());
         Started newest = start(broker, "newest", "4.4", 25, true, List.of());
         Started noOption = start(broker, "no-option", "4.4", 25, false, List.of());

@@ -43,6 +43,13 @@ public final class KernelLabExtension implements BeforeAllCallback, AfterEachCal
         return KafkaBroker.start(start(KernelLab.builder().link(link)), Map.of());
     }
 
+    /** The same with a {@link KafkaBroker.Builder#shortLivedJvm()} broker: for a class that claims no rate. */
+    public KafkaBroker shortLivedKafkaBrokerBehind(Link link) throws IOException, InterruptedException {
+        return KafkaBroker.inLab(start(KernelLab.builder().link(link)))
+                .shortLivedJvm()
+                .start();
+    }
+
     /** The lab this test started last, for what its line measured ({@link KernelLab#idleLine()}). */
     public synchronized KernelLab latest() {
         List<KernelLab> mine = open.getOrDefault(Thread.currentThread(), List.of());

@@ -197,21 +197,28 @@ class MirrorMakerLabIT {
         KafkaCluster far = (KafkaCluster) started.get(0);
         KafkaBroker near = (KafkaBroker) started.get(1);
         LabTopics.create(far.node(1), "orders", PARTITIONS);
-        LabTopics.fillBesideBroker(lab, far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
+        // the topic is filled beside the far brokers while the worker starts beside the near one: both are
+        // setup, and every window below starts once both are done
+        List<AutoCloseable> ready = Together.start(List.<Callable<AutoCloseable>>of(
+                () -> {
+                    LabTopics.fillBesideBroker(lab, far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
+                    return () -> {};
+                },
+                () -> LabConnectWorker.start(
+                        lab,
+                        near,
+                        Map.of(
+                                "config.providers",
+                                "tcpsight",
+                                "config.providers.tcpsight.class",
+                                "io.tcpsight.connect.TcpsightConfigProvider",
+                                "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
+                                Integer.toString(LINE_MBIT),
+                                "config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers",
+                                far.bootstrapServers()))));
         // what crosses the line: the record batches as the log holds them, a fetch response's bulk
         long logBytes = LabTopics.logBytes(far.node(1), "orders");
-        try (LabConnectWorker worker = LabConnectWorker.start(
-                lab,
-                near,
-                Map.of(
-                        "config.providers",
-                        "tcpsight",
-                        "config.providers.tcpsight.class",
-                        "io.tcpsight.connect.TcpsightConfigProvider",
-                        "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
-                        Integer.toString(LINE_MBIT),
-                        "config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers",
-                        far.bootstrapServers()))) {
+        try (LabConnectWorker worker = (LabConnectWorker) ready.get(1)) {
             // Kafka's defaults (one task), source alias "far": records land in far.orders
             worker.put("/connectors/mm2-defaults/config", mirrorSource(far.bootstrapServers(), near, Map.of()));
             worker.awaitRunning("mm2-defaults", 1, Duration.ofSeconds(120));

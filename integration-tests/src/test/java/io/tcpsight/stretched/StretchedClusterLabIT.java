@@ -73,6 +73,13 @@ class StretchedClusterLabIT {
      * moved it by up to 7%.
      */
     private static final int RECORDS = 300_000;
+    /**
+     * 50 MB for the first round, at every default: the follower's 64 KiB receive buffer carries at
+     * most 2 x 65,536 bytes a round trip of 99.5 ms or more, 1.32 MB/s, 21 MB in COPY_SECONDS (it
+     * copied 0.76 MB/s), so the copy runs its whole time and never nears 90% of the topic. Filling
+     * 300 MB for it took 6 s of the class.
+     */
+    private static final int FIRST_ROUND_RECORDS = 50_000;
 
     private static final int RECORD_BYTES = 1000;
     private static final String FETCHER = "broker-2-fetcher";
@@ -113,7 +120,8 @@ class StretchedClusterLabIT {
             Map<String, FindingView> findings = new LinkedHashMap<>();
             sampled.clear();
             Map<String, List<Long>> onTheLine = new TreeMap<>();
-            copy = copyAcrossTheLine(leader, follower, findings, sampled, onTheLine);
+            copy = copyAcrossTheLine(
+                    leader, follower, round == 0 ? FIRST_ROUND_RECORDS : RECORDS, findings, sampled, onTheLine);
             left = findings;
             story.add(String.format(
                     "round %d: %.2f MB/s (%.0f%% of the line), the line dropped %s while it copied;"
@@ -206,7 +214,7 @@ class StretchedClusterLabIT {
 
     /**
      * One round: a fresh lab and cluster with each side's settings so far, the topic filled on the
-     * leader's side, then every partition reassigned to both nodes. The follower's copy rate is read on
+     * leader's side with this many records, then every partition reassigned to both nodes. The follower's copy rate is read on
      * the line (the bytes its side acknowledged) once slow start is behind it; the agents' findings about the fetcher are
      * collected while it copies, keyed "node:rule". Each connection that moved 2 MB/s or more at a reading
      * (a fetcher, not the quorum's or the admin's) is put in {@code onTheLine} with its rate at every
@@ -216,6 +224,7 @@ class StretchedClusterLabIT {
     private static Copy copyAcrossTheLine(
             Side leader,
             Side follower,
+            int records,
             Map<String, FindingView> findings,
             Set<String> sampled,
             Map<String, List<Long>> onTheLine)
@@ -233,7 +242,7 @@ class StretchedClusterLabIT {
                 onTheLeader.put(partition, List.of(1));
             }
             admin.createTopics(List.of(new NewTopic(TOPIC, onTheLeader))).all().get(60, TimeUnit.SECONDS);
-            LabTopics.fillBesideBroker(lab, cluster.node(1), TOPIC, RECORDS, RECORD_BYTES);
+            LabTopics.fillBesideBroker(lab, cluster.node(1), TOPIC, records, RECORD_BYTES);
             long total = LabTopics.logBytes(admin, TOPIC, List.of(1));
             Map<TopicPartition, Optional<NewPartitionReassignment>> acrossTheLine = new HashMap<>();
             for (int partition = 0; partition < PARTITIONS; partition++) {
