@@ -69,7 +69,9 @@ final class ProduceRules {
      */
     static boolean applicationsPace(ProduceTraffic traffic, long rttMicros) {
         int partitions = Math.max(1, traffic.partitionsPerRequest().orElse(1));
-        double batchBytes = (double) traffic.bytesPerRequest() / partitions;
+        // a batch's fill from the requests it was read from, where known (the broker's); else the mean request over
+        // its partitions
+        double batchBytes = traffic.meanBatchBytes().orElse((double) traffic.bytesPerRequest() / partitions);
         if (traffic.requestsPerRoundTrip(rttMicros) < BUSY_REQUESTS_PER_ROUND_TRIP
                 || batchBytes < FULL_BATCH_SHARE * ProducerSizing.DEFAULT_BATCH_BYTES) {
             return true;

@@ -20,6 +20,8 @@ public final class ProduceTraffic {
     private final long bufferTotalBytes;
     /** How long the flow had been producing when the interval began; NaN where not known. */
     private final double flowSecondsAtStart;
+    /** The mean size of a batch in the requests whose partitions were read; NaN where none was. */
+    private final double meanBatchBytes;
 
     /**
      * @param requests Produce requests in the interval
@@ -39,7 +41,23 @@ public final class ProduceTraffic {
      */
     public ProduceTraffic(
             long requests, long bytes, double seconds, Integer partitionsPerRequest, double flowSecondsAtStart) {
-        this(requests, bytes, seconds, partitionsPerRequest, -1, -1, flowSecondsAtStart);
+        this(requests, bytes, seconds, partitionsPerRequest, -1, -1, flowSecondsAtStart, Double.NaN);
+    }
+
+    /**
+     * The same, with the mean size of a batch in the requests whose partitions the broker read
+     * (each such request's bytes over its partitions): a batch's fill from the same requests' bytes
+     * and partitions. The interval's mean request over the latest read request's partitions mixes
+     * two requests: a flow of single full batches whose read request held four read as quarter-full.
+     */
+    public ProduceTraffic(
+            long requests,
+            long bytes,
+            double seconds,
+            Integer partitionsPerRequest,
+            double flowSecondsAtStart,
+            double meanBatchBytes) {
+        this(requests, bytes, seconds, partitionsPerRequest, -1, -1, flowSecondsAtStart, meanBatchBytes);
     }
 
     private ProduceTraffic(
@@ -49,7 +67,8 @@ public final class ProduceTraffic {
             Integer partitionsPerRequest,
             long bufferHeldBytes,
             long bufferTotalBytes,
-            double flowSecondsAtStart) {
+            double flowSecondsAtStart,
+            double meanBatchBytes) {
         if (requests < 0 || bytes < 0 || !(seconds > 0)) {
             throw new IllegalArgumentException("requests " + requests + ", bytes " + bytes + " over " + seconds
                     + " s: counts are never negative" + " and an interval has a length");
@@ -61,6 +80,7 @@ public final class ProduceTraffic {
         this.bufferHeldBytes = bufferHeldBytes;
         this.bufferTotalBytes = bufferTotalBytes;
         this.flowSecondsAtStart = flowSecondsAtStart;
+        this.meanBatchBytes = meanBatchBytes > 0 ? meanBatchBytes : Double.NaN;
     }
 
     /**
@@ -77,7 +97,8 @@ public final class ProduceTraffic {
                         partitionsPerRequest,
                         Math.round(totalBytes - availableBytes),
                         Math.round(totalBytes),
-                        flowSecondsAtStart)
+                        flowSecondsAtStart,
+                        meanBatchBytes)
                 : this;
     }
 
@@ -106,6 +127,11 @@ public final class ProduceTraffic {
     /** The requests a round trip of this length carried, on average: below one, the client was idle part of it. */
     public double requestsPerRoundTrip(long rttMicros) {
         return requestsPerSecond() * rttMicros / 1e6;
+    }
+
+    /** The mean size of a batch where the requests it was read from say it; empty elsewhere. */
+    public OptionalDouble meanBatchBytes() {
+        return Double.isNaN(meanBatchBytes) ? OptionalDouble.empty() : OptionalDouble.of(meanBatchBytes);
     }
 
     public OptionalInt partitionsPerRequest() {

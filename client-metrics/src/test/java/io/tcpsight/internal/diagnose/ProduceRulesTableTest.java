@@ -169,6 +169,30 @@ class ProduceRulesTableTest {
     }
 
     /**
+     * A batch's fill is read from the requests the broker read it from: 60 requests in 2 s at 100 ms
+     * (three a round trip), each one full 16,500-byte batch but the one whose partitions were read,
+     * four full batches. The interval's mean request (17,325 bytes) over that request's four
+     * partitions read as quarter-full batches, the application's pace, and the rule fell silent on a
+     * producer its pipeline holds; the read request's own bytes over its own partitions say full.
+     */
+    @Test
+    void aBatchsFillIsReadFromTheRequestsItWasReadFrom() {
+        long bytes = 59 * 16_500L + 66_000;
+        ProduceTraffic fromTheReadRequests = new ProduceTraffic(60, bytes, 2.0, 4, 5.0, 66_000 / 4.0);
+        ProduceTraffic fromTheLatestPartitionsOnly = new ProduceTraffic(60, bytes, 2.0, 4, 5.0);
+        ConnectionIdentity broker = end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1");
+        // the first row's remedy: Java's defaults, four partitions a request, 100 ms away
+        assertEquals(
+                "critical client:java:batch.size=131072 client:java:linger.ms=20"
+                        + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
+                        + WMEM,
+                describe(ProduceRules.producePipelineBelowBdp(facts(broker, fromTheReadRequests), DEFAULTS)));
+        assertEquals(
+                "none",
+                describe(ProduceRules.producePipelineBelowBdp(facts(broker, fromTheLatestPartitionsOnly), DEFAULTS)));
+    }
+
+    /**
      * Every remedy changes something: at the producer's own end the reporter knows whether its send
      * buffer autotunes and whether its host's tcp_wmem max already holds twice the BDP; what already
      * is, is not named.

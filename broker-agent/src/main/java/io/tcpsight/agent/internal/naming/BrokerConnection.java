@@ -76,6 +76,10 @@ final class BrokerConnection {
         if (partitions >= 0) {
             counts.partitionsPerProduce = partitions;
         }
+        if (partitions > 0) {
+            counts.readBytes += bytes;
+            counts.readPartitions += partitions;
+        }
         counts.bytes += bytes;
         counts.requests++;
     }
@@ -101,12 +105,14 @@ final class BrokerConnection {
             return null;
         }
         int partitions = counts.partitionsPerProduce;
+        long readPartitions = counts.readPartitions;
         return new ProduceTraffic(
                 requests - previousRequests,
                 bytes - previousBytes,
                 (nowNanos - start) / 1e9,
                 partitions < 0 ? null : partitions,
-                (start - counts.firstNanos) / 1e9);
+                (start - counts.firstNanos) / 1e9,
+                readPartitions == 0 ? Double.NaN : (double) counts.readBytes / readPartitions);
     }
 
     /** A producing connection's counts. */
@@ -117,6 +123,9 @@ final class BrokerConnection {
         volatile long requests;
         volatile long bytes;
         volatile int partitionsPerProduce = -1;
+        /* the requests whose partitions were read, since the flow began: their bytes and partitions summed */
+        volatile long readBytes;
+        volatile long readPartitions;
         /* the sampling thread's own: the counts at the end of the previous interval */
         long intervalRequests;
         long intervalBytes;

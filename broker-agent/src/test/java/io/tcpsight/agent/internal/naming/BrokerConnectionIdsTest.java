@@ -57,6 +57,34 @@ class BrokerConnectionIdsTest {
     }
 
     /**
+     * The mean batch comes from the requests whose partitions were read, each one's bytes over its
+     * own partitions, never the interval's mean request over the latest read request's partitions.
+     */
+    @Test
+    void aBatchsMeanSizeComesFromTheRequestsWhosePartitionsWereRead() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection a = connection(7, 50001);
+        ids.registered("a-1", a);
+        ids.requestedSettings(a);
+        assertTrue(ids.find("a-1").readsPartitionsOfNextProduce(), "the first request's partitions are read");
+        ids.find("a-1").produced(66_000, 4); // read: four batches of 16,500 bytes
+        for (int i = 0; i < 3; i++) {
+            ids.find("a-1").produced(16_500, -1); // not read
+        }
+        ProduceTraffic traffic = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        assertEquals(4, traffic.requests());
+        assertEquals(28_875, traffic.bytesPerRequest());
+        assertEquals(4, traffic.partitionsPerRequest().getAsInt(), "the latest read request's partitions");
+        assertEquals(16_500, traffic.meanBatchBytes().getAsDouble(), 0.001);
+        ids.find("a-1").produced(8_000, 2); // read: two half-full batches
+        ProduceTraffic later = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        assertEquals((66_000 + 8_000) / 6.0, later.meanBatchBytes().getAsDouble(), 0.001, "over the flow so far");
+        ids.find("a-1").produced(1_000, 0); // a request of no partition counts no batch
+        ProduceTraffic none = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        assertEquals((66_000 + 8_000) / 6.0, none.meanBatchBytes().getAsDouble(), 0.001);
+    }
+
+    /**
      * A follower's second fetcher, seen by its client.id on a connection of its own, tells the first's
      * fetch that two threads run, while that connection is open: the fetch rule then never names
      * num.replica.fetchers=2. Once it closes (a follower restarted with one fetcher), or the registry
