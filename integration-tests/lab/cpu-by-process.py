@@ -7,9 +7,11 @@
 `sample` reads every process's /proc/PID/stat once a second and keeps, per process, its kind
 (a JVM by its main class, with "+agent" and "+C1" for -javaagent and -XX:TieredStopAtLevel=1;
 else its program's name), when it was first seen and its CPU time (user + system) at its last
-sample; it rewrites OUT.json every 10 s. A process that lives under a second may be missed.
+sample; every 5 s it also keeps the host's CPU time and idle time (/proc/stat); it rewrites
+OUT.json every 10 s. A process that lives under a second may be missed.
 `report` prints the CPU seconds by kind and, given the run's log (its SlowestTests timeline), by
-the test classes running when each process started.
+the test classes running when each process started, and how busy the host's CPUs were over
+each class's span.
 """
 import collections
 import json
@@ -47,11 +49,21 @@ def kind(command):
             + ("+C1" if "TieredStopAtLevel=1" in line else ""))
 
 
+def host_ticks():
+    """The host's CPU time and its idle part (idle and iowait), in ticks, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:9]]
+    return sum(fields), fields[3] + fields[4]
+
+
 def sample(out):
     seen = {}  # "pid@starttime" -> [kind, first seen, cpu ticks, last seen]
+    host = []  # [time, cpu ticks, idle ticks] every 5 s
     last_write = 0
     while True:
         now = time.time()
+        if not host or now - host[-1][0] >= 5:
+            host.append([now, *host_ticks()])
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
                 with open(f"/proc/{pid}/stat") as stat:
@@ -70,14 +82,23 @@ def sample(out):
                 continue  # ended meanwhile
         if now - last_write >= 10:
             with open(out + ".tmp", "w") as tmp:
-                json.dump(seen, tmp)
+                json.dump({"processes": seen, "host": host}, tmp)
             os.replace(out + ".tmp", out)
             last_write = now
         time.sleep(1)
 
 
+def busy(host, start, end):
+    """The share of the host's CPU time that was not idle from start to end, or None."""
+    inside = [row for row in host if start <= row[0] <= end]
+    if len(inside) < 2 or inside[-1][1] == inside[0][1]:
+        return None
+    return 1 - (inside[-1][2] - inside[0][2]) / (inside[-1][1] - inside[0][1])
+
+
 def report(path, run_log=None):
-    seen = json.load(open(path))
+    data = json.load(open(path))
+    seen, host = (data["processes"], data["host"]) if "processes" in data else (data, [])
     by_kind, count = collections.Counter(), collections.Counter()
     for what, _, ticks, _ in seen.values():
         by_kind[what] += ticks / TICKS
@@ -91,8 +112,8 @@ def report(path, run_log=None):
     log = open(run_log).read()
     timeline = re.findall(r"^\s+(\d+):(\d+)-(\d+):(\d+)\s+(\S+)$", log[log.index("Every class from"):], re.M)
     classes = [(int(a) * 60 + int(b), int(c) * 60 + int(d), name) for a, b, c, d, name in timeline]
-    # the integration tests' clock starts with the failsafe JVM, the last test JVM to start
-    zero = max(first for what, first, _, _ in seen.values() if what == "java:test-jvm")
+    # the integration tests' clock starts with the failsafe JVM, the test JVM that ran longest
+    zero = max((last - first, first) for what, first, _, last in seen.values() if what == "java:test-jvm")[1]
     by_class = collections.defaultdict(collections.Counter)
     for what, first, ticks, _ in seen.values():
         at = first - zero
@@ -103,6 +124,15 @@ def report(path, run_log=None):
     for name, kinds in sorted(by_class.items(), key=lambda item: -sum(item[1].values())):
         top = ", ".join(f"{what.split(':', 1)[-1]} {seconds:.0f}" for what, seconds in kinds.most_common(3))
         print(f"{sum(kinds.values()):7.0f}  {name}: {top}")
+    if host:
+        print("the host's CPUs busy over each class's span:")
+        for start, end, name in classes:
+            share = busy(host, zero + start, zero + end)
+            print(f"  {start // 60}:{start % 60:02d}-{end // 60}:{end % 60:02d}  {name:45s} "
+                  + ("-" if share is None else f"{100 * share:3.0f} %"))
+        share = busy(host, host[0][0], zero)
+        if share is not None:
+            print(f"  before the integration tests: {100 * share:.0f} %")
 
 
 if __name__ == "__main__":

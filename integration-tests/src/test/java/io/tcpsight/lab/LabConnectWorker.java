@@ -131,6 +131,12 @@ public final class LabConnectWorker extends ConnectRest implements AutoCloseable
         config.put("listeners", listeners);
         config.put("rest.advertised.host.name", lab.clientControlAddress());
         config.put("offset.flush.interval.ms", "1000");
+        if (jvm.options().containsAll(LabJvm.SHORT_LIVED)) {
+            // a worker whose test claims no rate keeps its offsets and status in one partition each, not
+            // Connect's 25 and 5, as its short-lived broker keeps consumer offsets (KafkaBroker.Builder#shortLivedJvm)
+            config.put("offset.storage.partitions", "1");
+            config.put("status.storage.partitions", "1");
+        }
         config.putAll(workerConfig);
         Properties properties = new Properties();
         properties.putAll(config);
