@@ -329,8 +329,8 @@ public final class KafkaBroker implements AutoCloseable {
         /**
          * {@link LabJvm#SHORT_LIVED}: for a test that claims names, keys, endpoints, restarts or bounds.
          * Such a broker also keeps its consumer offsets in one partition, not Kafka's 50: the first
-         * group to join made the broker create and lead all 50, 0.5-1.3 CPU-s more than one
-         * (measured on loopback, docs/lab.md), for a topic no test reads.
+         * group to join made the broker create and lead all 50, 0.93-1.33 CPU-s against 0.40-0.56
+         * with one (measured on loopback, docs/lab.md), for a topic no test reads.
          */
         public Builder shortLivedJvm() {
             jvmOptions.addAll(LabJvm.SHORT_LIVED);

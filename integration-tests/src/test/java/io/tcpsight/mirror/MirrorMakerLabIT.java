@@ -216,9 +216,9 @@ class MirrorMakerLabIT {
                                 Integer.toString(LINE_MBIT),
                                 "config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers",
                                 far.bootstrapServers()))));
-        // what crosses the line: the record batches as the log holds them, a fetch response's bulk
-        long logBytes = LabTopics.logBytes(far.node(1), "orders");
         try (LabConnectWorker worker = (LabConnectWorker) ready.get(1)) {
+            // what crosses the line: the record batches as the log holds them, a fetch response's bulk
+            long logBytes = LabTopics.logBytes(far.node(1), "orders");
             // Kafka's defaults (one task), source alias "far": records land in far.orders
             worker.put("/connectors/mm2-defaults/config", mirrorSource(far.bootstrapServers(), near, Map.of()));
             worker.awaitRunning("mm2-defaults", 1, Duration.ofSeconds(120));

@@ -340,6 +340,13 @@ class RemoteProducerLabIT {
     private static void collect(KafkaBroker broker, Producer producer, Map<String, FindingView> findings)
             throws Exception {
         for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=200"))) {
+            if (producer.clientId().equals(connection.clientId()) && connection.interval() != null) {
+                producer.heard.add(String.format(
+                        "%s received %.0f B/s over %.1f s",
+                        connection.connection().remote(),
+                        connection.interval().receiveRateBytesPerSecond(),
+                        connection.interval().seconds()));
+            }
             if (producer.clientId().equals(connection.clientId())
                     && connection.interval() != null
                     // the producer's records, not its metadata: a tenth of the line at least (the last run, whose
@@ -374,7 +381,7 @@ class RemoteProducerLabIT {
                                 .findFirst()
                                 .orElse("none printed")
                         + "; the agent's busy intervals of it "
-                        + producer.sampled + "; every finding it heard " + producer.heard);
+                        + producer.sampled + "; every finding and interval it had of it " + producer.heard);
         FindingView own = null;
         for (FindingView finding : ReporterFindings.printedIn(output)) {
             if (finding.rule().equals("produce-pipeline-below-bdp")
@@ -443,7 +450,10 @@ class RemoteProducerLabIT {
         boolean done;
         /** The distinct busy intervals the agent sampled of this producer's connections in its latest round. */
         final Set<String> sampled = new TreeSet<>();
-        /** Every finding of the agent's for this producer in its latest round, info included: what a failure shows. */
+        /**
+         * Every finding of the agent's for this producer in its latest round, info included, and every interval it
+         * sampled of it, busy or not: what a failure shows.
+         */
         final Set<String> heard = new TreeSet<>();
 
         /** A Java producer is given its acks; kcat keeps librdkafka's own default, which is acks=all. */

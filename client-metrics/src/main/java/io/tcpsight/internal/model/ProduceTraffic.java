@@ -46,8 +46,8 @@ public final class ProduceTraffic {
 
     /**
      * The same, with the mean size of a batch in the requests whose partitions the broker read
-     * (each such request's bytes over its partitions): a batch's fill from the same requests' bytes
-     * and partitions. The interval's mean request over the latest read request's partitions mixes
+     * (their bytes over their partitions; NaN for none): a batch's fill from the same requests'
+     * bytes and partitions. The interval's mean request over the latest read request's partitions mixes
      * two requests: a flow of single full batches whose read request held four read as quarter-full.
      */
     public ProduceTraffic(

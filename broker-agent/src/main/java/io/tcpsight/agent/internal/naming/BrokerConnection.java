@@ -77,8 +77,8 @@ final class BrokerConnection {
             counts.partitionsPerProduce = partitions;
         }
         if (partitions > 0) {
-            counts.readBytes += bytes;
             counts.readPartitions += partitions;
+            counts.readBytes += bytes;
         }
         counts.bytes += bytes;
         counts.requests++;
@@ -105,14 +105,23 @@ final class BrokerConnection {
             return null;
         }
         int partitions = counts.partitionsPerProduce;
+        // the read requests of this interval, or the last interval that had one: the fill as it is now, never the
+        // flow's history (a producer backlogged at first and paced by its application since reads as paced)
+        long readBytes = counts.readBytes;
         long readPartitions = counts.readPartitions;
+        long newPartitions = readPartitions - counts.intervalReadPartitions;
+        if (newPartitions > 0) {
+            counts.meanBatchBytes = (double) (readBytes - counts.intervalReadBytes) / newPartitions;
+        }
+        counts.intervalReadBytes = readBytes;
+        counts.intervalReadPartitions = readPartitions;
         return new ProduceTraffic(
                 requests - previousRequests,
                 bytes - previousBytes,
                 (nowNanos - start) / 1e9,
                 partitions < 0 ? null : partitions,
                 (start - counts.firstNanos) / 1e9,
-                readPartitions == 0 ? Double.NaN : (double) counts.readBytes / readPartitions);
+                counts.meanBatchBytes);
     }
 
     /** A producing connection's counts. */
@@ -123,12 +132,18 @@ final class BrokerConnection {
         volatile long requests;
         volatile long bytes;
         volatile int partitionsPerProduce = -1;
-        /* the requests whose partitions were read, since the flow began: their bytes and partitions summed */
-        volatile long readBytes;
+        /*
+         * the requests whose partitions were read: their bytes and partitions summed (the partitions written first,
+         * the bytes read first, so a reading never holds a request's bytes without its partitions)
+         */
         volatile long readPartitions;
+        volatile long readBytes;
         /* the sampling thread's own: the counts at the end of the previous interval */
         long intervalRequests;
         long intervalBytes;
+        long intervalReadBytes;
+        long intervalReadPartitions;
+        double meanBatchBytes = Double.NaN;
     }
 
     /**

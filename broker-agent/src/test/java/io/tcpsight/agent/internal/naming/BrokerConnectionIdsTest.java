@@ -76,12 +76,19 @@ class BrokerConnectionIdsTest {
         assertEquals(28_875, traffic.bytesPerRequest());
         assertEquals(4, traffic.partitionsPerRequest().getAsInt(), "the latest read request's partitions");
         assertEquals(16_500, traffic.meanBatchBytes().getAsDouble(), 0.001);
+        assertEquals(
+                16_500,
+                traffic.withBuffer(33_554_432, 1_048_576).meanBatchBytes().getAsDouble(),
+                0.001,
+                "kept with the producer's pushed buffer");
         ids.find("a-1").produced(8_000, 2); // read: two half-full batches
         ProduceTraffic later = ids.requestedSettings(a).produceTraffic().orElseThrow();
-        assertEquals((66_000 + 8_000) / 6.0, later.meanBatchBytes().getAsDouble(), 0.001, "over the flow so far");
+        assertEquals(
+                4_000, later.meanBatchBytes().getAsDouble(), 0.001, "this interval's read requests, not the flow's");
         ids.find("a-1").produced(1_000, 0); // a request of no partition counts no batch
-        ProduceTraffic none = ids.requestedSettings(a).produceTraffic().orElseThrow();
-        assertEquals((66_000 + 8_000) / 6.0, none.meanBatchBytes().getAsDouble(), 0.001);
+        ids.find("a-1").produced(16_500, -1); // not read
+        ProduceTraffic unread = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        assertEquals(4_000, unread.meanBatchBytes().getAsDouble(), 0.001, "the last interval with a read request");
     }
 
     /**
