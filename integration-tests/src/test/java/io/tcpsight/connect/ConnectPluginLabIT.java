@@ -39,7 +39,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -354,11 +353,7 @@ class ConnectPluginLabIT {
         LabTopics.create(broker, "bulk", partitions);
         // the topic is filled beside the broker while the worker starts across the line (round trips, mostly):
         // both are setup, and the connectors start once both are done
-        List<AutoCloseable> ready = Together.start(List.<Callable<AutoCloseable>>of(
-                () -> {
-                    LabTopics.fillBesideBroker(lab, broker, "bulk", records, recordBytes);
-                    return () -> {};
-                },
+        try (LabConnectWorker worker = Together.startWhile(
                 () -> LabConnectWorker.start(
                         lab,
                         broker,
@@ -374,8 +369,11 @@ class ConnectPluginLabIT {
                                 "config.providers.tcpsight.class",
                                 "io.tcpsight.connect.TcpsightConfigProvider",
                                 "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
-                                "200"))));
-        try (LabConnectWorker worker = (LabConnectWorker) ready.get(1)) {
+                                "200")),
+                () -> {
+                    LabTopics.fillBesideBroker(lab, broker, "bulk", records, recordBytes);
+                    return null;
+                })) {
             Map<String, String> sink = new HashMap<>(Map.of(
                     "connector.class",
                     "org.apache.kafka.connect.file.FileStreamSinkConnector",

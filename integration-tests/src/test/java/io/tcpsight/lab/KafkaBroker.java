@@ -153,7 +153,6 @@ public final class KafkaBroker implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private String agentArguments;
         private final List<String> jvmOptions = new ArrayList<>();
-        private boolean shortLived;
         /** The JVM the broker runs on: the lab's own unless {@link #onRuntime} says otherwise. */
         private Path javaHome = Path.of(System.getProperty("java.home"));
         /** null: the agent this build made. */
@@ -334,7 +333,6 @@ public final class KafkaBroker implements AutoCloseable {
          */
         public Builder shortLivedJvm() {
             jvmOptions.addAll(LabJvm.SHORT_LIVED);
-            shortLived = true;
             return this;
         }
 
@@ -461,7 +459,7 @@ public final class KafkaBroker implements AutoCloseable {
                 properties.setProperty("share.coordinator.state.topic.min.isr", "1");
             }
             properties.setProperty("group.initial.rebalance.delay.ms", "0");
-            if (shortLived) {
+            if (jvmOptions.containsAll(LabJvm.SHORT_LIVED)) {
                 properties.setProperty("offsets.topic.num.partitions", "1");
             }
             properties.putAll(overrides);

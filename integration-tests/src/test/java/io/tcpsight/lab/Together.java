@@ -32,6 +32,21 @@ public final class Together {
         return ended.results;
     }
 
+    /**
+     * Starts this while that runs (setup the start does not touch, such as a topic's fill), and returns
+     * what started once both have ended; if either fails, what started is closed.
+     */
+    @SuppressWarnings("unchecked") // the second of the two is the start's own result
+    public static <T extends AutoCloseable> T startWhile(Callable<T> start, Callable<Void> alongside) throws Exception {
+        List<AutoCloseable> both = start(List.of(
+                () -> {
+                    alongside.call();
+                    return () -> {};
+                },
+                start::call));
+        return (T) both.get(1);
+    }
+
     /** Runs these at once. */
     public static void run(List<Callable<Void>> parts) throws Exception {
         Ended<Void> ended = await(parts);

@@ -199,11 +199,7 @@ class MirrorMakerLabIT {
         LabTopics.create(far.node(1), "orders", PARTITIONS);
         // the topic is filled beside the far brokers while the worker starts beside the near one: both are
         // setup, and every window below starts once both are done
-        List<AutoCloseable> ready = Together.start(List.<Callable<AutoCloseable>>of(
-                () -> {
-                    LabTopics.fillBesideBroker(lab, far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
-                    return () -> {};
-                },
+        try (LabConnectWorker worker = Together.startWhile(
                 () -> LabConnectWorker.start(
                         lab,
                         near,
@@ -215,8 +211,11 @@ class MirrorMakerLabIT {
                                 "config.providers.tcpsight.param.tcpsight.target.throughput.mbit",
                                 Integer.toString(LINE_MBIT),
                                 "config.providers.tcpsight.param.tcpsight.cluster.far.bootstrap.servers",
-                                far.bootstrapServers()))));
-        try (LabConnectWorker worker = (LabConnectWorker) ready.get(1)) {
+                                far.bootstrapServers())),
+                () -> {
+                    LabTopics.fillBesideBroker(lab, far.node(1), "orders", BULK_RECORDS, RECORD_BYTES);
+                    return null;
+                })) {
             // what crosses the line: the record batches as the log holds them, a fetch response's bulk
             long logBytes = LabTopics.logBytes(far.node(1), "orders");
             // Kafka's defaults (one task), source alias "far": records land in far.orders
