@@ -235,6 +235,8 @@ class RemoteProducerLabIT {
         Map<String, FindingView> findings = new LinkedHashMap<>();
         producer.sampled.clear();
         producer.heard.clear();
+        producer.runStartNanos = System.nanoTime();
+        producer.polls = 0;
         producer.rate = producer.library.equals("java")
                 ? runJava(lab, broker, round, producer, findings)
                 : runKcat(lab, broker, round, producer, findings);
@@ -272,6 +274,10 @@ class RemoteProducerLabIT {
             Thread.sleep(1000);
         }
         assertEquals(0, process.awaitExit(Duration.ofSeconds(30)), process.output());
+        process.output()
+                .lines()
+                .filter(l -> l.startsWith("DEBUGT"))
+                .forEach(l -> System.out.println("DEBUGT " + producer.clientId() + " " + round + " " + l));
         Matcher rate = process.awaitLine("^rate (\\d+)$", Duration.ZERO);
         assertTrue(process.output().contains("failed 0"), process.output());
         if (round == 0) {
@@ -339,13 +345,17 @@ class RemoteProducerLabIT {
      */
     private static void collect(KafkaBroker broker, Producer producer, Map<String, FindingView> findings)
             throws Exception {
+        producer.polls++;
+        String at = String.format("%.1f s", (System.nanoTime() - producer.runStartNanos) / 1e9);
         for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=200"))) {
             if (producer.clientId().equals(connection.clientId()) && connection.interval() != null) {
-                producer.heard.add(String.format(
-                        "%s received %.0f B/s over %.1f s",
-                        connection.connection().remote(),
-                        connection.interval().receiveRateBytesPerSecond(),
-                        connection.interval().seconds()));
+                producer.heard.putIfAbsent(
+                        String.format(
+                                "%s received %.0f B/s over %.1f s",
+                                connection.connection().remote(),
+                                connection.interval().receiveRateBytesPerSecond(),
+                                connection.interval().seconds()),
+                        at);
             }
             if (producer.clientId().equals(connection.clientId())
                     && connection.interval() != null
@@ -357,7 +367,7 @@ class RemoteProducerLabIT {
         }
         for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
             if (producer.clientId().equals(finding.connection().clientId())) {
-                producer.heard.add(finding.brief());
+                producer.heard.putIfAbsent(finding.brief(), at);
                 if (!finding.severity().equals("info")) {
                     findings.putIfAbsent(finding.rule(), finding);
                 }
@@ -381,7 +391,11 @@ class RemoteProducerLabIT {
                                 .findFirst()
                                 .orElse("none printed")
                         + "; the agent's busy intervals of it "
-                        + producer.sampled + "; every finding and interval it had of it " + producer.heard);
+                        + producer.sampled
+                        + "; every finding and interval it had of it, with when a poll first saw it ("
+                        + producer.polls + " polls in "
+                        + String.format("%.1f s", (System.nanoTime() - producer.runStartNanos) / 1e9) + ") "
+                        + producer.heard);
         FindingView own = null;
         for (FindingView finding : ReporterFindings.printedIn(output)) {
             if (finding.rule().equals("produce-pipeline-below-bdp")
@@ -452,9 +466,14 @@ class RemoteProducerLabIT {
         final Set<String> sampled = new TreeSet<>();
         /**
          * Every finding of the agent's for this producer in its latest round, info included, and every interval it
-         * sampled of it, busy or not: what a failure shows.
+         * sampled of it, busy or not, each with the seconds into the run at which a poll first saw it: what a failure
+         * shows.
          */
-        final Set<String> heard = new TreeSet<>();
+        final Map<String, String> heard = new LinkedHashMap<>();
+        /** When the latest run began, and how many times the agent was polled during it. */
+        long runStartNanos;
+
+        int polls;
 
         /** A Java producer is given its acks; kcat keeps librdkafka's own default, which is acks=all. */
         Producer(String library, String acks) {
