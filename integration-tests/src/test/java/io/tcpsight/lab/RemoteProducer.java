@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * otherwise, 1,000-byte records written as fast as it takes them, in a JVM of its own. Run by lab
  * tests as a child process: {@code BOOTSTRAP TOPIC CLIENT_ID SECONDS [key=value ...]}, SECONDS from
  * when it knows its topic's partitions. Prints
- * {@code rate BYTES_PER_SECOND} from its own metric {@code outgoing-byte-total} over the run after
+ * {@code sending after N ms} (from its start), then {@code rate BYTES_PER_SECOND} from its own metric {@code outgoing-byte-total} over the run after
  * its first {@value #WARM_UP_SECONDS} s (the window's growth), and {@code failed N} for records that
  * failed meanwhile; what is still buffered at the end is dropped. Given {@code metric.reporters}
  * (the tcpsight reporter), it prints the reporter's findings once a second, as
@@ -69,10 +69,12 @@ public final class RemoteProducer {
                 printClientInstance(producer, start, seconds);
             }
             // The run is timed from here, once the producer knows its topic: its construction and first metadata took
-            // 3.1-3.6 s, measured for three producers with the reporter starting at once on two cores (7.2-8.0 s with
-            // three busy loops beside), and a run timed from main left the broker one interval of its records or none.
+            // 3.1-3.6 s, measured for two producers with the reporter starting at once beside kcat on two cores
+            // (7.2-8.0 s with three busy loops beside), and a run timed from main left the broker one interval of its
+            // records or none.
             producer.partitionsFor(args[1]);
             long sending = System.nanoTime();
+            System.out.printf("sending after %d ms%n", (sending - start) / 1_000_000L);
             long warmedUp = sending + WARM_UP_SECONDS * 1_000_000_000L;
             long end = sending + seconds * 1_000_000_000L;
             long nextReport = sending + 1_000_000_000L;

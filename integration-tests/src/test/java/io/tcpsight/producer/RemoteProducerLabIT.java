@@ -274,10 +274,6 @@ class RemoteProducerLabIT {
             Thread.sleep(1000);
         }
         assertEquals(0, process.awaitExit(Duration.ofSeconds(30)), process.output());
-        process.output()
-                .lines()
-                .filter(l -> l.startsWith("DEBUGT"))
-                .forEach(l -> System.out.println("DEBUGT " + producer.clientId() + " " + round + " " + l));
         Matcher rate = process.awaitLine("^rate (\\d+)$", Duration.ZERO);
         assertTrue(process.output().contains("failed 0"), process.output());
         if (round == 0) {
@@ -392,8 +388,13 @@ class RemoteProducerLabIT {
                                 .orElse("none printed")
                         + "; the agent's busy intervals of it "
                         + producer.sampled
-                        + "; every finding and interval it had of it, with when a poll first saw it ("
-                        + producer.polls + " polls in "
+                        + "; the producer's start: "
+                        + output.lines()
+                                .filter(line -> line.startsWith("sending after "))
+                                .findFirst()
+                                .orElse("none printed")
+                        + "; every finding and interval it had of it, with when a poll first saw it, in seconds after"
+                        + " the producer's launch (" + producer.polls + " polls in "
                         + String.format("%.1f s", (System.nanoTime() - producer.runStartNanos) / 1e9) + ") "
                         + producer.heard);
         FindingView own = null;
