@@ -16,8 +16,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * A Java producer as an application far from its brokers runs one: Kafka's defaults unless told
  * otherwise, 1,000-byte records written as fast as it takes them, in a JVM of its own. Run by lab
  * tests as a child process: {@code BOOTSTRAP TOPIC CLIENT_ID SECONDS [key=value ...]}, SECONDS from
- * when it knows its topic's partitions. Prints
- * {@code sending after N ms} (from its start), then {@code rate BYTES_PER_SECOND} from its own metric {@code outgoing-byte-total} over the run after
+ * when it knows its topic's partitions. Prints {@code sending after N ms} (from its start), then
+ * {@code rate BYTES_PER_SECOND} from its own metric {@code outgoing-byte-total} over the run after
  * its first {@value #WARM_UP_SECONDS} s (the window's growth), and {@code failed N} for records that
  * failed meanwhile; what is still buffered at the end is dropped. Given {@code metric.reporters}
  * (the tcpsight reporter), it prints the reporter's findings once a second, as

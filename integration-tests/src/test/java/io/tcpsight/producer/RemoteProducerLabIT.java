@@ -342,22 +342,21 @@ class RemoteProducerLabIT {
     private static void collect(KafkaBroker broker, Producer producer, Map<String, FindingView> findings)
             throws Exception {
         producer.polls++;
-        String at = String.format("%.1f s", (System.nanoTime() - producer.runStartNanos) / 1e9);
+        String at = producer.sinceLaunch();
         for (ConnectionView connection : ConnectionView.list(broker.agentGet("/connections?top=200"))) {
-            if (producer.clientId().equals(connection.clientId()) && connection.interval() != null) {
-                producer.heard.putIfAbsent(
-                        String.format(
-                                "%s received %.0f B/s over %.1f s",
-                                connection.connection().remote(),
-                                connection.interval().receiveRateBytesPerSecond(),
-                                connection.interval().seconds()),
-                        at);
+            if (!producer.clientId().equals(connection.clientId()) || connection.interval() == null) {
+                continue;
             }
-            if (producer.clientId().equals(connection.clientId())
-                    && connection.interval() != null
-                    // the producer's records, not its metadata: a tenth of the line at least (the last run, whose
-                    // silence this proves, must reach 80% of it anyway)
-                    && connection.interval().receiveRateBytesPerSecond() >= 0.1 * LINE_BYTES_PER_SECOND) {
+            producer.heard.putIfAbsent(
+                    String.format(
+                            "%s received %.0f B/s over %.1f s",
+                            connection.connection().remote(),
+                            connection.interval().receiveRateBytesPerSecond(),
+                            connection.interval().seconds()),
+                    at);
+            // the producer's records, not its metadata: a tenth of the line at least (the last run, whose silence
+            // this proves, must reach 80% of it anyway)
+            if (connection.interval().receiveRateBytesPerSecond() >= 0.1 * LINE_BYTES_PER_SECOND) {
                 producer.sampled.add(connection.connection().remote() + " " + connection.interval());
             }
         }
@@ -382,20 +381,11 @@ class RemoteProducerLabIT {
         assertTrue(
                 broker != null,
                 "the agent judged the default pipeline: " + agent.keySet() + "; the producer's own account: "
-                        + output.lines()
-                                .filter(line -> line.startsWith("pipeline "))
-                                .findFirst()
-                                .orElse("none printed")
-                        + "; the agent's busy intervals of it "
-                        + producer.sampled
-                        + "; the producer's start: "
-                        + output.lines()
-                                .filter(line -> line.startsWith("sending after "))
-                                .findFirst()
-                                .orElse("none printed")
+                        + firstLine(output, "pipeline ")
+                        + "; the agent's busy intervals of it " + producer.sampled
+                        + "; the producer's start: " + firstLine(output, "sending after ")
                         + "; every finding and interval it had of it, with when a poll first saw it, in seconds after"
-                        + " the producer's launch (" + producer.polls + " polls in "
-                        + String.format("%.1f s", (System.nanoTime() - producer.runStartNanos) / 1e9) + ") "
+                        + " the producer's launch (" + producer.polls + " polls in " + producer.sinceLaunch() + ") "
                         + producer.heard);
         FindingView own = null;
         for (FindingView finding : ReporterFindings.printedIn(output)) {
@@ -408,6 +398,14 @@ class RemoteProducerLabIT {
         assertEquals("client", own.connection().role(), own.brief());
         assertEquals(clientSettings(broker), clientSettings(own), "the reporter's remedy against the agent's");
         producer.story.add("round 0, the producer's own reporter: " + own.brief());
+    }
+
+    /** The first line of a process's output that starts so, or "none printed". */
+    private static String firstLine(String output, String prefix) {
+        return output.lines()
+                .filter(line -> line.startsWith(prefix))
+                .findFirst()
+                .orElse("none printed");
     }
 
     private static List<String> clientSettings(FindingView finding) {
@@ -471,7 +469,7 @@ class RemoteProducerLabIT {
          * shows.
          */
         final Map<String, String> heard = new LinkedHashMap<>();
-        /** When the latest run began, and how many times the agent was polled during it. */
+        /** When the latest run began (its producer's launch), and how many times the agent was polled during it. */
         long runStartNanos;
 
         int polls;
@@ -483,6 +481,11 @@ class RemoteProducerLabIT {
             if (library.equals("java")) {
                 settings.put("acks", acks);
             }
+        }
+
+        /** Seconds since the latest run's launch, as the failure quotes them. */
+        String sinceLaunch() {
+            return String.format("%.1f s", (System.nanoTime() - runStartNanos) / 1e9);
         }
 
         String clientId() {
