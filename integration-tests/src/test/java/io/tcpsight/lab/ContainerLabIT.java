@@ -163,13 +163,14 @@ class ContainerLabIT {
             double connectionsBefore = metric(consumer.metrics(), "consumer-metrics", "connection-creation-total");
 
             kafka.hostProxy().toxics().resetPeer("reset", ToxicDirection.DOWNSTREAM, 0);
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (int i = records / 2; i < records; i++) {
-                producer.send(new ProducerRecord<>("resets", "record-" + i)); // buffered and retried by the producer
+                sends.add(producer.send(new ProducerRecord<>("resets", "record-" + i))); // buffered and retried
             }
             received += drain(consumer, seen, 3000);
             kafka.hostProxy().toxics().get("reset").remove();
 
-            producer.flush();
+            awaitAcknowledged(sends, "resets");
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (seen.size() < records && System.nanoTime() < deadline) {
                 received += drain(consumer, seen, 1000);
@@ -180,6 +181,36 @@ class ContainerLabIT {
                     connectionsBefore, connectionsAfter, seen.size(), records, received);
             assertTrue(connectionsAfter > connectionsBefore, "the consumer reconnected after the resets");
             assertEquals(records, seen.size(), "no record lost");
+        }
+    }
+
+    /**
+     * Each send acknowledged within 60 s of the resets' end (a second or two here), else the failure
+     * says what the path looked like then. Twice in fresh clones beside other classes the producer
+     * reconnected to the proxy's port every second for minutes after the toxic was removed (Toxiproxy's
+     * own open issue 465 reports a proxy that refuses connections after a reset_peer toxic is removed):
+     * whether a new connection passes the proxy, what the proxy holds and what it logged tell the proxy
+     * from the client.
+     */
+    private static void awaitAcknowledged(List<Future<RecordMetadata>> sends, String topic) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (Future<RecordMetadata> send : sends) {
+            try {
+                send.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException failure) {
+                System.out.println("after the resets, a send to " + topic + " failed: " + failure
+                        + "\nhost proxy toxics: "
+                        + kafka.hostProxy().toxics().getAll().stream()
+                                .map(Toxic::getName)
+                                .toList()
+                        + ", enabled: " + kafka.hostProxy().isEnabled()
+                        + "\na new client through the proxy: " + describe(topic));
+                String proxyLogs = kafka.toxiproxy().getLogs();
+                System.out.println("proxy log tail:\n" + proxyLogs.substring(Math.max(0, proxyLogs.length() - 10_000)));
+                String logs = kafka.broker().getLogs();
+                System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
+                throw failure;
+            }
         }
     }
 

@@ -111,6 +111,11 @@ public final class ProxiedKafka implements AutoCloseable {
         return network;
     }
 
+    /** The proxy's container, for its log when a fault outlives its toxic. */
+    public ToxiproxyContainer toxiproxy() {
+        return toxiproxy;
+    }
+
     public GenericContainer<?> broker() {
         return broker;
     }
