@@ -7,14 +7,16 @@ build's own JVMs").
 
 `sample` reads, every 2 s, the CPU time (user + system) of every thread of every Java process
 (/proc/PID/task/TID/stat) and keeps each thread's last reading, with its process's kind (Maven, a
-test JVM, a broker, a Connect worker, another Java) and its name; it rewrites OUT.json every 10 s.
-A thread that lives under 2 s may be missed. `report` prints each kind's CPU seconds by thread
+test JVM, a broker, a Connect worker, another Java) and its name; it rewrites OUT.json every 10 s
+and once more when stopped (SIGTERM or Ctrl-C). A thread's CPU after its last reading, up to 2 s,
+is not counted, and a thread that lives under 2 s may be missed. `report` prints each kind's CPU seconds by thread
 name, the JIT's compiler threads and the collector's threads each counted as one.
 """
 import collections
 import json
 import os
 import re
+import signal
 import sys
 import time
 
@@ -40,8 +42,21 @@ def kind(pid):
     return "other Java"
 
 
+def write(seen, out):
+    with open(out + ".part", "w") as file:
+        json.dump(seen, file)
+    os.replace(out + ".part", out)
+
+
 def sample(out):
-    seen = {}  # "pid/tid" -> [kind, thread name, cpu ticks]
+    seen = {}  # "pid/tid@start" -> [kind, thread name, cpu ticks]
+
+    def stop(signum, frame):
+        write(seen, out)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     written = 0.0
     while True:
         for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -59,10 +74,10 @@ def sample(out):
                     continue
                 name = stat[stat.index("(") + 1:stat.rindex(")")]
                 fields = stat[stat.rindex(")") + 2:].split()
-                seen[f"{pid}/{tid}"] = [what, name, int(fields[11]) + int(fields[12])]
+                # fields[0] is stat's third field: utime and stime are its 14th and 15th, the start its 22nd
+                seen[f"{pid}/{tid}@{fields[19]}"] = [what, name, int(fields[11]) + int(fields[12])]
         if time.time() - written > 10:
-            with open(out, "w") as file:
-                json.dump(seen, file)
+            write(seen, out)
             written = time.time()
         time.sleep(2)
 

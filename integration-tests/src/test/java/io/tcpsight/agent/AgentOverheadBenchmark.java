@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.tcpsight.lab.BenchmarkJit;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabPrerequisites;
 import java.io.IOException;
@@ -28,6 +29,7 @@ class AgentOverheadBenchmark {
 
     @Test
     void brokerWithAndWithoutTheAgent() throws Exception {
+        BenchmarkJit.requireFullJit();
         LabPrerequisites.requireKafkaRuntime();
         Map<Boolean, List<double[]>> results = Map.of(false, new ArrayList<>(), true, new ArrayList<>());
         for (int round = 0; round < ROUNDS; round++) {

@@ -2,6 +2,7 @@ package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tcpsight.lab.BenchmarkJit;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.LabDoctor;
 import io.tcpsight.lab.LabPrerequisites;
@@ -42,6 +43,7 @@ class AttachCostBenchmark {
 
     @Test
     void attachingTheAgentToALoadedBroker() throws Exception {
+        BenchmarkJit.requireFullJit();
         LabPrerequisites.requireKafkaRuntime();
         Path java17 = Path.of(System.getProperty("java.home"));
         Path java25 = LabPrerequisites.requireJavaRuntime(25);

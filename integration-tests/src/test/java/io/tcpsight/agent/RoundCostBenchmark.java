@@ -1,5 +1,6 @@
 package io.tcpsight.agent;
 
+import io.tcpsight.lab.BenchmarkJit;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaHello;
 import io.tcpsight.lab.LabAwait;
@@ -46,6 +47,7 @@ class RoundCostBenchmark {
 
     @Test
     void oneRoundAtManyIdleConnections() throws Exception {
+        BenchmarkJit.requireFullJit();
         LabPrerequisites.requireKafkaRuntime();
         List<Path> jars = new ArrayList<>();
         for (String jar : AGENTS.split(",")) {

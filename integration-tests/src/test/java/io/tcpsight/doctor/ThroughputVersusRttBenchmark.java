@@ -1,5 +1,6 @@
 package io.tcpsight.doctor;
 
+import io.tcpsight.lab.BenchmarkJit;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -47,6 +48,7 @@ class ThroughputVersusRttBenchmark {
      */
     @Test
     void consumeThroughputAgainstRtt() throws Exception {
+        BenchmarkJit.requireFullJit();
         String csvInput = System.getProperty("curve.csv");
         List<double[]> rows = readCsv(csvInput);
         for (int rtt : csvInput != null ? new int[0] : RTT_MS) {
