@@ -11,7 +11,10 @@ sample; every 5 s it also keeps the host's CPU time and idle time (/proc/stat); 
 OUT.json every 10 s. A process that lives under a second may be missed.
 `report` prints the CPU seconds by kind and, given the run's log (its SlowestTests timeline), by
 the test classes running when each process started, and how busy the host's CPUs were over
-each class's span.
+each class's span. Every 5 s `sample` also reads each Java thread's CPU time
+(/proc/PID/task/TID/stat) and `report` prints each kind's CPU by thread name, the JIT's compiler
+threads and the collector's counted as one each (docs/lab.md, "The JIT of the build's own JVMs"); a
+thread's CPU after its last reading, up to 5 s, is not counted.
 """
 import collections
 import json
@@ -59,6 +62,7 @@ def host_ticks():
 def sample(out):
     seen = {}  # "pid@starttime" -> [kind, first seen, cpu ticks, last seen]
     host = []  # [time, cpu ticks, idle ticks] every 5 s
+    threads = {}  # "pid@starttime/tid" -> [kind, thread name, cpu ticks] of Java processes, every 5 s
     last_write = 0
     while True:
         now = time.time()
@@ -80,12 +84,45 @@ def sample(out):
                 seen[key][3] = now
             except (OSError, ValueError, IndexError):
                 continue  # ended meanwhile
+        if host[-1][0] == now:
+            read_threads(seen, now, threads)
         if now - last_write >= 10:
             with open(out + ".tmp", "w") as tmp:
-                json.dump({"processes": seen, "host": host}, tmp)
+                json.dump({"processes": seen, "host": host, "threads": threads}, tmp)
             os.replace(out + ".tmp", out)
             last_write = now
         time.sleep(1)
+
+
+def read_threads(seen, now, threads):
+    """Each thread's CPU time of the Java processes seen alive at `now`."""
+    for key, (what, _, _, last) in seen.items():
+        if last != now or not what.startswith("java"):
+            continue
+        pid = key.split("@")[0]
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                    text = stat.read()
+                fields = text[text.rindex(")") + 2:].split()
+                threads[f"{key}/{tid}"] = [what, text[text.index("(") + 1:text.rindex(")")],
+                                           int(fields[11]) + int(fields[12])]
+            except (OSError, ValueError, IndexError):
+                continue  # ended meanwhile
+
+
+def thread_group(name):
+    if "C2 Compiler" in name:
+        return "JIT C2"
+    if "C1 Compiler" in name:
+        return "JIT C1"
+    if name.startswith(("GC Thread", "G1 ", "VM Thread")):
+        return "collector and VM"
+    return re.sub(r"[0-9]+", "N", name)
 
 
 def busy(host, start, end):
@@ -107,6 +144,14 @@ def report(path, run_log=None):
     print(f"{total:.0f} CPU-s over {len(seen)} processes")
     for what, seconds in by_kind.most_common(25):
         print(f"{seconds:8.0f} s {100 * seconds / total:5.1f} %  x{count[what]:<4d} {what}")
+    by_thread = collections.defaultdict(collections.Counter)
+    for what, name, ticks in data.get("threads", {}).values():
+        by_thread[what][thread_group(name)] += ticks / TICKS
+    if by_thread:
+        print("by thread, the Java kinds that took most:")
+    for what, groups in sorted(by_thread.items(), key=lambda item: -sum(item[1].values()))[:8]:
+        top = ", ".join(f"{name} {seconds:.1f}" for name, seconds in groups.most_common(6))
+        print(f"{sum(groups.values()):8.0f} s  {what}: {top}")
     if run_log is None:
         return
     log = open(run_log).read()

@@ -200,21 +200,7 @@ class ContainerLabIT {
             try {
                 send.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (ExecutionException | TimeoutException failure) {
-                try {
-                    System.out.println("after the resets, a send to " + topic + " failed: " + failure
-                            + "\nhost proxy toxics: "
-                            + kafka.hostProxy().toxics().getAll().stream()
-                                    .map(Toxic::getName)
-                                    .toList()
-                            + "\na new client through the proxy: " + describe(topic));
-                    String proxyLogs = kafka.toxiproxy().getLogs();
-                    System.out.println(
-                            "proxy log tail:\n" + proxyLogs.substring(Math.max(0, proxyLogs.length() - 10_000)));
-                    String logs = kafka.broker().getLogs();
-                    System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
-                } catch (Exception unreadable) {
-                    failure.addSuppressed(unreadable);
-                }
+                printPath("after the resets, a send to " + topic, failure, topic);
                 producer.close(Duration.ofSeconds(5));
                 throw failure;
             }
@@ -267,17 +253,32 @@ class ContainerLabIT {
                     send.get(150, TimeUnit.SECONDS);
                 } catch (ExecutionException | TimeoutException failure) {
                     // Once seen in CI (the batch expired unsent); say what the proxy and the broker looked like.
-                    System.out.println("produce to " + topic + " failed: " + failure + "\nhost proxy toxics: "
-                            + kafka.hostProxy().toxics().getAll().stream()
-                                    .map(Toxic::getName)
-                                    .toList() + ", enabled: "
-                            + kafka.hostProxy().isEnabled());
-                    System.out.println("partitions of " + topic + " as the broker describes them: " + describe(topic));
-                    String logs = kafka.broker().getLogs();
-                    System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
+                    printPath("produce to " + topic, failure, topic);
                     throw failure;
                 }
             }
+        }
+    }
+
+    /**
+     * What the path looked like when a send failed: the proxy's toxics, the topic's partitions as a
+     * new client through the proxy gets them (a leaderless partition, or no answer), and the proxy's
+     * and the broker's log tails. A part that cannot be read is added to the failure, never put in
+     * its place.
+     */
+    private static void printPath(String what, Exception failure, String topic) {
+        try {
+            System.out.println(what + " failed: " + failure + "\nhost proxy toxics: "
+                    + kafka.hostProxy().toxics().getAll().stream()
+                            .map(Toxic::getName)
+                            .toList()
+                    + "\npartitions of " + topic + " as a new client through the proxy gets them: " + describe(topic));
+            String proxyLogs = kafka.toxiproxy().getLogs();
+            System.out.println("proxy log tail:\n" + proxyLogs.substring(Math.max(0, proxyLogs.length() - 10_000)));
+            String logs = kafka.broker().getLogs();
+            System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
+        } catch (Exception unreadable) {
+            failure.addSuppressed(unreadable);
         }
     }
 
