@@ -45,7 +45,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * the worker each raise {@code small-receive-buffer} for it. The plugin serves /tcpsight/*, its
  * placeholder resolves to a fetch size of its own, and every record reaches the sink once. Kafka
  * 4.3.1's broker and worker run on Temurin 25 with {@code --enable-native-access=ALL-UNNAMED}, as
- * the docs say, and neither prints a JEP 472 warning.
+ * the docs say, and neither prints a JEP 472 warning; Kafka 3.9.2's run on Java 11, the oldest Java
+ * the agent and the plugin support.
  */
 // The class runs in the lab lane, last of its shared part (LaneOrder), where the other lane should have ended; its
 // releases run three at once on threads of its own, each in its own lab. CONCURRENT on the class would run it
@@ -61,6 +62,11 @@ class VersionMatrixLabIT {
     private static final int RECORDS = 1_000;
     /** Kafka's newest release with a Connect runtime in the lab; it runs on Java 25. */
     private static final Version JAVA_25_RELEASE = Version.V4_3;
+    /**
+     * Kafka's last 3.x release runs on Java 11, the oldest Java the agent and the plugin are built
+     * for (docs/before-you-install.md): Kafka 4.x brokers and workers need Java 17.
+     */
+    private static final Version JAVA_11_RELEASE = Version.V3_9;
     /** What docs/broker-agent.md and docs/connect-plugin.md give for Java 24 and later. */
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
@@ -95,14 +101,18 @@ class VersionMatrixLabIT {
                 .link(Link.rtt(Duration.ofMillis(50)).rateMbit(200))
                 .clientInNamespace());
         // The newest release the lab's Connect runs on goes on Temurin 25 with the documented option, the
-        // broker and the worker alike; the others on the lab's Java 17.
+        // broker and the worker alike; the last 3.x on Java 11 (which refuses that option); the others on the
+        // lab's Java 17.
         boolean onJava25 = release == JAVA_25_RELEASE;
+        boolean onJava11 = release == JAVA_11_RELEASE;
         // A smoke test of starts, names and findings: its Kafka JVMs compile with C1 alone (LabJvm.SHORT_LIVED).
         LabJvm jvm = (onJava25
                         ? LabJvm.ofThisJvm()
                                 .onRuntime(LabPrerequisites.requireJavaRuntime(25))
                                 .withOptions(List.of(NATIVE_ACCESS))
-                        : LabJvm.ofThisJvm())
+                        : onJava11
+                                ? LabJvm.ofThisJvm().onRuntime(LabPrerequisites.requireJavaRuntime(11))
+                                : LabJvm.ofThisJvm())
                 .shortLived();
         KafkaBroker.Builder brokerBuilder = KafkaBroker.inLab(lab)
                 .version(release)
@@ -170,7 +180,7 @@ class VersionMatrixLabIT {
                             + " %d of %d records delivered, the task consumer given %s%n",
                     release.release(),
                     connect.release(),
-                    onJava25 ? "Java 25" : "the lab's Java",
+                    onJava25 ? "Java 25" : onJava11 ? "Java 11" : "the lab's Java",
                     fromPlugin.rule(),
                     fromPlugin.severity(),
                     fromWorkerAgent.rule(),
