@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -24,8 +26,16 @@ import org.junit.jupiter.api.Test;
 class JavaVersionsDocTest {
     private static final Pattern RELEASE =
             Pattern.compile("<maven\\.compiler\\.release>(\\d+)</maven\\.compiler\\.release>");
-    private static final Pattern OR_LATER = Pattern.compile("\\bJava (\\d+) or later\\b");
-    /** The words that name a piece, in a statement after its "Java N or later". */
+    /** Any Java a statement names ("Java 24 and later", "Java 17"): where the pieces of one end. */
+    private static final Pattern ANY_JAVA = Pattern.compile(
+            "\\b(?:Java (\\d+) or later|(?:compiled for|runs on) Java (\\d+)\\b(?! or later)|Java \\d+)\\b");
+    /**
+     * What a piece needs: "Java 11 or later" (the pieces follow), "compiled for Java 17" and "runs on
+     * Java 17" (they come before).
+     */
+    private static final Pattern NEEDS =
+            Pattern.compile("Java (\\d+) or later|(?:compiled for|runs on) Java (\\d+)\\b(?! or later)");
+    /** The words that name a piece. */
     private static final Pattern PIECE = Pattern.compile("\\b(doctor|agent|plugin|reporter)\\b");
 
     /** Each piece's module: the root POM's release holds unless the module sets its own. */
@@ -53,30 +63,64 @@ class JavaVersionsDocTest {
         List<String> stated = new ArrayList<>();
         for (Path page : UserPageFiguresTest.userPages()) {
             for (String statement : UserPageFiguresTest.statements(UserPageFiguresTest.prose(page))) {
-                Matcher orLater = OR_LATER.matcher(statement);
-                while (orLater.find()) {
-                    String piece = piece(page, statement.substring(orLater.end()));
+                List<int[]> mentions = new ArrayList<>();
+                Matcher any = ANY_JAVA.matcher(statement);
+                while (any.find()) {
+                    mentions.add(new int[] {any.start(), any.end()});
+                }
+                for (int i = 0; i < mentions.size(); i++) {
+                    String mention = statement.substring(mentions.get(i)[0], mentions.get(i)[1]);
+                    Matcher need = NEEDS.matcher(mention);
+                    if (!need.matches()) {
+                        continue;
+                    }
+                    // "Java 11 or later for the agent, the plugin and the reporter": the pieces after it, up
+                    // to the next Java it names; "the plugin is compiled for Java 11": the pieces before it,
+                    // back to the last Java it named or a heading
+                    boolean piecesFollow = need.group(1) != null;
+                    String span = piecesFollow
+                            ? statement.substring(
+                                    mentions.get(i)[1],
+                                    i + 1 < mentions.size() ? mentions.get(i + 1)[0] : statement.length())
+                            : statement.substring(
+                                    Math.max(
+                                            i > 0 ? mentions.get(i - 1)[1] : 0,
+                                            // a heading ends what came before (the splitter keeps it)
+                                            statement.lastIndexOf('#', mentions.get(i)[0]) + 1),
+                                    mentions.get(i)[0]);
+                    Set<String> pieces = pieces(page, span);
                     String where = page + ": " + statement;
-                    assertFalse(piece == null, "names no piece, so its Java cannot be checked: " + where);
-                    assertEquals(
-                            compiledRelease(MODULES.get(piece)),
-                            Integer.parseInt(orLater.group(1)),
-                            "the " + piece + "'s Java: " + where);
-                    stated.add(piece + " " + orLater.group(1) + " in " + page.getFileName());
+                    assertFalse(pieces.isEmpty(), "names no piece, so its Java cannot be checked: " + where);
+                    int version = Integer.parseInt(piecesFollow ? need.group(1) : need.group(2));
+                    for (String piece : pieces) {
+                        assertEquals(
+                                compiledRelease(MODULES.get(piece)), version, "the " + piece + "'s Java: " + where);
+                        stated.add(piece + " " + version + " in " + page.getFileName());
+                    }
                 }
             }
         }
         // the pages known to restate it: a pattern that stopped matching would pass on nothing
         assertTrue(stated.contains("doctor 17 in README.md"), stated.toString());
-        assertTrue(stated.contains("agent 11 in README.md"), stated.toString());
+        assertTrue(stated.contains("reporter 11 in README.md"), stated.toString());
         assertTrue(stated.contains("agent 11 in broker-agent.md"), stated.toString());
         assertTrue(stated.contains("doctor 17 in doctor.md"), stated.toString());
+        assertTrue(stated.contains("plugin 11 in before-you-install.md"), stated.toString());
+        assertTrue(stated.contains("doctor 17 in architecture.md"), stated.toString());
     }
 
-    /** The first piece the statement names after the version, else the page's own piece. */
-    private static String piece(Path page, String after) {
-        Matcher named = PIECE.matcher(after);
-        return named.find() ? named.group(1) : PAGE_PIECE.get(page.getFileName().toString());
+    /** Every piece the text names, else the page's own piece. */
+    private static Set<String> pieces(Path page, String text) {
+        Set<String> pieces = new TreeSet<>();
+        Matcher named = PIECE.matcher(text);
+        while (named.find()) {
+            pieces.add(named.group(1));
+        }
+        String own = PAGE_PIECE.get(page.getFileName().toString());
+        if (pieces.isEmpty() && own != null) {
+            pieces.add(own);
+        }
+        return pieces;
     }
 
     private static Map<String, Integer> table() throws IOException {
@@ -104,8 +148,15 @@ class JavaVersionsDocTest {
 
     private static int compiledRelease(String module) {
         try {
-            Matcher own = RELEASE.matcher(Files.readString(Path.of("..", module, "pom.xml")));
-            Matcher root = RELEASE.matcher(Files.readString(Path.of("..", "pom.xml")));
+            String modulePom = Files.readString(Path.of("..", module, "pom.xml"));
+            String rootPom = Files.readString(Path.of("..", "pom.xml"));
+            // a release set in the compiler plugin's own configuration or a profile would escape this reading
+            assertFalse(
+                    modulePom.contains("<release>") || rootPom.contains("<release>"),
+                    "a <release> beside the property");
+            assertFalse(modulePom.contains("<profile>"), module + "'s POM has a profile that may set its release");
+            Matcher own = RELEASE.matcher(modulePom);
+            Matcher root = RELEASE.matcher(rootPom);
             if (own.find()) {
                 return Integer.parseInt(own.group(1));
             }

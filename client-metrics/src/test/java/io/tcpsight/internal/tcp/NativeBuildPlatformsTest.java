@@ -49,7 +49,24 @@ class NativeBuildPlatformsTest {
                         + CROSS_PACKAGES + ", or run integration-tests/lab/setup.sh);"),
                 run.output);
         assertTrue(run.output.contains(HOST_ONLY), run.output);
-        assertFalse(run.output.contains("libtcpsight.so"), "nothing is built:\n" + run.output);
+    }
+
+    /**
+     * Unless told otherwise the build is for every platform: the Makefile's default, and the
+     * property Maven passes it, whose default is all.
+     */
+    @Test
+    void untoldTheBuildIsForEveryPlatform() throws Exception {
+        Run run = make(null, "TCPSIGHT_CROSS_CC=tcpsight-no-such-cc");
+        assertEquals(2, run.exit, run.output);
+        assertTrue(run.output.contains("cannot build every platform the jar ships"), run.output);
+        String pom = Files.readString(Path.of("pom.xml"));
+        assertTrue(
+                pom.contains("<tcpsight.native.platforms>all</tcpsight.native.platforms>"), "the property's default");
+        String library = pom.substring(
+                pom.indexOf("<id>native-library</id>"),
+                pom.indexOf("</execution>", pom.indexOf("<id>native-library</id>")));
+        assertTrue(library.contains("<argument>PLATFORMS=${tcpsight.native.platforms}</argument>"), library);
     }
 
     /** A cross compiler without its libc headers (a second package) cannot compile the shim. */
@@ -76,7 +93,8 @@ class NativeBuildPlatformsTest {
 
     @Test
     void withoutMuslsLibcTheBuildFailsNamingIt() throws Exception {
-        Run run = make("all", "TCPSIGHT_MUSL_LIBC=/nonexistent/libc.so");
+        // a musl-gcc that exists (any command), so that the libc is what is missing
+        Run run = make("all", "TCPSIGHT_MUSL_CC=sh", "TCPSIGHT_MUSL_LIBC=/nonexistent/libc.so");
         assertEquals(2, run.exit, run.output);
         assertTrue(
                 run.output.contains("the musl check needs musl's /nonexistent/libc.so, which is not there"),
@@ -120,6 +138,7 @@ class NativeBuildPlatformsTest {
         assertTrue(run.output.contains("linux-" + CROSS + "/libtcpsight.so"), run.output);
     }
 
+    /** A dry run of the Makefile; platforms null leaves PLATFORMS to the Makefile's default. */
     private Run make(String platforms, String... variables) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(Arrays.asList(
                 "make",
@@ -129,8 +148,10 @@ class NativeBuildPlatformsTest {
                 MAKEFILE_DIR.toString(),
                 "JNI_HOME=" + System.getProperty("java.home"),
                 "GEN=" + GENERATED.toAbsolutePath(),
-                "OUT=" + out,
-                "PLATFORMS=" + platforms));
+                "OUT=" + out));
+        if (platforms != null) {
+            command.add("PLATFORMS=" + platforms);
+        }
         command.addAll(Arrays.asList(variables));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         process.getOutputStream().close();
