@@ -20,8 +20,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Java each piece needs is the release its module is compiled for, stated in one table
- * (docs/before-you-install.md), and every page that says "Java N or later" of a piece says the
- * same N. The doctor was once said to need Java 11 while it is compiled for 17.
+ * (docs/before-you-install.md), and every page that says "Java N or later", "compiled for Java N"
+ * or "runs on Java N" of a piece says the same N. The doctor was once said to need Java 11 while
+ * it is compiled for 17. Statements are read by spans, not grammar: "the doctor runs on Java 11 or
+ * later like the agent" would be read as the agent's.
  */
 class JavaVersionsDocTest {
     private static final Pattern RELEASE =
