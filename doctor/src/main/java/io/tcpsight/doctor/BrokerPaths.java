@@ -3,6 +3,7 @@ package io.tcpsight.doctor;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.ConnectionRules;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.SlowHandshake;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
@@ -61,7 +62,7 @@ final class BrokerPaths {
                         .rttMicros(broker.rttMicros())
                         .handshakeMillis(broker.probe().slowestHandshakeMicros() / 1000)
                         .build();
-                ConnectionRules.slowHandshake(facts, config).ifPresent(findings::add);
+                SlowHandshake.RULE.judge(facts, config).ifPresent(findings::add);
             } else {
                 findings.add(ConnectionRules.brokerUnreachable(broker.identity(client), broker.failure()));
             }

@@ -1,9 +1,9 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.internal.diagnose.ConnectionRules;
 import io.tcpsight.internal.diagnose.Evidence;
 import io.tcpsight.internal.diagnose.ExpectedRate;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.KernelWindowClampRegression;
 import io.tcpsight.internal.diagnose.Setting;
 import io.tcpsight.internal.diagnose.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
@@ -52,7 +52,7 @@ final class HumanReport {
         out.println("== this host");
         String kernel = host.kernel().map(KernelVersion::release).orElse("unknown");
         String range = host.kernel()
-                .map(version -> ConnectionRules.inClampRegressionRange(version)
+                .map(version -> KernelWindowClampRegression.inClampRegressionRange(version)
                         ? "INSIDE the 6.6 window-clamp regression range: a fixed receive.buffer.bytes gets about half the window it asks for"
                         : "outside the 6.6 window-clamp regression range")
                 .orElse("version unknown");

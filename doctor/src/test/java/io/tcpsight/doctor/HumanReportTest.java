@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ConnectionRules;
 import io.tcpsight.internal.diagnose.Diagnosis;
 import io.tcpsight.internal.diagnose.Evidence;
 import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.KernelWindowClampRegression;
 import io.tcpsight.internal.diagnose.Remedy;
 import io.tcpsight.internal.diagnose.RuleId;
 import io.tcpsight.internal.diagnose.Severity;
@@ -107,7 +107,7 @@ class HumanReportTest {
 
     @Test
     void theHostSectionSaysWhetherTheKernelIsInThe66ClampRegressionRange(@TempDir Path proc) throws Exception {
-        assertTrue(ConnectionRules.inClampRegressionRange(KernelVersion.of(6, 6, 10)));
+        assertTrue(KernelWindowClampRegression.inClampRegressionRange(KernelVersion.of(6, 6, 10)));
         assertTrue(hostSection(proc, "6.6.10-generic")
                 .contains("6.6.10-generic (INSIDE the 6.6 window-clamp regression range"));
         assertTrue(hostSection(proc, "6.18.44").contains("6.18.44 (outside the 6.6 window-clamp regression range)"));

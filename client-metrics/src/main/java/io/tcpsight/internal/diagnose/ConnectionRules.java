@@ -1,16 +1,13 @@
 package io.tcpsight.internal.diagnose;
 
-import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
-import io.tcpsight.internal.model.KernelVersion;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The per-connection rules, each a type of its own behind {@link ConnectionRule}, listed here in
- * the order a round runs them. Pure functions: the same facts and config always give the same
- * findings; nothing here reads a socket, a file or the clock.
+ * the order a round runs them; a table or a caller judges one through its type's {@code RULE}.
+ * Pure functions: the same facts and config always give the same findings; nothing here reads a
+ * socket, a file or the clock.
  */
 public final class ConnectionRules {
     private ConnectionRules() {}
@@ -26,52 +23,8 @@ public final class ConnectionRules {
             Retransmissions.RULE,
             SlowHandshake.RULE,
             FetchSizeBelowBdp.RULE,
-            ProduceRules::producePipelineBelowBdp,
+            ProducePipelineBelowBdp.RULE,
             RequestLatencyBeyondPath.RULE);
-
-    public static Optional<Finding> smallReceiveBuffer(ConnectionFacts facts, TcpsightConfig config) {
-        return SmallReceiveBuffer.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> kernelWindowClampRegression(ConnectionFacts facts, TcpsightConfig config) {
-        return KernelWindowClampRegression.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> noWindowScaling(ConnectionFacts facts, TcpsightConfig config) {
-        return NoWindowScaling.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> receiveWindowLimited(ConnectionFacts facts, TcpsightConfig config) {
-        return ReceiveWindowLimited.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> sendBufferLimited(ConnectionFacts facts, TcpsightConfig config) {
-        return SendBufferLimited.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> smallSendBuffer(ConnectionFacts facts, TcpsightConfig config) {
-        return SmallSendBuffer.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> retransmissions(ConnectionFacts facts, TcpsightConfig config) {
-        return Retransmissions.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> slowHandshake(ConnectionFacts facts, TcpsightConfig config) {
-        return SlowHandshake.RULE.judge(facts, config);
-    }
-
-    public static Optional<Finding> fetchSizeBelowBdp(ConnectionFacts facts, TcpsightConfig config) {
-        return FetchSizeBelowBdp.RULE.judge(facts, config);
-    }
-
-    public static boolean inClampRegressionRange(KernelVersion kernel) {
-        return KernelWindowClampRegression.inClampRegressionRange(kernel);
-    }
-
-    static double lossLimitedBytesPerSecond(String congestionControl, long mssBytes, long rttMicros, double lossRate) {
-        return Retransmissions.lossLimitedBytesPerSecond(congestionControl, mssBytes, rttMicros, lossRate);
-    }
 
     /** broker-unreachable: no TCP handshake to a broker completed (the doctor's probe). */
     public static Finding brokerUnreachable(ConnectionIdentity identity, String failure) {

@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /** The kernel-window-clamp-regression rule. */
-final class KernelWindowClampRegression implements ConnectionRule {
-    static final ConnectionRule RULE = new KernelWindowClampRegression();
+public final class KernelWindowClampRegression implements ConnectionRule {
+    public static final ConnectionRule RULE = new KernelWindowClampRegression();
 
     private KernelWindowClampRegression() {}
 

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The slow-handshake rule. */
-final class SlowHandshake implements ConnectionRule {
-    static final ConnectionRule RULE = new SlowHandshake();
+public final class SlowHandshake implements ConnectionRule {
+    public static final ConnectionRule RULE = new SlowHandshake();
 
     private SlowHandshake() {}
 

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The small-receive-buffer rule. */
-final class SmallReceiveBuffer implements ConnectionRule {
-    static final ConnectionRule RULE = new SmallReceiveBuffer();
+public final class SmallReceiveBuffer implements ConnectionRule {
+    public static final ConnectionRule RULE = new SmallReceiveBuffer();
 
     private SmallReceiveBuffer() {}
 

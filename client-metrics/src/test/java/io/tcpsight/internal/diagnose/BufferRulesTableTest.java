@@ -87,7 +87,7 @@ class BufferRulesTableTest {
                 .kafka(KafkaSettings.unknown().withReceiveBufferBytes(65_536))
                 .kernel(KERNEL_618)
                 .build();
-        assertEquals(expected, describe(ConnectionRules.smallReceiveBuffer(facts, DEFAULTS)));
+        assertEquals(expected, describe(SmallReceiveBuffer.RULE.judge(facts, DEFAULTS)));
     }
 
     @ParameterizedTest(name = "{0} end, {1} {2} {3}: {4}")
@@ -122,7 +122,7 @@ class BufferRulesTableTest {
                 .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.97, 0, 0, 5000))
                 .build();
-        assertEquals(expected, describe(ConnectionRules.receiveWindowLimited(facts, DEFAULTS)));
+        assertEquals(expected, describe(ReceiveWindowLimited.RULE.judge(facts, DEFAULTS)));
     }
 
     @ParameterizedTest(name = "{0} end, {1} {2}: {3}")
@@ -149,7 +149,7 @@ class BufferRulesTableTest {
                 .kafka(KafkaSettings.unknown().withSendBufferBytes(131_072))
                 .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 33_554_432L, 1L)) // tcp_wmem holds it
                 .build();
-        assertEquals(expected, describe(ConnectionRules.smallSendBuffer(facts, DEFAULTS)));
+        assertEquals(expected, describe(SmallSendBuffer.RULE.judge(facts, DEFAULTS)));
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

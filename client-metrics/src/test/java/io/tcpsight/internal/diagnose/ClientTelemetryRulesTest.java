@@ -249,8 +249,8 @@ class ClientTelemetryRulesTest {
         PushedClientMetrics earlier = push(T0, Map.of(Figure.RECORDS_LAG_MAX, 1_000.0));
         PushedClientMetrics later = push(T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 4_000.0))
                 .following(earlier);
-        Finding finding = ConnectionRules.receiveWindowLimited(
-                        windowLimitedConsumer().pushed(later).build(), DEFAULTS)
+        Finding finding = ReceiveWindowLimited.RULE
+                .judge(windowLimitedConsumer().pushed(later).build(), DEFAULTS)
                 .orElseThrow();
         assertEquals(
                 4_000.0, (Double) finding.evidence("clientRecordsLagMax").get().value(), 1e-9);
@@ -261,7 +261,8 @@ class ClientTelemetryRulesTest {
         assertFalse(finding.remedy().why().contains("lag"), finding.remedy().why());
         // the same evidence where the consumer's buffer has opened wide and its reader pauses (4 MB advertised
         // once moves 320 Mbit/s over 100 ms)
-        Finding reader = ConnectionRules.receiveWindowLimited(
+        Finding reader = ReceiveWindowLimited.RULE
+                .judge(
                         windowLimitedConsumer()
                                 .widestSndWindowBytes(4_000_000)
                                 .pushed(later)
@@ -283,15 +284,15 @@ class ClientTelemetryRulesTest {
         PushedClientMetrics other = new PushedClientMetrics(
                         "AAAAAAAAAAAAAAAAAAAAAg", T0 + 30_000_000_000L, Map.of(Figure.RECORDS_LAG_MAX, 9_000.0))
                 .following(earlier);
-        Finding alone = ConnectionRules.receiveWindowLimited(
-                        windowLimitedConsumer().pushed(other).build(), DEFAULTS)
+        Finding alone = ReceiveWindowLimited.RULE
+                .judge(windowLimitedConsumer().pushed(other).build(), DEFAULTS)
                 .orElseThrow();
         assertEquals(
                 9_000.0, (Double) alone.evidence("clientRecordsLagMax").get().value(), 1e-9);
         assertTrue(alone.evidence("clientRecordsLagGrowth").isEmpty(), alone.toString());
         // without a push: the finding as before, no client figures
-        Finding without = ConnectionRules.receiveWindowLimited(
-                        windowLimitedConsumer().build(), DEFAULTS)
+        Finding without = ReceiveWindowLimited.RULE
+                .judge(windowLimitedConsumer().build(), DEFAULTS)
                 .orElseThrow();
         assertTrue(without.evidence("clientRecordsLagMax").isEmpty(), without.toString());
     }
@@ -310,7 +311,8 @@ class ClientTelemetryRulesTest {
 
     @Test
     void aPipelineBoundProducerCarriesItsOwnQueueTimeAndBufferWait() {
-        Finding finding = ProduceRules.producePipelineBelowBdp(
+        Finding finding = ProducePipelineBelowBdp.RULE
+                .judge(
                         pipelineBoundProducer(33_554_432)
                                 .pushed(push(
                                         T0,
@@ -345,8 +347,8 @@ class ClientTelemetryRulesTest {
         long sized = ProducerSizing.forPath(100_000, DEFAULTS.targetBytesPerSecond(), 4)
                 .bufferMemoryBytes();
         // a producer whose own buffer.memory is half the sized one: named, at the sized value
-        Finding small = ProduceRules.producePipelineBelowBdp(
-                        pipelineBoundProducer(sized / 2.0).build(), DEFAULTS)
+        Finding small = ProducePipelineBelowBdp.RULE
+                .judge(pipelineBoundProducer(sized / 2.0).build(), DEFAULTS)
                 .orElseThrow();
         assertEquals(
                 Optional.of(Long.toString(sized)),
@@ -357,8 +359,8 @@ class ClientTelemetryRulesTest {
                 small.remedy().settings().toString());
         // one at the sized value already, or above it: never a value in effect, never a cut
         for (double own : new double[] {sized, 2.0 * sized}) {
-            Finding enough = ProduceRules.producePipelineBelowBdp(
-                            pipelineBoundProducer(own).build(), DEFAULTS)
+            Finding enough = ProducePipelineBelowBdp.RULE
+                    .judge(pipelineBoundProducer(own).build(), DEFAULTS)
                     .orElseThrow();
             assertTrue(
                     enough.remedy().settings().stream()

@@ -81,8 +81,8 @@ class ConnectionRulesTest {
 
     @Test
     void smallReceiveBufferFiresAt100MsAndNamesTheConsumerKey() {
-        Finding finding = ConnectionRules.smallReceiveBuffer(
-                        smallBufferConsumer(100).build(), DEFAULTS)
+        Finding finding = SmallReceiveBuffer.RULE
+                .judge(smallBufferConsumer(100).build(), DEFAULTS)
                 .get();
         assertEquals(RuleId.SMALL_RECEIVE_BUFFER, finding.rule());
         assertEquals(Severity.CRITICAL, finding.severity(), "5 Mbit/s against a 100 Mbit/s target");
@@ -98,7 +98,8 @@ class ConnectionRulesTest {
     @Test
     void smallReceiveBufferAsksForTcpRmemWhenAutotuningCannotReachTheBdp() {
         KernelFacts smallRmem = new KernelFacts(KernelVersion.of(6, 18, 0), 1_048_576L, 4_194_304L, 1L);
-        Finding finding = ConnectionRules.smallReceiveBuffer(
+        Finding finding = SmallReceiveBuffer.RULE
+                .judge(
                         autotunedConsumer(100)
                                 .kernel(smallRmem)
                                 .windowClampBytes(400_000)
@@ -109,7 +110,8 @@ class ConnectionRulesTest {
         // where autotuning already reached a larger share of the buffer (measured: 62.5% on 6.x), that is the ceiling
         assertEquals(
                 655_360L,
-                ConnectionRules.smallReceiveBuffer(
+                SmallReceiveBuffer.RULE
+                        .judge(
                                 autotunedConsumer(100)
                                         .kernel(smallRmem)
                                         .windowClampBytes(655_360)
@@ -129,16 +131,19 @@ class ConnectionRulesTest {
 
     @Test
     void smallReceiveBufferIsSilentOnShortPathsAndForAutotunedBuffers() {
-        assertFalse(ConnectionRules.smallReceiveBuffer(smallBufferConsumer(0.2).build(), DEFAULTS)
+        assertFalse(SmallReceiveBuffer.RULE
+                .judge(smallBufferConsumer(0.2).build(), DEFAULTS)
                 .isPresent());
         assertFalse(
-                ConnectionRules.smallReceiveBuffer(smallBufferConsumer(9.9).build(), DEFAULTS)
+                SmallReceiveBuffer.RULE
+                        .judge(smallBufferConsumer(9.9).build(), DEFAULTS)
                         .isPresent(),
                 "below 10 ms");
-        assertFalse(ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), DEFAULTS)
+        assertFalse(SmallReceiveBuffer.RULE
+                .judge(autotunedConsumer(100).build(), DEFAULTS)
                 .isPresent());
-        assertFalse(ConnectionRules.smallReceiveBuffer(
-                        smallBufferConsumer(100).established(false).build(), DEFAULTS)
+        assertFalse(SmallReceiveBuffer.RULE
+                .judge(smallBufferConsumer(100).established(false).build(), DEFAULTS)
                 .isPresent());
     }
 
@@ -146,12 +151,14 @@ class ConnectionRulesTest {
     void smallReceiveBufferRespectsTheConfiguredTarget() {
         TcpsightConfig slow = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "4"));
         assertFalse(
-                ConnectionRules.smallReceiveBuffer(smallBufferConsumer(100).build(), slow)
+                SmallReceiveBuffer.RULE
+                        .judge(smallBufferConsumer(100).build(), slow)
                         .isPresent(),
                 "5.2 Mbit/s meets 4");
         TcpsightConfig fast = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "2000"));
         assertTrue(
-                ConnectionRules.smallReceiveBuffer(autotunedConsumer(100).build(), fast)
+                SmallReceiveBuffer.RULE
+                        .judge(autotunedConsumer(100).build(), fast)
                         .isPresent(),
                 "autotuning tops out at half of tcp_rmem max: 16.7 MB / 100 ms = 1.3 Gbit/s < 2 Gbit/s");
     }
@@ -176,7 +183,7 @@ class ConnectionRulesTest {
                 .kafka(facts.kafka())
                 .kernel(KERNEL_618)
                 .build();
-        Finding finding = ConnectionRules.smallReceiveBuffer(renamed, DEFAULTS).get();
+        Finding finding = SmallReceiveBuffer.RULE.judge(renamed, DEFAULTS).get();
         for (String setting : expected.split("\\|")) {
             assertEquals("-1", settings(finding).get(setting), setting + " in " + settings(finding));
         }
@@ -193,7 +200,7 @@ class ConnectionRulesTest {
                 .kernel(KERNEL_618)
                 .build();
         Finding finding =
-                ConnectionRules.smallReceiveBuffer(producerUpload, DEFAULTS).get();
+                SmallReceiveBuffer.RULE.judge(producerUpload, DEFAULTS).get();
         assertEquals("-1", settings(finding).get("broker:socket.receive.buffer.bytes"));
     }
 
@@ -202,7 +209,7 @@ class ConnectionRulesTest {
         for (int[] affected : new int[][] {{6, 6, 0}, {6, 6, 32}, {6, 6, 44}, {6, 7, 0}, {6, 9, 3}, {6, 10, 14}}) {
             KernelFacts kernel = new KernelFacts(
                     KernelVersion.of(affected[0], affected[1], affected[2]), 6_291_456L, 4_194_304L, 1L);
-            Optional<Finding> finding = ConnectionRules.kernelWindowClampRegression(
+            Optional<Finding> finding = KernelWindowClampRegression.RULE.judge(
                     smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS);
             assertTrue(finding.isPresent(), kernel.version().get().release());
             assertTrue(finding.get().remedy().why().contains("approximate"));
@@ -212,19 +219,19 @@ class ConnectionRulesTest {
             KernelFacts kernel =
                     new KernelFacts(KernelVersion.of(fine[0], fine[1], fine[2]), 6_291_456L, 4_194_304L, 1L);
             assertFalse(
-                    ConnectionRules.kernelWindowClampRegression(
-                                    smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS)
+                    KernelWindowClampRegression.RULE
+                            .judge(smallBufferConsumer(100).kernel(kernel).build(), DEFAULTS)
                             .isPresent(),
                     kernel.version().get().release());
         }
         KernelFacts affected = new KernelFacts(KernelVersion.of(6, 6, 10), 6_291_456L, 4_194_304L, 1L);
         assertFalse(
-                ConnectionRules.kernelWindowClampRegression(
-                                autotunedConsumer(100).kernel(affected).build(), DEFAULTS)
+                KernelWindowClampRegression.RULE
+                        .judge(autotunedConsumer(100).kernel(affected).build(), DEFAULTS)
                         .isPresent(),
                 "autotuning is not affected");
-        assertFalse(ConnectionRules.kernelWindowClampRegression(
-                        smallBufferConsumer(100).kernel(KernelFacts.unknown()).build(), DEFAULTS)
+        assertFalse(KernelWindowClampRegression.RULE
+                .judge(smallBufferConsumer(100).kernel(KernelFacts.unknown()).build(), DEFAULTS)
                 .isPresent());
     }
 
@@ -236,7 +243,7 @@ class ConnectionRulesTest {
                 .sndWindowBytes(65_535)
                 .kernel(KERNEL_618)
                 .build();
-        Finding finding = ConnectionRules.noWindowScaling(unscaled, DEFAULTS).get();
+        Finding finding = NoWindowScaling.RULE.judge(unscaled, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, finding.severity());
         assertEquals("1", settings(finding).get("sysctl:net.ipv4.tcp_timestamps"));
         assertEquals("1024", settings(finding).get("broker:socket.listen.backlog.size"));
@@ -246,17 +253,16 @@ class ConnectionRulesTest {
                 .windowScaling(false)
                 .build();
         assertEquals(
-                Severity.WARN,
-                ConnectionRules.noWindowScaling(local, DEFAULTS).get().severity());
+                Severity.WARN, NoWindowScaling.RULE.judge(local, DEFAULTS).get().severity());
         ConnectionFacts scaled = ConnectionFacts.builder(broker("x"))
                 .rttMicros(50_000)
                 .windowScaling(true)
                 .rcvWindowScale(7)
                 .build();
-        assertFalse(ConnectionRules.noWindowScaling(scaled, DEFAULTS).isPresent());
+        assertFalse(NoWindowScaling.RULE.judge(scaled, DEFAULTS).isPresent());
         assertFalse(
-                ConnectionRules.noWindowScaling(
-                                ConnectionFacts.builder(broker("x")).build(), DEFAULTS)
+                NoWindowScaling.RULE
+                        .judge(ConnectionFacts.builder(broker("x")).build(), DEFAULTS)
                         .isPresent(),
                 "unknown options");
     }
@@ -297,7 +303,7 @@ class ConnectionRulesTest {
                 .interval(interval(0.9, 0.97, 0, 0, 5000))
                 .build();
         Finding finding =
-                ConnectionRules.receiveWindowLimited(fetchResponses, DEFAULTS).get();
+                ReceiveWindowLimited.RULE.judge(fetchResponses, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, finding.severity());
         assertEquals("-1", settings(finding).get("client:receive.buffer.bytes"));
         assertEquals("consumer-analytics-1", finding.connection().clientId().orElseThrow());
@@ -320,7 +326,7 @@ class ConnectionRulesTest {
                 .rttMicros(100_000)
                 .interval(interval(0.5, 0.6, 0, 0, 5000))
                 .build();
-        Finding finding = ConnectionRules.receiveWindowLimited(upload, DEFAULTS).get();
+        Finding finding = ReceiveWindowLimited.RULE.judge(upload, DEFAULTS).get();
         assertEquals(Severity.WARN, finding.severity());
         assertEquals("-1", settings(finding).get("broker:socket.receive.buffer.bytes"));
     }
@@ -328,7 +334,8 @@ class ConnectionRulesTest {
     @Test
     void windowLimitsNeedABusyConnectionAndAShareAboveTheThreshold() {
         assertFalse(
-                ConnectionRules.receiveWindowLimited(
+                ReceiveWindowLimited.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("c"))
                                         .interval(interval(0.01, 1, 0, 0, 10))
                                         .build(),
@@ -336,7 +343,8 @@ class ConnectionRulesTest {
                         .isPresent(),
                 "idle");
         assertFalse(
-                ConnectionRules.receiveWindowLimited(
+                ReceiveWindowLimited.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("c"))
                                         .interval(interval(0.9, 0.49, 0, 0, 10))
                                         .build(),
@@ -344,12 +352,13 @@ class ConnectionRulesTest {
                         .isPresent(),
                 "below 0.5");
         assertFalse(
-                ConnectionRules.receiveWindowLimited(
-                                ConnectionFacts.builder(client("c")).build(), DEFAULTS)
+                ReceiveWindowLimited.RULE
+                        .judge(ConnectionFacts.builder(client("c")).build(), DEFAULTS)
                         .isPresent(),
                 "first sample");
         TcpsightConfig strict = TcpsightConfig.from(Map.of("tcpsight.rule.window.limited.ratio", "0.3"));
-        assertTrue(ConnectionRules.receiveWindowLimited(
+        assertTrue(ReceiveWindowLimited.RULE
+                .judge(
                         ConnectionFacts.builder(client("c"))
                                 .interval(interval(0.9, 0.4, 0, 0, 10))
                                 .build(),
@@ -364,8 +373,7 @@ class ConnectionRulesTest {
                 .rttMicros(100_000)
                 .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.44, 0, 262_144 * 10, 0, 5000));
-        Finding held =
-                ConnectionRules.receiveWindowLimited(bbr.build(), DEFAULTS).orElseThrow();
+        Finding held = ReceiveWindowLimited.RULE.judge(bbr.build(), DEFAULTS).orElseThrow();
         // 5.2 Mbit/s of window against the 100 Mbit/s target: critical, though only 44% of busy time
         assertEquals(Severity.CRITICAL, held.severity(), held.toString());
         assertEquals(5.24, (Double) held.evidence("ceilingRate").get().value(), 0.01);
@@ -375,16 +383,14 @@ class ConnectionRulesTest {
                 .interval(interval(0.9, 0.44, 0, 0, 5000))
                 .build();
         assertFalse(
-                ConnectionRules.receiveWindowLimited(bigWindow, DEFAULTS).isPresent(),
-                "an 8 MB window carries 640 Mbit/s");
+                ReceiveWindowLimited.RULE.judge(bigWindow, DEFAULTS).isPresent(), "an 8 MB window carries 640 Mbit/s");
         // 262,144 bytes a second, 40% of what the window allows over the round trip: the window is not what it fills
         ConnectionFacts barely = ConnectionFacts.builder(broker("c"))
                 .rttMicros(100_000)
                 .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.2, 0, 262_144 * 10, 0, 5000))
                 .build();
-        assertFalse(
-                ConnectionRules.receiveWindowLimited(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
+        assertFalse(ReceiveWindowLimited.RULE.judge(barely, DEFAULTS).isPresent(), "20% is below half the threshold");
     }
 
     /**
@@ -423,7 +429,7 @@ class ConnectionRulesTest {
                 .widestSndWindowBytes(widest)
                 .interval(interval(0.8998, rwnd, 0, bytesPerSecond * 10, 0, 5000))
                 .build();
-        Optional<Finding> finding = ConnectionRules.receiveWindowLimited(facts, DEFAULTS);
+        Optional<Finding> finding = ReceiveWindowLimited.RULE.judge(facts, DEFAULTS);
         assertEquals(
                 expected,
                 finding.map(named -> named.severity().name().toLowerCase()).orElse("none"),
@@ -458,12 +464,14 @@ class ConnectionRulesTest {
                 .windowScaling(true)
                 .sndWindowBytes(81_920);
         // 655,360 bytes a second is what the window allows; rwnd-limited 0.1, below half of 0.6
-        assertFalse(ConnectionRules.receiveWindowLimited(
+        assertFalse(ReceiveWindowLimited.RULE
+                .judge(
                         facts.interval(interval(0.9, 0.1, 0, 360_448 * 10, 0, 5000))
                                 .build(),
                         sixTenths)
                 .isPresent());
-        assertTrue(ConnectionRules.receiveWindowLimited(
+        assertTrue(ReceiveWindowLimited.RULE
+                .judge(
                         facts.interval(interval(0.9, 0.1, 0, 393_216 * 10, 0, 5000))
                                 .build(),
                         sixTenths)
@@ -492,7 +500,8 @@ class ConnectionRulesTest {
                 .build();
         assertEquals(
                 expected,
-                ConnectionRules.receiveWindowLimited(facts, DEFAULTS)
+                ReceiveWindowLimited.RULE
+                        .judge(facts, DEFAULTS)
                         .map(finding -> finding.severity().name().toLowerCase())
                         .orElse("none"));
     }
@@ -537,7 +546,8 @@ class ConnectionRulesTest {
         }
         assertEquals(
                 expected,
-                ConnectionRules.receiveWindowLimited(facts.build(), DEFAULTS)
+                ReceiveWindowLimited.RULE
+                        .judge(facts.build(), DEFAULTS)
                         .map(finding -> finding.severity().name().toLowerCase())
                         .orElse("none"));
     }
@@ -572,8 +582,7 @@ class ConnectionRulesTest {
                 .sndWindowBytes(65_536)
                 .interval(interval(0.9, 0.97, 0, 0, 5000))
                 .build();
-        Finding finding =
-                ConnectionRules.receiveWindowLimited(slowReader, DEFAULTS).orElseThrow();
+        Finding finding = ReceiveWindowLimited.RULE.judge(slowReader, DEFAULTS).orElseThrow();
         assertEquals(Severity.WARN, finding.severity());
         assertEquals(List.of(), finding.remedy().settings());
         assertTrue(
@@ -604,7 +613,7 @@ class ConnectionRulesTest {
                 .widestSndWindowBytes(widest)
                 .interval(interval(0.9, 0.47, 0, 0, 5000))
                 .build();
-        Finding finding = ConnectionRules.receiveWindowLimited(facts, DEFAULTS).orElseThrow();
+        Finding finding = ReceiveWindowLimited.RULE.judge(facts, DEFAULTS).orElseThrow();
         assertEquals(severity, finding.severity().name().toLowerCase());
         if (severity.equals("warn")) {
             assertEquals(
@@ -639,8 +648,8 @@ class ConnectionRulesTest {
                         .withMaxPartitionFetchBytes(1_048_576L)
                         .withPartitionsPerBroker(4))
                 .kernel(KERNEL_618);
-        Finding next = ConnectionRules.fetchSizeBelowBdp(
-                        leader.interval(interval(0.9, 0.97, 0, 0, 5000)).build(), line)
+        Finding next = FetchSizeBelowBdp.RULE
+                .judge(leader.interval(interval(0.9, 0.97, 0, 0, 5000)).build(), line)
                 .orElseThrow();
         assertEquals(Severity.WARN, next.severity());
         assertEquals(
@@ -658,7 +667,8 @@ class ConnectionRulesTest {
                 next.remedy().why().endsWith("the fetch size binds next: change both in one restart"),
                 next.remedy().why());
         // held by this end's configured send buffer (the broker's 102400 from its config), before anything filled it
-        Finding behindTheBuffer = ConnectionRules.fetchSizeBelowBdp(
+        Finding behindTheBuffer = FetchSizeBelowBdp.RULE
+                .judge(
                         ConnectionFacts.builder(broker("broker-2-fetcher-0").withFlow(BulkFlow.TO_CLIENT))
                                 .established(true)
                                 .rttMicros(100_000)
@@ -676,19 +686,20 @@ class ConnectionRulesTest {
                 "held now by a window or send buffer",
                 behindTheBuffer.evidence("next").get().value());
         // held by this end's send buffer instead: the same
-        assertTrue(ConnectionRules.fetchSizeBelowBdp(
-                        leader.interval(interval(0.9, 0, 0.97, 0, 5000)).build(), line)
+        assertTrue(FetchSizeBelowBdp.RULE
+                .judge(leader.interval(interval(0.9, 0, 0.97, 0, 5000)).build(), line)
                 .isPresent());
         // held for less than the threshold share, at 40% of what the window allows: the flow is not hidden, and
         // shows no fetch bound
-        assertFalse(ConnectionRules.fetchSizeBelowBdp(
+        assertFalse(FetchSizeBelowBdp.RULE
+                .judge(
                         leader.interval(interval(0.9, 0.2, 0, 262_144 * 10, 0, 5000))
                                 .build(),
                         line)
                 .isPresent());
         // idle: nothing held, nothing to show
-        assertFalse(ConnectionRules.fetchSizeBelowBdp(
-                        leader.interval(interval(0.01, 0.97, 0, 0, 5000)).build(), line)
+        assertFalse(FetchSizeBelowBdp.RULE
+                .judge(leader.interval(interval(0.01, 0.97, 0, 0, 5000)).build(), line)
                 .isPresent());
         // at the fetcher's own end a full window is its own: it waits for the flow, as before
         ConnectionFacts follower = ConnectionFacts.builder(
@@ -701,7 +712,7 @@ class ConnectionRulesTest {
                 .interval(interval(0.9, 0.97, 0, 0, 5000))
                 .kernel(KERNEL_618)
                 .build();
-        assertFalse(ConnectionRules.fetchSizeBelowBdp(follower, line).isPresent());
+        assertFalse(FetchSizeBelowBdp.RULE.judge(follower, line).isPresent());
     }
 
     @Test
@@ -719,9 +730,7 @@ class ConnectionRulesTest {
                 .sndWindowBytes(peerWindow)
                 .interval(interval(0.9, rwndLimitedRatio, 0, 0, 5000))
                 .build();
-        return ConnectionRules.receiveWindowLimited(facts, DEFAULTS)
-                .orElseThrow()
-                .severity();
+        return ReceiveWindowLimited.RULE.judge(facts, DEFAULTS).orElseThrow().severity();
     }
 
     @Test
@@ -731,7 +740,7 @@ class ConnectionRulesTest {
                 .interval(interval(0.8, 0, 0.9, 0, 5000))
                 .kernel(KERNEL_618)
                 .build();
-        Finding finding = ConnectionRules.sendBufferLimited(producer, DEFAULTS).get();
+        Finding finding = SendBufferLimited.RULE.judge(producer, DEFAULTS).get();
         assertEquals("-1", settings(finding).get("client:send.buffer.bytes"));
         assertEquals(
                 "4096 16384 5242880",
@@ -742,8 +751,7 @@ class ConnectionRulesTest {
                 .interval(interval(0.8, 0, 0.9, 0, 5000))
                 .kernel(KERNEL_618)
                 .build();
-        Finding fromBroker =
-                ConnectionRules.sendBufferLimited(brokerSide, DEFAULTS).get();
+        Finding fromBroker = SendBufferLimited.RULE.judge(brokerSide, DEFAULTS).get();
         assertEquals("-1", settings(fromBroker).get("broker:socket.send.buffer.bytes"));
         assertEquals("4096 16384 10485760", settings(fromBroker).get("sysctl:net.ipv4.tcp_wmem"));
         ConnectionFacts roomy = ConnectionFacts.builder(client("producer-8"))
@@ -752,8 +760,7 @@ class ConnectionRulesTest {
                 .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, 8L << 20, 1L))
                 .build();
         assertFalse(
-                settings(ConnectionRules.sendBufferLimited(roomy, DEFAULTS).get())
-                        .containsKey("sysctl:net.ipv4.tcp_wmem"),
+                settings(SendBufferLimited.RULE.judge(roomy, DEFAULTS).get()).containsKey("sysctl:net.ipv4.tcp_wmem"),
                 "8 MiB holds four BDPs of 1.25 MB");
     }
 
@@ -764,7 +771,7 @@ class ConnectionRulesTest {
                 .congestionControl("cubic")
                 .interval(interval(0.5, 0, 0, 300, 10_000))
                 .build();
-        Finding finding = ConnectionRules.retransmissions(cubicFar, DEFAULTS).get();
+        Finding finding = Retransmissions.RULE.judge(cubicFar, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, finding.severity(), "CUBIC at 3% and 80 ms: about 1 Mbit/s");
         assertEquals(1.02, (Double) finding.evidence("lossLimitedRate").get().value(), 0.01);
         assertEquals("bbr", settings(finding).get("sysctl:net.ipv4.tcp_congestion_control"));
@@ -774,7 +781,7 @@ class ConnectionRulesTest {
                 .congestionControl("bbr")
                 .interval(interval(0.5, 0, 0, 600, 10_000))
                 .build();
-        Finding already = ConnectionRules.retransmissions(bbrFar, DEFAULTS).get();
+        Finding already = Retransmissions.RULE.judge(bbrFar, DEFAULTS).get();
         assertEquals(Severity.CRITICAL, already.severity());
         assertTrue(already.remedy().settings().isEmpty());
         assertTrue(already.remedy().why().contains("ip -s link"));
@@ -783,13 +790,15 @@ class ConnectionRulesTest {
                 .congestionControl("cubic")
                 .interval(interval(0.5, 0, 0, 300, 10_000))
                 .build();
-        assertTrue(ConnectionRules.retransmissions(cubicNear, DEFAULTS)
+        assertTrue(Retransmissions.RULE
+                .judge(cubicNear, DEFAULTS)
                 .get()
                 .remedy()
                 .settings()
                 .isEmpty());
         assertFalse(
-                ConnectionRules.retransmissions(
+                Retransmissions.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("c"))
                                         .interval(interval(0.5, 0, 0, 50, 999))
                                         .build(),
@@ -797,7 +806,8 @@ class ConnectionRulesTest {
                         .isPresent(),
                 "too few segments to judge");
         assertFalse(
-                ConnectionRules.retransmissions(
+                Retransmissions.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("c"))
                                         .interval(interval(0.5, 0, 0, 99, 10_000))
                                         .build(),
@@ -831,7 +841,8 @@ class ConnectionRulesTest {
                 .build();
         assertEquals(
                 expected,
-                ConnectionRules.retransmissions(facts, DEFAULTS)
+                Retransmissions.RULE
+                        .judge(facts, DEFAULTS)
                         .map(finding -> finding.severity().label())
                         .orElse("none"));
     }
@@ -839,32 +850,34 @@ class ConnectionRulesTest {
     @Test
     void theLossLimitedRateFollowsMathisForRenoAndRfc8312ForCubic() {
         // 25 ms, 1%: Reno 12.25 segments a round trip of 1448 bytes, 709.6 kB/s
-        assertEquals(709_600, ConnectionRules.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01), 500);
+        assertEquals(709_600, Retransmissions.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01), 500);
         // CUBIC's own region takes over on long fat paths at small loss: 100 ms, 0.01%: 1.054 x 1000^0.75 = 187
         // segments
         assertEquals(
                 1.054 * Math.pow(1000, 0.75) * 1448 / 0.1,
-                ConnectionRules.lossLimitedBytesPerSecond("cubic", 1448, 100_000, 0.0001),
+                Retransmissions.lossLimitedBytesPerSecond("cubic", 1448, 100_000, 0.0001),
                 1);
         assertEquals(
-                ConnectionRules.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01),
-                ConnectionRules.lossLimitedBytesPerSecond("cubic", 1448, 25_000, 0.01),
+                Retransmissions.lossLimitedBytesPerSecond("reno", 1448, 25_000, 0.01),
+                Retransmissions.lossLimitedBytesPerSecond("cubic", 1448, 25_000, 0.01),
                 1,
                 "at 25 ms and 1% CUBIC is in its Reno-friendly region");
     }
 
     @Test
     void slowHandshakeFiresFromOneSecondAndIsCriticalFromThree() {
-        assertFalse(ConnectionRules.slowHandshake(
+        assertFalse(SlowHandshake.RULE
+                .judge(
                         ConnectionFacts.builder(client("c"))
                                 .handshakeMillis(999L)
                                 .build(),
                         DEFAULTS)
                 .isPresent());
-        assertFalse(ConnectionRules.slowHandshake(
-                        ConnectionFacts.builder(client("c")).build(), DEFAULTS)
+        assertFalse(SlowHandshake.RULE
+                .judge(ConnectionFacts.builder(client("c")).build(), DEFAULTS)
                 .isPresent());
-        Finding one = ConnectionRules.slowHandshake(
+        Finding one = SlowHandshake.RULE
+                .judge(
                         ConnectionFacts.builder(client("c"))
                                 .handshakeMillis(1_020L)
                                 .build(),
@@ -875,7 +888,8 @@ class ConnectionRulesTest {
         assertEquals("1024", settings(one).get("sysctl:net.core.somaxconn"));
         assertEquals(
                 Severity.CRITICAL,
-                ConnectionRules.slowHandshake(
+                SlowHandshake.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("c"))
                                         .handshakeMillis(3_050L)
                                         .build(),
@@ -902,7 +916,7 @@ class ConnectionRulesTest {
                 .kernel(KERNEL_618)
                 .build();
         Finding finding =
-                ConnectionRules.fetchSizeBelowBdp(smallPartitions, DEFAULTS).get();
+                FetchSizeBelowBdp.RULE.judge(smallPartitions, DEFAULTS).get();
         assertFalse(
                 settings(finding).containsKey("client:fetch.max.bytes"),
                 settings(finding).toString());
@@ -910,14 +924,16 @@ class ConnectionRulesTest {
                 settings(finding).containsKey("client:max.partition.fetch.bytes"),
                 settings(finding).toString());
         // asking for more in all than the recommendation: lowering it would change nothing the flow needs
-        Finding more = ConnectionRules.fetchSizeBelowBdp(fetchSizes(104_857_600L, 65_536L), DEFAULTS)
+        Finding more = FetchSizeBelowBdp.RULE
+                .judge(fetchSizes(104_857_600L, 65_536L), DEFAULTS)
                 .get();
         assertFalse(
                 settings(more).containsKey("client:fetch.max.bytes"),
                 settings(more).toString());
         // the partition size already what the sizing gives, the whole fetch 64 KiB: only fetch.max.bytes is named
         long partitionSize = Long.parseLong(settings(finding).get("client:max.partition.fetch.bytes"));
-        Finding whole = ConnectionRules.fetchSizeBelowBdp(fetchSizes(65_536L, partitionSize), DEFAULTS)
+        Finding whole = FetchSizeBelowBdp.RULE
+                .judge(fetchSizes(65_536L, partitionSize), DEFAULTS)
                 .get();
         assertTrue(
                 settings(whole).containsKey("client:fetch.max.bytes"),
@@ -944,13 +960,15 @@ class ConnectionRulesTest {
                         .withPartitionsPerBroker(1))
                 .kernel(KERNEL_618)
                 .build();
-        assertFalse(ConnectionRules.fetchSizeBelowBdp(raft, DEFAULTS).isPresent());
+        assertFalse(FetchSizeBelowBdp.RULE.judge(raft, DEFAULTS).isPresent());
         assertTrue(
-                ConnectionRules.fetchSizeBelowBdp(fetchSizes(52_428_800L, 1L), DEFAULTS)
+                FetchSizeBelowBdp.RULE
+                        .judge(fetchSizes(52_428_800L, 1L), DEFAULTS)
                         .isPresent(),
                 "one byte a partition is sized");
         assertTrue(
-                ConnectionRules.fetchSizeBelowBdp(fetchSizes(52_428_800L, 0L), DEFAULTS)
+                FetchSizeBelowBdp.RULE
+                        .judge(fetchSizes(52_428_800L, 0L), DEFAULTS)
                         .isPresent(),
                 "a consumer set to 0 gets one batch a partition (KIP-74), and is judged");
     }
@@ -981,8 +999,7 @@ class ConnectionRulesTest {
                 .kernel(KERNEL_618)
                 .build();
         TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
-        Finding finding =
-                ConnectionRules.fetchSizeBelowBdp(onePartition, gigabit).get();
+        Finding finding = FetchSizeBelowBdp.RULE.judge(onePartition, gigabit).get();
         assertEquals(12_500_000L, finding.evidence("bdp").get().value());
         assertEquals(1_048_576L, finding.evidence("bytesPerFetch").get().value());
         assertEquals(
@@ -1003,32 +1020,32 @@ class ConnectionRulesTest {
                         .withPartitionsPerBroker(16))
                 .kernel(KERNEL_618);
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(manyPartitions.build(), gigabit)
-                        .isPresent(),
+                FetchSizeBelowBdp.RULE.judge(manyPartitions.build(), gigabit).isPresent(),
                 "more than a BDP a fetch and no measurement: nothing certain");
-        Finding fetchBound = ConnectionRules.fetchSizeBelowBdp(
-                        manyPartitions.interval(received(0.9, 60e6)).build(), gigabit)
+        Finding fetchBound = FetchSizeBelowBdp.RULE
+                .judge(manyPartitions.interval(received(0.9, 60e6)).build(), gigabit)
                 .get();
         assertEquals(
                 573.0, (double) fetchBound.evidence("fetchCeilingRate").get().value(), 0.1);
         assertEquals(480.0, (double) fetchBound.evidence("fetchRate").get().value(), 0.1);
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
-                                manyPartitions.interval(received(0.9, 110e6)).build(), gigabit)
+                FetchSizeBelowBdp.RULE
+                        .judge(manyPartitions.interval(received(0.9, 110e6)).build(), gigabit)
                         .isPresent(),
                 "fetching back to back at 88% of the target: the line is faster than the target");
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
-                                manyPartitions.interval(received(0.2, 20e6)).build(), gigabit)
+                FetchSizeBelowBdp.RULE
+                        .judge(manyPartitions.interval(received(0.2, 20e6)).build(), gigabit)
                         .isPresent(),
                 "idle most of the interval: the consumer asks for no more");
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
-                                manyPartitions.interval(received(0.95, 20e6)).build(), gigabit)
+                FetchSizeBelowBdp.RULE
+                        .judge(manyPartitions.interval(received(0.95, 20e6)).build(), gigabit)
                         .isPresent(),
                 "back to back, 4.7 MB a cycle of a 16.8 MB fetch: a tail of a topic with little new data");
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
+                FetchSizeBelowBdp.RULE
+                        .judge(
                                 manyPartitions
                                         .interval(IntervalStats.over(10)
                                                 .busyMicros(9_000_000)
@@ -1052,10 +1069,11 @@ class ConnectionRulesTest {
                 .interval(received(0.9, 60e6))
                 .build();
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(evenMorePartitions, gigabit).isPresent(),
+                FetchSizeBelowBdp.RULE.judge(evenMorePartitions, gigabit).isPresent(),
                 "50 MiB a fetch, four BDPs: 81% of the target on a line at it; what holds it back is elsewhere");
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
+                FetchSizeBelowBdp.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("producer-1"))
                                         .rttMicros(100_000)
                                         .kafka(KafkaSettings.unknown()
@@ -1066,7 +1084,8 @@ class ConnectionRulesTest {
                         .isPresent(),
                 "producers do not fetch");
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
+                FetchSizeBelowBdp.RULE
+                        .judge(
                                 ConnectionFacts.builder(client("consumer-g-1").withFlow(BulkFlow.NONE))
                                         .rttMicros(100_000)
                                         .kafka(KafkaSettings.unknown()
@@ -1096,7 +1115,7 @@ class ConnectionRulesTest {
                         .withPartitionsPerBroker(1))
                 .kernel(KERNEL_618)
                 .build();
-        Finding finding = ConnectionRules.fetchSizeBelowBdp(franzGo, DEFAULTS).get();
+        Finding finding = FetchSizeBelowBdp.RULE.judge(franzGo, DEFAULTS).get();
         assertEquals(65_536L, finding.evidence("bytesPerFetch").get().value());
         assertEquals("broker", finding.connection().role().label());
         Map<String, String> remedy = settings(finding);
@@ -1105,7 +1124,8 @@ class ConnectionRulesTest {
                 remedy.keySet().stream().anyMatch(key -> key.endsWith("kgo.FetchMaxPartitionBytes")),
                 remedy.toString());
         assertFalse(
-                ConnectionRules.fetchSizeBelowBdp(
+                FetchSizeBelowBdp.RULE
+                        .judge(
                                 ConnectionFacts.builder(broker("kgo").withFlow(BulkFlow.TO_CLIENT))
                                         .rttMicros(76_000)
                                         .kafka(KafkaSettings.unknown())
@@ -1129,7 +1149,7 @@ class ConnectionRulesTest {
     void fetchSizeBelowBdpJudgesAFollowersFetchesInItsReplicaKeysOnTheFollower() {
         ConnectionFacts follower = fetchingBackToBack("broker-2-fetcher-0", 4);
         TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
-        Finding finding = ConnectionRules.fetchSizeBelowBdp(follower, line).get();
+        Finding finding = FetchSizeBelowBdp.RULE.judge(follower, line).get();
         assertEquals(4_194_304L, finding.evidence("bytesPerFetch").get().value());
         assertEquals(125.3, (double) finding.evidence("fetchCeilingRate").get().value(), 0.1);
         assertEquals(
@@ -1164,7 +1184,7 @@ class ConnectionRulesTest {
             String clientId, int partitions, String key, String perPartition, boolean secondFetcher, double after) {
         ConnectionFacts fetcher = fetchingBackToBack(clientId, partitions);
         TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
-        Finding finding = ConnectionRules.fetchSizeBelowBdp(fetcher, line).orElseThrow();
+        Finding finding = FetchSizeBelowBdp.RULE.judge(fetcher, line).orElseThrow();
         assertEquals(perPartition, settings(finding).get(key), settings(finding).toString());
         assertEquals(
                 secondFetcher,
@@ -1192,7 +1212,7 @@ class ConnectionRulesTest {
                 .interval(seen.interval().orElseThrow())
                 .build();
         TcpsightConfig line = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "200"));
-        Finding finding = ConnectionRules.fetchSizeBelowBdp(fetcher, line).orElseThrow();
+        Finding finding = FetchSizeBelowBdp.RULE.judge(fetcher, line).orElseThrow();
         assertEquals(
                 perPartition,
                 settings(finding).get("broker:replica.fetch.max.bytes"),

@@ -13,8 +13,8 @@ class FindingJsonTest {
 
     @Test
     void aFindingSerialisesWithTheContractsFieldNames() {
-        Finding finding = ConnectionRules.smallReceiveBuffer(
-                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+        Finding finding = SmallReceiveBuffer.RULE
+                .judge(ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
                 .get();
         String json = FindingJson.of(finding);
         assertTrue(
@@ -59,8 +59,8 @@ class FindingJsonTest {
     /** A finding that names no limit has no "limit" object. */
     @Test
     void aFindingWithoutALimitHasNoLimitObject() {
-        Finding finding = ConnectionRules.smallReceiveBuffer(
-                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+        Finding finding = SmallReceiveBuffer.RULE
+                .judge(ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
                 .get();
         Finding limited = finding.withLimit(new Limit("fetch size", 1_000_000, 4_000_000));
         assertFalse(FindingJson.of(new Finding(
@@ -76,8 +76,8 @@ class FindingJsonTest {
     /** The endpoint's redacted mode: no address or principal anywhere, in fields or in words. */
     @Test
     void aRedactedFindingNamesTheClientButNoAddressOrPrincipal() {
-        Finding finding = ConnectionRules.smallReceiveBuffer(
-                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+        Finding finding = SmallReceiveBuffer.RULE
+                .judge(ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
                 .get();
         String plain = FindingJson.array(List.of(finding));
         String redacted = FindingJson.array(List.of(finding), true);

@@ -13,8 +13,8 @@ class FindingsBoardTest {
     void aFindingIsLoggedWhenItAppearsThenAtMostOncePerInterval() {
         List<Finding> logged = new ArrayList<>();
         FindingsBoard board = new FindingsBoard(60_000, logged::add);
-        Finding finding = ConnectionRules.smallReceiveBuffer(
-                        ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
+        Finding finding = SmallReceiveBuffer.RULE
+                .judge(ConnectionRulesTest.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
                 .get();
         board.publish(List.of(finding), 0);
         board.publish(List.of(finding), 10_000);

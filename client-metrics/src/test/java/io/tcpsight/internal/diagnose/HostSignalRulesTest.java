@@ -162,8 +162,8 @@ class HostSignalRulesTest {
                 .congestionControl("cubic")
                 .interval(interval(0.5, 0, 0, 300, 10_000));
         HostSignals dropping = signals(device("eth0", "10.0.0.1", "tbf", 250, 0, Map.of(), 10_000), null);
-        Finding local = ConnectionRules.retransmissions(
-                        cubicFar.kernel(KERNEL_618.withHostSignals(dropping)).build(), DEFAULTS)
+        Finding local = Retransmissions.RULE
+                .judge(cubicFar.kernel(KERNEL_618.withHostSignals(dropping)).build(), DEFAULTS)
                 .get();
         assertEquals("local", local.evidence("lossAt").orElseThrow().value());
         assertEquals(250L, local.evidence("localDrops").orElseThrow().value());
@@ -175,14 +175,14 @@ class HostSignalRulesTest {
                 local.remedy().why());
 
         HostSignals clean = signals(device("eth0", "10.0.0.1", "fq_codel", 0, 0, Map.of(), 10_000), null);
-        Finding path = ConnectionRules.retransmissions(
-                        cubicFar.kernel(KERNEL_618.withHostSignals(clean)).build(), DEFAULTS)
+        Finding path = Retransmissions.RULE
+                .judge(cubicFar.kernel(KERNEL_618.withHostSignals(clean)).build(), DEFAULTS)
                 .get();
         assertEquals("path", path.evidence("lossAt").orElseThrow().value());
         assertEquals("bbr", settings(path).get("sysctl:net.ipv4.tcp_congestion_control"));
 
-        Finding unknown = ConnectionRules.retransmissions(
-                        cubicFar.kernel(KERNEL_618).build(), DEFAULTS)
+        Finding unknown = Retransmissions.RULE
+                .judge(cubicFar.kernel(KERNEL_618).build(), DEFAULTS)
                 .get();
         assertFalse(unknown.evidence("lossAt").isPresent(), "without host signals nothing is claimed");
         assertEquals("bbr", settings(unknown).get("sysctl:net.ipv4.tcp_congestion_control"));

@@ -164,7 +164,7 @@ class ProduceRulesTableTest {
                 partitions);
         assertEquals(
                 expected,
-                describe(ProduceRules.producePipelineBelowBdp(
+                describe(ProducePipelineBelowBdp.RULE.judge(
                         facts(end(role, clientId, flow, software), traffic), DEFAULTS)));
     }
 
@@ -186,10 +186,10 @@ class ProduceRulesTableTest {
                 "critical client:java:batch.size=131072 client:java:linger.ms=20"
                         + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
                         + WMEM,
-                describe(ProduceRules.producePipelineBelowBdp(facts(broker, fromTheReadRequests), DEFAULTS)));
+                describe(ProducePipelineBelowBdp.RULE.judge(facts(broker, fromTheReadRequests), DEFAULTS)));
         assertEquals(
                 "none",
-                describe(ProduceRules.producePipelineBelowBdp(facts(broker, fromTheLatestPartitionsOnly), DEFAULTS)));
+                describe(ProducePipelineBelowBdp.RULE.judge(facts(broker, fromTheLatestPartitionsOnly), DEFAULTS)));
     }
 
     /**
@@ -224,7 +224,7 @@ class ProduceRulesTableTest {
                         .withProduceTraffic(new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)))
                 .kernel(new KernelFacts(KernelVersion.of(6, 18, 44), 33_554_432L, wmemMax, 1L))
                 .build();
-        assertEquals(expected, describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS)));
+        assertEquals(expected, describe(ProducePipelineBelowBdp.RULE.judge(facts, DEFAULTS)));
     }
 
     /**
@@ -268,13 +268,14 @@ class ProduceRulesTableTest {
         String software = role.equals("client") ? NONE : "apache-kafka-java/4.3.1";
         assertEquals(
                 expected,
-                describe(ProduceRules.producePipelineBelowBdp(
+                describe(ProducePipelineBelowBdp.RULE.judge(
                         facts(end(role, "producer-1", "TO_BROKER", software), seen), DEFAULTS)));
     }
 
     @Test
     void theProducersOwnBufferIsEvidenceWhereItIsKnown() {
-        Finding finding = ProduceRules.producePipelineBelowBdp(
+        Finding finding = ProducePipelineBelowBdp.RULE
+                .judge(
                         facts(
                                 end("client", "producer-1", "TO_BROKER", NONE),
                                 new ProduceTraffic(60, 60 * 65_600L, 2.0, 4).withBuffer(33_554_432, 1_000_000)),
@@ -311,7 +312,7 @@ class ProduceRulesTableTest {
                 "critical client:java:batch.size=131072 client:java:linger.ms=20"
                         + " client:java:max.in.flight.requests.per.connection=5[note] client:java:send.buffer.bytes=-1 "
                         + WMEM,
-                describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS)));
+                describe(ProducePipelineBelowBdp.RULE.judge(facts, DEFAULTS)));
     }
 
     /**
@@ -455,7 +456,7 @@ class ProduceRulesTableTest {
                 .kafka(KafkaSettings.unknown().withProduceTraffic(seen))
                 .kernel(KERNEL_618)
                 .build();
-        String judged = describe(ProduceRules.producePipelineBelowBdp(facts, DEFAULTS));
+        String judged = describe(ProducePipelineBelowBdp.RULE.judge(facts, DEFAULTS));
         assertEquals(expected, judged.split(" ")[0], judged);
         // the producer's own buffer gauges, where they come, keep the flow's age
         assertEquals(seen.flowSecondsAtStart(), seen.withBuffer(100, 60).flowSecondsAtStart());
@@ -472,7 +473,7 @@ class ProduceRulesTableTest {
     void noProduceTrafficNoFinding() {
         assertEquals(
                 "none",
-                describe(ProduceRules.producePipelineBelowBdp(
+                describe(ProducePipelineBelowBdp.RULE.judge(
                         facts(end("broker", "producer-1", "TO_BROKER", NONE), null), DEFAULTS)));
     }
 
@@ -480,7 +481,8 @@ class ProduceRulesTableTest {
     void underOneRequestARoundTripTheEvidenceKeepsTwoDecimals() {
         // 20 full 16 KiB requests in 3 s at 100 ms: 0.666... a round trip, rounded to 0.67 (one decimal would say 0.7,
         // a cut instead of a rounding 0.66)
-        Finding finding = ProduceRules.producePipelineBelowBdp(
+        Finding finding = ProducePipelineBelowBdp.RULE
+                .judge(
                         facts(
                                 end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
                                 new ProduceTraffic(20, 20 * 16_384L, 3.0, 1)),
@@ -491,7 +493,8 @@ class ProduceRulesTableTest {
 
     @Test
     void theFindingQuotesWhatTheRequestsCarried() {
-        Finding finding = ProduceRules.producePipelineBelowBdp(
+        Finding finding = ProducePipelineBelowBdp.RULE
+                .judge(
                         facts(
                                 end("broker", "producer-1", "TO_BROKER", "apache-kafka-java/4.3.1"),
                                 new ProduceTraffic(60, 60 * 65_600L, 2.0, 4)),
