@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,15 +29,14 @@ import org.junit.jupiter.api.Test;
 class JavaVersionsDocTest {
     private static final Pattern RELEASE =
             Pattern.compile("<maven\\.compiler\\.release>(\\d+)</maven\\.compiler\\.release>");
-    /** Any Java a statement names ("Java 24 and later", "Java 17"): where the pieces of one end. */
-    private static final Pattern ANY_JAVA = Pattern.compile(
-            "\\b(?:Java (\\d+) or later|(?:compiled for|runs on) Java (\\d+)\\b(?! or later)|Java \\d+)\\b");
     /**
      * What a piece needs: "Java 11 or later" (the pieces follow), "compiled for Java 17" and "runs on
      * Java 17" (they come before).
      */
     private static final Pattern NEEDS =
             Pattern.compile("Java (\\d+) or later|(?:compiled for|runs on) Java (\\d+)\\b(?! or later)");
+    /** Any Java a statement names ("Java 24 and later", "Java 17"): where the pieces of one end. */
+    private static final Pattern ANY_JAVA = Pattern.compile("\\b(?:" + NEEDS.pattern() + "|Java \\d+)\\b");
     /** The words that name a piece. */
     private static final Pattern PIECE = Pattern.compile("\\b(doctor|agent|plugin|reporter)\\b");
 
@@ -148,7 +148,14 @@ class JavaVersionsDocTest {
         return versions;
     }
 
+    /** Each module's release, read from the POMs once. */
+    private static final Map<String, Integer> RELEASES = new HashMap<>();
+
     private static int compiledRelease(String module) {
+        return RELEASES.computeIfAbsent(module, JavaVersionsDocTest::readRelease);
+    }
+
+    private static int readRelease(String module) {
         try {
             String modulePom = Files.readString(Path.of("..", module, "pom.xml"));
             String rootPom = Files.readString(Path.of("..", "pom.xml"));

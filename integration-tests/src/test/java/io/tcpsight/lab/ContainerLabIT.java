@@ -273,13 +273,15 @@ class ContainerLabIT {
                             .map(Toxic::getName)
                             .toList()
                     + "\npartitions of " + topic + " as a new client through the proxy gets them: " + describe(topic));
-            String proxyLogs = kafka.toxiproxy().getLogs();
-            System.out.println("proxy log tail:\n" + proxyLogs.substring(Math.max(0, proxyLogs.length() - 10_000)));
-            String logs = kafka.broker().getLogs();
-            System.out.println("broker log tail:\n" + logs.substring(Math.max(0, logs.length() - 10_000)));
+            System.out.println("proxy log tail:\n" + tail(kafka.toxiproxy().getLogs()));
+            System.out.println("broker log tail:\n" + tail(kafka.broker().getLogs()));
         } catch (Exception unreadable) {
             failure.addSuppressed(unreadable);
         }
+    }
+
+    private static String tail(String logs) {
+        return logs.substring(Math.max(0, logs.length() - 10_000));
     }
 
     /** Each partition's leader and replicas, for a produce that failed: a leaderless partition shows here. */

@@ -106,14 +106,12 @@ class VersionMatrixLabIT {
         boolean onJava25 = release == JAVA_25_RELEASE;
         boolean onJava11 = release == JAVA_11_RELEASE;
         // A smoke test of starts, names and findings: its Kafka JVMs compile with C1 alone (LabJvm.SHORT_LIVED).
-        LabJvm jvm = (onJava25
-                        ? LabJvm.ofThisJvm()
-                                .onRuntime(LabPrerequisites.requireJavaRuntime(25))
-                                .withOptions(List.of(NATIVE_ACCESS))
-                        : onJava11
-                                ? LabJvm.ofThisJvm().onRuntime(LabPrerequisites.requireJavaRuntime(11))
-                                : LabJvm.ofThisJvm())
-                .shortLived();
+        LabJvm jvm = LabJvm.ofThisJvm().shortLived();
+        if (onJava25) {
+            jvm = jvm.onRuntime(LabPrerequisites.requireJavaRuntime(25)).withOptions(List.of(NATIVE_ACCESS));
+        } else if (onJava11) {
+            jvm = jvm.onRuntime(LabPrerequisites.requireJavaRuntime(11));
+        }
         KafkaBroker.Builder brokerBuilder = KafkaBroker.inLab(lab)
                 .version(release)
                 .onRuntime(jvm.javaHome())
