@@ -1,7 +1,7 @@
 package io.tcpsight.benchmarks;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.KafkaSettings;

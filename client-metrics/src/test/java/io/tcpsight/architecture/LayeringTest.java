@@ -79,6 +79,51 @@ class LayeringTest {
                 .check(CORE);
     }
 
+    /**
+     * The rules' rooms stand on one another, bottom to top: the finding contract (what every rule
+     * returns and every output reads); each client library's keys; the per-connection rules with
+     * the window model they share; the listener, host, config and coverage rules, each apart from
+     * the others; and the diagnosis that runs them.
+     */
+    @Test
+    void theRulesRoomsGoOneWay() {
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("finding")
+                .definedBy("io.tcpsight.internal.diagnose.finding..")
+                .layer("keys")
+                .definedBy("io.tcpsight.internal.diagnose.keys..")
+                .layer("connection")
+                .definedBy("io.tcpsight.internal.diagnose.connection..")
+                .layer("listener")
+                .definedBy("io.tcpsight.internal.diagnose.listener..")
+                .layer("host")
+                .definedBy("io.tcpsight.internal.diagnose.host..")
+                .layer("config")
+                .definedBy("io.tcpsight.internal.diagnose.config..")
+                .layer("coverage")
+                .definedBy("io.tcpsight.internal.diagnose.coverage..")
+                .layer("diagnosis")
+                .definedBy("io.tcpsight.internal.diagnose")
+                .whereLayer("diagnosis")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("listener")
+                .mayOnlyBeAccessedByLayers("diagnosis")
+                .whereLayer("host")
+                .mayOnlyBeAccessedByLayers("diagnosis")
+                .whereLayer("config")
+                .mayOnlyBeAccessedByLayers("diagnosis")
+                .whereLayer("coverage")
+                .mayOnlyBeAccessedByLayers("diagnosis")
+                .whereLayer("connection")
+                .mayOnlyBeAccessedByLayers("host", "config", "diagnosis")
+                .whereLayer("keys")
+                .mayOnlyBeAccessedByLayers("connection", "config", "diagnosis")
+                .whereLayer("finding")
+                .mayNotAccessAnyLayer()
+                .check(CORE);
+    }
+
     @Test
     void packagesHaveNoCycles() {
         slices().matching("io.tcpsight.(**)").should().beFreeOfCycles().check(CORE);

@@ -11,7 +11,7 @@ import io.tcpsight.connect.internal.settings.PluginVersion;
 import io.tcpsight.connect.internal.state.PluginState;
 import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.LogText;
 import io.tcpsight.internal.tcp.TcpSockets;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.tcpsight.doctor;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ConnectionRules;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.SlowHandshake;
+import io.tcpsight.internal.diagnose.connection.ConnectionRules;
+import io.tcpsight.internal.diagnose.connection.SlowHandshake;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;

@@ -1,9 +1,9 @@
 package io.tcpsight.doctor;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ExpectedRate;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.Limit;
+import io.tcpsight.internal.diagnose.connection.ExpectedRate;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Limit;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.internal.diagnose.ExpectedRate;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.connection.ExpectedRate;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.tuning.BdpSettings;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.tcpsight.doctor;
 
-import io.tcpsight.internal.diagnose.Evidence;
-import io.tcpsight.internal.diagnose.ExpectedRate;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.KernelWindowClampRegression;
-import io.tcpsight.internal.diagnose.Setting;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.connection.ExpectedRate;
+import io.tcpsight.internal.diagnose.connection.KernelWindowClampRegression;
+import io.tcpsight.internal.diagnose.finding.Evidence;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Setting;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.KernelVersion;
 import io.tcpsight.internal.tuning.BdpSettings;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.BrokerConfigRules;
 import io.tcpsight.internal.diagnose.Diagnosis;
-import io.tcpsight.internal.diagnose.ExpectedRate;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.Limit;
+import io.tcpsight.internal.diagnose.config.BrokerConfigRules;
+import io.tcpsight.internal.diagnose.connection.ExpectedRate;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Limit;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ClientLibrary;
 import io.tcpsight.internal.model.ConnectionFacts;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Diagnosis;
-import io.tcpsight.internal.diagnose.Evidence;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.KernelWindowClampRegression;
-import io.tcpsight.internal.diagnose.Remedy;
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.connection.KernelWindowClampRegression;
+import io.tcpsight.internal.diagnose.finding.Evidence;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Remedy;
+import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ClientLibrary;

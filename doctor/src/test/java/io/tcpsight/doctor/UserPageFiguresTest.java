@@ -3,8 +3,9 @@ package io.tcpsight.doctor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.WindowModel;
+import io.tcpsight.internal.diagnose.connection.WindowModel;
+import io.tcpsight.internal.diagnose.finding.Rates;
+import io.tcpsight.internal.diagnose.finding.RuleId;
 import io.tcpsight.internal.tuning.BdpSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -349,7 +350,7 @@ class UserPageFiguresTest {
     }
 
     static double mbit(long bytes, long rttMicros) {
-        return WindowModel.ceilingBytesPerSecond(bytes, rttMicros) * 8 / 1e6;
+        return Rates.ceilingBytesPerSecond(bytes, rttMicros) * 8 / 1e6;
     }
 
     /**

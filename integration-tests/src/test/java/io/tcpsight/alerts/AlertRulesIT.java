@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
-import io.tcpsight.internal.diagnose.RuleId;
+import io.tcpsight.internal.diagnose.finding.RuleId;
 import io.tcpsight.lab.DashboardQueries;
 import io.tcpsight.lab.HostCpu;
 import io.tcpsight.lab.LabPrerequisites;

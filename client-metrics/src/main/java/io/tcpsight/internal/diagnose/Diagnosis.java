@@ -1,6 +1,14 @@
 package io.tcpsight.internal.diagnose;
 
 import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.connection.ConnectionRule;
+import io.tcpsight.internal.diagnose.connection.ConnectionRules;
+import io.tcpsight.internal.diagnose.connection.ExpectedRate;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.host.HostRule;
+import io.tcpsight.internal.diagnose.host.HostRules;
+import io.tcpsight.internal.diagnose.listener.ListenerRule;
+import io.tcpsight.internal.diagnose.listener.ListenerRules;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KernelFacts;
@@ -24,8 +32,9 @@ public final class Diagnosis {
 
     public static List<Finding> listener(ListenerFacts facts, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
-        add(findings, ListenerRules.listenBacklogOverflow(facts, config));
-        add(findings, ListenerRules.synCookies(facts, config));
+        for (ListenerRule rule : ListenerRules.ALL) {
+            add(findings, rule.judge(facts, config));
+        }
         return findings;
     }
 
@@ -33,8 +42,9 @@ public final class Diagnosis {
     public static List<Finding> host(
             KernelFacts kernel, ConnectionIdentity path, long rttMicros, TcpsightConfig config) {
         List<Finding> findings = new ArrayList<>();
-        add(findings, HostRules.windowScalingDisabled(kernel, path, rttMicros, config));
-        add(findings, HostRules.timestampsDisabled(kernel, path, config));
+        for (HostRule rule : HostRules.ALL) {
+            add(findings, rule.judge(kernel, path, rttMicros, config));
+        }
         return findings;
     }
 

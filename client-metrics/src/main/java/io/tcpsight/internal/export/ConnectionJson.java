@@ -1,7 +1,7 @@
 package io.tcpsight.internal.export;
 
-import io.tcpsight.internal.diagnose.FindingJson;
-import io.tcpsight.internal.diagnose.JsonText;
+import io.tcpsight.internal.diagnose.finding.FindingJson;
+import io.tcpsight.internal.diagnose.finding.JsonText;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.monitor.JudgedConnection;

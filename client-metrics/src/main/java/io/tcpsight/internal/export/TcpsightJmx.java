@@ -1,8 +1,8 @@
 package io.tcpsight.internal.export;
 
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.FindingJson;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.FindingJson;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.monitor.JudgedConnection;

@@ -2,8 +2,8 @@ package io.tcpsight.internal.kafka;
 
 import io.tcpsight.internal.config.SecretMasking;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ClientConfigRules;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.config.ClientConfigRules;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.BulkFlow;
 import io.tcpsight.internal.model.ClientKind;

@@ -2,10 +2,10 @@ package io.tcpsight.internal.monitor;
 
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Diagnosis;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.FindingsBoard;
-import io.tcpsight.internal.diagnose.UnplacedSockets;
-import io.tcpsight.internal.diagnose.WindowModel;
+import io.tcpsight.internal.diagnose.connection.WindowModel;
+import io.tcpsight.internal.diagnose.coverage.UnplacedSockets;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.host.HostSignalWatch;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.KafkaSettings;

@@ -1,6 +1,6 @@
 package io.tcpsight.internal.monitor;
 
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.ConnectionFacts;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package io.tcpsight.internal.runtime;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.FindingsBoard;
-import io.tcpsight.internal.diagnose.HostSignalRules;
-import io.tcpsight.internal.diagnose.TrackingRules;
+import io.tcpsight.internal.diagnose.coverage.TrackingRules;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
+import io.tcpsight.internal.diagnose.host.HostSignalRules;
 import io.tcpsight.internal.export.OtlpSettings;
 import io.tcpsight.internal.export.TcpsightJmx;
 import io.tcpsight.internal.host.HostSignalWatch;

@@ -14,13 +14,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ConnectionRulesTestAccess;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.FindingsBoard;
-import io.tcpsight.internal.diagnose.Remedy;
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.Severity;
-import io.tcpsight.internal.diagnose.SmallReceiveBuffer;
+import io.tcpsight.internal.diagnose.RuleFacts;
+import io.tcpsight.internal.diagnose.connection.SmallReceiveBuffer;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
+import io.tcpsight.internal.diagnose.finding.Remedy;
+import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
@@ -168,7 +168,7 @@ class ExportersTest {
     void meterNamesUnitsAndTagsFollowTheConventions() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         Finding finding = SmallReceiveBuffer.RULE
-                .judge(ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults())
+                .judge(RuleFacts.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
                 .get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -493,7 +493,7 @@ class ExportersTest {
     void jmxShowsFindingsAsJsonAndTheWorstConnections() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         Finding finding = SmallReceiveBuffer.RULE
-                .judge(ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults())
+                .judge(RuleFacts.smallBufferConsumer(100).build(), TcpsightConfig.defaults())
                 .get();
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of(finding));
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.sampling.SampledConnections;
 import java.net.InetSocketAddress;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.FindingsBoard;
-import io.tcpsight.internal.diagnose.Remedy;
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
+import io.tcpsight.internal.diagnose.finding.Remedy;
+import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.export.ConnectionJson;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.ConnectionFacts;

@@ -2,10 +2,10 @@ package io.tcpsight.internal.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.Remedy;
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Remedy;
+import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.ArrayList;

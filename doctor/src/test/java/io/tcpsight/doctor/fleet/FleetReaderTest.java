@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.tcpsight.doctor.SilentListener;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ConnectionRulesTestAccess;
 import io.tcpsight.internal.diagnose.Diagnosis;
-import io.tcpsight.internal.diagnose.FindingJson;
+import io.tcpsight.internal.diagnose.RuleFacts;
+import io.tcpsight.internal.diagnose.finding.FindingJson;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetReaderTest {
     private static final String TOKEN = "s3cret-token-value";
     private static final String FINDINGS = FindingJson.array(
-            Diagnosis.connection(ConnectionRulesTestAccess.smallBufferConsumer(), TcpsightConfig.defaults()));
+            Diagnosis.connection(RuleFacts.smallBufferConsumer(100).build(), TcpsightConfig.defaults()));
 
     private final List<AutoCloseable> opened = new ArrayList<>();
 

@@ -1,6 +1,6 @@
 package io.tcpsight.agent.internal.http;
 
-import io.tcpsight.internal.diagnose.FindingJson;
+import io.tcpsight.internal.diagnose.finding.FindingJson;
 import io.tcpsight.internal.export.ConnectionJson;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.monitor.ConnectionMonitor;

@@ -2,7 +2,7 @@ package io.tcpsight.agent.internal.listeners;
 
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Diagnosis;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.host.NetstatCounters;
 import io.tcpsight.internal.model.ConnectionIdentity;

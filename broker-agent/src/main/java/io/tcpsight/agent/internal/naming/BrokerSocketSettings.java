@@ -1,6 +1,6 @@
 package io.tcpsight.agent.internal.naming;
 
-import io.tcpsight.internal.diagnose.JsonText;
+import io.tcpsight.internal.diagnose.finding.JsonText;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;

@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Statistic;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;

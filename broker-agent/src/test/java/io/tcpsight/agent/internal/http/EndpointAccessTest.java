@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.FindingsBoard;
+import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;

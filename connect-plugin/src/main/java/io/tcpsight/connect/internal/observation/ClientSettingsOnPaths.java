@@ -1,9 +1,9 @@
 package io.tcpsight.connect.internal.observation;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ClientConfigRules;
-import io.tcpsight.internal.diagnose.Evidence;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.config.ClientConfigRules;
+import io.tcpsight.internal.diagnose.finding.Evidence;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.ClientKind;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;

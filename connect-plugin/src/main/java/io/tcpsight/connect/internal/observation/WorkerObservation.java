@@ -4,7 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.connect.internal.state.PluginState;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ConnectionIdentity;

@@ -1,8 +1,8 @@
 package io.tcpsight.connect.internal.policy;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.ClientConfigRules;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.config.ClientConfigRules;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
 import java.util.ArrayList;

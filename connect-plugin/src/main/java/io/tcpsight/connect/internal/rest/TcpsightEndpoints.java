@@ -1,7 +1,7 @@
 package io.tcpsight.connect.internal.rest;
 
 import io.tcpsight.connect.internal.observation.WorkerObservation;
-import io.tcpsight.internal.diagnose.FindingJson;
+import io.tcpsight.internal.diagnose.finding.FindingJson;
 import io.tcpsight.internal.export.ConnectionJson;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Finding;
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.sampling.SampledConnections;
 import java.net.InetSocketAddress;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.connect.internal.observation.WorkerObservation;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Evidence;
-import io.tcpsight.internal.diagnose.Finding;
-import io.tcpsight.internal.diagnose.Remedy;
-import io.tcpsight.internal.diagnose.RuleId;
-import io.tcpsight.internal.diagnose.Severity;
+import io.tcpsight.internal.diagnose.finding.Evidence;
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Remedy;
+import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
 import java.net.InetSocketAddress;

@@ -1,0 +1,66 @@
+package io.tcpsight.internal.diagnose.connection;
+
+import io.tcpsight.internal.diagnose.finding.Evidence;
+import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.PushedClientMetrics;
+import io.tcpsight.internal.model.PushedClientMetrics.Figure;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * What a client said of itself in its telemetry push (KIP-714), as evidence beside the kernel's:
+ * each figure under its own name, only where the client pushed it on this connection lately.
+ */
+final class ClientWords {
+    private ClientWords() {}
+
+    /** Adds the figures the client pushed, of those named, to the evidence. */
+    static void add(ConnectionFacts facts, List<Evidence> evidence, Figure... figures) {
+        facts.pushed().ifPresent(pushed -> {
+            for (Figure figure : figures) {
+                pushed.figure(figure).ifPresent(value -> evidence.add(evidence(figure, value)));
+            }
+        });
+    }
+
+    /** The consumer's lag growth between its last two pushes, as evidence; nothing where unknown. */
+    static void addLagGrowth(ConnectionFacts facts, List<Evidence> evidence) {
+        lagGrowth(facts)
+                .ifPresent(growth -> evidence.add(new Evidence(
+                        "clientRecordsLagGrowth",
+                        Math.round(growth * 10) / 10.0,
+                        "records/s (the client's own, pushed)")));
+    }
+
+    /** How fast the consumer's own largest lag grew between its last two pushes, where it pushed both. */
+    private static OptionalDouble lagGrowth(ConnectionFacts facts) {
+        return facts.pushed().map(PushedClientMetrics::lagGrowthPerSecond).orElse(OptionalDouble.empty());
+    }
+
+    private static Evidence evidence(Figure figure, double value) {
+        String name = "client" + Character.toUpperCase(figure.field().charAt(0))
+                + figure.field().substring(1);
+        return new Evidence(name, Math.round(value * 1000) / 1000.0, unit(figure) + " (the client's own, pushed)");
+    }
+
+    private static String unit(Figure figure) {
+        switch (figure) {
+            case RECORD_QUEUE_TIME_AVG_MS:
+            case PRODUCER_REQUEST_LATENCY_AVG_MS:
+            case FETCH_LATENCY_AVG_MS:
+                return "ms";
+            case BATCH_SIZE_AVG_BYTES:
+            case BUFFER_TOTAL_BYTES:
+            case BUFFER_AVAILABLE_BYTES:
+                return "bytes";
+            case BUFFERPOOL_WAIT_RATIO:
+                return "ratio of time";
+            case RECORDS_LAG_MAX:
+                return "records";
+            case PRODUCER_OUTGOING_BYTE_RATE:
+                return "bytes/s";
+            default:
+                throw new IllegalStateException("no unit for " + figure);
+        }
+    }
+}
