@@ -5,6 +5,7 @@ import io.tcpsight.internal.diagnose.coverage.TrackingRules;
 import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.diagnose.host.HostSignalRules;
+import io.tcpsight.internal.diagnose.host.SendingConnection;
 import io.tcpsight.internal.export.OtlpSettings;
 import io.tcpsight.internal.export.TcpsightJmx;
 import io.tcpsight.internal.host.HostSignalWatch;
@@ -141,8 +142,8 @@ public final class ObservationRuntime implements AutoCloseable {
     }
 
     /** The named connections that retransmitted or were busy in their last interval, for the host findings. */
-    private static List<HostSignalRules.Sending> sending(List<JudgedConnection> judged) {
-        List<HostSignalRules.Sending> sending = new ArrayList<>();
+    private static List<SendingConnection> sending(List<JudgedConnection> judged) {
+        List<SendingConnection> sending = new ArrayList<>();
         for (JudgedConnection connection : judged) {
             ConnectionIdentity identity = connection.connection().identity();
             if (!identity.ownerKnownBy().known()) {
@@ -152,8 +153,8 @@ public final class ObservationRuntime implements AutoCloseable {
                     .sample()
                     .interval()
                     .filter(interval -> interval.retransmittedSegments() > 0 || interval.busyRatio() > 0)
-                    .ifPresent(interval -> sending.add(new HostSignalRules.Sending(
-                            identity, interval.retransmittedSegments(), interval.busyRatio())));
+                    .ifPresent(interval -> sending.add(
+                            new SendingConnection(identity, interval.retransmittedSegments(), interval.busyRatio())));
         }
         return sending;
     }

@@ -31,7 +31,7 @@ class HostSignalRulesTest {
     @Test
     void egressDropsOnTheDeviceOfRetransmittingConnectionsAreLocalAndNameThem() throws Exception {
         HostSignals signals = signals(device("eth0", "10.0.0.1", "tbf", 300, 0, Map.of(), 20_000), null);
-        HostSignalRules.Sending hurt = new HostSignalRules.Sending(client("orders-consumer"), 40, 0);
+        SendingConnection hurt = new SendingConnection(client("orders-consumer"), 40, 0);
         Finding finding = HostSignalRules.evaluate(signals, List.of(hurt), HOST).get(0);
         assertEquals(RuleId.HOST_EGRESS_DROPS, finding.rule());
         assertEquals(Severity.CRITICAL, finding.severity(), "300 of 20,300 packets: over 1%");
@@ -53,7 +53,7 @@ class HostSignalRulesTest {
                         HOST)
                 .get(0);
         assertEquals(Severity.WARN, few.severity());
-        HostSignalRules.Sending busy = new HostSignalRules.Sending(client("busy-consumer"), 0, 0.9);
+        SendingConnection busy = new SendingConnection(client("busy-consumer"), 0, 0.9);
         assertEquals(
                 "busy-consumer",
                 HostSignalRules.evaluate(signals, List.of(busy), HOST)
@@ -62,15 +62,15 @@ class HostSignalRulesTest {
                         .clientId()
                         .orElseThrow(),
                 "a local qdisc drop is often no retransmission: a busy sender was hurt all the same");
-        HostSignalRules.Sending idle = new HostSignalRules.Sending(client("idle"), 0, 0.1);
+        SendingConnection idle = new SendingConnection(client("idle"), 0, 0.1);
         assertEquals(
                 Severity.INFO,
                 HostSignalRules.evaluate(signals, List.of(idle), HOST).get(0).severity());
         Finding nobodyHurt = HostSignalRules.evaluate(signals, List.of(), HOST).get(0);
         assertEquals(Severity.INFO, nobodyHurt.severity(), "drops no Kafka connection felt");
         assertEquals(Role.BROKER, nobodyHurt.connection().role());
-        HostSignalRules.Sending elsewhere =
-                new HostSignalRules.Sending(client("c").withLocal(new InetSocketAddress("10.9.9.9", 50000)), 40, 0);
+        SendingConnection elsewhere =
+                new SendingConnection(client("c").withLocal(new InetSocketAddress("10.9.9.9", 50000)), 40, 0);
         assertEquals(
                 Severity.INFO,
                 HostSignalRules.evaluate(signals, List.of(elsewhere), HOST)
@@ -88,8 +88,7 @@ class HostSignalRulesTest {
     void aCloudAllowanceAndTheDriverCountAsLocalDropsWithTheirOwnRemedy() throws Exception {
         HostSignals signals = signals(
                 device("ens5", "10.0.0.1", "mq", 0, 12, Map.of("bw_out_allowance_exceeded", 80L), 50_000), null);
-        Finding finding = HostSignalRules.evaluate(
-                        signals, List.of(new HostSignalRules.Sending(client("c"), 9, 0)), HOST)
+        Finding finding = HostSignalRules.evaluate(signals, List.of(new SendingConnection(client("c"), 9, 0)), HOST)
                 .get(0);
         assertEquals(92L, finding.evidence("egressDrops").orElseThrow().value());
         assertEquals(

@@ -1,0 +1,62 @@
+package io.tcpsight.internal.diagnose.host;
+
+import io.tcpsight.internal.diagnose.finding.Evidence;
+import io.tcpsight.internal.model.ConnectionIdentity;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A connection that sent in the interval, as the round saw it: the packets a device dropped on the
+ * way out were its own when it was busy sending or retransmitted then. (A qdisc drop of this
+ * host's own TCP segment is often no retransmission: the stack takes the segment back and sends
+ * it later with a smaller window, so a busy sender is hurt without sending.)
+ */
+public final class SendingConnection {
+    /** Busy at least half the interval: a sender whose packets the device carried. */
+    static final double BUSY = 0.5;
+    /** A finding names at most this many hurt connections by client.id. */
+    private static final int NAMED_CONNECTIONS = 5;
+
+    private final ConnectionIdentity identity;
+    private final long retransmitted;
+    private final double busyRatio;
+
+    public SendingConnection(ConnectionIdentity identity, long retransmitted, double busyRatio) {
+        this.identity = identity;
+        this.retransmitted = retransmitted;
+        this.busyRatio = busyRatio;
+    }
+
+    boolean hurt() {
+        return retransmitted > 0 || busyRatio >= BUSY;
+    }
+
+    public ConnectionIdentity identity() {
+        return identity;
+    }
+
+    public long retransmitted() {
+        return retransmitted;
+    }
+
+    InetAddress local() {
+        return identity.local().map(InetSocketAddress::getAddress).orElse(null);
+    }
+
+    /** How many connections were hurt and the first few client.ids, bounded. */
+    static void addHurt(List<Evidence> evidence, List<SendingConnection> hurt) {
+        evidence.add(new Evidence("connectionsHurt", hurt.size(), "connections"));
+        List<String> names = new ArrayList<>();
+        for (SendingConnection connection : hurt) {
+            if (names.size() == NAMED_CONNECTIONS) {
+                break;
+            }
+            connection.identity().clientId().ifPresent(names::add);
+        }
+        if (!names.isEmpty()) {
+            evidence.add(new Evidence("hurtClients", String.join(",", names), ""));
+        }
+    }
+}
