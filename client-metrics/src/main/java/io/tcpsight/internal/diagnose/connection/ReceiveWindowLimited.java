@@ -95,10 +95,26 @@ final class ReceiveWindowLimited implements ConnectionRule {
         if (stillOpening(facts, config)) {
             return Optional.empty();
         }
+        return bufferNotReader(facts, config, interval, ceiling, byRate, windowUsed, fullByTime);
+    }
+
+    /**
+     * The peer's receive buffer is the limit: the evidence, the severity (by the window's cost, or
+     * the time it was full), the peer's buffer key and its host's tcp_rmem, and the limit it names.
+     */
+    private static Optional<Finding> bufferNotReader(
+            ConnectionFacts facts,
+            TcpsightConfig config,
+            IntervalStats interval,
+            Optional<Double> ceiling,
+            Optional<Severity> byRate,
+            OptionalDouble windowUsed,
+            boolean fullByTime) {
+        double threshold = config.get(RULE_WINDOW_LIMITED_RATIO);
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
         evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
-        peerWindow.ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
+        facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }
@@ -107,9 +123,7 @@ final class ReceiveWindowLimited implements ConnectionRule {
         // partition on every broker, so it says how far behind the consumer is, not that this socket made it so
         ClientWords.add(facts, evidence, Figure.RECORDS_LAG_MAX);
         ClientWords.addLagGrowth(facts, evidence);
-        String peer = facts.identity().role() == Role.BROKER
-                ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
-                : "the broker";
+        String peer = peerName(facts);
         // Severity follows the cost, as for small-receive-buffer: a peer window whose rate over the RTT is
         // below a quarter of the target is critical however little of the busy time the sender reports
         // rwnd-limited (BBR reports about half).
@@ -146,32 +160,51 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         facts.identity(),
                         evidence,
                         settings,
-                        String.format(
-                                "%s; its receive buffer is the limit, so let it autotune%s",
-                                fullByTime
-                                        ? String.format(
-                                                "%.0f%% of the time this end had data to send, %s's advertised receive window "
-                                                        + "was full",
-                                                interval.rwndLimitedRatio() * 100, peer)
-                                        : String.format(
-                                                "%s's advertised receive window moves %.1f Mbit/s over %.1f ms, below the "
-                                                        + "%.0f Mbit/s target, and this end moved %s; the kernel counted the "
-                                                        + "window full only %.0f%% of the time this end had data to send, as "
-                                                        + "it does when little waits beyond the window",
-                                                peer,
-                                                Rates.mbit(ceiling.get()),
-                                                facts.rttMillis(),
-                                                Rates.mbit(config.targetBytesPerSecond()),
-                                                windowUsed.getAsDouble() >= 1
-                                                        ? "all of that (the window at this sample is narrower than it was)"
-                                                        : String.format(
-                                                                "%.0f%% of that", windowUsed.getAsDouble() * 100),
-                                                interval.rwndLimitedRatio() * 100),
-                                peerRmem
-                                        ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
-                                                + "down: raise it there"
-                                        : ""))
+                        why(facts, config, interval, peer, ceiling, windowUsed, fullByTime, peerRmem))
                 .map(finding -> finding.withLimit(limit));
+    }
+
+    /** Why the buffer is the limit: the time the window was full, or what it moves against the target. */
+    private static String why(
+            ConnectionFacts facts,
+            TcpsightConfig config,
+            IntervalStats interval,
+            String peer,
+            Optional<Double> ceiling,
+            OptionalDouble windowUsed,
+            boolean fullByTime,
+            boolean peerRmem) {
+        return String.format(
+                "%s; its receive buffer is the limit, so let it autotune%s",
+                fullByTime
+                        ? String.format(
+                                "%.0f%% of the time this end had data to send, %s's advertised receive window "
+                                        + "was full",
+                                interval.rwndLimitedRatio() * 100, peer)
+                        : String.format(
+                                "%s's advertised receive window moves %.1f Mbit/s over %.1f ms, below the "
+                                        + "%.0f Mbit/s target, and this end moved %s; the kernel counted the "
+                                        + "window full only %.0f%% of the time this end had data to send, as "
+                                        + "it does when little waits beyond the window",
+                                peer,
+                                Rates.mbit(ceiling.get()),
+                                facts.rttMillis(),
+                                Rates.mbit(config.targetBytesPerSecond()),
+                                windowUsed.getAsDouble() >= 1
+                                        ? "all of that (the window at this sample is narrower than it was)"
+                                        : String.format("%.0f%% of that", windowUsed.getAsDouble() * 100),
+                                interval.rwndLimitedRatio() * 100),
+                peerRmem
+                        ? ", and where it already does, its host's net.ipv4.tcp_rmem max holds the window "
+                                + "down: raise it there"
+                        : "");
+    }
+
+    /** The other end as a finding names it: the client by its client.id, or the broker. */
+    private static String peerName(ConnectionFacts facts) {
+        return facts.identity().role() == Role.BROKER
+                ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
+                : "the broker";
     }
 
     /**
@@ -219,9 +252,7 @@ final class ReceiveWindowLimited implements ConnectionRule {
         evidence.add(new Evidence("sendRate", Rates.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         ClientWords.add(facts, evidence, Figure.RECORDS_LAG_MAX);
         ClientWords.addLagGrowth(facts, evidence);
-        String peer = facts.identity().role() == Role.BROKER
-                ? "the client" + facts.identity().clientId().map(id -> " " + id).orElse("")
-                : "the broker";
+        String peer = peerName(facts);
         return found(
                         RuleId.RECEIVE_WINDOW_LIMITED,
                         Severity.WARN,
