@@ -3,7 +3,6 @@ package io.tcpsight.doctor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tcpsight.internal.diagnose.connection.WindowModel;
 import io.tcpsight.internal.diagnose.finding.Rates;
 import io.tcpsight.internal.diagnose.finding.RuleId;
 import io.tcpsight.internal.tuning.BdpSettings;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A figure the user pages compute is the rules' own: a buffer of B bytes moves at most B a round
- * trip ({@link WindowModel#ceilingBytesPerSecond}), and an alert count is what docs/alerts holds.
+ * trip ({@link Rates#ceilingBytesPerSecond}), and an alert count is what docs/alerts holds.
  * Measured figures live in benchmarks.md with their date and commit; a page that quotes one cites
  * it. Two pages once gave the broker's default send buffer 16 and 8.2 Mbit/s over the same RTT,
  * and the alert table counted 17 of 19; this test is what keeps them from drifting apart again. The

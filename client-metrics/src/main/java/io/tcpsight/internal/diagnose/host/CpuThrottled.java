@@ -17,8 +17,8 @@ import java.util.Optional;
  * The cpu-throttled rule: the kernel stopped this process because its cgroup used its CPU quota;
  * judged once per interval for the whole host, naming the connections that were sending.
  */
-public final class CpuThrottled {
-    public static final CpuThrottled RULE = new CpuThrottled();
+final class CpuThrottled {
+    static final CpuThrottled RULE = new CpuThrottled();
 
     /** A quarter of the periods throttled: the process waits for CPU about as often as it runs. */
     static final double CRITICAL_THROTTLED_SHARE = 0.25;

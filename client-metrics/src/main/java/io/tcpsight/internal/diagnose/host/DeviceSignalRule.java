@@ -10,7 +10,7 @@ import java.util.Optional;
  * One rule about a network device of this host over the last interval: its rises ({@link
  * HostSignals.Device}) beside the connections that sent in the same interval.
  */
-public interface DeviceSignalRule {
+interface DeviceSignalRule {
     /**
      * @param sending the named connections that sent in the interval (retransmitted, or busy)
      * @param host the identity a finding carries when no Kafka connection was hurt (this JVM's role)

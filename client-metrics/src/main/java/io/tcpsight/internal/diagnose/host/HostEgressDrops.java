@@ -18,8 +18,8 @@ import java.util.Optional;
  * The host-egress-drops rule: a device of this host dropped packets on the way out, named on the
  * Kafka connections on it that were sending then (the loss is local, not the path's).
  */
-public final class HostEgressDrops implements DeviceSignalRule {
-    public static final DeviceSignalRule RULE = new HostEgressDrops();
+final class HostEgressDrops implements DeviceSignalRule {
+    static final DeviceSignalRule RULE = new HostEgressDrops();
 
     /** One percent of a device's packets dropped on the way out. */
     static final double CRITICAL_DROP_RATIO = 0.01;

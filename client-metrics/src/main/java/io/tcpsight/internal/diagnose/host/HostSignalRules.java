@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class HostSignalRules {
     /** Every rule judged for each device, in the order a round runs them. */
-    public static final List<DeviceSignalRule> DEVICE_RULES = List.of(HostEgressDrops.RULE, TxQueueSkew.RULE);
+    static final List<DeviceSignalRule> DEVICE_RULES = List.of(HostEgressDrops.RULE, TxQueueSkew.RULE);
 
     private HostSignalRules() {}
 

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The timestamps-disabled rule: a SYN cookie cannot keep this host's window scale. */
-public final class TimestampsDisabled implements HostRule {
-    public static final HostRule RULE = new TimestampsDisabled();
+final class TimestampsDisabled implements HostRule {
+    static final HostRule RULE = new TimestampsDisabled();
 
     private TimestampsDisabled() {}
 

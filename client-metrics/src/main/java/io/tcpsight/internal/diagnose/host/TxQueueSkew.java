@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The tx-queue-skew rule: one transmit queue of a device carries nearly all of its packets. */
-public final class TxQueueSkew implements DeviceSignalRule {
-    public static final DeviceSignalRule RULE = new TxQueueSkew();
+final class TxQueueSkew implements DeviceSignalRule {
+    static final DeviceSignalRule RULE = new TxQueueSkew();
 
     /** A transmit queue with this share of a device's packets carries nearly everything. */
     static final double SKEW_SHARE = 0.9;

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Optional;
 
 /** The window-scaling-disabled rule: this host never advertises more than 64 KiB of window. */
-public final class WindowScalingDisabled implements HostRule {
-    public static final HostRule RULE = new WindowScalingDisabled();
+final class WindowScalingDisabled implements HostRule {
+    static final HostRule RULE = new WindowScalingDisabled();
 
     private WindowScalingDisabled() {}
 

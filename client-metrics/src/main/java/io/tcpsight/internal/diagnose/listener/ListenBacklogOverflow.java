@@ -18,8 +18,8 @@ import java.util.Optional;
  * listener by its own count alone (the namespace's counters cannot tell listeners apart), the
  * namespace by its counters.
  */
-public final class ListenBacklogOverflow implements ListenerRule {
-    public static final ListenerRule RULE = new ListenBacklogOverflow();
+final class ListenBacklogOverflow implements ListenerRule {
+    static final ListenerRule RULE = new ListenBacklogOverflow();
 
     private ListenBacklogOverflow() {}
 

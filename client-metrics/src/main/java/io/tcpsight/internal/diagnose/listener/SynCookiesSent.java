@@ -17,8 +17,8 @@ import java.util.Optional;
  * is named only when its own queue overflowed in the same window (its own drops), else the finding
  * names none.
  */
-public final class SynCookiesSent implements ListenerRule {
-    public static final ListenerRule RULE = new SynCookiesSent();
+final class SynCookiesSent implements ListenerRule {
+    static final ListenerRule RULE = new SynCookiesSent();
 
     private SynCookiesSent() {}
 

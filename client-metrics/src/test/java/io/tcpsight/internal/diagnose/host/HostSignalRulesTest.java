@@ -20,6 +20,7 @@ import io.tcpsight.internal.model.Role;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -189,6 +190,41 @@ class HostSignalRulesTest {
                 .get();
         assertFalse(unknown.evidence("lossAt").isPresent(), "without host signals nothing is claimed");
         assertEquals("bbr", settings(unknown).get("sysctl:net.ipv4.tcp_congestion_control"));
+    }
+
+    /** For each device its drops, then its queues; then the host's CPU: the order a round has always given them. */
+    @Test
+    void eachDevicesRulesInTurnThenTheHostsCpu() throws Exception {
+        List<HostSignals.Device> devices = new ArrayList<>();
+        for (String name : List.of("eth0", "eth1")) {
+            devices.add(new HostSignals.Device(
+                    name,
+                    List.of(InetAddress.getByName("10.0.0.1")),
+                    "mq",
+                    300,
+                    300,
+                    0,
+                    0,
+                    20_000,
+                    Map.of(),
+                    List.of(9_500L, 100L, 200L, 200L)));
+        }
+        HostSignals signals = new HostSignals(10, devices, 0L, new HostSignals.Throttling("/kafka", 100, 25, 2.0, 0.5));
+        List<String> order = new ArrayList<>();
+        for (Finding finding : HostSignalRules.evaluate(signals, List.of(), HOST)) {
+            order.add(finding.rule().id()
+                    + finding.evidence("device")
+                            .map(device -> " " + device.value())
+                            .orElse(""));
+        }
+        assertEquals(
+                List.of(
+                        "host-egress-drops eth0",
+                        "tx-queue-skew eth0",
+                        "host-egress-drops eth1",
+                        "tx-queue-skew eth1",
+                        "cpu-throttled"),
+                order);
     }
 
     private static HostSignals signals(HostSignals.Device device, HostSignals.Throttling throttling) {

@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.config.TcpsightConfig;
+import io.tcpsight.internal.diagnose.Diagnosis;
 import io.tcpsight.internal.diagnose.RuleFacts;
 import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.RuleId;
 import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.ListenerFacts;
 import io.tcpsight.internal.model.Role;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ListenerRulesTest {
@@ -154,5 +158,15 @@ class ListenerRulesTest {
                 namespace.connection().listener().isEmpty(),
                 namespace.connection().describe());
         assertEquals(62L, namespace.evidence("SyncookiesSent").get().value());
+    }
+
+    @Test
+    void diagnosisRunsEveryListenerRuleInOrder() {
+        assertEquals(
+                List.of(RuleId.LISTEN_BACKLOG_OVERFLOW, RuleId.SYN_COOKIES),
+                Diagnosis.listener(facts(0, 50, 4L, 4L, 4L, 62L, 1L), TcpsightConfig.defaults()).stream()
+                        .map(Finding::rule)
+                        .collect(Collectors.toList()),
+                "an overflow that sent cookies: every listener rule, in the order a round runs them");
     }
 }
