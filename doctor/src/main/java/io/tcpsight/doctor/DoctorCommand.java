@@ -3,19 +3,14 @@ package io.tcpsight.doctor;
 import io.tcpsight.internal.config.InvalidSettingException;
 import io.tcpsight.internal.config.SettingKey;
 import io.tcpsight.internal.config.TcpsightConfig;
-import io.tcpsight.internal.diagnose.Diagnosis;
-import io.tcpsight.internal.diagnose.config.BrokerConfigRules;
-import io.tcpsight.internal.diagnose.config.ClientConfigRules;
 import io.tcpsight.internal.diagnose.connection.ExpectedRate;
 import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.diagnose.finding.FindingJson;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.BootstrapServers;
 import io.tcpsight.internal.model.ClientLibrary;
-import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
-import io.tcpsight.internal.model.OptionalValues;
 import io.tcpsight.internal.model.ProducerPipeline;
 import io.tcpsight.internal.tuning.BdpSettings;
 import io.tcpsight.internal.tuning.ProducerSizing;
@@ -24,8 +19,6 @@ import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -264,12 +257,12 @@ final class DoctorCommand implements Callable<Integer> {
         Optional<BrokerPaths.BrokerPath> slowest = BrokerPaths.slowest(survey.brokers);
         KafkaSettings judged = kafka.withPartitionsPerBroker(survey.partitionsPerBroker);
         List<Finding> findings = role.role() == ClientRole.PRODUCER
-                ? judgeProducer(survey, slowest, named, kernel, pipeline, config)
-                : judge(survey, slowest, named, kernel, judged, config);
+                ? DoctorJudgement.producer(survey, slowest, named, kernel, pipeline, config)
+                : DoctorJudgement.consumer(survey, slowest, named, kernel, judged, config);
         Optional<ExpectedRate> clientPath = slowest.map(path ->
                 ClientPaths.limits(findings, path.identity(named), path.rttMicros(), role.role(), judged, config));
-        BdpSettings.Recommendation recommendation = slowest.map(
-                        path -> recommend(path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
+        BdpSettings.Recommendation recommendation = slowest.map(path -> DoctorJudgement.recommend(
+                        path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
         boolean probing = recommendation != null && probeTopic != null;
         List<ThroughputProbe.Result> probe = probing ? probe(client, recommendation) : List.of();
@@ -296,104 +289,6 @@ final class DoctorCommand implements Callable<Integer> {
                                 : "")
                 .findings(findings)
                 .build();
-    }
-
-    /**
-     * Every finding, worst first: the survey's, each broker path's and socket settings', and this
-     * host's for the slowest path. A consumer's path to a broker is one flow: the client's own
-     * window and fetch sizes (its connection's findings), the broker's send buffer and this host's
-     * window scaling all hold it, so each limit among them says the rate once all of their remedies
-     * are applied. The broker's receive buffer holds producers, whose other limits the doctor does
-     * not judge, so it says none.
-     */
-    private static List<Finding> judge(
-            ClusterSurvey survey,
-            Optional<BrokerPaths.BrokerPath> slowest,
-            DoctorClient client,
-            KernelFacts kernel,
-            KafkaSettings consumer,
-            TcpsightConfig config) {
-        List<Finding> consumerFlow = new ArrayList<>(survey.findings);
-        consumerFlow.addAll(BrokerPaths.findings(survey.brokers, client, config));
-        List<Finding> producerFlow = new ArrayList<>();
-        for (BrokerPaths.BrokerPath broker : survey.brokers) {
-            Optional<Map<String, String>> brokerConfig = survey.configOf(broker);
-            if (broker.reachable() && brokerConfig.isPresent()) {
-                ConnectionIdentity path = broker.identity(client);
-                BrokerConfigRules.sendBuffer(brokerConfig.get(), path, broker.rttMicros(), config)
-                        .ifPresent(consumerFlow::add);
-                BrokerConfigRules.receiveBuffer(brokerConfig.get(), path, broker.rttMicros(), config)
-                        .ifPresent(producerFlow::add);
-            }
-        }
-        slowest.ifPresent(
-                path -> consumerFlow.addAll(Diagnosis.host(kernel, path.identity(client), path.rttMicros(), config)));
-        Map<String, Long> rttByPath = new LinkedHashMap<>();
-        for (BrokerPaths.BrokerPath broker : survey.brokers) {
-            if (broker.reachable()) {
-                rttByPath.put(ClientPaths.key(broker.identity(client)), broker.rttMicros());
-            }
-        }
-        List<Finding> findings =
-                new ArrayList<>(ClientPaths.annotate(consumerFlow, rttByPath, ClientRole.CONSUMER, consumer, config));
-        findings.addAll(producerFlow);
-        findings.sort(Comparator.comparing(Finding::severity).reversed());
-        return findings;
-    }
-
-    /**
-     * A producer's findings, worst first: the survey's (its own connections' send buffers), each
-     * broker path's and each broker's receive buffer, its configured pipeline of batches on each
-     * path, and this host's for the slowest path. A producer's path to a broker is one flow, which
-     * all of them hold, so each says the rate once all of that path's remedies are applied. Nothing
-     * of a consumer's is judged: its receive buffer, the broker's send buffer, its fetch sizes.
-     */
-    private static List<Finding> judgeProducer(
-            ClusterSurvey survey,
-            Optional<BrokerPaths.BrokerPath> slowest,
-            DoctorClient client,
-            KernelFacts kernel,
-            ProducerPipeline pipeline,
-            TcpsightConfig config) {
-        List<Finding> producerFlow = new ArrayList<>(survey.findings);
-        producerFlow.addAll(BrokerPaths.findings(survey.brokers, client, config));
-        Map<String, Long> rttByPath = new LinkedHashMap<>();
-        for (BrokerPaths.BrokerPath broker : survey.brokers) {
-            if (!broker.reachable()) {
-                continue;
-            }
-            ConnectionIdentity path = broker.identity(client);
-            rttByPath.put(ClientPaths.key(path), broker.rttMicros());
-            survey.configOf(broker)
-                    .flatMap(brokerConfig ->
-                            BrokerConfigRules.receiveBuffer(brokerConfig, path, broker.rttMicros(), config))
-                    .ifPresent(producerFlow::add);
-            ClientConfigRules.producerPipeline(path, pipeline, broker.rttMicros(), survey.partitionsPerBroker, config)
-                    .ifPresent(producerFlow::add);
-        }
-        slowest.ifPresent(
-                path -> producerFlow.addAll(Diagnosis.host(kernel, path.identity(client), path.rttMicros(), config)));
-        List<Finding> findings = new ArrayList<>(
-                ClientPaths.annotate(producerFlow, rttByPath, ClientRole.PRODUCER, KafkaSettings.unknown(), config));
-        findings.sort(Comparator.comparing(Finding::severity).reversed());
-        return findings;
-    }
-
-    /** Fetch sizing for the slowest broker's path, from each of the cluster's brokers. */
-    private static BdpSettings.Recommendation recommend(
-            BrokerPaths.BrokerPath slowest,
-            int partitionsPerBroker,
-            int brokers,
-            KernelFacts kernel,
-            TcpsightConfig config) {
-        return BdpSettings.recommend(new BdpSettings.Input(
-                        slowest.rttMicros(),
-                        config.targetBytesPerSecond(),
-                        partitionsPerBroker,
-                        OptionalValues.orNull(kernel.tcpRmemMax()),
-                        null,
-                        config.get(TcpsightConfig.FETCH_RECORD_BYTES))
-                .fetchingFrom(brokers));
     }
 
     private List<ThroughputProbe.Result> probe(Properties client, BdpSettings.Recommendation recommendation) {
