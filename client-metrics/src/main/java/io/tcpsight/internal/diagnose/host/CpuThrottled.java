@@ -9,7 +9,6 @@ import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.HostSignals;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,14 +39,7 @@ final class CpuThrottled {
         evidence.add(new Evidence("throttledShare", share, "ratio of periods"));
         evidence.add(new Evidence("throttledTime", throttling.throttledSeconds(), "s per interval"));
         throttling.limitCores().ifPresent(cores -> evidence.add(new Evidence("cpuLimit", cores, "cores")));
-        List<SendingConnection> hurt = new ArrayList<>();
-        for (SendingConnection connection : sending) {
-            if (connection.hurt()) {
-                hurt.add(connection);
-            }
-        }
-        hurt.sort(Comparator.comparingLong(SendingConnection::retransmitted).reversed());
-        SendingConnection.addHurt(evidence, hurt);
+        SendingConnection.addHurt(evidence, SendingConnection.hurtOf(sending, connection -> true));
         return Optional.of(new Finding(
                 RuleId.CPU_THROTTLED,
                 severity,

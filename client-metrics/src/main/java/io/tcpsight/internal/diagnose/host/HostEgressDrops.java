@@ -9,7 +9,6 @@ import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.HostSignals;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,15 +32,9 @@ final class HostEgressDrops implements DeviceSignalRule {
         if (drops == 0) {
             return Optional.empty();
         }
-        List<SendingConnection> hurt = new ArrayList<>();
-        for (SendingConnection connection : sending) {
-            if (connection.hurt()
-                    && connection.local() != null
-                    && device.addresses().contains(connection.local())) {
-                hurt.add(connection);
-            }
-        }
-        hurt.sort(Comparator.comparingLong(SendingConnection::retransmitted).reversed());
+        List<SendingConnection> hurt = SendingConnection.hurtOf(
+                sending,
+                connection -> connection.local() != null && device.addresses().contains(connection.local()));
         double ratio = (double) drops / Math.max(1, device.txPackets() + drops);
         Severity severity =
                 hurt.isEmpty() ? Severity.INFO : ratio >= CRITICAL_DROP_RATIO ? Severity.CRITICAL : Severity.WARN;

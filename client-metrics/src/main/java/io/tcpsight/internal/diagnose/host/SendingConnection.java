@@ -5,7 +5,9 @@ import io.tcpsight.internal.model.ConnectionIdentity;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A connection that sent in the interval, as the round saw it: the packets a device dropped on the
@@ -43,6 +45,18 @@ public final class SendingConnection {
 
     InetAddress local() {
         return identity.local().map(InetSocketAddress::getAddress).orElse(null);
+    }
+
+    /** The connections that were hurt and pass {@code where}, the most retransmissions first. */
+    static List<SendingConnection> hurtOf(List<SendingConnection> sending, Predicate<SendingConnection> where) {
+        List<SendingConnection> hurt = new ArrayList<>();
+        for (SendingConnection connection : sending) {
+            if (connection.hurt() && where.test(connection)) {
+                hurt.add(connection);
+            }
+        }
+        hurt.sort(Comparator.comparingLong(SendingConnection::retransmitted).reversed());
+        return hurt;
     }
 
     /** How many connections were hurt and the first few client.ids, bounded. */
