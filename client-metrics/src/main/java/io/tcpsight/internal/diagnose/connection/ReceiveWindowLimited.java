@@ -115,6 +115,10 @@ final class ReceiveWindowLimited implements ConnectionRule {
         evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
         evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
         facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
+        // how far the window widened since the widest of the samples before: a buffer holds it at 1, a kernel
+        // still opening it widens it (stillOpening waits where it at least doubled)
+        facts.peerWindowGrowth()
+                .ifPresent(growth -> evidence.add(new Evidence("peerWindowGrowth", growth, "ratio of widest before")));
         if (facts.rttMicros() > 0) {
             evidence.add(rtt(facts));
         }

@@ -646,6 +646,61 @@ class ConnectionRulesTest {
         assertFalse(FetchSizeBelowBdp.RULE.judge(follower, line).isPresent());
     }
 
+    /**
+     * The far broker's end of a dedicated MirrorMaker 2's replication consumer 100 ms away at
+     * 100 Mbit/s: Kafka's 1 MiB a partition over six partitions, 6 MiB a fetch, which the model
+     * allows 83 % of the line. A MirrorMaker task forwards each poll before it polls again, and in
+     * the lab that time came on top (69-70 % once the window was lifted), so its sizes are held to
+     * the sizing's aim of 90 %: named while its window holds it (with the window, in one round)
+     * and when, free, it moves 70 %; not at nine BDPs a fetch. Any other consumer alike is held to
+     * 80 %, which the model's 83 % passes.
+     */
+    @ParameterizedTest(name = "{0}, {1} a partition, {2}: {3}")
+    @CsvSource({
+        "far->near|MirrorSourceConnector-0|replication-consumer, 1048576, held, warn",
+        "far->near|MirrorSourceConnector-0|replication-consumer, 1048576, free at 70%, warn",
+        // 12 MiB: 91%, at the aim
+        "far->near|MirrorSourceConnector-0|replication-consumer, 2097152, held, none",
+        "far->near|MirrorSourceConnector-0|replication-consumer, 2097152, free at 70%, none",
+        // MirrorMaker's other consumers move little, and are held to 80% as any consumer
+        "far->near|MirrorSourceConnector-0|offset-syncs-source-consumer, 1048576, held, none",
+        "consumer-orders-1, 1048576, held, none",
+        "consumer-orders-1, 1048576, free at 70%, none",
+    })
+    void mirrorMakersReplicationConsumerIsSizedForTheSizingsAim(
+            String clientId, long partitionBytes, String flow, String outcome) {
+        boolean held = flow.equals("held");
+        ConnectionFacts facts = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .sndWindowBytes(held ? 65_536 : 3_275_392)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(partitionBytes)
+                        .withPartitionsPerBroker(6))
+                .kernel(KERNEL_618)
+                // 10 s, busy 0.97: held, the window full 97% of it; free, 87.5 MB acknowledged (70% of the line)
+                .interval(held ? interval(0.97, 0.97, 0, 0, 5000) : interval(0.97, 0, 0, 87_500_000, 0, 60_000))
+                .build();
+        Optional<Finding> finding = FetchSizeBelowBdp.RULE.judge(facts, DEFAULTS);
+        assertEquals(
+                outcome, finding.map(f -> f.severity().name().toLowerCase()).orElse("none"));
+        finding.ifPresent(next -> {
+            assertEquals(held, next.evidence("next").isPresent(), next.toString());
+            Map<String, String> named = settings(next);
+            assertEquals(
+                    "2097152", named.get("mm2.properties:far.consumer.max.partition.fetch.bytes"), named.toString());
+            assertEquals("51200", named.get("mm2.properties:far.consumer.max.poll.records"), named.toString());
+            assertTrue(
+                    next.remedy().why().contains("below 90% of its 100.0 Mbit/s"),
+                    next.remedy().why());
+            assertEquals(
+                    91.0,
+                    next.limit().orElseThrow().afterBytesPerSecond() * 8 / 1e6,
+                    0.1,
+                    "nine BDPs and more a fetch after: " + next.limit());
+        });
+    }
+
     @Test
     void theSeverityOfAWindowLimitFollowsTheRateTheWindowAllows() {
         // KIP-848 consumer 76 ms away: 64 KiB of window carries 6.9 Mbit/s of a 100 Mbit/s target
