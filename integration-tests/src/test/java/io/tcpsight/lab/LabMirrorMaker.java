@@ -33,6 +33,16 @@ public final class LabMirrorMaker implements AutoCloseable {
      */
     public static LabMirrorMaker start(KernelLab lab, Map<String, String> mm2Properties, String agentArguments)
             throws IOException {
+        return start(lab, mm2Properties, agentArguments, false);
+    }
+
+    /**
+     * The same; a MirrorMaker whose rate a test claims ({@code measuresRate}) runs with the JVM's
+     * own compilers and collector, as in production, not the short-lived options.
+     */
+    public static LabMirrorMaker start(
+            KernelLab lab, Map<String, String> mm2Properties, String agentArguments, boolean measuresRate)
+            throws IOException {
         LabPrerequisites.requireKafkaRuntime(LabPaths.kafkaLib());
         LabPrerequisites.requireConnectPlugin();
         int n = NEXT.incrementAndGet();
@@ -53,8 +63,10 @@ public final class LabMirrorMaker implements AutoCloseable {
             properties.store(out, "tcpsight lab dedicated MirrorMaker 2");
         }
         List<String> command = LabConnectWorker.kafkaJvm(directory);
-        // its tests claim names, keys and the agent's pacing, no rate (LabJvm.SHORT_LIVED)
-        command.addAll(1, LabJvm.SHORT_LIVED);
+        if (!measuresRate) {
+            // these tests claim names, keys and the agent's pacing, no rate (LabJvm.SHORT_LIVED)
+            command.addAll(1, LabJvm.SHORT_LIVED);
+        }
         command.add(
                 "-javaagent:" + LabPaths.agentJar() + "=" + LabConnectWorker.agentOnControlLink(lab, agentArguments));
         command.addAll(List.of(
