@@ -475,12 +475,17 @@ class ConnectionRulesTest {
         if (peerScale >= 0) {
             facts.peerWindowScale(peerScale);
         }
+        Optional<Finding> finding = ReceiveWindowLimited.RULE.judge(facts.build(), DEFAULTS);
         assertEquals(
                 expected,
-                ReceiveWindowLimited.RULE
-                        .judge(facts.build(), DEFAULTS)
-                        .map(finding -> finding.severity().name().toLowerCase())
-                        .orElse("none"));
+                finding.map(named -> named.severity().name().toLowerCase()).orElse("none"));
+        // how far the window widened since the widest before, where both are known: the evidence of the wait
+        finding.ifPresent(named -> assertEquals(
+                widestBefore > 0 ? String.format("%.3f", (double) window / widestBefore) : "-",
+                named.evidence("peerWindowGrowth")
+                        .map(growth -> String.format("%.3f", growth.value()))
+                        .orElse("-"),
+                named.toString()));
     }
 
     /** The widest window is at least the one of this sample, and the one of this sample where no other is known. */
@@ -699,6 +704,57 @@ class ConnectionRulesTest {
                     0.1,
                     "nine BDPs and more a fetch after: " + next.limit());
         });
+    }
+
+    /**
+     * At 1 Gbit/s over 100 ms nine BDPs a fetch are 112 MB, beyond the broker's own 55 MiB where the
+     * sizing stops: sized as it says, MirrorMaker's replication consumer reaches 82 % by the model,
+     * short of its 90 %, and no size can raise it. That is no finding (the remedy would change
+     * nothing); with Kafka's sizes it is one, naming the sizing.
+     */
+    @Test
+    void aFetcherAlreadySizedAsTheSizingSaysIsNotNamedAgainWhereItCannotReachTheAim() {
+        TcpsightConfig gigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "1000"));
+        BdpSettings.Recommendation sizing = BdpSettings.recommend(new BdpSettings.Input(
+                100_000,
+                gigabit.targetBytesPerSecond(),
+                6,
+                KERNEL_618.tcpRmemMax().getAsLong(),
+                null,
+                1024));
+        ConnectionFacts.Builder mirror = ConnectionFacts.builder(
+                        broker("far->near|MirrorSourceConnector-0|replication-consumer")
+                                .withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .sndWindowBytes(65_536)
+                .kernel(KERNEL_618)
+                .interval(interval(0.97, 0.97, 0, 0, 5000));
+        Finding defaults = FetchSizeBelowBdp.RULE
+                .judge(
+                        mirror.kafka(KafkaSettings.unknown()
+                                        .withFetchMaxBytes(52_428_800L)
+                                        .withMaxPartitionFetchBytes(1_048_576L)
+                                        .withPartitionsPerBroker(6))
+                                .build(),
+                        gigabit)
+                .orElseThrow();
+        assertEquals(
+                Long.toString(sizing.maxPartitionFetchBytes()),
+                settings(defaults).get("mm2.properties:far.consumer.max.partition.fetch.bytes"),
+                settings(defaults).toString());
+        double after = defaults.limit().orElseThrow().afterBytesPerSecond();
+        assertTrue(
+                after < 0.9 * gigabit.targetBytesPerSecond() && after > 0.8 * gigabit.targetBytesPerSecond(),
+                "the sizing's 55 MiB a fetch reach between 80 and 90 % at 1 Gbit/s: " + defaults.limit());
+        assertEquals(
+                Optional.empty(),
+                FetchSizeBelowBdp.RULE.judge(
+                        mirror.kafka(KafkaSettings.unknown()
+                                        .withFetchMaxBytes(sizing.fetchMaxBytes())
+                                        .withMaxPartitionFetchBytes(sizing.maxPartitionFetchBytes())
+                                        .withPartitionsPerBroker(6))
+                                .build(),
+                        gigabit));
     }
 
     @Test
