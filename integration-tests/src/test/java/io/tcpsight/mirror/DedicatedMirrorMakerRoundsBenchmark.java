@@ -287,12 +287,18 @@ class DedicatedMirrorMakerRoundsBenchmark {
             }
         }
 
-        /** The warn and critical findings of MirrorMaker's connections (client.ids with MM2's "|"), the first of each. */
+        /**
+         * The warn and critical findings that concern MirrorMaker, the first of each: all of its own agent's, and the
+         * far broker's for MirrorMaker's connections or for no client (its host, its listeners).
+         */
         void collect(String json, String whose) throws Exception {
             boolean fromFarBroker = whose.startsWith("the far broker");
             for (FindingView finding : FindingView.list(json)) {
                 String clientId = finding.connection().clientId();
-                if (clientId == null || !clientId.contains("|")) {
+                // every connection in MirrorMaker's JVM is MirrorMaker's; at the far broker, MirrorMaker's clients
+                // (MM2's
+                // "|" in their client.id) and what names no client (the broker's host, its listeners)
+                if (fromFarBroker && clientId != null && !clientId.contains("|")) {
                     continue;
                 }
                 if (finding.severity().equals("info")) {

@@ -707,6 +707,35 @@ class ConnectionRulesTest {
     }
 
     /**
+     * The same aim at the replication consumer's own end (MirrorMaker's agent, the Connect plugin,
+     * from its config): free of its window and moving 70 % of the line, MirrorMaker's consumer with
+     * Kafka's sizes is named; any other consumer so is not (its 83 % by the model pass 80 %).
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({
+        "far->near|MirrorSourceConnector-0|replication-consumer, warn",
+        "consumer-orders-1, none",
+    })
+    void atItsOwnEndTheReplicationConsumerIsHeldToTheSameAim(String clientId, String outcome) {
+        ConnectionFacts facts = ConnectionFacts.builder(client(clientId).withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .kafka(KafkaSettings.unknown()
+                        .withReceiveBufferBytes(-1)
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(6))
+                .kernel(KERNEL_618)
+                .interval(received(0.97, 8.75e6))
+                .build();
+        assertEquals(
+                outcome,
+                FetchSizeBelowBdp.RULE
+                        .judge(facts, DEFAULTS)
+                        .map(finding -> finding.severity().name().toLowerCase())
+                        .orElse("none"));
+    }
+
+    /**
      * At 1 Gbit/s over 100 ms nine BDPs a fetch are 112 MB, beyond the broker's own 55 MiB where the
      * sizing stops: sized as it says, MirrorMaker's replication consumer reaches 82 % by the model,
      * short of its 90 %, and no size can raise it. That is no finding (the remedy would change
