@@ -28,6 +28,23 @@ public final class LabMirrorMaker implements AutoCloseable {
     }
 
     /**
+     * Every topic MirrorMaker creates (the replicated ones, its syncs, checkpoints, heartbeats and
+     * its herders' offsets, status and configs) with one replica: the lab's clusters have one broker.
+     */
+    public static void oneReplicaOfEachTopic(Map<String, String> mm2Properties) {
+        for (String key : List.of(
+                "replication.factor",
+                "offset-syncs.topic.replication.factor",
+                "checkpoints.topic.replication.factor",
+                "heartbeats.topic.replication.factor",
+                "offset.storage.replication.factor",
+                "status.storage.replication.factor",
+                "config.storage.replication.factor")) {
+            mm2Properties.put(key, "1");
+        }
+    }
+
+    /**
      * Starts MirrorMaker with these mm2.properties and the agent given these arguments (its HTTP
      * endpoint on the client control link).
      */

@@ -63,16 +63,7 @@ class DedicatedMirrorMakerLabIT {
         mm2.put("fast->near.topics", "orders");
         mm2.put("emit.heartbeats.enabled", "false"); // no herders for the flows that are off
         mm2.put("sync.topic.acls.enabled", "false");
-        for (String topic : List.of(
-                "replication.factor",
-                "offset-syncs.topic.replication.factor",
-                "checkpoints.topic.replication.factor",
-                "heartbeats.topic.replication.factor",
-                "offset.storage.replication.factor",
-                "status.storage.replication.factor",
-                "config.storage.replication.factor")) {
-            mm2.put(topic, "1");
-        }
+        LabMirrorMaker.oneReplicaOfEachTopic(mm2);
         mm2.put("config.providers", "tcpsight");
         mm2.put("config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider");
         mm2.put("config.providers.tcpsight.param.tcpsight.target.throughput.mbit", "200");

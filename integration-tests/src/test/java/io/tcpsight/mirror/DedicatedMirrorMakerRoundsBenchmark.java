@@ -178,16 +178,7 @@ class DedicatedMirrorMakerRoundsBenchmark {
             mm2.put("far->near.topics", "orders");
             mm2.put("emit.heartbeats.enabled", "false");
             mm2.put("sync.topic.acls.enabled", "false");
-            for (String key : List.of(
-                    "replication.factor",
-                    "offset-syncs.topic.replication.factor",
-                    "checkpoints.topic.replication.factor",
-                    "heartbeats.topic.replication.factor",
-                    "offset.storage.replication.factor",
-                    "status.storage.replication.factor",
-                    "config.storage.replication.factor")) {
-                mm2.put(key, "1");
-            }
+            LabMirrorMaker.oneReplicaOfEachTopic(mm2);
             mm2.putAll(remedies.mm2);
             Round result = new Round();
             long deliveredBefore = lab.serverBytesAckedByClient();
