@@ -90,19 +90,10 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         .isEmpty()) {
             // a reader that stopped reading shrinks the window it advertises: the rate against the window at this
             // sample says nothing of it, only the time the window was full does
-            return fullByTime
-                    ? Optional.of(readerNotBuffer(facts, interval, widest.getAsLong(), true))
-                    : Optional.empty();
+            return fullByTime ? Optional.of(readerNotBuffer(facts, interval, widest.getAsLong())) : Optional.empty();
         }
         if (stillOpening(facts, config)) {
             return Optional.empty();
-        }
-        if (shrankWhileOpening(facts, config)) {
-            // unread data, as above, in a buffer that had not yet opened as far as it can: its reader, not its size
-            return fullByTime
-                    ? Optional.of(readerNotBuffer(
-                            facts, interval, facts.widestSndWindowBytes().getAsLong(), false))
-                    : Optional.empty();
         }
         return bufferNotReader(facts, config, interval, ceiling, byRate, windowUsed, fullByTime);
     }
@@ -233,36 +224,11 @@ final class ReceiveWindowLimited implements ConnectionRule {
      * (1 for 64 KiB, whose widest window moves 10.5 Mbit/s at 100 ms), so it is never waited for.
      */
     private static boolean stillOpening(ConnectionFacts facts, TcpsightConfig config) {
-        return facts.peerWindowGrowth().orElse(0) >= 2 && scaleLetsItMoveTheTarget(facts, config);
-    }
-
-    /**
-     * A window under this share of the widest the peer advertised before is mostly unread data:
-     * its buffer had more room, and the reader left it full.
-     */
-    static final double SHRUNK_SHARE = 0.5;
-
-    /**
-     * The peer's window shrank below half the widest it advertised before, while its scale lets it
-     * open to one that moves the target: its buffer autotunes and had not yet opened that far, and
-     * what fills it now is data its reader has not read. A buffer too small to open holds its window
-     * near its widest when the reader keeps up, and one set before connecting fixes a small scale, so
-     * neither is taken for this. Measured behind a dedicated MirrorMaker 2 in its flow's first
-     * interval, three runs of nine: windows of 469,248, 5,888 (0.02 of the widest before, 268,700)
-     * and 17,408 bytes (0.10), the task not yet reading while it forwarded its first poll; the next
-     * interval's window was 3.3 MB each time. Named as its buffer, the finding asked for a
-     * `tcp_rmem` that was already in effect.
-     */
-    private static boolean shrankWhileOpening(ConnectionFacts facts, TcpsightConfig config) {
-        return facts.peerWindowGrowth().isPresent()
-                && facts.peerWindowGrowth().getAsDouble() < SHRUNK_SHARE
-                && scaleLetsItMoveTheTarget(facts, config);
-    }
-
-    /** The widest window the peer's scale allows (65,535 bytes shifted by it) moves the target over the RTT. */
-    private static boolean scaleLetsItMoveTheTarget(ConnectionFacts facts, TcpsightConfig config) {
         OptionalInt scale = facts.peerWindowScale();
-        if (scale.isEmpty() || !facts.windowScaling().orElse(false) || facts.rttMicros() <= 0) {
+        if (facts.peerWindowGrowth().orElse(0) < 2
+                || scale.isEmpty()
+                || !facts.windowScaling().orElse(false)
+                || facts.rttMicros() <= 0) {
             return false;
         }
         long widestPossible = 65_535L << Math.min(scale.getAsInt(), 14);
@@ -280,15 +246,12 @@ final class ReceiveWindowLimited implements ConnectionRule {
      * so no buffer or sysctl is named, and it is a warning: what holds the flow is the reader's own
      * work, which the evidence shows.
      */
-    private static Finding readerNotBuffer(
-            ConnectionFacts facts, IntervalStats interval, long widestWindow, boolean widestCovers) {
+    private static Finding readerNotBuffer(ConnectionFacts facts, IntervalStats interval, long widestWindow) {
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(new Evidence("rwndLimited", interval.rwndLimitedRatio(), "ratio of busy time"));
         evidence.add(new Evidence("busy", interval.busyRatio(), "ratio of interval"));
         facts.sndWindowBytes().ifPresent(bytes -> evidence.add(new Evidence("peerWindow", bytes, "bytes")));
         evidence.add(new Evidence("widestPeerWindow", widestWindow, "bytes"));
-        facts.peerWindowGrowth()
-                .ifPresent(growth -> evidence.add(new Evidence("peerWindowGrowth", growth, "ratio of widest before")));
         evidence.add(rtt(facts));
         evidence.add(new Evidence("sendRate", Rates.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         ClientWords.add(facts, evidence, Figure.RECORDS_LAG_MAX);
@@ -302,18 +265,12 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         List.of(),
                         String.format(
                                 "%.0f%% of the time this end had data to send, %s's advertised receive window was full, but it"
-                                        + " has advertised %d bytes, %s: its buffer is not the"
+                                        + " has advertised %d bytes, enough for the target over %.1f ms: its buffer is not the"
                                         + " limit, its reader is; it stops reading for a while (a consumer reads only inside"
                                         + " poll(), a Connect or MirrorMaker 2 task only between its sends to the target, a"
                                         + " follower between its log appends), and a larger buffer would only hold more of"
                                         + " what it has not read",
-                                interval.rwndLimitedRatio() * 100,
-                                peer,
-                                widestWindow,
-                                widestCovers
-                                        ? String.format("enough for the target over %.1f ms", facts.rttMillis())
-                                        : "more than twice its window now, and its window scale lets its buffer open to"
-                                                + " one that moves the target"))
+                                interval.rwndLimitedRatio() * 100, peer, widestWindow, facts.rttMillis()))
                 .orElseThrow();
     }
 }
