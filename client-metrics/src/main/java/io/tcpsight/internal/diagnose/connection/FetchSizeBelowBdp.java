@@ -171,9 +171,10 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         long perFetchAfter = Math.min(
                 Math.max(recommended.fetchMaxBytes(), kafka.fetchMaxBytes().getAsLong()),
                 recommended.maxPartitionFetchBytes() * partitionsAfter);
-        if (secondFetcher.isEmpty() && perFetchAfter <= perFetch) {
-            // the sizes already ask for what the sizing gives (its fetch.max.bytes stops at the broker's own):
-            // no remedy raises the ceiling, and the target is beyond what one connection's fetches carry here
+        if (ceiling >= FETCH_CEILING_SHARE * target && secondFetcher.isEmpty() && perFetchAfter <= perFetch) {
+            // above any fetcher's 80 %, short of MirrorMaker's aim, with the sizes already asking for what the sizing
+            // gives (its fetch.max.bytes stops at the broker's own): no size raises it, so no finding. Below 80 % the
+            // finding stands, to say what holds the flow
             return Optional.empty();
         }
         Limit limit = new Limit(Limit.FETCH_SIZE, ceiling, fetchCeiling(perFetchAfter, facts.rttMicros(), target));

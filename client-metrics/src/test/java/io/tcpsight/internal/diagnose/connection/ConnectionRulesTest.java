@@ -784,6 +784,24 @@ class ConnectionRulesTest {
                                         .withPartitionsPerBroker(6))
                                 .build(),
                         gigabit));
+        // below any fetcher's 80 % the finding stands, to say what holds the flow: 2 Gbit/s, the same sizes, 70 %
+        TcpsightConfig twoGigabit = TcpsightConfig.from(Map.of("tcpsight.target.throughput.mbit", "2000"));
+        BdpSettings.Recommendation sizedForTwo = BdpSettings.recommend(new BdpSettings.Input(
+                100_000,
+                twoGigabit.targetBytesPerSecond(),
+                6,
+                KERNEL_618.tcpRmemMax().getAsLong(),
+                null,
+                1024));
+        assertTrue(FetchSizeBelowBdp.RULE
+                .judge(
+                        mirror.kafka(KafkaSettings.unknown()
+                                        .withFetchMaxBytes(sizedForTwo.fetchMaxBytes())
+                                        .withMaxPartitionFetchBytes(sizedForTwo.maxPartitionFetchBytes())
+                                        .withPartitionsPerBroker(6))
+                                .build(),
+                        twoGigabit)
+                .isPresent());
     }
 
     @Test
