@@ -60,7 +60,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      * across 100 ms at 100 Mbit/s (2026-12-01), a dedicated MirrorMaker 2 with Kafka's sizes, 6 MiB
      * a fetch over six partitions (83 % by the model), moved 69-70 % of the line once its window was
      * lifted, and 71.9-74.0 % with its producer to the target given 1 MiB batches as well (so the
-     * fetch sizes held it, not the forwarding); sized for nine BDPs, 78.4-86.6 % in nine runs. The
+     * fetch sizes held it, not the forwarding); sized for nine BDPs, 78.4-86.7 % in fifteen runs. The
      * flow itself is still judged against FETCH_CEILING_SHARE: a free flow that moves 80 % of the
      * target is not named.
      */
