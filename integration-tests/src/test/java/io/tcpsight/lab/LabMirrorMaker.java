@@ -28,10 +28,14 @@ public final class LabMirrorMaker implements AutoCloseable {
     }
 
     /**
-     * Every topic MirrorMaker creates (the replicated ones, its syncs, checkpoints, heartbeats and
-     * its herders' offsets, status and configs) with one replica: the lab's clusters have one broker.
+     * What a dedicated MirrorMaker needs in the lab, whatever it replicates: no heartbeats (no
+     * herders for the flows that are off), no ACL sync (the lab's brokers have no authorizer), and
+     * every topic it creates (the replicated ones, its syncs, checkpoints, heartbeats and its
+     * herders' offsets, status and configs) with one replica: the lab's clusters have one broker.
      */
-    public static void oneReplicaOfEachTopic(Map<String, String> mm2Properties) {
+    public static void forTheLab(Map<String, String> mm2Properties) {
+        mm2Properties.put("emit.heartbeats.enabled", "false");
+        mm2Properties.put("sync.topic.acls.enabled", "false");
         for (String key : List.of(
                 "replication.factor",
                 "offset-syncs.topic.replication.factor",
@@ -46,7 +50,8 @@ public final class LabMirrorMaker implements AutoCloseable {
 
     /**
      * Starts MirrorMaker with these mm2.properties and the agent given these arguments (its HTTP
-     * endpoint on the client control link).
+     * endpoint on the client control link), with the JVM's own compilers and collector, as in
+     * production: for a test that claims its rate.
      */
     public static LabMirrorMaker start(KernelLab lab, Map<String, String> mm2Properties, String agentArguments)
             throws IOException {
@@ -54,11 +59,16 @@ public final class LabMirrorMaker implements AutoCloseable {
     }
 
     /**
-     * The same; a MirrorMaker whose rate a test claims ({@code measuresRate}) runs with the JVM's
-     * own compilers and collector, as in production, not the short-lived options.
+     * The same in a {@link LabJvm#SHORT_LIVED} JVM, as {@link LabConnectWorker#startShortLived}: for a
+     * test whose claims are names, keys and the agent's pacing, no rate.
      */
-    public static LabMirrorMaker start(
-            KernelLab lab, Map<String, String> mm2Properties, String agentArguments, boolean measuresRate)
+    public static LabMirrorMaker startShortLived(
+            KernelLab lab, Map<String, String> mm2Properties, String agentArguments) throws IOException {
+        return start(lab, mm2Properties, agentArguments, true);
+    }
+
+    private static LabMirrorMaker start(
+            KernelLab lab, Map<String, String> mm2Properties, String agentArguments, boolean shortLived)
             throws IOException {
         LabPrerequisites.requireKafkaRuntime(LabPaths.kafkaLib());
         LabPrerequisites.requireConnectPlugin();
@@ -80,8 +90,7 @@ public final class LabMirrorMaker implements AutoCloseable {
             properties.store(out, "tcpsight lab dedicated MirrorMaker 2");
         }
         List<String> command = LabConnectWorker.kafkaJvm(directory);
-        if (!measuresRate) {
-            // these tests claim names, keys and the agent's pacing, no rate (LabJvm.SHORT_LIVED)
+        if (shortLived) {
             command.addAll(1, LabJvm.SHORT_LIVED);
         }
         command.add(

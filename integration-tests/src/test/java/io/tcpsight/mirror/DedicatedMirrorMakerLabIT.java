@@ -61,9 +61,7 @@ class DedicatedMirrorMakerLabIT {
         mm2.put("far->near.topics", "orders");
         mm2.put("fast->near.enabled", "true");
         mm2.put("fast->near.topics", "orders");
-        mm2.put("emit.heartbeats.enabled", "false"); // no herders for the flows that are off
-        mm2.put("sync.topic.acls.enabled", "false");
-        LabMirrorMaker.oneReplicaOfEachTopic(mm2);
+        LabMirrorMaker.forTheLab(mm2);
         mm2.put("config.providers", "tcpsight");
         mm2.put("config.providers.tcpsight.class", "io.tcpsight.connect.TcpsightConfigProvider");
         mm2.put("config.providers.tcpsight.param.tcpsight.target.throughput.mbit", "200");
@@ -73,7 +71,7 @@ class DedicatedMirrorMakerLabIT {
         }
         // connect pacing: every client connect of the JVM, MM2's own clients' too
         try (LabMirrorMaker mirrorMaker =
-                LabMirrorMaker.start(lab, mm2, "interval=1s,connect.rate=10,connect.burst=2")) {
+                LabMirrorMaker.startShortLived(lab, mm2, "interval=1s,connect.rate=10,connect.burst=2")) {
             long started = System.nanoTime();
             FindingView finding = LabAwait.await("the agent's small-receive-buffer for " + DEFAULTS_CONSUMER)
                     .atMost(Duration.ofSeconds(120))

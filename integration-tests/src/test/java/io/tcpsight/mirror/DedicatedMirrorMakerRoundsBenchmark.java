@@ -178,13 +178,11 @@ class DedicatedMirrorMakerRoundsBenchmark {
             mm2.put("near.bootstrap.servers", near.bootstrapServers());
             mm2.put("far->near.enabled", "true");
             mm2.put("far->near.topics", "orders");
-            mm2.put("emit.heartbeats.enabled", "false");
-            mm2.put("sync.topic.acls.enabled", "false");
-            LabMirrorMaker.oneReplicaOfEachTopic(mm2);
+            LabMirrorMaker.forTheLab(mm2);
             mm2.putAll(remedies.mm2);
             Round result = new Round();
             long deliveredBefore = lab.serverBytesAckedByClient();
-            try (LabMirrorMaker mirrorMaker = LabMirrorMaker.start(lab, mm2, AGENT, true)) {
+            try (LabMirrorMaker mirrorMaker = LabMirrorMaker.start(lab, mm2, AGENT)) {
                 LabAwait.await("round " + round + ": the replication consumer's flow on the line")
                         .atMost(Duration.ofSeconds(120))
                         .every(Duration.ofMillis(200))
