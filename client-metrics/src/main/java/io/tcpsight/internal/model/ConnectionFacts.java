@@ -20,6 +20,8 @@ public final class ConnectionFacts {
     private final int peerWindowScale;
     private final Long sndWindowBytes;
     private final Long widestSndWindowBytes;
+    private final Long earlierSndWindowBytes;
+    private final Double earlierSendRateBytesPerSecond;
     private final Integer receiveBufferBytes;
     private final Integer windowClampBytes;
     private final String congestionControl;
@@ -39,6 +41,8 @@ public final class ConnectionFacts {
         peerWindowScale = builder.peerWindowScale;
         sndWindowBytes = builder.sndWindowBytes;
         widestSndWindowBytes = builder.widestSndWindowBytes;
+        earlierSndWindowBytes = builder.earlierSndWindowBytes;
+        earlierSendRateBytesPerSecond = builder.earlierSendRateBytesPerSecond;
         receiveBufferBytes = builder.receiveBufferBytes;
         windowClampBytes = builder.windowClampBytes;
         congestionControl = builder.congestionControl;
@@ -123,6 +127,21 @@ public final class ConnectionFacts {
         return OptionalLong.of(Math.max(widestSndWindowBytes, sndWindowBytes().orElse(0)));
     }
 
+    /**
+     * The peer's window at the sample before this one on this connection, and what this end sent a
+     * second over the interval that ended there: whether a window narrow at this sample narrowed since.
+     */
+    public OptionalLong earlierSndWindowBytes() {
+        return OptionalValues.orEmpty(earlierSndWindowBytes);
+    }
+
+    /** What this end sent a second over the interval before this one, where it is known. */
+    public OptionalDouble earlierSendRateBytesPerSecond() {
+        return earlierSendRateBytesPerSecond == null
+                ? OptionalDouble.empty()
+                : OptionalDouble.of(earlierSendRateBytesPerSecond);
+    }
+
     /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
     public OptionalInt receiveBufferBytes() {
         return OptionalValues.orEmpty(receiveBufferBytes);
@@ -172,6 +191,8 @@ public final class ConnectionFacts {
         private int peerWindowScale = -1;
         private Long sndWindowBytes;
         private Long widestSndWindowBytes;
+        private Long earlierSndWindowBytes;
+        private Double earlierSendRateBytesPerSecond;
         private Integer receiveBufferBytes;
         private Integer windowClampBytes;
         private String congestionControl;
@@ -225,6 +246,13 @@ public final class ConnectionFacts {
         /** The widest window the peer advertised on this connection in the samples before this one, while tracked. */
         public Builder widestSndWindowBytes(long value) {
             widestSndWindowBytes = value;
+            return this;
+        }
+
+        /** The peer's window at the sample before this one, and what this end sent a second over the interval that ended there. */
+        public Builder earlierSample(long sndWindowBytes, double sendRateBytesPerSecond) {
+            earlierSndWindowBytes = sndWindowBytes;
+            earlierSendRateBytesPerSecond = sendRateBytesPerSecond;
             return this;
         }
 

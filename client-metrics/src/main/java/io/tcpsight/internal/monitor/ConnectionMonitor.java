@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -258,6 +259,11 @@ public final class ConnectionMonitor {
         connection.pushed().filter(pushed -> pushed.freshAt(now)).ifPresent(facts::pushed);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
         connection.widestEarlierSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
+        OptionalLong earlierWindow = connection.earlierSndWindowBytes();
+        OptionalDouble earlierRate = connection.earlierSendRateBytesPerSecond();
+        if (earlierWindow.isPresent() && earlierRate.isPresent()) {
+            facts.earlierSample(earlierWindow.getAsLong(), earlierRate.getAsDouble());
+        }
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
                 .windowClampBytes(buffers.windowClampBytes())
                 .congestionControl(buffers.congestionControl()));

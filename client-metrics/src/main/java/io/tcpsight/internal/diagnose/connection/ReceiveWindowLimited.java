@@ -92,7 +92,7 @@ final class ReceiveWindowLimited implements ConnectionRule {
             // sample says nothing of it, only the time the window was full does
             return fullByTime ? Optional.of(readerNotBuffer(facts, interval, widest.getAsLong())) : Optional.empty();
         }
-        if (stillOpening(facts, config)) {
+        if (stillOpening(facts, config) || closedSinceTheSampleBefore(facts, interval)) {
             return Optional.empty();
         }
         return bufferNotReader(facts, config, interval, ceiling, byRate, windowUsed, fullByTime);
@@ -235,6 +235,32 @@ final class ReceiveWindowLimited implements ConnectionRule {
         return WindowModel.judge(
                         Rates.ceilingBytesPerSecond(widestPossible, facts.rttMicros()), config.targetBytesPerSecond())
                 .isEmpty();
+    }
+
+    /**
+     * The peer's window narrowed since the sample before, to less than what this end moved through
+     * it over this interval, after an interval that moved no more than its own window allowed: the
+     * buffer let more through in this interval than the window at this sample shows, so the window
+     * closed since on data its reader had not yet read (a MirrorMaker 2 task that stopped reading
+     * while it forwarded its first fetch to the target: 5,888 bytes at the sample after 268,613
+     * the sample before, 65.5 Mbit/s moved, 3.3 MB the sample after). Whether its buffer is the
+     * limit the next sample tells, so this one is not judged: a buffer stays narrow (the next sample
+     * moves no more than its window, so it is judged), a reader that resumed opens it again. The wait is one sample: after an interval
+     * whose flow also moved more than its window, a window narrow at every sample is judged as ever.
+     */
+    private static boolean closedSinceTheSampleBefore(ConnectionFacts facts, IntervalStats interval) {
+        OptionalLong window = facts.sndWindowBytes();
+        OptionalLong earlierWindow = facts.earlierSndWindowBytes();
+        OptionalDouble earlierRate = facts.earlierSendRateBytesPerSecond();
+        if (window.isEmpty() || earlierWindow.isEmpty() || earlierRate.isEmpty() || facts.rttMicros() <= 0) {
+            return false;
+        }
+        boolean narrowed = window.getAsLong() < earlierWindow.getAsLong();
+        boolean movedMoreThanItsWindow =
+                interval.sendRateBytesPerSecond() > Rates.ceilingBytesPerSecond(window.getAsLong(), facts.rttMicros());
+        boolean earlierMovedMoreThanItsWindow =
+                earlierRate.getAsDouble() > Rates.ceilingBytesPerSecond(earlierWindow.getAsLong(), facts.rttMicros());
+        return narrowed && movedMoreThanItsWindow && !earlierMovedMoreThanItsWindow;
     }
 
     /**

@@ -565,6 +565,51 @@ class ConnectionRulesTest {
     }
 
     /**
+     * A window that narrowed since the sample before, below what this end moved through it over
+     * this interval, after an interval that moved no more than its window: its reader had not yet
+     * read what came (the buffer let more through than the window now shows), and whether the
+     * buffer is the limit the next sample tells. Measured at the far broker's end of a dedicated
+     * MirrorMaker 2's replication consumer in the flow's first interval (2026-12-01): a window of
+     * 5,888 bytes after 268,613, 65.47 Mbit/s moved at 99.73 ms, rwnd-limited 0.51, and 3.3 MB the
+     * sample after; it was named as the buffer (critical) with a tcp_rmem already in effect. Without
+     * a sample before, after one whose flow also outran its window, where the window did not narrow,
+     * or where the flow moved no more than it (a buffer set after connecting, as librdkafka sets
+     * its), it is judged as ever.
+     */
+    @ParameterizedTest(name = "window {0} after {1} (rate then {2} B/s), {3} B/s now: {4}")
+    @CsvSource({
+        "5888, 268613, 100000, 8183750, none",
+        "0, 268613, 100000, 8183750, none",
+        "469248, 500000, 100000, 7490000, none",
+        "5888, -1, -1, 8183750, critical",
+        "5888, 268613, 8000000, 8183750, critical",
+        "5888, 5888, 59000, 8183750, critical",
+        "17408, 173000, 100000, 170000, critical",
+        "469248, 469248, 100000, 7490000, warn",
+    })
+    void aWindowThatClosedSinceTheSampleBeforeIsJudgedAtTheNext(
+            long window, long earlierWindow, long earlierRate, long bytesPerSecond, String expected) {
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(
+                        broker("far->near|MirrorSourceConnector-0|replication-consumer"))
+                .rttMicros(99_730)
+                .windowScaling(true)
+                .peerWindowScale(7)
+                .sndWindowBytes(window)
+                .widestSndWindowBytes(Math.max(earlierWindow, window))
+                .interval(interval(0.9448, 0.5099, 0, bytesPerSecond * 10, 0, 5000));
+        if (earlierWindow >= 0) {
+            facts.earlierSample(earlierWindow, earlierRate);
+        }
+        Optional<Finding> finding = ReceiveWindowLimited.RULE.judge(facts.build(), DEFAULTS);
+        assertEquals(
+                expected,
+                finding.map(named -> named.severity().name().toLowerCase()).orElse("none"),
+                finding.map(Finding::toString).orElse(""));
+        finding.ifPresent(named -> assertEquals(
+                "-1", settings(named).get("mm2.properties:far.consumer.receive.buffer.bytes"), named.toString()));
+    }
+
+    /**
      * The leader's end of a follower's fetches 100 ms away, at a 200 Mbit/s target (a BDP of
      * 2,500,000 bytes): 1 MiB a partition over four, 4 MiB a fetch, between one and four BDPs.
      * While the follower's window holds the flow, the flow cannot show what the fetch size allows,
