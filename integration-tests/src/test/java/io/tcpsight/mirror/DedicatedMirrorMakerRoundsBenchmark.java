@@ -103,7 +103,8 @@ class DedicatedMirrorMakerRoundsBenchmark {
             story.add(String.format(
                     "round %d: %.1f Mbit/s (%.0f%% of the line; records' values at the target %.1f Mbit/s) with far broker %s,"
                             + " near broker %s, mm2.properties %s,"
-                            + " far host %s, MirrorMaker's host %s; findings %s; info %s; the far end %s; setup %s; first seen %s",
+                            + " far host %s, MirrorMaker's host %s; findings %s; info %s; the far end %s; MirrorMaker's end %s;"
+                            + " setup %s; first seen %s",
                     round,
                     last.rate * 8 / 1e6,
                     100 * last.rate / LINE_BYTES_PER_SECOND,
@@ -116,6 +117,7 @@ class DedicatedMirrorMakerRoundsBenchmark {
                     last.briefs(),
                     last.info,
                     last.farEnd,
+                    last.nearEnd,
                     last.setup,
                     last.firstSeen));
             System.out.println(story.get(story.size() - 1));
@@ -257,6 +259,11 @@ class DedicatedMirrorMakerRoundsBenchmark {
         final Set<String> sampled = new TreeSet<>();
         /** The far broker's end of the replication consumer, each distinct interval: what a shortfall shows. */
         final Set<String> farEnd = new LinkedHashSet<>();
+        /**
+         * MirrorMaker's end, each distinct interval: what its replication consumer read and what its
+         * producers sent to the target, to tell a task that stopped reading from one that waits on its forwarding.
+         */
+        final Map<String, String> nearEnd = new LinkedHashMap<>();
         /** Every info finding of either agent for MirrorMaker's connections: the rules' judgement of a silent flow. */
         final Set<String> info = new TreeSet<>();
 
@@ -313,6 +320,27 @@ class DedicatedMirrorMakerRoundsBenchmark {
 
         /** The replication consumer's busy intervals as MirrorMaker's agent sampled them (a tenth of the line or more). */
         void sample(String json) throws Exception {
+            List<String> ends = new ArrayList<>();
+            for (ConnectionView connection : ConnectionView.list(json)) {
+                ConnectionView.Interval interval = connection.interval();
+                if (connection.clientId() != null
+                        && interval != null
+                        && Math.max(interval.sendRateBytesPerSecond(), interval.receiveRateBytesPerSecond())
+                                >= 0.01 * LINE_BYTES_PER_SECOND) {
+                    ends.add(String.format(
+                            "%s in %.1f out %.1f Mbit/s busy %.2f",
+                            connection
+                                    .clientId()
+                                    .substring(connection.clientId().lastIndexOf('|') + 1),
+                            interval.receiveRateBytesPerSecond() * 8 / 1e6,
+                            interval.sendRateBytesPerSecond() * 8 / 1e6,
+                            interval.busy()));
+                }
+            }
+            if (!ends.isEmpty()) {
+                nearEnd.putIfAbsent(
+                        String.join(" / ", ends), String.format("%.1f s", (System.nanoTime() - flowStart) / 1e9));
+            }
             for (ConnectionView connection : ConnectionView.list(json)) {
                 if (connection.clientId() != null
                         && connection.clientId().endsWith("replication-consumer")
