@@ -21,7 +21,6 @@ public final class ConnectionFacts {
     private final Long sndWindowBytes;
     private final Long widestSndWindowBytes;
     private final Long earlierSndWindowBytes;
-    private final Double earlierSendRateBytesPerSecond;
     private final Integer receiveBufferBytes;
     private final Integer windowClampBytes;
     private final String congestionControl;
@@ -42,7 +41,6 @@ public final class ConnectionFacts {
         sndWindowBytes = builder.sndWindowBytes;
         widestSndWindowBytes = builder.widestSndWindowBytes;
         earlierSndWindowBytes = builder.earlierSndWindowBytes;
-        earlierSendRateBytesPerSecond = builder.earlierSendRateBytesPerSecond;
         receiveBufferBytes = builder.receiveBufferBytes;
         windowClampBytes = builder.windowClampBytes;
         congestionControl = builder.congestionControl;
@@ -127,19 +125,14 @@ public final class ConnectionFacts {
         return OptionalLong.of(Math.max(widestSndWindowBytes, sndWindowBytes().orElse(0)));
     }
 
-    /**
-     * The peer's window at the sample before this one on this connection, and what this end sent a
-     * second over the interval that ended there: whether a window narrow at this sample narrowed since.
-     */
+    /** The peer's window at the sample before this one on this connection: whether a window narrow now narrowed since. */
     public OptionalLong earlierSndWindowBytes() {
         return OptionalValues.orEmpty(earlierSndWindowBytes);
     }
 
-    /** What this end sent a second over the interval before this one, where it is known. */
-    public OptionalDouble earlierSendRateBytesPerSecond() {
-        return earlierSendRateBytesPerSecond == null
-                ? OptionalDouble.empty()
-                : OptionalDouble.of(earlierSendRateBytesPerSecond);
+    /** The widest window the peer advertised in the samples before this one, this sample's left out. */
+    public OptionalLong widestEarlierSndWindowBytes() {
+        return OptionalValues.orEmpty(widestSndWindowBytes);
     }
 
     /** SO_RCVBUF as the kernel reports it (twice what was asked for). */
@@ -192,7 +185,6 @@ public final class ConnectionFacts {
         private Long sndWindowBytes;
         private Long widestSndWindowBytes;
         private Long earlierSndWindowBytes;
-        private Double earlierSendRateBytesPerSecond;
         private Integer receiveBufferBytes;
         private Integer windowClampBytes;
         private String congestionControl;
@@ -249,10 +241,9 @@ public final class ConnectionFacts {
             return this;
         }
 
-        /** The peer's window at the sample before this one, and what this end sent a second over the interval that ended there. */
-        public Builder earlierSample(long sndWindowBytes, double sendRateBytesPerSecond) {
-            earlierSndWindowBytes = sndWindowBytes;
-            earlierSendRateBytesPerSecond = sendRateBytesPerSecond;
+        /** The peer's window at the sample before this one on this connection. */
+        public Builder earlierSndWindowBytes(long value) {
+            earlierSndWindowBytes = value;
             return this;
         }
 

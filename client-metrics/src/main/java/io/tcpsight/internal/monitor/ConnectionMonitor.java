@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -259,11 +258,7 @@ public final class ConnectionMonitor {
         connection.pushed().filter(pushed -> pushed.freshAt(now)).ifPresent(facts::pushed);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
         connection.widestEarlierSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
-        OptionalLong earlierWindow = connection.earlierSndWindowBytes();
-        OptionalDouble earlierRate = connection.earlierSendRateBytesPerSecond();
-        if (earlierWindow.isPresent() && earlierRate.isPresent()) {
-            facts.earlierSample(earlierWindow.getAsLong(), earlierRate.getAsDouble());
-        }
+        connection.earlierSndWindowBytes().ifPresent(facts::earlierSndWindowBytes);
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
                 .windowClampBytes(buffers.windowClampBytes())
                 .congestionControl(buffers.congestionControl()));

@@ -1,11 +1,9 @@
 package io.tcpsight.internal.sampling;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
-import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.model.OptionalValues;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.UnaryOperator;
@@ -35,13 +33,8 @@ public final class TrackedConnection {
      * sampler thread writes it. The latest is left out so that a window still growing shows as such.
      */
     private volatile long widestEarlierSndWindowBytes = -1;
-    /**
-     * The sample before the latest: the peer's window then, and what this end sent over the
-     * interval that ended with it (-1 before two samples, or where its sample had none).
-     */
+    /** The peer's window at the sample before the latest; -1 before two, or where that sample had none. */
     private volatile long earlierSndWindowBytes = -1;
-
-    private volatile double earlierSendRateBytesPerSecond = -1;
 
     /** What the client last pushed of itself on this connection (KIP-714); null until a push came on it. */
     private volatile PushedClientMetrics pushed;
@@ -141,9 +134,6 @@ public final class TrackedConnection {
                 widestEarlierSndWindowBytes = window;
             }
             earlierSndWindowBytes = window;
-            earlierSendRateBytesPerSecond = previous.interval()
-                    .map(IntervalStats::sendRateBytesPerSecond)
-                    .orElse(-1.0);
         }
         latest = sample;
     }
@@ -160,13 +150,6 @@ public final class TrackedConnection {
     /** The peer's window at the sample before the latest. */
     public OptionalLong earlierSndWindowBytes() {
         return earlierSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(earlierSndWindowBytes);
-    }
-
-    /** What this end sent a second over the interval that ended at the sample before the latest. */
-    public OptionalDouble earlierSendRateBytesPerSecond() {
-        return earlierSendRateBytesPerSecond < 0
-                ? OptionalDouble.empty()
-                : OptionalDouble.of(earlierSendRateBytesPerSecond);
     }
 
     /** What the client last pushed of itself on this connection (KIP-714), if a push came on it. */

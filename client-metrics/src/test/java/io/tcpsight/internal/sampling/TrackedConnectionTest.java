@@ -64,34 +64,22 @@ class TrackedConnectionTest {
                 earlier);
     }
 
-    /**
-     * The sample before the latest is kept as a window and the rate of the interval that ended
-     * there, so a rule can tell a window that narrowed since from one that was narrow before. Samples
-     * a second apart, this end having sent 1 MB in the second: the rate is known from the second
-     * sample's interval, so from the third sample on.
-     */
+    /** The window at the sample before the latest is kept, so a rule can tell a window that narrowed since. */
     @Test
-    void theSampleBeforeTheLatestKeepsItsWindowAndItsIntervalsRate() {
+    void theWindowAtTheSampleBeforeTheLatestIsKept() {
         TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.BROKER, null, null));
-        List<String> earlier = new ArrayList<>();
-        ConnectionSample previous = null;
-        long[] windows = {65_536, 268_613, 5_888, 3_300_000};
-        for (int i = 0; i < windows.length; i++) {
-            ConnectionSample sample = ConnectionSample.at(i * 1_000_000_000L)
-                    .after(previous)
-                    .windows(10, windows[i], 65_536)
-                    .counters(0, 100L * i, 1_000_000L * i * i, 0)
-                    .build();
-            connection.latest(sample);
-            previous = sample;
-            earlier.add(connection.earlierSndWindowBytes() + " " + connection.earlierSendRateBytesPerSecond());
+        List<OptionalLong> earlier = new ArrayList<>();
+        for (long window : new long[] {65_536, 268_613, 5_888, 3_300_000}) {
+            connection.latest(
+                    ConnectionSample.at(window).windows(10, window, 65_536).build());
+            earlier.add(connection.earlierSndWindowBytes());
         }
         assertEquals(
                 List.of(
-                        "OptionalLong.empty OptionalDouble.empty",
-                        "OptionalLong[65536] OptionalDouble.empty",
-                        "OptionalLong[268613] OptionalDouble[1000000.0]",
-                        "OptionalLong[5888] OptionalDouble[3000000.0]"),
+                        OptionalLong.empty(),
+                        OptionalLong.of(65_536),
+                        OptionalLong.of(268_613),
+                        OptionalLong.of(5_888)),
                 earlier);
     }
 }

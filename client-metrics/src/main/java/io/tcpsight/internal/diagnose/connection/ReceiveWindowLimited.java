@@ -92,7 +92,7 @@ final class ReceiveWindowLimited implements ConnectionRule {
             // sample says nothing of it, only the time the window was full does
             return fullByTime ? Optional.of(readerNotBuffer(facts, interval, widest.getAsLong())) : Optional.empty();
         }
-        if (stillOpening(facts, config) || closedSinceTheSampleBefore(facts, interval)) {
+        if (stillOpening(facts, config) || closedBeforeItsWidthWasSeen(facts, interval)) {
             return Optional.empty();
         }
         return bufferNotReader(facts, config, interval, ceiling, byRate, windowUsed, fullByTime);
@@ -239,28 +239,28 @@ final class ReceiveWindowLimited implements ConnectionRule {
 
     /**
      * The peer's window narrowed since the sample before, to less than what this end moved through
-     * it over this interval, after an interval that moved no more than its own window allowed: the
-     * buffer let more through in this interval than the window at this sample shows, so the window
-     * closed since on data its reader had not yet read (a MirrorMaker 2 task that stopped reading
-     * while it forwarded its first fetch to the target: 5,888 bytes at the sample after 268,613
-     * the sample before, 65.5 Mbit/s moved, 3.3 MB the sample after). Whether its buffer is the
-     * limit the next sample tells, so this one is not judged: a buffer stays narrow (the next sample
-     * moves no more than its window, so it is judged), a reader that resumed opens it again. The wait is one sample: after an interval
-     * whose flow also moved more than its window, a window narrow at every sample is judged as ever.
+     * it a round trip over this interval, while every window sampled before was narrower than that
+     * too: the buffer opened wider than any sample has shown (a window autotuning open between
+     * samples) and then closed on data its reader had not yet read. Whether the buffer is the limit
+     * is not known at this sample, so it is not judged: the next sample that finds the window
+     * open shows how far the buffer opens, and a window that does not narrow is judged as ever.
+     * Measured at the far broker's end of a dedicated MirrorMaker 2's replication consumer in the
+     * flow's first seconds, while the task waited to forward its first poll to the target (2026-12-01):
+     * windows of 5,888 bytes after 268,613 and 2,944 after 234,880, with 65.5 and 50.6 Mbit/s moved
+     * at 100 ms (816 and 631 KB a round trip), then 3.3 MB; each was named as the buffer, critical,
+     * with a tcp_rmem already in effect. The wait is bounded: once a sample catches the window as wide
+     * as the flow needs, the widest before covers it; and a window at or above the one before is judged.
      */
-    private static boolean closedSinceTheSampleBefore(ConnectionFacts facts, IntervalStats interval) {
+    private static boolean closedBeforeItsWidthWasSeen(ConnectionFacts facts, IntervalStats interval) {
         OptionalLong window = facts.sndWindowBytes();
         OptionalLong earlierWindow = facts.earlierSndWindowBytes();
-        OptionalDouble earlierRate = facts.earlierSendRateBytesPerSecond();
-        if (window.isEmpty() || earlierWindow.isEmpty() || earlierRate.isEmpty() || facts.rttMicros() <= 0) {
+        OptionalLong widestEarlier = facts.widestEarlierSndWindowBytes();
+        if (window.isEmpty() || earlierWindow.isEmpty() || widestEarlier.isEmpty() || facts.rttMicros() <= 0) {
             return false;
         }
-        boolean narrowed = window.getAsLong() < earlierWindow.getAsLong();
-        boolean movedMoreThanItsWindow =
-                interval.sendRateBytesPerSecond() > Rates.ceilingBytesPerSecond(window.getAsLong(), facts.rttMicros());
-        boolean earlierMovedMoreThanItsWindow =
-                earlierRate.getAsDouble() > Rates.ceilingBytesPerSecond(earlierWindow.getAsLong(), facts.rttMicros());
-        return narrowed && movedMoreThanItsWindow && !earlierMovedMoreThanItsWindow;
+        double movedPerRoundTrip = interval.sendRateBytesPerSecond() * facts.rttMicros() / 1e6;
+        // the window at the sample before is one of those sampled before, so this one is narrower than the flow too
+        return window.getAsLong() < earlierWindow.getAsLong() && widestEarlier.getAsLong() < movedPerRoundTrip;
     }
 
     /**

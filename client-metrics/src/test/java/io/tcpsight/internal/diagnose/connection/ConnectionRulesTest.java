@@ -565,40 +565,39 @@ class ConnectionRulesTest {
     }
 
     /**
-     * A window that narrowed since the sample before, below what this end moved through it over
-     * this interval, after an interval that moved no more than its window: its reader had not yet
-     * read what came (the buffer let more through than the window now shows), and whether the
-     * buffer is the limit the next sample tells. Measured at the far broker's end of a dedicated
-     * MirrorMaker 2's replication consumer in the flow's first interval (2026-12-01): a window of
-     * 5,888 bytes after 268,613, 65.47 Mbit/s moved at 99.73 ms, rwnd-limited 0.51, and 3.3 MB the
-     * sample after; it was named as the buffer (critical) with a tcp_rmem already in effect. Without
-     * a sample before, after one whose flow also outran its window, where the window did not narrow,
-     * or where the flow moved no more than it (a buffer set after connecting, as librdkafka sets
-     * its), it is judged as ever.
+     * A window that narrowed since the sample before, below what this end moved through it a round
+     * trip, while every window sampled before was narrower than that too, is not judged at this
+     * sample: the buffer opened wider than any sample showed and closed on unread data. Measured at
+     * the far broker's end of a dedicated MirrorMaker 2's replication consumer in the flow's first
+     * seconds (2026-12-01, 99.73 ms): 5,888 bytes after 268,613 with 65.47 Mbit/s moved (816 KB a
+     * round trip), 2,944 after 234,880 with 50.6, then 3.3 MB; each was named as the buffer, critical.
+     * Without a sample before, where a window sampled before covers the flow (as it does where the
+     * flow moved no more than the windows sampled: a buffer set after connecting, as librdkafka sets
+     * its), or where the window did not narrow, it is judged as ever.
      */
-    @ParameterizedTest(name = "window {0} after {1} (rate then {2} B/s), {3} B/s now: {4}")
+    @ParameterizedTest(name = "window {0} after {1} (widest before {2}), {3} B/s: {4}")
     @CsvSource({
-        "5888, 268613, 100000, 8183750, none",
-        "0, 268613, 100000, 8183750, none",
-        "469248, 500000, 100000, 7490000, none",
+        "5888, 268613, 268613, 8183750, none",
+        "2944, 234880, 234880, 6325000, none",
+        "0, 268613, 268613, 8183750, none",
+        "469248, 500000, 500000, 7490000, none",
         "5888, -1, -1, 8183750, critical",
-        "5888, 268613, 8000000, 8183750, critical",
-        "5888, 5888, 59000, 8183750, critical",
-        "17408, 173000, 100000, 170000, critical",
-        "469248, 469248, 100000, 7490000, warn",
+        "5888, 268613, 900000, 8183750, critical",
+        "5888, 5888, 268613, 8183750, critical",
+        "17408, 173000, 173000, 170000, critical",
+        "469248, 469248, 500000, 7490000, warn",
     })
-    void aWindowThatClosedSinceTheSampleBeforeIsJudgedAtTheNext(
-            long window, long earlierWindow, long earlierRate, long bytesPerSecond, String expected) {
+    void aWindowThatClosedBeforeItsWidthWasSeenIsNotJudgedYet(
+            long window, long earlierWindow, long widestBefore, long bytesPerSecond, String expected) {
         ConnectionFacts.Builder facts = ConnectionFacts.builder(
                         broker("far->near|MirrorSourceConnector-0|replication-consumer"))
                 .rttMicros(99_730)
                 .windowScaling(true)
                 .peerWindowScale(7)
                 .sndWindowBytes(window)
-                .widestSndWindowBytes(Math.max(earlierWindow, window))
                 .interval(interval(0.9448, 0.5099, 0, bytesPerSecond * 10, 0, 5000));
         if (earlierWindow >= 0) {
-            facts.earlierSample(earlierWindow, earlierRate);
+            facts.earlierSndWindowBytes(earlierWindow).widestSndWindowBytes(widestBefore);
         }
         Optional<Finding> finding = ReceiveWindowLimited.RULE.judge(facts.build(), DEFAULTS);
         assertEquals(
