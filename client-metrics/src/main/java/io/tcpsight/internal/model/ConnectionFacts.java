@@ -20,7 +20,7 @@ public final class ConnectionFacts {
     private final int peerWindowScale;
     private final Long sndWindowBytes;
     private final Long widestSndWindowBytes;
-    private final Long earlierSndWindowBytes;
+    private final Integer samplesNarrowerThanTheFlow;
     private final Integer receiveBufferBytes;
     private final Integer windowClampBytes;
     private final String congestionControl;
@@ -40,7 +40,7 @@ public final class ConnectionFacts {
         peerWindowScale = builder.peerWindowScale;
         sndWindowBytes = builder.sndWindowBytes;
         widestSndWindowBytes = builder.widestSndWindowBytes;
-        earlierSndWindowBytes = builder.earlierSndWindowBytes;
+        samplesNarrowerThanTheFlow = builder.samplesNarrowerThanTheFlow;
         receiveBufferBytes = builder.receiveBufferBytes;
         windowClampBytes = builder.windowClampBytes;
         congestionControl = builder.congestionControl;
@@ -125,9 +125,13 @@ public final class ConnectionFacts {
         return OptionalLong.of(Math.max(widestSndWindowBytes, sndWindowBytes().orElse(0)));
     }
 
-    /** The peer's window at the sample before this one on this connection: whether a window narrow now narrowed since. */
-    public OptionalLong earlierSndWindowBytes() {
-        return OptionalValues.orEmpty(earlierSndWindowBytes);
+    /**
+     * How many samples in a row, this one included, found the peer's window narrower than what this
+     * end moved through it a round trip: a window that closed on unread data since it let the flow
+     * through. Empty where the sampler did not count.
+     */
+    public OptionalInt samplesNarrowerThanTheFlow() {
+        return OptionalValues.orEmpty(samplesNarrowerThanTheFlow);
     }
 
     /** The widest window the peer advertised in the samples before this one, this sample's left out. */
@@ -184,7 +188,7 @@ public final class ConnectionFacts {
         private int peerWindowScale = -1;
         private Long sndWindowBytes;
         private Long widestSndWindowBytes;
-        private Long earlierSndWindowBytes;
+        private Integer samplesNarrowerThanTheFlow;
         private Integer receiveBufferBytes;
         private Integer windowClampBytes;
         private String congestionControl;
@@ -241,9 +245,9 @@ public final class ConnectionFacts {
             return this;
         }
 
-        /** The peer's window at the sample before this one on this connection. */
-        public Builder earlierSndWindowBytes(long value) {
-            earlierSndWindowBytes = value;
+        /** How many samples in a row, this one included, found the peer's window narrower than the flow through it. */
+        public Builder samplesNarrowerThanTheFlow(int value) {
+            samplesNarrowerThanTheFlow = value;
             return this;
         }
 

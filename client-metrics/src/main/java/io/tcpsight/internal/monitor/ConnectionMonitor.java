@@ -258,7 +258,7 @@ public final class ConnectionMonitor {
         connection.pushed().filter(pushed -> pushed.freshAt(now)).ifPresent(facts::pushed);
         sample.sndWindowBytes().ifPresent(facts::sndWindowBytes);
         connection.widestEarlierSndWindowBytes().ifPresent(facts::widestSndWindowBytes);
-        connection.earlierSndWindowBytes().ifPresent(facts::earlierSndWindowBytes);
+        facts.samplesNarrowerThanTheFlow(connection.samplesNarrowerThanTheFlow());
         sample.buffers().ifPresent(buffers -> facts.receiveBufferBytes(buffers.receiveBufferBytes())
                 .windowClampBytes(buffers.windowClampBytes())
                 .congestionControl(buffers.congestionControl()));

@@ -33,8 +33,12 @@ public final class TrackedConnection {
      * sampler thread writes it. The latest is left out so that a window still growing shows as such.
      */
     private volatile long widestEarlierSndWindowBytes = -1;
-    /** The peer's window at the sample before the latest; -1 before two, or where that sample had none. */
-    private volatile long earlierSndWindowBytes = -1;
+    /**
+     * How many samples in a row, the latest included, found the peer's window narrower than what
+     * this end moved through it a round trip over the interval that ended there. The sampler thread
+     * writes it.
+     */
+    private volatile int samplesNarrowerThanTheFlow;
 
     /** What the client last pushed of itself on this connection (KIP-714); null until a push came on it. */
     private volatile PushedClientMetrics pushed;
@@ -133,8 +137,8 @@ public final class TrackedConnection {
             if (window > widestEarlierSndWindowBytes) {
                 widestEarlierSndWindowBytes = window;
             }
-            earlierSndWindowBytes = window;
         }
+        samplesNarrowerThanTheFlow = narrowerThanTheFlow(sample) ? samplesNarrowerThanTheFlow + 1 : 0;
         latest = sample;
     }
 
@@ -147,9 +151,27 @@ public final class TrackedConnection {
         return widestEarlierSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(widestEarlierSndWindowBytes);
     }
 
-    /** The peer's window at the sample before the latest. */
-    public OptionalLong earlierSndWindowBytes() {
-        return earlierSndWindowBytes < 0 ? OptionalLong.empty() : OptionalLong.of(earlierSndWindowBytes);
+    /**
+     * Whether the peer's window at this sample is narrower than what this end moved through it a
+     * round trip over the interval that ended there: the window was wider between the samples, and
+     * has closed since on data the peer has not read.
+     */
+    private static boolean narrowerThanTheFlow(ConnectionSample sample) {
+        long window = sample.sndWindowBytes().orElse(-1);
+        long rtt = sample.pathRttMicros();
+        return window >= 0
+                && rtt > 0
+                && sample.interval()
+                        .filter(interval -> window < interval.sendRateBytesPerSecond() * rtt / 1e6)
+                        .isPresent();
+    }
+
+    /**
+     * How many samples in a row, the latest included, found the peer's window narrower than what
+     * this end moved through it a round trip: 0 where the latest did not.
+     */
+    public int samplesNarrowerThanTheFlow() {
+        return samplesNarrowerThanTheFlow;
     }
 
     /** What the client last pushed of itself on this connection (KIP-714), if a push came on it. */

@@ -34,6 +34,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -237,6 +238,16 @@ class ConnectionMonitorTest {
                 second.peerWindowGrowth().orElseThrow(),
                 1e-9,
                 "against the first round's window: " + first.sndWindowBytes() + " then " + second.sndWindowBytes());
+        // and the samples in a row whose window was narrower than the flow through it, as the connection counted them
+        int expected = narrowerThanTheFlow(second) ? (narrowerThanTheFlow(first) ? 2 : 1) : 0;
+        assertEquals(OptionalInt.of(expected), second.samplesNarrowerThanTheFlow(), second.toString());
+    }
+
+    private static boolean narrowerThanTheFlow(ConnectionFacts facts) {
+        return facts.interval()
+                .filter(interval -> facts.sndWindowBytes().orElseThrow()
+                        < interval.sendRateBytesPerSecond() * facts.rttMicros() / 1e6)
+                .isPresent();
     }
 
     @Test

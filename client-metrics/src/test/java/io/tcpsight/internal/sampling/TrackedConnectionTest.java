@@ -64,22 +64,28 @@ class TrackedConnectionTest {
                 earlier);
     }
 
-    /** The window at the sample before the latest is kept, so a rule can tell a window that narrowed since. */
+    /**
+     * The samples in a row whose window was narrower than what this end moved through it a round
+     * trip: samples a second apart, 100 ms of path, 8 MB a second acknowledged (800 KB a round trip).
+     * The first sample has no interval, so it counts none; a window as wide as the flow ends the run.
+     */
     @Test
-    void theWindowAtTheSampleBeforeTheLatestIsKept() {
+    void theSamplesInARowWhoseWindowWasNarrowerThanTheFlowAreCounted() {
         TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.BROKER, null, null));
-        List<OptionalLong> earlier = new ArrayList<>();
-        for (long window : new long[] {65_536, 268_613, 5_888, 3_300_000}) {
-            connection.latest(
-                    ConnectionSample.at(window).windows(10, window, 65_536).build());
-            earlier.add(connection.earlierSndWindowBytes());
+        List<Integer> inARow = new ArrayList<>();
+        ConnectionSample previous = null;
+        long[] windows = {3_300_000, 5_888, 2_944, 17_408, 800_000, 0};
+        for (int i = 0; i < windows.length; i++) {
+            ConnectionSample sample = ConnectionSample.at(i * 1_000_000_000L)
+                    .after(previous)
+                    .rtt(120_000, 100_000)
+                    .windows(10, windows[i], 65_536)
+                    .counters(0, 1_000L * i, 8_000_000L * i, 0)
+                    .build();
+            connection.latest(sample);
+            previous = sample;
+            inARow.add(connection.samplesNarrowerThanTheFlow());
         }
-        assertEquals(
-                List.of(
-                        OptionalLong.empty(),
-                        OptionalLong.of(65_536),
-                        OptionalLong.of(268_613),
-                        OptionalLong.of(5_888)),
-                earlier);
+        assertEquals(List.of(0, 1, 2, 3, 0, 1), inARow);
     }
 }

@@ -238,29 +238,38 @@ final class ReceiveWindowLimited implements ConnectionRule {
     }
 
     /**
-     * The peer's window narrowed since the sample before, to less than what this end moved through
-     * it a round trip over this interval, while every window sampled before was narrower than that
-     * too: the buffer opened wider than any sample has shown (a window autotuning open between
-     * samples) and then closed on data its reader had not yet read. Whether the buffer is the limit
-     * is not known at this sample, so it is not judged: the next sample that finds the window
-     * open shows how far the buffer opens, and a window that does not narrow is judged as ever.
+     * The most samples in a row a window narrower than the flow through it waits to be judged. The
+     * longest reading pause measured behind a dedicated MirrorMaker 2 at the flow's start spanned
+     * two samples of 2 s (234,880 bytes, then 2,944, with 60.5 and 50.6 Mbit/s moved at 100 ms,
+     * then 3.3 MB; 2026-12-01): a third sample in a row is judged, so that a small buffer behind a
+     * reader that is never caught idle is still named.
+     */
+    static final int MOST_SAMPLES_WAITED = 2;
+
+    /**
+     * The peer's window at this sample is narrower than what this end moved through it a round trip
+     * over this interval, and so was every window sampled before: the buffer let more through than
+     * any sample has shown (a window autotuning open between samples) and then closed on data its
+     * reader had not read yet. Whether the buffer is the limit is not known at this sample, so it is
+     * not judged, for at most {@link #MOST_SAMPLES_WAITED} samples in a row: a sample that finds the
+     * window as wide as the flow (the widest before then covers it) or a third narrow one is judged.
      * Measured at the far broker's end of a dedicated MirrorMaker 2's replication consumer in the
-     * flow's first seconds, while the task waited to forward its first poll to the target (2026-12-01):
-     * windows of 5,888 bytes after 268,613 and 2,944 after 234,880, with 65.5 and 50.6 Mbit/s moved
-     * at 100 ms (816 and 631 KB a round trip), then 3.3 MB; each was named as the buffer, critical,
-     * with a tcp_rmem already in effect. The wait is bounded: once a sample catches the window as wide
-     * as the flow needs, the widest before covers it; and a window at or above the one before is judged.
+     * flow's first seconds, while the task waited to forward its first polls to the target
+     * (2026-12-01): windows of 5,888 bytes after a widest of 268,613 with 65.5 Mbit/s moved at 100
+     * ms (816 KB a round trip), and 2,944 after 234,880 with 50.6, then 3.3 MB; each was named as
+     * the buffer, critical, with a tcp_rmem already in effect.
      */
     private static boolean closedBeforeItsWidthWasSeen(ConnectionFacts facts, IntervalStats interval) {
         OptionalLong window = facts.sndWindowBytes();
-        OptionalLong earlierWindow = facts.earlierSndWindowBytes();
         OptionalLong widestEarlier = facts.widestEarlierSndWindowBytes();
-        if (window.isEmpty() || earlierWindow.isEmpty() || widestEarlier.isEmpty() || facts.rttMicros() <= 0) {
+        OptionalInt inARow = facts.samplesNarrowerThanTheFlow();
+        // without the count the wait would have no bound: judged as ever
+        if (window.isEmpty() || widestEarlier.isEmpty() || inARow.isEmpty() || facts.rttMicros() <= 0) {
             return false;
         }
         double movedPerRoundTrip = interval.sendRateBytesPerSecond() * facts.rttMicros() / 1e6;
-        // the window at the sample before is one of those sampled before, so this one is narrower than the flow too
-        return window.getAsLong() < earlierWindow.getAsLong() && widestEarlier.getAsLong() < movedPerRoundTrip;
+        return Math.max(window.getAsLong(), widestEarlier.getAsLong()) < movedPerRoundTrip
+                && inARow.getAsInt() <= MOST_SAMPLES_WAITED;
     }
 
     /**

@@ -565,30 +565,35 @@ class ConnectionRulesTest {
     }
 
     /**
-     * A window that narrowed since the sample before, below what this end moved through it a round
-     * trip, while every window sampled before was narrower than that too, is not judged at this
-     * sample: the buffer opened wider than any sample showed and closed on unread data. Measured at
-     * the far broker's end of a dedicated MirrorMaker 2's replication consumer in the flow's first
-     * seconds (2026-12-01, 99.73 ms): 5,888 bytes after 268,613 with 65.47 Mbit/s moved (816 KB a
-     * round trip), 2,944 after 234,880 with 50.6, then 3.3 MB; each was named as the buffer, critical.
-     * Without a sample before, where a window sampled before covers the flow (as it does where the
-     * flow moved no more than the windows sampled: a buffer set after connecting, as librdkafka sets
-     * its), or where the window did not narrow, it is judged as ever.
+     * A window narrower than what this end moved through it a round trip, while every window sampled
+     * before was narrower than that too, is not judged for up to two samples in a row: the buffer
+     * opened wider than any sample showed and closed on unread data. Measured at the far broker's
+     * end of a dedicated MirrorMaker 2's replication consumer in the flow's first seconds
+     * (2026-12-01, 99.73 ms): 5,888 bytes after a widest of 268,613 with 65.47 Mbit/s moved (816 KB
+     * a round trip), 2,944 after 234,880 with 50.6, then 3.3 MB; each was named as the buffer,
+     * critical. A window that rose but is still narrower than the flow waits too. A third sample in
+     * a row, no sample before, a window sampled before as wide as the flow (as where the flow moved no
+     * more than the windows sampled: a buffer set after connecting, as librdkafka sets its), a window
+     * at this sample as wide as the flow, or no count of the samples is judged as ever.
      */
-    @ParameterizedTest(name = "window {0} after {1} (widest before {2}), {3} B/s: {4}")
+    @ParameterizedTest(name = "window {0} (widest before {1}), {2} B/s, narrow {3} samples in a row: {4}")
     @CsvSource({
-        "5888, 268613, 268613, 8183750, none",
-        "2944, 234880, 234880, 6325000, none",
-        "0, 268613, 268613, 8183750, none",
-        "469248, 500000, 500000, 7490000, none",
-        "5888, -1, -1, 8183750, critical",
-        "5888, 268613, 900000, 8183750, critical",
-        "5888, 5888, 268613, 8183750, critical",
-        "17408, 173000, 173000, 170000, critical",
-        "469248, 469248, 500000, 7490000, warn",
+        "5888, 268613, 8183750, 1, none",
+        "2944, 234880, 6325000, 2, none",
+        "17408, 268613, 8183750, 2, none",
+        "0, 268613, 8183750, 1, none",
+        "469248, 500000, 7490000, 1, none",
+        "2944, 234880, 6325000, 3, critical",
+        "5888, -1, 8183750, 1, critical",
+        "5888, 900000, 8183750, 1, critical",
+        "5888, 816100, 8183750, 1, none",
+        "5888, 816200, 8183750, 1, critical",
+        "17408, 173000, 170000, 0, critical",
+        "900000, 500000, 8183750, 0, warn",
+        "469248, 500000, 7490000, -1, warn",
     })
     void aWindowThatClosedBeforeItsWidthWasSeenIsNotJudgedYet(
-            long window, long earlierWindow, long widestBefore, long bytesPerSecond, String expected) {
+            long window, long widestBefore, long bytesPerSecond, int inARow, String expected) {
         ConnectionFacts.Builder facts = ConnectionFacts.builder(
                         broker("far->near|MirrorSourceConnector-0|replication-consumer"))
                 .rttMicros(99_730)
@@ -596,8 +601,11 @@ class ConnectionRulesTest {
                 .peerWindowScale(7)
                 .sndWindowBytes(window)
                 .interval(interval(0.9448, 0.5099, 0, bytesPerSecond * 10, 0, 5000));
-        if (earlierWindow >= 0) {
-            facts.earlierSndWindowBytes(earlierWindow).widestSndWindowBytes(widestBefore);
+        if (widestBefore >= 0) {
+            facts.widestSndWindowBytes(widestBefore);
+        }
+        if (inARow >= 0) {
+            facts.samplesNarrowerThanTheFlow(inARow);
         }
         Optional<Finding> finding = ReceiveWindowLimited.RULE.judge(facts.build(), DEFAULTS);
         assertEquals(
