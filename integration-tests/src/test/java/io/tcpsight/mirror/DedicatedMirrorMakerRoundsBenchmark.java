@@ -38,7 +38,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <p>Run on demand ({@code -Dit.test=DedicatedMirrorMakerRoundsBenchmark}), not in the suite: the
  * rates per round go to docs/benchmarks.md, and the claim does not yet hold every run. Round 1
- * moved 73.2-86.7 % of the line in thirty-three runs (2026-12-01), 80 % or more in twenty-five;
+ * moved 73.2-86.7 % of the line in thirty-seven runs (2026-12-01), 80 % or more in twenty-eight;
  * what holds it then is MirrorMaker's own producer to the near cluster (Connect's one request in
  * flight, 16 KiB batches), which no agent names yet: in the flow's first seconds the task forwards
  * more slowly than the far side delivers, and stops reading while it does. The property
