@@ -1,6 +1,7 @@
 package io.tcpsight.internal.sampling;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.model.OptionalValues;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import java.util.Optional;
@@ -157,13 +158,14 @@ public final class TrackedConnection {
      * has closed since on data the peer has not read.
      */
     private static boolean narrowerThanTheFlow(ConnectionSample sample) {
+        // once a sample per connection in the sampling loop: no lambda
         long window = sample.sndWindowBytes().orElse(-1);
         long rtt = sample.pathRttMicros();
-        return window >= 0
-                && rtt > 0
-                && sample.interval()
-                        .filter(interval -> window < interval.sendRateBytesPerSecond() * rtt / 1e6)
-                        .isPresent();
+        if (window < 0 || rtt <= 0) {
+            return false;
+        }
+        Optional<IntervalStats> interval = sample.interval();
+        return interval.isPresent() && window < interval.get().sendRateBytesPerSecond() * rtt / 1e6;
     }
 
     /**

@@ -260,16 +260,14 @@ final class ReceiveWindowLimited implements ConnectionRule {
      * the buffer, critical, with a tcp_rmem already in effect.
      */
     private static boolean closedBeforeItsWidthWasSeen(ConnectionFacts facts, IntervalStats interval) {
-        OptionalLong window = facts.sndWindowBytes();
         OptionalLong widestEarlier = facts.widestEarlierSndWindowBytes();
-        OptionalInt inARow = facts.samplesNarrowerThanTheFlow();
-        // without the count the wait would have no bound: judged as ever
-        if (window.isEmpty() || widestEarlier.isEmpty() || inARow.isEmpty() || facts.rttMicros() <= 0) {
+        // the count says this sample's window is narrower than the flow (the sampler judged it from the same
+        // window, interval and round trip); without it the wait would have no bound: judged as ever
+        int inARow = facts.samplesNarrowerThanTheFlow().orElse(0);
+        if (widestEarlier.isEmpty() || inARow < 1 || inARow > MOST_SAMPLES_WAITED) {
             return false;
         }
-        double movedPerRoundTrip = interval.sendRateBytesPerSecond() * facts.rttMicros() / 1e6;
-        return Math.max(window.getAsLong(), widestEarlier.getAsLong()) < movedPerRoundTrip
-                && inARow.getAsInt() <= MOST_SAMPLES_WAITED;
+        return widestEarlier.getAsLong() < interval.sendRateBytesPerSecond() * facts.rttMicros() / 1e6;
     }
 
     /**
