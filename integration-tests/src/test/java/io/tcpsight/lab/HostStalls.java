@@ -54,6 +54,13 @@ public final class HostStalls {
                 + stalls(earlier);
     }
 
+    /** The share of the host's CPU time that was idle since {@code earlier}; NaN where /proc/stat was unreadable. */
+    public double idleShareSince(HostStalls earlier) {
+        return idleTicks < 0 || earlier.idleTicks < 0 || allTicks <= earlier.allTicks
+                ? Double.NaN
+                : (idleTicks - earlier.idleTicks) / (double) (allTicks - earlier.allTicks);
+    }
+
     /** The stalls since {@code earlier}, when {@code what} began, as text for a failure message. */
     String since(HostStalls earlier, String what) {
         return String.format("over the %.1f s since %s ", (nanoTime - earlier.nanoTime) / 1e9, what) + stalls(earlier);

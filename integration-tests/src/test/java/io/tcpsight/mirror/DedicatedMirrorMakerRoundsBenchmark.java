@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.HostStalls;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KernelLab;
 import io.tcpsight.lab.KernelLabExtension;
@@ -200,6 +201,7 @@ class DedicatedMirrorMakerRoundsBenchmark {
                 long ackedAtWarmUp = 0;
                 long recordsAtWarmUp = 0;
                 long firstRecord = 0;
+                HostStalls host = HostStalls.read();
                 while (System.nanoTime() - start
                                 < Duration.ofSeconds(window.warmUpSeconds() + window.measuredSeconds())
                                         .toNanos()
@@ -224,7 +226,9 @@ class DedicatedMirrorMakerRoundsBenchmark {
                     }
                     result.collect(mirrorMaker.agent().getText("/findings"), "MirrorMaker's agent");
                     result.collect(far.agentGet("/findings"), "the far broker's agent");
-                    result.sample(mirrorMaker.agent().getText("/connections?top=200"));
+                    HostStalls now = HostStalls.read();
+                    result.sample(mirrorMaker.agent().getText("/connections?top=200"), now.idleShareSince(host));
+                    host = now;
                     result.watch(far.agentGet("/connections?top=200"));
                     Thread.sleep(1000);
                 }
@@ -318,7 +322,7 @@ class DedicatedMirrorMakerRoundsBenchmark {
         }
 
         /** The replication consumer's busy intervals as MirrorMaker's agent sampled them (a tenth of the line or more). */
-        void sample(String json) throws Exception {
+        void sample(String json, double hostIdle) throws Exception {
             List<String> ends = new ArrayList<>();
             for (ConnectionView connection : ConnectionView.list(json)) {
                 ConnectionView.Interval interval = connection.interval();
@@ -338,7 +342,10 @@ class DedicatedMirrorMakerRoundsBenchmark {
             }
             if (!ends.isEmpty()) {
                 nearEnd.putIfAbsent(
-                        String.join(" / ", ends), String.format("%.1f s", (System.nanoTime() - flowStart) / 1e9));
+                        String.join(" / ", ends),
+                        String.format(
+                                "%.1f s, the host's CPUs idle %.0f%% of the second before",
+                                (System.nanoTime() - flowStart) / 1e9, hostIdle * 100));
             }
             for (ConnectionView connection : ConnectionView.list(json)) {
                 if (connection.clientId() != null
