@@ -16,6 +16,8 @@ public final class Limit {
     public static final String SEND_BUFFER = "send buffer";
     /** A fetcher's bytes per fetch response, one response a round trip. */
     public static final String FETCH_SIZE = "fetch size";
+    /** The records one poll takes of a fetch response, where the consumer's task spaces the fetches. */
+    public static final String POLL = "records a poll takes";
     /** A producer's requests in flight times what each carries. */
     public static final String PRODUCE_PIPELINE = "produce pipeline";
     /** What a loss-based congestion control sustains at the path's loss. */

@@ -32,6 +32,7 @@ import io.tcpsight.internal.tuning.BdpSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -714,18 +715,18 @@ class ConnectionRulesTest {
      */
     @ParameterizedTest(name = "{0}, {1} a partition, {2}: {3}")
     @CsvSource({
-        "far->near|MirrorSourceConnector-0|replication-consumer, 1048576, held, warn",
-        "far->near|MirrorSourceConnector-0|replication-consumer, 1048576, free at 70%, warn",
-        // 12 MiB: 91%, at the aim
-        "far->near|MirrorSourceConnector-0|replication-consumer, 2097152, held, none",
-        "far->near|MirrorSourceConnector-0|replication-consumer, 2097152, free at 70%, none",
+        "far->near|MirrorSourceConnector-0|replication-consumer, 1048576, held, warn, 51200",
+        "far->near|MirrorSourceConnector-0|replication-consumer, 1048576, free at 70%, warn, 51200",
+        // 12 MiB: 91%, at the aim; held, a poll of Kafka's 500 records takes part of a response (aPollTakes...)
+        "far->near|MirrorSourceConnector-0|replication-consumer, 2097152, held, warn, 12288",
+        "far->near|MirrorSourceConnector-0|replication-consumer, 2097152, free at 70%, none, -",
         // MirrorMaker's other consumers move little, and are held to 80% as any consumer
-        "far->near|MirrorSourceConnector-0|offset-syncs-source-consumer, 1048576, held, none",
-        "consumer-orders-1, 1048576, held, none",
-        "consumer-orders-1, 1048576, free at 70%, none",
+        "far->near|MirrorSourceConnector-0|offset-syncs-source-consumer, 1048576, held, none, -",
+        "consumer-orders-1, 1048576, held, none, -",
+        "consumer-orders-1, 1048576, free at 70%, none, -",
     })
     void mirrorMakersReplicationConsumerIsSizedForTheSizingsAim(
-            String clientId, long partitionBytes, String flow, String outcome) {
+            String clientId, long partitionBytes, String flow, String outcome, String pollRecords) {
         boolean held = flow.equals("held");
         ConnectionFacts facts = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
                 .rttMicros(100_000)
@@ -744,10 +745,14 @@ class ConnectionRulesTest {
         finding.ifPresent(next -> {
             assertEquals(held, next.evidence("next").isPresent(), next.toString());
             Map<String, String> named = settings(next);
+            boolean sizesNamed = partitionBytes < 2_097_152;
             assertEquals(
-                    "2097152", named.get("mm2.properties:far.consumer.max.partition.fetch.bytes"), named.toString());
-            assertEquals("51200", named.get("mm2.properties:far.consumer.max.poll.records"), named.toString());
-            assertTrue(
+                    sizesNamed ? "2097152" : null,
+                    named.get("mm2.properties:far.consumer.max.partition.fetch.bytes"),
+                    named.toString());
+            assertEquals(pollRecords, named.get("mm2.properties:far.consumer.max.poll.records"), named.toString());
+            assertEquals(
+                    sizesNamed,
                     next.remedy().why().contains("below 90% of its 100.0 Mbit/s"),
                     next.remedy().why());
             assertEquals(
@@ -755,6 +760,71 @@ class ConnectionRulesTest {
                     next.limit().orElseThrow().afterBytesPerSecond() * 8 / 1e6,
                     0.1,
                     "nine BDPs and more a fetch after: " + next.limit());
+        });
+    }
+
+    /**
+     * The far broker's end of a dedicated MirrorMaker 2's replication consumer 100 ms away at 50
+     * Mbit/s, with Kafka's sizes: 6 MiB a fetch over six partitions, 91 % of the line by the model,
+     * the sizing's aim. A response holds 6,144 records of 1 KiB, and a poll of Kafka's 500 takes a
+     * part, so once the window is lifted the task's polls space the fetches (77-78 % in the lab):
+     * named with the window, max.poll.records for a whole response, where it is below that; not for a
+     * free flow, any other consumer, or a response a poll of 500 takes whole (records of 12,583
+     * bytes: 500 a response; of 12,582: 501).
+     */
+    @ParameterizedTest(name = "{0}, {1}, records of {2} bytes: {3}")
+    @CsvSource({
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 1024, 6144",
+        "far->near|MirrorSourceConnector-0|replication-consumer, free at 77%, 1024, none",
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 12582, 501",
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 12583, none",
+        "far->near|MirrorSourceConnector-0|offset-syncs-source-consumer, held, 1024, none",
+        "consumer-orders-1, held, 1024, none",
+    })
+    void aMirrorMakerTaskWhosePollTakesPartOfAResponseIsToldToTakeItWholeInTheWindowsRound(
+            String clientId, String flow, long recordBytes, String outcome) {
+        boolean held = flow.equals("held");
+        TcpsightConfig fiftyMbit = TcpsightConfig.from(Map.of(
+                "tcpsight.target.throughput.mbit", "50", "tcpsight.fetch.record.bytes", Long.toString(recordBytes)));
+        ConnectionFacts facts = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(100_000)
+                .sndWindowBytes(held ? 65_536 : 1_964_672)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(1_048_576L)
+                        .withPartitionsPerBroker(6))
+                .kernel(KERNEL_618)
+                // 10 s, busy 0.9: held, the window full 97% of it; free, 48.1 MB acknowledged (77% of the line)
+                .interval(held ? interval(0.9, 0.97, 0, 0, 5000) : interval(0.9, 0, 0, 48_125_000, 0, 60_000))
+                .build();
+        Optional<Finding> finding = FetchSizeBelowBdp.RULE.judge(facts, fiftyMbit);
+        assertEquals(
+                outcome,
+                finding.map(f -> settings(f).get("mm2.properties:far.consumer.max.poll.records"))
+                        .orElse("none"),
+                finding.map(Finding::toString).orElse("no finding"));
+        finding.ifPresent(poll -> {
+            assertEquals(Severity.WARN, poll.severity());
+            // the fetch sizes already meet the aim: only the poll is named, in both of MirrorMaker's homes
+            assertEquals(
+                    Set.of(
+                            "mm2.properties:far.consumer.max.poll.records",
+                            "connector MirrorSourceConnector:source.consumer.max.poll.records"),
+                    settings(poll).keySet(),
+                    poll.toString());
+            poll.remedy()
+                    .settings()
+                    .forEach(setting -> assertEquals(
+                            "where it is below " + outcome + ": a whole response a poll",
+                            setting.note().orElseThrow(),
+                            poll.toString()));
+            assertTrue(poll.evidence("next").isPresent(), poll.toString());
+            // nothing but the fetch cycle is left once a poll takes a whole response: 6 MiB a fetch, 91% of 50
+            assertEquals(
+                    45.5,
+                    poll.limit().orElseThrow().afterBytesPerSecond() * 8 / 1e6,
+                    0.1,
+                    poll.limit().toString());
         });
     }
 
