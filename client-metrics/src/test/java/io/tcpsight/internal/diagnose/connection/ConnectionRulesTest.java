@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.Diagnosis;
 import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.diagnose.finding.Limit;
 import io.tcpsight.internal.diagnose.finding.Rates;
 import io.tcpsight.internal.diagnose.finding.RuleId;
 import io.tcpsight.internal.diagnose.finding.Setting;
@@ -710,8 +711,9 @@ class ConnectionRulesTest {
      * allows 83 % of the line. A MirrorMaker task forwards each poll before it polls again, and in
      * the lab that time came on top (69-70 % once the window was lifted), so its sizes are held to
      * the sizing's aim of 90 %: named while its window holds it (with the window, in one round)
-     * and when, free, it moves 70 %; not at nine BDPs a fetch. Any other consumer alike is held to
-     * 80 %, which the model's 83 % passes.
+     * and when, free, it moves 70 %; at nine BDPs a fetch only the poll is named while the window
+     * holds it (a response of 12,288 records), and nothing when free. Any other consumer alike is
+     * held to 80 %, which the model's 83 % passes.
      */
     @ParameterizedTest(name = "{0}, {1} a partition, {2}: {3}")
     @CsvSource({
@@ -772,22 +774,27 @@ class ConnectionRulesTest {
      * free flow, any other consumer, or a response a poll of 500 takes whole (records of 12,583
      * bytes: 500 a response; of 12,582: 501).
      */
-    @ParameterizedTest(name = "{0}, {1}, records of {2} bytes: {3}")
+    @ParameterizedTest(name = "{0}, {1}, records of {2} bytes, {4} ms, at the {5}'s end: {3}")
     @CsvSource({
-        "far->near|MirrorSourceConnector-0|replication-consumer, held, 1024, 6144",
-        "far->near|MirrorSourceConnector-0|replication-consumer, free at 77%, 1024, none",
-        "far->near|MirrorSourceConnector-0|replication-consumer, held, 12582, 501",
-        "far->near|MirrorSourceConnector-0|replication-consumer, held, 12583, none",
-        "far->near|MirrorSourceConnector-0|offset-syncs-source-consumer, held, 1024, none",
-        "consumer-orders-1, held, 1024, none",
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 1024, 6144, 100, broker",
+        "far->near|MirrorSourceConnector-0|replication-consumer, free at 77%, 1024, none, 100, broker",
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 12582, 501, 100, broker",
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 12583, none, 100, broker",
+        // below tcpsight.rule.min.rtt.ms no fetch size is judged, and at its own end a full window is its reading
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 1024, none, 0.5, broker",
+        "far->near|MirrorSourceConnector-0|replication-consumer, held, 1024, none, 100, client",
+        "far->near|MirrorSourceConnector-0|offset-syncs-source-consumer, held, 1024, none, 100, broker",
+        "connector-consumer-orders-sink-3, held, 1024, none, 100, broker",
+        "consumer-orders-1, held, 1024, none, 100, broker",
     })
     void aMirrorMakerTaskWhosePollTakesPartOfAResponseIsToldToTakeItWholeInTheWindowsRound(
-            String clientId, String flow, long recordBytes, String outcome) {
+            String clientId, String flow, long recordBytes, String outcome, double rttMillis, String end) {
         boolean held = flow.equals("held");
         TcpsightConfig fiftyMbit = TcpsightConfig.from(Map.of(
                 "tcpsight.target.throughput.mbit", "50", "tcpsight.fetch.record.bytes", Long.toString(recordBytes)));
-        ConnectionFacts facts = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
-                .rttMicros(100_000)
+        ConnectionIdentity identity = end.equals("broker") ? broker(clientId) : client(clientId);
+        ConnectionFacts facts = ConnectionFacts.builder(identity.withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(Math.round(rttMillis * 1000))
                 .sndWindowBytes(held ? 65_536 : 1_964_672)
                 .kafka(KafkaSettings.unknown()
                         .withFetchMaxBytes(52_428_800L)
@@ -819,6 +826,18 @@ class ConnectionRulesTest {
                             setting.note().orElseThrow(),
                             poll.toString()));
             assertTrue(poll.evidence("next").isPresent(), poll.toString());
+            assertEquals(
+                    6_291_456L,
+                    ((Number) poll.evidence("bytesPerFetch").orElseThrow().value()).longValue(),
+                    poll.toString());
+            assertEquals(
+                    Long.parseLong(outcome),
+                    ((Number) poll.evidence("recordsPerResponse").orElseThrow().value()).longValue(),
+                    poll.toString());
+            assertTrue(
+                    poll.remedy().why().contains("holds about " + outcome + " records of " + recordBytes + " bytes"),
+                    poll.remedy().why());
+            assertEquals(Limit.POLL, poll.limit().orElseThrow().name());
             // nothing but the fetch cycle is left once a poll takes a whole response: 6 MiB a fetch, 91% of 50
             assertEquals(
                     45.5,
