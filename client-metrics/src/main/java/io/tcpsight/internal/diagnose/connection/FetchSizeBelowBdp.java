@@ -37,7 +37,8 @@ import java.util.OptionalInt;
  * while a window or send buffer holds the flow now and so hides it, the limit that binds next
  * once that is lifted, named in the same round so that one restart applies both. MirrorMaker's
  * replication consumer, which forwards each poll before it polls again, is held to the sizing's
- * own aim.
+ * own aim; where its sizes meet it, what a poll takes of each response is named in the window's
+ * round (the same rule: the fetch cycle is what it bounds).
  */
 final class FetchSizeBelowBdp implements ConnectionRule {
     static final ConnectionRule RULE = new FetchSizeBelowBdp();
@@ -215,7 +216,8 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      * forwards slowly). Measured across 100 ms at 50 Mbit/s (a dedicated MirrorMaker 2, 6 MiB a
      * fetch over six partitions, 91 % of the line by the model; 2026-12-01): with the window lifted and
      * max.poll.records at 500, 77.2 and 78.0 % of the line, the far broker busy 0.76-0.94 of each
-     * interval with the window open and nothing said; with 7000, 85.2 and 83.8 %, busy 0.92-0.99.
+     * interval with the window open and nothing said; with 7000 by hand, 85.2, 83.8 and 87.0 %, busy
+     * 0.92-0.99; with the 6144 this names (1 KiB records), 83.2-86.0 % in nine runs, nothing said.
      */
     private static Optional<Finding> aPollTakesPartOfAResponse(
             ConnectionFacts facts, TcpsightConfig config, long perFetch, long bdp, double ceiling) {
