@@ -39,8 +39,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <p>Run on demand ({@code -Dit.test=DedicatedMirrorMakerRoundsBenchmark}), not in the suite: it
  * takes the host whole for 85-116 s, which the suite's 25 minutes do not yet hold; the rates per
- * round go to docs/benchmarks.md. The claim held in nine runs of nine at {@code c782bbb}
- * (2026-12-01). The property {@code mm2.extra} (key=value,...) adds mm2.properties keys before
+ * round go to docs/benchmarks.md. The claim held in fourteen runs of fourteen at {@code c782bbb}
+ * and after (2026-12-01). The property {@code mm2.extra} (key=value,...) adds mm2.properties keys before
  * round 1, to measure what a remedy no agent names would give.
  */
 @ResourceLock(HostCpu.LOCK)

@@ -217,7 +217,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      * fetch over six partitions, 91 % of the line by the model; 2026-12-01): with the window lifted and
      * max.poll.records at 500, 77.2 and 78.0 % of the line, the far broker busy 0.76-0.94 of each
      * interval with the window open and nothing said; with 7000 by hand, 85.2, 83.8 and 87.0 %, busy
-     * 0.92-0.99; with the 6144 this names (1 KiB records), 83.2-86.0 % in nine runs, nothing said.
+     * 0.92-0.99; with the 6144 this names (1 KiB records), 83.2-86.0 % in fourteen runs, nothing said.
      */
     private static Optional<Finding> aPollTakesPartOfAResponse(
             ConnectionFacts facts, TcpsightConfig config, long perFetch, long bdp, double ceiling) {
