@@ -47,9 +47,8 @@ public final class HostStalls {
      * may have set the rate), with the steal, the pressure stall total and the load average.
      */
     public String busySince(HostStalls earlier) {
-        String idle = idleTicks < 0 || earlier.idleTicks < 0 || allTicks <= earlier.allTicks
-                ? "unknown"
-                : String.format("%.0f%%", 100.0 * (idleTicks - earlier.idleTicks) / (allTicks - earlier.allTicks));
+        double share = idleShareSince(earlier);
+        String idle = Double.isNaN(share) ? "unknown" : String.format("%.0f%%", 100.0 * share);
         return String.format("the host's CPUs were idle %s of the %.1f s; ", idle, (nanoTime - earlier.nanoTime) / 1e9)
                 + stalls(earlier);
     }

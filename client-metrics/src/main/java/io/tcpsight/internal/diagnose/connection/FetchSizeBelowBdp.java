@@ -112,7 +112,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
         if (ceiling >= share * target) {
             // the sizes meet their aim; what is left to a MirrorMaker task is how much of a response one poll takes
             return forwardsEachPoll(facts)
-                    ? aPollTakesPartOfAResponse(facts, config, perFetch, bdp, ceiling)
+                    ? aPollTakesPartOfAResponse(facts, config, perFetch, bdp, partitions, ceiling)
                     : Optional.empty();
         }
         Optional<IntervalStats> fetching = facts.interval().filter(interval -> {
@@ -138,12 +138,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
                 OptionalValues.orNull(facts.kernel().tcpRmemMax()),
                 null,
                 config.get(TcpsightConfig.FETCH_RECORD_BYTES)));
-        List<Evidence> evidence = new ArrayList<>();
-        evidence.add(rtt(facts));
-        evidence.add(new Evidence("bdp", bdp, "bytes"));
-        evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
-        evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
-        evidence.add(new Evidence("fetchCeilingRate", Rates.mbit(ceiling), "Mbit/s"));
+        List<Evidence> evidence = fetchCycle(facts, bdp, perFetch, partitions, ceiling);
         fetching.ifPresent(interval -> {
             double moved = fetchedRate(facts, interval);
             evidence.add(new Evidence("fetchBound", fetchBoundRatio(interval), "ratio of interval"));
@@ -151,7 +146,7 @@ final class FetchSizeBelowBdp implements ConnectionRule {
             evidence.add(new Evidence("bytesPerCycle", Math.round(moved * cycleSeconds), "bytes"));
         });
         if (predicted) {
-            evidence.add(new Evidence("next", "held now by a window or send buffer", ""));
+            evidence.add(HELD_NOW);
         }
         // every remedy changes something, and a fetch-bound flow only by asking for more: a size already in
         // effect (Kafka's default 50 MiB, say) or above the recommendation is not named
@@ -204,6 +199,21 @@ final class FetchSizeBelowBdp implements ConnectionRule {
                 .map(finding -> finding.withLimit(limit));
     }
 
+    /** The evidence of a finding judged by the model alone: a window or send buffer holds the flow now. */
+    private static final Evidence HELD_NOW = new Evidence("next", "held now by a window or send buffer", "");
+
+    /** What a fetch cycle is made of: the round trip, the BDP, the bytes a fetch over its partitions, the ceiling. */
+    private static List<Evidence> fetchCycle(
+            ConnectionFacts facts, long bdp, long perFetch, int partitions, double ceiling) {
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(rtt(facts));
+        evidence.add(new Evidence("bdp", bdp, "bytes"));
+        evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
+        evidence.add(new Evidence("partitionsPerBroker", partitions, "count"));
+        evidence.add(new Evidence("fetchCeilingRate", Rates.mbit(ceiling), "Mbit/s"));
+        return evidence;
+    }
+
     /**
      * MirrorMaker's replication consumer, whose sizes meet the aim, while a window or send buffer
      * holds its flow now: a response holds more records (at tcpsight.fetch.record.bytes each) than
@@ -220,19 +230,15 @@ final class FetchSizeBelowBdp implements ConnectionRule {
      * 0.92-0.99; with the 6144 this names (1 KiB records), 83.2-86.0 % in fourteen runs, nothing said.
      */
     private static Optional<Finding> aPollTakesPartOfAResponse(
-            ConnectionFacts facts, TcpsightConfig config, long perFetch, long bdp, double ceiling) {
+            ConnectionFacts facts, TcpsightConfig config, long perFetch, long bdp, int partitions, double ceiling) {
         long recordBytes = config.get(TcpsightConfig.FETCH_RECORD_BYTES);
         long recordsPerResponse = (perFetch + recordBytes - 1) / recordBytes;
         if (recordsPerResponse <= BdpSettings.MAX_POLL_RECORDS_DEFAULT || !heldByWindowOrBuffer(facts, config)) {
             return Optional.empty();
         }
-        List<Evidence> evidence = new ArrayList<>();
-        evidence.add(rtt(facts));
-        evidence.add(new Evidence("bdp", bdp, "bytes"));
-        evidence.add(new Evidence("bytesPerFetch", perFetch, "bytes"));
-        evidence.add(new Evidence("fetchCeilingRate", Rates.mbit(ceiling), "Mbit/s"));
+        List<Evidence> evidence = fetchCycle(facts, bdp, perFetch, partitions, ceiling);
         evidence.add(new Evidence("recordsPerResponse", recordsPerResponse, "count"));
-        evidence.add(new Evidence("next", "held now by a window or send buffer", ""));
+        evidence.add(HELD_NOW);
         String records = Long.toString(recordsPerResponse);
         List<Setting> settings = new ArrayList<>();
         for (Setting setting : KafkaKeys.client(facts.identity(), "max.poll.records", records)) {

@@ -730,14 +730,8 @@ class ConnectionRulesTest {
     void mirrorMakersReplicationConsumerIsSizedForTheSizingsAim(
             String clientId, long partitionBytes, String flow, String outcome, String pollRecords) {
         boolean held = flow.equals("held");
-        ConnectionFacts facts = ConnectionFacts.builder(broker(clientId).withFlow(BulkFlow.TO_CLIENT))
-                .rttMicros(100_000)
-                .sndWindowBytes(held ? 65_536 : 3_275_392)
-                .kafka(KafkaSettings.unknown()
-                        .withFetchMaxBytes(52_428_800L)
-                        .withMaxPartitionFetchBytes(partitionBytes)
-                        .withPartitionsPerBroker(6))
-                .kernel(KERNEL_618)
+        ConnectionFacts facts = sixPartitionFetcher(
+                        broker(clientId), 100_000, held ? 65_536 : 3_275_392, partitionBytes)
                 // 10 s, busy 0.97: held, the window full 97% of it; free, 87.5 MB acknowledged (70% of the line)
                 .interval(held ? interval(0.97, 0.97, 0, 0, 5000) : interval(0.97, 0, 0, 87_500_000, 0, 60_000))
                 .build();
@@ -763,6 +757,23 @@ class ConnectionRulesTest {
                     0.1,
                     "nine BDPs and more a fetch after: " + next.limit());
         });
+    }
+
+    /**
+     * A fetcher's connection to a broker leading six of its partitions, fetching responses of
+     * Kafka's 50 MiB at most and {@code partitionBytes} a partition, the peer's window at the sample
+     * {@code window}; the interval is each test's.
+     */
+    private static ConnectionFacts.Builder sixPartitionFetcher(
+            ConnectionIdentity identity, long rttMicros, long window, long partitionBytes) {
+        return ConnectionFacts.builder(identity.withFlow(BulkFlow.TO_CLIENT))
+                .rttMicros(rttMicros)
+                .sndWindowBytes(window)
+                .kafka(KafkaSettings.unknown()
+                        .withFetchMaxBytes(52_428_800L)
+                        .withMaxPartitionFetchBytes(partitionBytes)
+                        .withPartitionsPerBroker(6))
+                .kernel(KERNEL_618);
     }
 
     /**
@@ -793,14 +804,8 @@ class ConnectionRulesTest {
         TcpsightConfig fiftyMbit = TcpsightConfig.from(Map.of(
                 "tcpsight.target.throughput.mbit", "50", "tcpsight.fetch.record.bytes", Long.toString(recordBytes)));
         ConnectionIdentity identity = end.equals("broker") ? broker(clientId) : client(clientId);
-        ConnectionFacts facts = ConnectionFacts.builder(identity.withFlow(BulkFlow.TO_CLIENT))
-                .rttMicros(Math.round(rttMillis * 1000))
-                .sndWindowBytes(held ? 65_536 : 1_964_672)
-                .kafka(KafkaSettings.unknown()
-                        .withFetchMaxBytes(52_428_800L)
-                        .withMaxPartitionFetchBytes(1_048_576L)
-                        .withPartitionsPerBroker(6))
-                .kernel(KERNEL_618)
+        ConnectionFacts facts = sixPartitionFetcher(
+                        identity, Math.round(rttMillis * 1000), held ? 65_536 : 1_964_672, 1_048_576L)
                 // 10 s, busy 0.9: held, the window full 97% of it; free, 48.1 MB acknowledged (77% of the line)
                 .interval(held ? interval(0.9, 0.97, 0, 0, 5000) : interval(0.9, 0, 0, 48_125_000, 0, 60_000))
                 .build();
