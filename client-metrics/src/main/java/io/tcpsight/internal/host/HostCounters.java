@@ -24,12 +24,14 @@ public final class HostCounters {
     private final List<Device> devices;
     private final SoftnetStat softnet;
     private final CgroupCpu cgroup;
+    private final HostCpuTimes cpu;
 
-    HostCounters(long nanos, List<Device> devices, SoftnetStat softnet, CgroupCpu cgroup) {
+    HostCounters(long nanos, List<Device> devices, SoftnetStat softnet, CgroupCpu cgroup, HostCpuTimes cpu) {
         this.nanos = nanos;
         this.devices = devices;
         this.softnet = softnet;
         this.cgroup = cgroup;
+        this.cpu = cpu;
     }
 
     /** One device's totals. */
@@ -112,7 +114,8 @@ public final class HostCounters {
                 System.nanoTime(),
                 devices,
                 sources.softnet().orElse(null),
-                sources.cgroup().orElse(null));
+                sources.cgroup().orElse(null),
+                sources.cpuTimes().orElse(null));
     }
 
     private static Device device(
@@ -216,7 +219,27 @@ public final class HostCounters {
                     rise(cgroup.throttledMicros(), earlier.cgroup.throttledMicros()) / 1e6,
                     cgroup.limitCores().orElse(null));
         }
-        return new HostSignals(seconds, rises, softnetDropped, throttling);
+        return new HostSignals(seconds, rises, softnetDropped, throttling, cpuSince(earlier));
+    }
+
+    /** The CPUs' shares over the interval; null when either reading lacks them or no tick passed. */
+    private HostSignals.Cpu cpuSince(HostCounters earlier) {
+        if (cpu == null || earlier.cpu == null || cpu.cores() != earlier.cpu.cores()) {
+            return null; // a CPU brought on or off line: the two readings' sums are not of the same CPUs
+        }
+        long busy = rise(cpu.busyTicks(), earlier.cpu.busyTicks());
+        long idle = rise(cpu.idleTicks(), earlier.cpu.idleTicks());
+        long steal = rise(cpu.stealTicks(), earlier.cpu.stealTicks());
+        long all = busy + idle + steal;
+        if (all <= 0) {
+            return null;
+        }
+        Double process = null;
+        if (cpu.processNanos() != null && earlier.cpu.processNanos() != null) {
+            double processSeconds = rise(cpu.processNanos(), earlier.cpu.processNanos()) / 1e9;
+            process = Math.min(1.0, processSeconds / (all / HostCpuTimes.TICKS_PER_SECOND));
+        }
+        return new HostSignals.Cpu(cpu.cores(), (double) idle / all, (double) steal / all, process);
     }
 
     private static long rise(long now, long then) {

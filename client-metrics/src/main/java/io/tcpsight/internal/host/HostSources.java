@@ -51,4 +51,9 @@ public interface HostSources {
     Optional<SoftnetStat> softnet();
 
     Optional<CgroupCpu> cgroup();
+
+    /** The host's CPU time and this process's; empty where unknown (recorded sources that leave it out). */
+    default Optional<HostCpuTimes> cpuTimes() {
+        return Optional.empty();
+    }
 }

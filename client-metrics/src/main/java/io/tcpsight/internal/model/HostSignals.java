@@ -17,12 +17,18 @@ public final class HostSignals {
     private final List<Device> devices;
     private final Long softnetDropped;
     private final Throttling throttling;
+    private final Cpu cpu;
 
     public HostSignals(double seconds, List<Device> devices, Long softnetDropped, Throttling throttling) {
+        this(seconds, devices, softnetDropped, throttling, null);
+    }
+
+    public HostSignals(double seconds, List<Device> devices, Long softnetDropped, Throttling throttling, Cpu cpu) {
         this.seconds = seconds;
         this.devices = List.copyOf(devices);
         this.softnetDropped = softnetDropped;
         this.throttling = throttling;
+        this.cpu = cpu;
     }
 
     public double seconds() {
@@ -40,6 +46,11 @@ public final class HostSignals {
 
     public Optional<Throttling> throttling() {
         return Optional.ofNullable(throttling);
+    }
+
+    /** The host's CPUs over the interval; empty where /proc/stat could not be read. */
+    public Optional<Cpu> cpu() {
+        return Optional.ofNullable(cpu);
     }
 
     /** The device that holds this local address; empty when none does (or it is unknown). */
@@ -185,6 +196,44 @@ public final class HostSignals {
 
         public Optional<Double> limitCores() {
             return Optional.ofNullable(limitCores);
+        }
+    }
+
+    /**
+     * The host's CPUs over the interval: how much of their time they had nothing to run, how much
+     * a hypervisor took, and how much this process ran; shares of the CPUs' whole time (cores
+     * times the interval).
+     */
+    public static final class Cpu {
+        private final int cores;
+        private final double idleShare;
+        private final double stealShare;
+        private final Double processShare;
+
+        public Cpu(int cores, double idleShare, double stealShare, Double processShare) {
+            this.cores = cores;
+            this.idleShare = idleShare;
+            this.stealShare = stealShare;
+            this.processShare = processShare;
+        }
+
+        public int cores() {
+            return cores;
+        }
+
+        /** idle and iowait: the CPUs had nothing to run. */
+        public double idleShare() {
+            return idleShare;
+        }
+
+        /** A hypervisor ran something else while these CPUs wanted to run. */
+        public double stealShare() {
+            return stealShare;
+        }
+
+        /** This process's CPU time, a share of all the CPUs' time; empty where the JVM cannot tell it. */
+        public Optional<Double> processShare() {
+            return Optional.ofNullable(processShare);
         }
     }
 }

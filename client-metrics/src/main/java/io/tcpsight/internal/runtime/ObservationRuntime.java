@@ -86,7 +86,10 @@ public final class ObservationRuntime implements AutoCloseable {
         monitor.observeHost(host);
         monitor.addRoundFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
-                        signals, sending(connections), ConnectionIdentity.of(builder.hostRole.get(), null, null)))
+                        signals,
+                        sending(connections),
+                        ConnectionIdentity.of(builder.hostRole.get(), null, null),
+                        config.targetBytesPerSecond()))
                 .orElse(List.of()));
         monitor.addRoundFindingSource(connections -> TrackingRules.untrackedConnections(
                 registry.untracked(), registry.size(), registry.capacity(), builder.hostRole.get()));
@@ -141,7 +144,7 @@ public final class ObservationRuntime implements AutoCloseable {
         return missing;
     }
 
-    /** The named connections that retransmitted or were busy in their last interval, for the host findings. */
+    /** The named connections that retransmitted, were busy or moved bytes in their last interval, for the host findings. */
     private static List<SendingConnection> sending(List<JudgedConnection> judged) {
         List<SendingConnection> sending = new ArrayList<>();
         for (JudgedConnection connection : judged) {
@@ -152,9 +155,14 @@ public final class ObservationRuntime implements AutoCloseable {
             connection
                     .sample()
                     .interval()
-                    .filter(interval -> interval.retransmittedSegments() > 0 || interval.busyRatio() > 0)
-                    .ifPresent(interval -> sending.add(
-                            new SendingConnection(identity, interval.retransmittedSegments(), interval.busyRatio())));
+                    .filter(interval -> interval.retransmittedSegments() > 0
+                            || interval.busyRatio() > 0
+                            || interval.receiveRateBytesPerSecond() > 0)
+                    .ifPresent(interval -> sending.add(new SendingConnection(
+                            identity,
+                            interval.retransmittedSegments(),
+                            interval.busyRatio(),
+                            Math.max(interval.sendRateBytesPerSecond(), interval.receiveRateBytesPerSecond()))));
         }
         return sending;
     }

@@ -1,6 +1,7 @@
 package io.tcpsight.internal.tcp;
 
 import io.tcpsight.internal.host.CgroupCpu;
+import io.tcpsight.internal.host.HostCpuTimes;
 import io.tcpsight.internal.host.HostSources;
 import io.tcpsight.internal.host.QdiscStats;
 import io.tcpsight.internal.host.SoftnetStat;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -64,6 +66,17 @@ public final class LiveHostSources implements HostSources {
     @Override
     public Optional<SoftnetStat> softnet() {
         return SoftnetStat.read(Path.of("/proc/net/softnet_stat"));
+    }
+
+    @Override
+    public Optional<HostCpuTimes> cpuTimes() {
+        // the JDK reads this process's utime and stime (Linux's /proc/self/stat) in nanoseconds
+        Long processNanos = ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .map(Duration::toNanos)
+                .orElse(null);
+        return HostCpuTimes.read(Path.of("/proc/stat"), processNanos);
     }
 
     @Override

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.internal.model.HostSignals;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +75,96 @@ class HostCountersTest {
         assertTrue(unreadable.get(0).contains("qdisc statistics: rtnetlink refused"), unreadable.toString());
     }
 
+    @Test
+    void theCpusSharesComeFromTwoReadingsOfProcStatAndThisProcesssTime() {
+        Reading first = new Reading(List.of());
+        first.cpu = HostCpuTimes.parse(
+                List.of(
+                        "cpu  1000 100 400 5000 300 10 90 0 0 0",
+                        "cpu0 500 50 200 2500 150 5 45 0 0 0",
+                        "cpu1 500 50 200 2500 150 5 45 0 0 0",
+                        "intr 1"),
+                3_000_000_000L);
+        Reading second = new Reading(List.of());
+        // 2 s of 2 CPUs, 400 ticks: user 250, nice 10, system 100, idle 6, iowait 2, irq 2, softirq 10, steal 20
+        second.cpu = HostCpuTimes.parse(
+                List.of(
+                        "cpu  1250 110 500 5006 302 12 100 20 0 0",
+                        "cpu0 625 55 250 2503 151 6 50 10 0 0",
+                        "cpu1 625 55 250 2503 151 6 50 10 0 0"),
+                6_200_000_000L);
+        HostSignals.Cpu cpu = HostCounters.read(second, unreadable::add)
+                .since(HostCounters.read(first, unreadable::add))
+                .cpu()
+                .orElseThrow();
+        assertEquals(2, cpu.cores());
+        assertEquals(8 / 400.0, cpu.idleShare(), 1e-12, "idle and iowait");
+        assertEquals(20 / 400.0, cpu.stealShare(), 1e-12);
+        assertEquals(3.2 / 4.0, cpu.processShare().orElseThrow(), 1e-12, "3.2 s of this process's time of 4 CPU-s");
+
+        second.cpu = HostCpuTimes.parse(List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1"), null);
+        assertTrue(
+                HostCounters.read(second, unreadable::add)
+                        .since(HostCounters.read(first, unreadable::add))
+                        .cpu()
+                        .orElseThrow()
+                        .processShare()
+                        .isEmpty(),
+                "this process's time unknown in one reading");
+        Reading threeCpus = new Reading(List.of());
+        threeCpus.cpu =
+                HostCpuTimes.parse(List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1", "cpu2 1"), 1L);
+        assertTrue(
+                HostCounters.read(threeCpus, unreadable::add)
+                        .since(HostCounters.read(first, unreadable::add))
+                        .cpu()
+                        .isEmpty(),
+                "a CPU brought on line between the readings: the sums are not of the same CPUs");
+        assertTrue(
+                HostCounters.read(first, unreadable::add)
+                        .since(HostCounters.read(first, unreadable::add))
+                        .cpu()
+                        .isEmpty(),
+                "no tick between the readings");
+        assertTrue(
+                HostCounters.read(new Reading(List.of()), unreadable::add)
+                        .since(HostCounters.read(first, unreadable::add))
+                        .cpu()
+                        .isEmpty(),
+                "no reading of the CPUs");
+    }
+
+    @Test
+    void procStatWithoutStealOrCpuLinesIsReadOrRefused() throws Exception {
+        HostCpuTimes old = HostCpuTimes.parse(List.of("cpu  10 0 5 100 1 0 2", "cpu0 10 0 5 100 1 0 2"), null);
+        assertEquals(17, old.busyTicks(), "user, nice, system, irq and softirq");
+        assertEquals(101, old.idleTicks());
+        assertEquals(0, old.stealTicks(), "a kernel without the steal column");
+        assertEquals(1, old.cores());
+        for (List<String> broken : List.of(
+                List.of("cpu  10 0 5 100 1 0", "cpu0 1"),
+                List.of("cpu0 10 0 5 100 1 0 2"),
+                List.of("cpu  1 2 3 4 5 6 7"))) {
+            try {
+                HostCpuTimes.parse(broken, null);
+                throw new AssertionError("read: " + broken);
+            } catch (IllegalArgumentException refused) {
+                // a short cpu line, no cpu line, no cpuN line
+            }
+        }
+        Path stat = Files.createTempFile("stat", "");
+        try {
+            Files.writeString(stat, "cpu  x\n");
+            assertTrue(HostCpuTimes.read(stat, null).isEmpty(), "unreadable: left out");
+        } finally {
+            Files.delete(stat);
+        }
+        if (Files.isReadable(Path.of("/proc/stat"))) {
+            HostCpuTimes live = HostCpuTimes.read(Path.of("/proc/stat"), null).orElseThrow();
+            assertEquals(Runtime.getRuntime().availableProcessors() > 0, live.cores() > 0);
+        }
+    }
+
     private static HostSignals.Device device(HostSignals signals, String name) {
         return signals.devices().stream()
                 .filter(device -> device.name().equals(name))
@@ -91,6 +183,7 @@ class HostCountersTest {
         private final List<QdiscStats.Qdisc> qdiscs;
         long driverDropped;
         long softnetDropped;
+        HostCpuTimes cpu;
 
         Reading(List<QdiscStats.Qdisc> qdiscs) {
             this.qdiscs = qdiscs;
@@ -127,6 +220,11 @@ class HostCountersTest {
         @Override
         public Optional<CgroupCpu> cgroup() {
             return Optional.empty();
+        }
+
+        @Override
+        public Optional<HostCpuTimes> cpuTimes() {
+            return Optional.ofNullable(cpu);
         }
     }
 }

@@ -22,6 +22,8 @@ public enum RuleId {
     HOST_EGRESS_DROPS("host-egress-drops"),
     /** This process's cgroup used its CPU quota and the kernel stopped it. */
     CPU_THROTTLED("cpu-throttled"),
+    /** Info only: the host's CPUs had no idle time while this process's flows ran below the target. */
+    HOST_CPU_BUSY("host-cpu-busy"),
     /** One transmit queue of a multi-queue device carries nearly everything. */
     TX_QUEUE_SKEW("tx-queue-skew"),
     /** Connections not watched because tcpsight.max.tracked.connections was reached. */

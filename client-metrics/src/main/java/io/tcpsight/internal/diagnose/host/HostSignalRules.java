@@ -10,7 +10,8 @@ import java.util.List;
  * Is it this host or the path? Findings from the host's own counters over the last interval,
  * each tied to the Kafka connections that retransmitted in the same interval. Pure functions of
  * the rises ({@link HostSignals}) and those connections: the device rules for each device, in
- * the order of {@link #DEVICE_RULES}, then {@link CpuThrottled} for the whole host.
+ * the order of {@link #DEVICE_RULES}, then {@link CpuThrottled} and {@link HostCpuBusy} for the
+ * whole host.
  */
 public final class HostSignalRules {
     /** Every rule judged for each device, in the order a round runs them. */
@@ -21,9 +22,13 @@ public final class HostSignalRules {
     /**
      * @param sending the named connections that sent in the interval (retransmitted, or busy)
      * @param host the identity a finding carries when no Kafka connection was hurt (this JVM's role)
+     * @param targetBytesPerSecond the rate a busy flow should reach (tcpsight.target.throughput.mbit)
      */
     public static List<Finding> evaluate(
-            HostSignals signals, List<SendingConnection> sending, ConnectionIdentity host) {
+            HostSignals signals,
+            List<SendingConnection> sending,
+            ConnectionIdentity host,
+            double targetBytesPerSecond) {
         List<Finding> findings = new ArrayList<>();
         for (HostSignals.Device device : signals.devices()) {
             for (DeviceSignalRule rule : DEVICE_RULES) {
@@ -31,6 +36,7 @@ public final class HostSignalRules {
             }
         }
         CpuThrottled.RULE.judge(signals, sending, host).ifPresent(findings::add);
+        HostCpuBusy.RULE.judge(signals, sending, host, targetBytesPerSecond).ifPresent(findings::add);
         return findings;
     }
 }

@@ -24,15 +24,31 @@ public final class SendingConnection {
     private final ConnectionIdentity identity;
     private final long retransmitted;
     private final double busyRatio;
+    private final double rateBytesPerSecond;
 
     public SendingConnection(ConnectionIdentity identity, long retransmitted, double busyRatio) {
+        this(identity, retransmitted, busyRatio, 0);
+    }
+
+    /** @param rateBytesPerSecond what it moved in the interval, sent or received, whichever is more */
+    public SendingConnection(
+            ConnectionIdentity identity, long retransmitted, double busyRatio, double rateBytesPerSecond) {
         this.identity = identity;
         this.retransmitted = retransmitted;
         this.busyRatio = busyRatio;
+        this.rateBytesPerSecond = rateBytesPerSecond;
     }
 
     boolean hurt() {
         return retransmitted > 0 || busyRatio >= BUSY;
+    }
+
+    boolean busy() {
+        return busyRatio >= BUSY;
+    }
+
+    double rateBytesPerSecond() {
+        return rateBytesPerSecond;
     }
 
     public ConnectionIdentity identity() {

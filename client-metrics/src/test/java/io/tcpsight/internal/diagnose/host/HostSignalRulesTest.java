@@ -23,17 +23,23 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Is it this host or the path: the host rules and the retransmissions rule, from the rises alone. */
 class HostSignalRulesTest {
     private static final ConnectionIdentity HOST = ConnectionIdentity.of(Role.BROKER, null, null);
+    /** tcpsight.target.throughput.mbit=100, in bytes a second. */
+    private static final double TARGET = 100e6 / 8;
+    /** Two CPUs idle 2 % of the interval, none stolen, this process running 80 % of their time. */
+    private static final HostSignals.Cpu BUSY_CPUS = new HostSignals.Cpu(2, 0.02, 0, 0.8);
 
     @Test
     void egressDropsOnTheDeviceOfRetransmittingConnectionsAreLocalAndNameThem() throws Exception {
         HostSignals signals = signals(device("eth0", "10.0.0.1", "tbf", 300, 0, Map.of(), 20_000), null);
         SendingConnection hurt = new SendingConnection(client("orders-consumer"), 40, 0);
-        Finding finding = HostSignalRules.evaluate(signals, List.of(hurt), HOST).get(0);
+        Finding finding =
+                HostSignalRules.evaluate(signals, List.of(hurt), HOST, TARGET).get(0);
         assertEquals(RuleId.HOST_EGRESS_DROPS, finding.rule());
         assertEquals(Severity.CRITICAL, finding.severity(), "300 of 20,300 packets: over 1%");
         assertEquals("orders-consumer", finding.connection().clientId().orElseThrow());
@@ -51,13 +57,14 @@ class HostSignalRulesTest {
         Finding few = HostSignalRules.evaluate(
                         signals(device("eth0", "10.0.0.1", "fq_codel", 3, 0, Map.of(), 20_000), null),
                         List.of(hurt),
-                        HOST)
+                        HOST,
+                        TARGET)
                 .get(0);
         assertEquals(Severity.WARN, few.severity());
         SendingConnection busy = new SendingConnection(client("busy-consumer"), 0, 0.9);
         assertEquals(
                 "busy-consumer",
-                HostSignalRules.evaluate(signals, List.of(busy), HOST)
+                HostSignalRules.evaluate(signals, List.of(busy), HOST, TARGET)
                         .get(0)
                         .connection()
                         .clientId()
@@ -66,22 +73,26 @@ class HostSignalRulesTest {
         SendingConnection idle = new SendingConnection(client("idle"), 0, 0.1);
         assertEquals(
                 Severity.INFO,
-                HostSignalRules.evaluate(signals, List.of(idle), HOST).get(0).severity());
-        Finding nobodyHurt = HostSignalRules.evaluate(signals, List.of(), HOST).get(0);
+                HostSignalRules.evaluate(signals, List.of(idle), HOST, TARGET)
+                        .get(0)
+                        .severity());
+        Finding nobodyHurt =
+                HostSignalRules.evaluate(signals, List.of(), HOST, TARGET).get(0);
         assertEquals(Severity.INFO, nobodyHurt.severity(), "drops no Kafka connection felt");
         assertEquals(Role.BROKER, nobodyHurt.connection().role());
         SendingConnection elsewhere =
                 new SendingConnection(client("c").withLocal(new InetSocketAddress("10.9.9.9", 50000)), 40, 0);
         assertEquals(
                 Severity.INFO,
-                HostSignalRules.evaluate(signals, List.of(elsewhere), HOST)
+                HostSignalRules.evaluate(signals, List.of(elsewhere), HOST, TARGET)
                         .get(0)
                         .severity(),
                 "a connection on another device is not this device's");
         assertTrue(HostSignalRules.evaluate(
                         signals(device("eth0", "10.0.0.1", "fq_codel", 0, 0, Map.of(), 20_000), null),
                         List.of(hurt),
-                        HOST)
+                        HOST,
+                        TARGET)
                 .isEmpty());
     }
 
@@ -89,7 +100,8 @@ class HostSignalRulesTest {
     void aCloudAllowanceAndTheDriverCountAsLocalDropsWithTheirOwnRemedy() throws Exception {
         HostSignals signals = signals(
                 device("ens5", "10.0.0.1", "mq", 0, 12, Map.of("bw_out_allowance_exceeded", 80L), 50_000), null);
-        Finding finding = HostSignalRules.evaluate(signals, List.of(new SendingConnection(client("c"), 9, 0)), HOST)
+        Finding finding = HostSignalRules.evaluate(
+                        signals, List.of(new SendingConnection(client("c"), 9, 0)), HOST, TARGET)
                 .get(0);
         assertEquals(92L, finding.evidence("egressDrops").orElseThrow().value());
         assertEquals(
@@ -102,14 +114,14 @@ class HostSignalRulesTest {
         HostSignals inbound =
                 signals(device("ens5", "10.0.0.1", "mq", 0, 0, Map.of("bw_in_allowance_exceeded", 80L), 50_000), null);
         assertTrue(
-                HostSignalRules.evaluate(inbound, List.of(), HOST).isEmpty(),
+                HostSignalRules.evaluate(inbound, List.of(), HOST, TARGET).isEmpty(),
                 "an inbound allowance drops nothing leaving");
     }
 
     @Test
     void cpuThrottlingIsWarnAndCriticalFromAQuarterOfThePeriods() throws Exception {
         HostSignals some = signals(null, new HostSignals.Throttling("/kafka", 100, 10, 0.4, 0.5));
-        Finding warn = HostSignalRules.evaluate(some, List.of(), HOST).get(0);
+        Finding warn = HostSignalRules.evaluate(some, List.of(), HOST, TARGET).get(0);
         assertEquals(RuleId.CPU_THROTTLED, warn.rule());
         assertEquals(Severity.WARN, warn.severity());
         assertEquals("/kafka", warn.evidence("cgroup").orElseThrow().value());
@@ -120,16 +132,17 @@ class HostSignalRulesTest {
         HostSignals much = signals(null, new HostSignals.Throttling("/kafka", 100, 25, 2.0, 0.5));
         assertEquals(
                 Severity.CRITICAL,
-                HostSignalRules.evaluate(much, List.of(), HOST).get(0).severity());
+                HostSignalRules.evaluate(much, List.of(), HOST, TARGET).get(0).severity());
         HostSignals none = signals(null, new HostSignals.Throttling("/kafka", 100, 0, 0, 0.5));
-        assertTrue(HostSignalRules.evaluate(none, List.of(), HOST).isEmpty());
+        assertTrue(HostSignalRules.evaluate(none, List.of(), HOST, TARGET).isEmpty());
     }
 
     @Test
     void oneQueueCarryingNearlyEverythingIsSkewed() throws Exception {
         HostSignals skewed =
                 new HostSignals(10, List.of(queues("eth0", List.of(9_500L, 100L, 200L, 200L))), null, null);
-        Finding finding = HostSignalRules.evaluate(skewed, List.of(), HOST).get(0);
+        Finding finding =
+                HostSignalRules.evaluate(skewed, List.of(), HOST, TARGET).get(0);
         assertEquals(RuleId.TX_QUEUE_SKEW, finding.rule());
         assertEquals(0, finding.evidence("busiestQueue").orElseThrow().value());
         assertTrue(
@@ -140,21 +153,24 @@ class HostSignalRulesTest {
                                         null,
                                         null),
                                 List.of(),
-                                HOST)
+                                HOST,
+                                TARGET)
                         .isEmpty(),
                 "spread");
         assertTrue(
                 HostSignalRules.evaluate(
                                 new HostSignals(10, List.of(queues("eth0", List.of(900L, 0L))), null, null),
                                 List.of(),
-                                HOST)
+                                HOST,
+                                TARGET)
                         .isEmpty(),
                 "too few packets to say");
         assertTrue(
                 HostSignalRules.evaluate(
                                 new HostSignals(10, List.of(queues("eth0", List.of(90_000L))), null, null),
                                 List.of(),
-                                HOST)
+                                HOST,
+                                TARGET)
                         .isEmpty(),
                 "one queue only");
     }
@@ -209,9 +225,11 @@ class HostSignalRulesTest {
                     Map.of(),
                     List.of(9_500L, 100L, 200L, 200L)));
         }
-        HostSignals signals = new HostSignals(10, devices, 0L, new HostSignals.Throttling("/kafka", 100, 25, 2.0, 0.5));
+        HostSignals signals =
+                new HostSignals(10, devices, 0L, new HostSignals.Throttling("/kafka", 100, 25, 2.0, 0.5), BUSY_CPUS);
         List<String> order = new ArrayList<>();
-        for (Finding finding : HostSignalRules.evaluate(signals, List.of(), HOST)) {
+        for (Finding finding : HostSignalRules.evaluate(
+                signals, List.of(new SendingConnection(client("slow"), 0, 0.9, 0.5 * TARGET)), HOST, TARGET)) {
             order.add(finding.rule().id()
                     + finding.evidence("device")
                             .map(device -> " " + device.value())
@@ -223,8 +241,140 @@ class HostSignalRulesTest {
                         "tx-queue-skew eth0",
                         "host-egress-drops eth1",
                         "tx-queue-skew eth1",
-                        "cpu-throttled"),
+                        "cpu-throttled",
+                        "host-cpu-busy"),
                 order);
+    }
+
+    @Test
+    void busyCpusWithAFlowShortOfTheTargetSayWhoTookThem() {
+        SendingConnection consumer = new SendingConnection(client("replication-consumer"), 0, 0.2, 0.76 * TARGET);
+        SendingConnection heartbeat = new SendingConnection(client("coordinator"), 0, 0.01, 1_000);
+        Finding finding = cpuBusy(BUSY_CPUS, List.of(heartbeat, consumer)).orElseThrow();
+        assertEquals(RuleId.HOST_CPU_BUSY, finding.rule());
+        assertEquals(Severity.INFO, finding.severity(), "no key lifts it, and a host hot in bursts is not wrong");
+        assertEquals(Role.BROKER, finding.connection().role(), "the host's finding, not a connection's");
+        assertEquals(2, ((Number) finding.evidence("cores").orElseThrow().value()).intValue());
+        assertEquals(0.02, (double) finding.evidence("idleShare").orElseThrow().value(), 1e-9);
+        assertEquals(
+                0.8, (double) finding.evidence("processShare").orElseThrow().value(), 1e-9);
+        assertEquals(100.0, (double) finding.evidence("target").orElseThrow().value(), 1e-9);
+        assertEquals(
+                76.0,
+                (double) finding.evidence("fastestShortFlow").orElseThrow().value(),
+                1e-9);
+        assertEquals(
+                1,
+                ((Number) finding.evidence("connectionsHurt").orElseThrow().value()).intValue(),
+                "the heartbeat moved next to nothing and was not busy: not a flow short of the target");
+        assertEquals(
+                "replication-consumer",
+                finding.evidence("hurtClients").orElseThrow().value());
+        assertEquals(
+                "more than 2 cores: this process ran 1.6 of them",
+                settings(finding).get("host:CPU for this host's flows"));
+        assertTrue(
+                finding.remedy()
+                        .why()
+                        .startsWith("the host's 2 CPUs had nothing to run for 2% of the last 10 s while 1"),
+                finding.remedy().why());
+    }
+
+    @Test
+    void idleCpusOrFlowsAtTheTargetSayNothing() {
+        SendingConnection busySender = new SendingConnection(client("c"), 0, 0.9, 0.5 * TARGET);
+        assertTrue(cpuBusy(BUSY_CPUS, List.of(busySender)).isPresent());
+        assertTrue(
+                cpuBusy(new HostSignals.Cpu(2, 0.05, 0, 0.8), List.of(busySender))
+                        .isPresent(),
+                "5% idle: busy");
+        assertTrue(
+                cpuBusy(new HostSignals.Cpu(2, 0.051, 0, 0.8), List.of(busySender))
+                        .isEmpty(),
+                "over 5% idle");
+        assertTrue(
+                HostSignalRules.evaluate(new HostSignals(10, List.of(), 0L, null), List.of(busySender), HOST, TARGET)
+                        .isEmpty(),
+                "no reading of the CPUs");
+        assertTrue(cpuBusy(BUSY_CPUS, List.of()).isEmpty(), "no flow: busy CPUs alone are not a shortfall");
+        // short of the target: below 80 % of it
+        assertTrue(cpuBusy(BUSY_CPUS, List.of(new SendingConnection(client("c"), 0, 0.9, 0.8 * TARGET)))
+                .isEmpty());
+        assertTrue(cpuBusy(BUSY_CPUS, List.of(new SendingConnection(client("c"), 0, 0.9, 0.799 * TARGET)))
+                .isPresent());
+        // a flow that is not busy sending (a consumer's end) counts from a tenth of the target
+        assertTrue(cpuBusy(BUSY_CPUS, List.of(new SendingConnection(client("c"), 0, 0.49, 0.1 * TARGET)))
+                .isPresent());
+        assertTrue(cpuBusy(BUSY_CPUS, List.of(new SendingConnection(client("c"), 0, 0.49, 0.099 * TARGET)))
+                .isEmpty());
+        assertTrue(
+                cpuBusy(BUSY_CPUS, List.of(new SendingConnection(client("c"), 0, 0.5, 1_000)))
+                        .isPresent(),
+                "a sender busy half the interval wants more, whatever it moved");
+        assertTrue(
+                HostSignalRules.evaluate(
+                                new HostSignals(10, List.of(), 0L, null, BUSY_CPUS), List.of(busySender), HOST, 0)
+                        .isEmpty(),
+                "no target, no shortfall");
+    }
+
+    @Test
+    void theRemedyIsWhoeverTookTheCpus() {
+        SendingConnection flow = new SendingConnection(client("c"), 0, 0.9, 0.5 * TARGET);
+        assertEquals(
+                "CPUs of its own: the hypervisor took 12% of their time (steal)",
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.12, 0.7), List.of(flow))
+                                .orElseThrow())
+                        .get("host:CPU for this host's flows"),
+                "steal first, even where this process ran most");
+        assertEquals(
+                "more than 4 cores: this process ran 2.8 of them",
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.099, 0.7), List.of(flow))
+                                .orElseThrow())
+                        .get("host:CPU for this host's flows"));
+        assertEquals(
+                "more than 4 cores: this process ran 2.0 of them",
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0, 0.5), List.of(flow))
+                                .orElseThrow())
+                        .get("host:CPU for this host's flows"));
+        assertEquals(
+                "less work beside this process, or more than 4 cores: the other processes ran 2.4 of them, this one"
+                        + " 1.6",
+                settings(cpuBusy(new HostSignals.Cpu(4, 0, 0, 0.4), List.of(flow))
+                                .orElseThrow())
+                        .get("host:CPU for this host's flows"));
+        assertEquals(
+                "more than 4 cores, or less work beside this process",
+                settings(cpuBusy(new HostSignals.Cpu(4, 0, 0, null), List.of(flow))
+                                .orElseThrow())
+                        .get("host:CPU for this host's flows"),
+                "this process's own time unknown");
+    }
+
+    @Test
+    void theShortFlowsAreNamedFastestFirstAndAtMostFive() {
+        List<SendingConnection> flows = new ArrayList<>();
+        for (int flow = 1; flow <= 7; flow++) {
+            flows.add(new SendingConnection(client("flow-" + flow), 0, 0.9, flow * 0.1 * TARGET));
+        }
+        Finding finding = cpuBusy(BUSY_CPUS, flows).orElseThrow();
+        assertEquals(
+                7,
+                ((Number) finding.evidence("connectionsHurt").orElseThrow().value()).intValue(),
+                "every flow below 80 %: 10-70 %");
+        assertEquals(
+                "flow-7,flow-6,flow-5,flow-4,flow-3",
+                finding.evidence("hurtClients").orElseThrow().value());
+        assertEquals(
+                70.0,
+                (double) finding.evidence("fastestShortFlow").orElseThrow().value(),
+                1e-9);
+    }
+
+    private static Optional<Finding> cpuBusy(HostSignals.Cpu cpu, List<SendingConnection> sending) {
+        return HostSignalRules.evaluate(new HostSignals(10, List.of(), 0L, null, cpu), sending, HOST, TARGET).stream()
+                .filter(finding -> finding.rule() == RuleId.HOST_CPU_BUSY)
+                .findFirst();
     }
 
     private static HostSignals signals(HostSignals.Device device, HostSignals.Throttling throttling) {
