@@ -42,7 +42,11 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * receiver in metric.reporters, a subscription pushing every second), a producer's own request
  * latency (KIP-714) tells the agent what the kernel cannot: its requests wait at the broker, far
  * beyond the socket's round trip, so request-latency-beyond-path names it while the quota holds,
- * and says nothing once it is lifted and the producer's own latency falls.
+ * and says nothing once it is lifted and the producer's own latency falls. Then every CPU of the
+ * host is taken by a busy loop beside the broker: its threads wait for one, and host-cpu-busy
+ * names the pushing producer's flow, short of the agent's target, and the processes beside the
+ * broker as what took the CPUs. With the quota the host's CPUs had time to spare, and it said
+ * nothing.
  */
 @ResourceLock(HostCpu.LOCK)
 class CpuThrottledLabIT {
@@ -59,6 +63,12 @@ class CpuThrottledLabIT {
     private static final String PUSHING = "pushing-producer";
 
     private static final String SYNC = "sync-producer";
+    /**
+     * The agent's target: the pushing producer's 20 records of 1 KB a second (0.17 Mbit/s on the
+     * wire) are a flow short of it, and of substance (over a tenth of it), for host-cpu-busy.
+     */
+    private static final String AGENT = "interval=1s,target.throughput.mbit=1";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
@@ -68,7 +78,7 @@ class CpuThrottledLabIT {
                 CPU_HIERARCHY.resolve("tcpsight-" + ProcessHandle.current().pid());
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                 .overrides(ClientTelemetryLab.brokerOverrides(KafkaBroker.Version.V4_3))
-                .agent("interval=1s")
+                .agent(AGENT)
                 .start()) {
             LabTopics.create(broker, "throttled", 1);
             ClientTelemetryLab.subscribe(broker.bootstrapServers(), Map.of(), Duration.ofSeconds(1));
@@ -123,6 +133,21 @@ class CpuThrottledLabIT {
                 Files.writeString(cgroup.resolve("cpu.cfs_quota_us"), "-1");
                 Watch liftedWatch = new Watch(broker, instances, LIFTED_LOAD);
                 double[] lifted = produce(producer, LIFTED_LOAD, liftedWatch);
+                // every CPU taken by a loop beside the broker, the pushing producer still at its pace
+                Watch hogged = new Watch(broker, instances, LOAD);
+                try (Hogs hogs = Hogs.start()) {
+                    // two of the agent's intervals first: the findings of a round that began before the loops are the
+                    // lifted load's (the producer's records filled the CPUs themselves, the broker running 1.1 of them)
+                    Thread.sleep(2500);
+                    LabAwait.await("host-cpu-busy while every CPU runs a busy loop")
+                            .atMost(Duration.ofSeconds(20))
+                            .every(Duration.ofMillis(500))
+                            .explainedBy(hogged::toString)
+                            .untilTrue(() -> {
+                                hogged.look(0);
+                                return !hogged.cpuBusy.isEmpty();
+                            });
+                }
                 stop.set(true);
                 pacer.join(30_000);
                 System.out.printf(
@@ -131,11 +156,33 @@ class CpuThrottledLabIT {
                         LOAD.toSeconds(), throttled[0], throttled[1], lifted[0], lifted[1], finding);
                 System.out.println("with the quota: " + throttledWatch);
                 System.out.println("lifted: " + liftedWatch);
+                System.out.printf(
+                        "host-cpu-busy: with the quota %d, lifted %d, beside a loop on every CPU %s%n",
+                        throttledWatch.cpuBusy.size(), liftedWatch.cpuBusy.size(), hogged.cpuBusy.get(0));
                 assertEquals("/" + cgroup.getFileName(), finding.text("cgroup").orElseThrow());
                 assertEquals(0.2, finding.number("cpuLimit"), 1e-9);
                 assertTrue(finding.number("throttledPeriods") > 0, finding.toString());
                 assertEquals("broker", finding.connection().role());
                 assertTrue(throttled[1] > 2 * lifted[1], "p99 throttled " + throttled[1] + " vs lifted " + lifted[1]);
+
+                // the host's CPUs: with the quota the broker could not use them and the host had time to spare; full
+                // of loops beside it, the broker's threads waited for one while the pushing producer's flow was short
+                // of the target (lifted, the producer's records one after another on loopback may fill both CPUs
+                // themselves, and then it is said: 8 and 10 times in two runs of 2026-12-02)
+                assertEquals(List.of(), throttledWatch.cpuBusy, "host-cpu-busy while the quota held the broker alone");
+                FindingView busy = hogged.cpuBusy.get(0);
+                assertEquals("info", busy.severity());
+                assertEquals("broker", busy.connection().role());
+                assertTrue(busy.number("idleShare") <= 0.05, busy.toString());
+                assertTrue(busy.number("waitingThreads") >= 0.1, busy.toString());
+                assertTrue(busy.number("processShare") < 0.5, "the loops took the CPUs, not the broker: " + busy);
+                assertTrue(
+                        busy.text("hurtClients").orElseThrow().contains(PUSHING)
+                                && !busy.text("hurtClients").orElseThrow().contains(SYNC),
+                        "the pushing producer's flow, and not the idle sync producer's: " + busy);
+                assertTrue(
+                        busy.remedy().settings().get(0).value().startsWith("less work beside this process"),
+                        busy.toString());
 
                 // the client's own words: named while the quota holds, on the connection its push came on
                 assertEquals(List.of(), throttledWatch.wrong, "a push or finding on another client's connection");
@@ -165,6 +212,31 @@ class CpuThrottledLabIT {
                     Files.writeString(CPU_HIERARCHY.resolve("cgroup.procs"), pid);
                 }
                 Files.delete(cgroup);
+            }
+        }
+    }
+
+    /** A busy loop on every CPU, until closed. */
+    private static final class Hogs implements AutoCloseable {
+        private final List<Process> loops = new ArrayList<>();
+
+        static Hogs start() throws Exception {
+            Hogs hogs = new Hogs();
+            try {
+                for (int cpu = 0; cpu < Runtime.getRuntime().availableProcessors(); cpu++) {
+                    hogs.loops.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+                }
+            } catch (Exception failed) {
+                hogs.close();
+                throw failed;
+            }
+            return hogs;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            for (Process loop : loops) {
+                loop.destroyForcibly().waitFor();
             }
         }
     }
@@ -236,6 +308,8 @@ class CpuThrottledLabIT {
         final Set<String> namedWhenSettled = new TreeSet<>();
         /** Whom request-latency-beyond-path names at the latest look. */
         final Set<String> namedNow = new TreeSet<>();
+        /** Every host-cpu-busy seen. */
+        final List<FindingView> cpuBusy = new ArrayList<>();
 
         final Map<String, Double> lastPushedLatencyMs = new TreeMap<>();
         final List<String> wrong = new ArrayList<>();
@@ -269,6 +343,9 @@ class CpuThrottledLabIT {
             }
             namedNow.clear();
             for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
+                if (finding.is("host-cpu-busy")) {
+                    cpuBusy.add(finding);
+                }
                 if (finding.is("request-latency-beyond-path")) {
                     namedNow.add(finding.connection().clientId());
                     String clientId = finding.connection().clientId();

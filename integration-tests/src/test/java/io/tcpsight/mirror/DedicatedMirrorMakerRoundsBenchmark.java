@@ -107,7 +107,8 @@ class DedicatedMirrorMakerRoundsBenchmark {
             story.add(String.format(
                     "round %d: %.1f Mbit/s (%.0f%% of the line; records' values at the target %.1f Mbit/s) with far broker %s,"
                             + " near broker %s, mm2.properties %s,"
-                            + " far host %s, MirrorMaker's host %s; findings %s; info %s; the far end %s; MirrorMaker's end %s;"
+                            + " far host %s, MirrorMaker's host %s; findings %s; info %s; host CPUs %s; the far end %s;"
+                            + " MirrorMaker's end %s;"
                             + " setup %s; first seen %s",
                     round,
                     last.rate * 8 / 1e6,
@@ -120,6 +121,7 @@ class DedicatedMirrorMakerRoundsBenchmark {
                     remedies.clientSysctls,
                     last.briefs(),
                     last.info,
+                    last.hostCpu,
                     last.farEnd,
                     last.nearEnd,
                     last.setup,
@@ -273,6 +275,8 @@ class DedicatedMirrorMakerRoundsBenchmark {
         final Map<String, String> nearEnd = new LinkedHashMap<>();
         /** Every info finding of either agent for MirrorMaker's connections: the rules' judgement of a silent flow. */
         final Set<String> info = new TreeSet<>();
+        /** Each agent's first host-cpu-busy, in full: the host's CPUs, as its agent saw them. */
+        final Map<String, String> hostCpu = new LinkedHashMap<>();
 
         double rate;
         double atTarget;
@@ -316,6 +320,13 @@ class DedicatedMirrorMakerRoundsBenchmark {
                 }
                 if (finding.severity().equals("info")) {
                     info.add(whose + " " + finding.brief());
+                    if (finding.is("host-cpu-busy")) {
+                        // the host's own: what it said the first time, evidence and remedy, with when
+                        hostCpu.putIfAbsent(
+                                whose,
+                                String.format("%.1f s: ", (System.nanoTime() - flowStart) / 1e9)
+                                        + evidenceAndRemedy(finding));
+                    }
                     continue;
                 }
                 findings.putIfAbsent(whose + " " + finding.rule() + " " + clientId, new Seen(finding, fromFarBroker));
@@ -363,16 +374,17 @@ class DedicatedMirrorMakerRoundsBenchmark {
 
         List<String> briefs() {
             List<String> briefs = new ArrayList<>();
-            findings.forEach((key, seen) -> {
-                FindingView finding = seen.finding();
-                List<String> settings = new ArrayList<>();
-                finding.remedy().settings().forEach(setting -> settings.add(setting.brief()));
-                Map<String, Object> evidence = new LinkedHashMap<>();
-                finding.evidence().forEach((name, measured) -> evidence.put(name, measured.value()));
-                briefs.add(key + " (" + finding.severity() + "): " + evidence + " -> " + settings + "; "
-                        + finding.remedy().why());
-            });
+            findings.forEach((key, seen) ->
+                    briefs.add(key + " (" + seen.finding().severity() + "): " + evidenceAndRemedy(seen.finding())));
             return briefs;
+        }
+
+        static String evidenceAndRemedy(FindingView finding) {
+            List<String> settings = new ArrayList<>();
+            finding.remedy().settings().forEach(setting -> settings.add(setting.brief()));
+            Map<String, Object> evidence = new LinkedHashMap<>();
+            finding.evidence().forEach((name, measured) -> evidence.put(name, measured.value()));
+            return evidence + " -> " + settings + "; " + finding.remedy().why();
         }
     }
 

@@ -239,7 +239,12 @@ public final class HostCounters {
             double processSeconds = rise(cpu.processNanos(), earlier.cpu.processNanos()) / 1e9;
             process = Math.min(1.0, processSeconds / (all / HostCpuTimes.TICKS_PER_SECOND));
         }
-        return new HostSignals.Cpu(cpu.cores(), (double) idle / all, (double) steal / all, process);
+        Double waiting = null;
+        if (cpu.threadWaits() != null && earlier.cpu.threadWaits() != null) {
+            double seconds = Math.max(1e-3, (nanos - earlier.nanos) / 1e9);
+            waiting = ThreadWaits.waitedSeconds(earlier.cpu.threadWaits(), cpu.threadWaits()) / seconds;
+        }
+        return new HostSignals.Cpu(cpu.cores(), (double) idle / all, (double) steal / all, process, waiting);
     }
 
     private static long rise(long now, long then) {

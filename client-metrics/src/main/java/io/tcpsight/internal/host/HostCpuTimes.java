@@ -5,13 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The host's CPU time since boot, from the first line of /proc/stat (in USER_HZ, 100 a second on
  * every Linux architecture this runs on), summed over its CPUs, and this process's own CPU time:
- * two readings tell how much of an interval the CPUs had nothing to run, and how much of the rest
- * this process took.
+ * two readings tell how much of an interval the CPUs had nothing to run, how much of the rest
+ * this process took, and how long its threads waited for one ({@link ThreadWaits}).
  */
 public final class HostCpuTimes {
     /** /proc/stat counts in USER_HZ, which the kernel keeps at 100 for user space whatever its own tick. */
@@ -22,13 +23,21 @@ public final class HostCpuTimes {
     private final long idleTicks;
     private final long stealTicks;
     private final Long processNanos;
+    private final Map<Long, Long> threadWaits;
 
-    HostCpuTimes(int cores, long busyTicks, long idleTicks, long stealTicks, Long processNanos) {
+    HostCpuTimes(
+            int cores,
+            long busyTicks,
+            long idleTicks,
+            long stealTicks,
+            Long processNanos,
+            Map<Long, Long> threadWaits) {
         this.cores = cores;
         this.busyTicks = busyTicks;
         this.idleTicks = idleTicks;
         this.stealTicks = stealTicks;
         this.processNanos = processNanos;
+        this.threadWaits = threadWaits;
     }
 
     public int cores() {
@@ -54,10 +63,16 @@ public final class HostCpuTimes {
         return processNanos;
     }
 
+    /** Each thread's wait for a CPU so far, by thread id; null where unknown. */
+    Map<Long, Long> threadWaits() {
+        return threadWaits;
+    }
+
     /** This host's reading, or empty when /proc/stat is unreadable (not Linux, a masked /proc). */
-    public static Optional<HostCpuTimes> read(Path procStat, Long processNanos) {
+    public static Optional<HostCpuTimes> read(Path procStat, Long processNanos, Map<Long, Long> threadWaits) {
         try {
-            return Optional.of(parse(Files.readAllLines(procStat, StandardCharsets.US_ASCII), processNanos));
+            return Optional.of(
+                    parse(Files.readAllLines(procStat, StandardCharsets.US_ASCII), processNanos, threadWaits));
         } catch (IOException | RuntimeException unreadable) {
             return Optional.empty();
         }
@@ -68,7 +83,7 @@ public final class HostCpuTimes {
      * guest_nice are already inside user and nice); a kernel older than 2.6.11 has no steal
      * column, which counts as 0. The "cpuN" lines count the CPUs.
      */
-    static HostCpuTimes parse(List<String> lines, Long processNanos) {
+    static HostCpuTimes parse(List<String> lines, Long processNanos, Map<Long, Long> threadWaits) {
         long[] totals = null;
         int cores = 0;
         for (String line : lines) {
@@ -89,6 +104,6 @@ public final class HostCpuTimes {
             throw new IllegalArgumentException("no cpu line, or no cpuN line, in /proc/stat");
         }
         long busy = totals[0] + totals[1] + totals[2] + totals[5] + totals[6];
-        return new HostCpuTimes(cores, busy, totals[3] + totals[4], totals[7], processNanos);
+        return new HostCpuTimes(cores, busy, totals[3] + totals[4], totals[7], processNanos, threadWaits);
     }
 }

@@ -201,20 +201,22 @@ public final class HostSignals {
 
     /**
      * The host's CPUs over the interval: how much of their time they had nothing to run, how much
-     * a hypervisor took, and how much this process ran; shares of the CPUs' whole time (cores
-     * times the interval).
+     * a hypervisor took, and how much this process ran, shares of the CPUs' whole time (cores
+     * times the interval); and how long this process's threads waited for one.
      */
     public static final class Cpu {
         private final int cores;
         private final double idleShare;
         private final double stealShare;
         private final Double processShare;
+        private final Double waitingThreads;
 
-        public Cpu(int cores, double idleShare, double stealShare, Double processShare) {
+        public Cpu(int cores, double idleShare, double stealShare, Double processShare, Double waitingThreads) {
             this.cores = cores;
             this.idleShare = idleShare;
             this.stealShare = stealShare;
             this.processShare = processShare;
+            this.waitingThreads = waitingThreads;
         }
 
         public int cores() {
@@ -234,6 +236,14 @@ public final class HostSignals {
         /** This process's CPU time, a share of all the CPUs' time; empty where the JVM cannot tell it. */
         public Optional<Double> processShare() {
             return Optional.ofNullable(processShare);
+        }
+
+        /**
+         * How many of this process's threads waited for a CPU while they could run, on average over
+         * the interval (seconds waited, summed over threads, a second); empty where unknown.
+         */
+        public Optional<Double> waitingThreads() {
+            return Optional.ofNullable(waitingThreads);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.tcpsight.internal.host.HostCpuTimes;
 import io.tcpsight.internal.host.HostSources;
 import io.tcpsight.internal.host.QdiscStats;
 import io.tcpsight.internal.host.SoftnetStat;
+import io.tcpsight.internal.host.ThreadWaits;
 import java.io.IOException;
 import java.net.NetworkInterface;
 import java.nio.file.Files;
@@ -76,7 +77,10 @@ public final class LiveHostSources implements HostSources {
                 .totalCpuDuration()
                 .map(Duration::toNanos)
                 .orElse(null);
-        return HostCpuTimes.read(Path.of("/proc/stat"), processNanos);
+        return HostCpuTimes.read(
+                Path.of("/proc/stat"),
+                processNanos,
+                ThreadWaits.read(Path.of("/proc/self/task")).orElse(null));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.tcpsight.internal.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.HostSignals;
@@ -84,7 +85,8 @@ class HostCountersTest {
                         "cpu0 500 50 200 2500 150 5 45 0 0 0",
                         "cpu1 500 50 200 2500 150 5 45 0 0 0",
                         "intr 1"),
-                3_000_000_000L);
+                3_000_000_000L,
+                Map.of(1L, 100_000_000L, 2L, 500_000_000L));
         Reading second = new Reading(List.of());
         // 2 s of 2 CPUs, 400 ticks: user 250, nice 10, system 100, idle 6, iowait 2, irq 2, softirq 10, steal 20
         second.cpu = HostCpuTimes.parse(
@@ -92,7 +94,9 @@ class HostCountersTest {
                         "cpu  1250 110 500 5006 302 12 100 20 0 0",
                         "cpu0 625 55 250 2503 151 6 50 10 0 0",
                         "cpu1 625 55 250 2503 151 6 50 10 0 0"),
-                6_200_000_000L);
+                6_200_000_000L,
+                // thread 1 waited 0.3 s more, thread 2 ended, thread 3 began and waited 0.2 s
+                Map.of(1L, 400_000_000L, 3L, 200_000_000L));
         HostSignals.Cpu cpu = HostCounters.read(second, unreadable::add)
                 .since(HostCounters.read(first, unreadable::add))
                 .cpu()
@@ -101,8 +105,11 @@ class HostCountersTest {
         assertEquals(8 / 400.0, cpu.idleShare(), 1e-12, "idle and iowait");
         assertEquals(20 / 400.0, cpu.stealShare(), 1e-12);
         assertEquals(3.2 / 4.0, cpu.processShare().orElseThrow(), 1e-12, "3.2 s of this process's time of 4 CPU-s");
+        double seconds = rises(second, first).seconds();
+        assertEquals(0.5 / seconds, cpu.waitingThreads().orElseThrow(), 1e-9, "0.3 s and a new thread's 0.2 s");
 
-        second.cpu = HostCpuTimes.parse(List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1"), null);
+        second.cpu =
+                HostCpuTimes.parse(List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1"), null, null);
         assertTrue(
                 HostCounters.read(second, unreadable::add)
                         .since(HostCounters.read(first, unreadable::add))
@@ -111,9 +118,10 @@ class HostCountersTest {
                         .processShare()
                         .isEmpty(),
                 "this process's time unknown in one reading");
+        assertTrue(rises(second, first).cpu().orElseThrow().waitingThreads().isEmpty(), "its threads' waits unknown");
         Reading threeCpus = new Reading(List.of());
-        threeCpus.cpu =
-                HostCpuTimes.parse(List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1", "cpu2 1"), 1L);
+        threeCpus.cpu = HostCpuTimes.parse(
+                List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1", "cpu2 1"), 1L, null);
         assertTrue(
                 HostCounters.read(threeCpus, unreadable::add)
                         .since(HostCounters.read(first, unreadable::add))
@@ -136,7 +144,7 @@ class HostCountersTest {
 
     @Test
     void procStatWithoutStealOrCpuLinesIsReadOrRefused() throws Exception {
-        HostCpuTimes old = HostCpuTimes.parse(List.of("cpu  10 0 5 100 1 0 2", "cpu0 10 0 5 100 1 0 2"), null);
+        HostCpuTimes old = HostCpuTimes.parse(List.of("cpu  10 0 5 100 1 0 2", "cpu0 10 0 5 100 1 0 2"), null, null);
         assertEquals(17, old.busyTicks(), "user, nice, system, irq and softirq");
         assertEquals(101, old.idleTicks());
         assertEquals(0, old.stealTicks(), "a kernel without the steal column");
@@ -146,7 +154,7 @@ class HostCountersTest {
                 List.of("cpu0 10 0 5 100 1 0 2"),
                 List.of("cpu  1 2 3 4 5 6 7"))) {
             try {
-                HostCpuTimes.parse(broken, null);
+                HostCpuTimes.parse(broken, null, null);
                 throw new AssertionError("read: " + broken);
             } catch (IllegalArgumentException refused) {
                 // a short cpu line, no cpu line, no cpuN line
@@ -155,14 +163,38 @@ class HostCountersTest {
         Path stat = Files.createTempFile("stat", "");
         try {
             Files.writeString(stat, "cpu  x\n");
-            assertTrue(HostCpuTimes.read(stat, null).isEmpty(), "unreadable: left out");
+            assertTrue(HostCpuTimes.read(stat, null, null).isEmpty(), "unreadable: left out");
         } finally {
             Files.delete(stat);
         }
         if (Files.isReadable(Path.of("/proc/stat"))) {
-            HostCpuTimes live = HostCpuTimes.read(Path.of("/proc/stat"), null).orElseThrow();
+            HostCpuTimes live =
+                    HostCpuTimes.read(Path.of("/proc/stat"), null, null).orElseThrow();
             assertEquals(Runtime.getRuntime().availableProcessors() > 0, live.cores() > 0);
         }
+    }
+
+    @Test
+    void eachThreadsWaitForACpuIsReadAndRisesAcrossThreadsThatComeAndGo() throws Exception {
+        assertEquals(801_183L, ThreadWaits.parse("25268 801183 1\n"));
+        assertThrows(IllegalArgumentException.class, () -> ThreadWaits.parse("25268"));
+        assertEquals(
+                0.7,
+                ThreadWaits.waitedSeconds(
+                        Map.of(1L, 1_000_000_000L, 2L, 5_000_000_000L, 4L, 900_000_000L),
+                        Map.of(1L, 1_400_000_000L, 3L, 200_000_000L, 4L, 100_000_000L)),
+                1e-12,
+                "0.4 s more of thread 1; thread 3 new, 0.2 s; thread 4's id reused, 0.1 s; thread 2 gone");
+        assertTrue(ThreadWaits.read(Path.of("/nonexistent")).isEmpty());
+        Path tasks = Path.of("/proc/self/task");
+        if (Files.isDirectory(tasks)) {
+            Map<Long, Long> waits = ThreadWaits.read(tasks).orElseThrow();
+            assertTrue(waits.size() >= 2 && waits.size() <= ThreadWaits.MAX_THREADS, waits.toString());
+        }
+    }
+
+    private HostSignals rises(Reading now, Reading earlier) {
+        return HostCounters.read(now, unreadable::add).since(HostCounters.read(earlier, unreadable::add));
     }
 
     private static HostSignals.Device device(HostSignals signals, String name) {

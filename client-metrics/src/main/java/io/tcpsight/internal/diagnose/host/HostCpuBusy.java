@@ -15,13 +15,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The host-cpu-busy rule: the host's CPUs had next to no idle time over the interval while flows of
- * this process ran below the target, so the CPUs, not the path or a setting, may hold them (a
- * replication flow whose window and fetches were open moved 76-78 % of a 100 Mbit/s line in the
- * lab while both CPUs were idle 0-2 % of each second, and 85 % at 50 Mbit/s with room to spare,
- * 2026-12-01). Info: no Kafka key or sysctl lifts it, and a host that runs hot in bursts (a
- * start-up, a rebalance) is not wrong; it says what limits a slow flow where the window and
- * sizing rules have nothing to say.
+ * The host-cpu-busy rule: the host's CPUs had next to no idle time over the interval, this
+ * process's threads waited for one, and flows of this process ran below the target meanwhile, so
+ * the CPUs, not the path or a setting, may hold them (a replication flow whose window and
+ * fetches were open moved 76-78 % of a 100 Mbit/s line in the lab while both CPUs were idle 0-2 %
+ * of each second, and 85 % at 50 Mbit/s with room to spare, 2026-12-01). The waiting is what
+ * makes it this process's: a process on CPUs of its own (a cpuset) beside busy ones never waits.
+ * Info: no Kafka key or sysctl lifts it, a flow paced by its application is short of
+ * the target on any host, and a host that runs hot in bursts (a start-up, a rebalance) is not
+ * wrong; it says what may limit a slow flow where the window and sizing rules have nothing to say.
  */
 final class HostCpuBusy {
     static final HostCpuBusy RULE = new HostCpuBusy();
@@ -35,6 +37,11 @@ final class HostCpuBusy {
      * at least this share of the target: a flow of substance, not a heartbeat.
      */
     static final double SUBSTANTIAL = 0.1;
+    /**
+     * This process's threads waited for a CPU this long a second or more, summed over them (a
+     * tenth of one thread's time): its work was held, not only the host busy.
+     */
+    static final double WAITING_AT_LEAST = 0.1;
     /** A hypervisor that took this share of the CPUs' time is what to change first. */
     static final double STEAL_FIRST = 0.1;
     /** This process ran this share of the CPUs' time or more: its own work fills them. */
@@ -48,7 +55,10 @@ final class HostCpuBusy {
             ConnectionIdentity host,
             double targetBytesPerSecond) {
         Optional<HostSignals.Cpu> measured = signals.cpu();
-        if (measured.isEmpty() || measured.get().idleShare() > IDLE_AT_MOST || !(targetBytesPerSecond > 0)) {
+        if (measured.isEmpty()
+                || measured.get().idleShare() > IDLE_AT_MOST
+                || measured.get().waitingThreads().orElse(WAITING_AT_LEAST) < WAITING_AT_LEAST
+                || !(targetBytesPerSecond > 0)) {
             return Optional.empty();
         }
         List<SendingConnection> shortOfTarget = new ArrayList<>();
@@ -70,6 +80,8 @@ final class HostCpuBusy {
         evidence.add(new Evidence("idleShare", cpu.idleShare(), "ratio of CPU time"));
         evidence.add(new Evidence("stealShare", cpu.stealShare(), "ratio of CPU time"));
         cpu.processShare().ifPresent(share -> evidence.add(new Evidence("processShare", share, "ratio of CPU time")));
+        cpu.waitingThreads()
+                .ifPresent(waiting -> evidence.add(new Evidence("waitingThreads", waiting, "threads on average")));
         evidence.add(new Evidence("target", Rates.mbit(targetBytesPerSecond), "Mbit/s"));
         evidence.add(
                 new Evidence("fastestShortFlow", Rates.mbit(shortOfTarget.get(0).rateBytesPerSecond()), "Mbit/s"));
@@ -82,13 +94,18 @@ final class HostCpuBusy {
                 new Remedy(
                         List.of(new Setting("host", "CPU for this host's flows", what(cpu))),
                         String.format(
-                                "the host's %d CPUs had nothing to run for %.0f%% of the last %.0f s while %d of this"
-                                        + " process's flows moved below %.0f%% of the %.0f Mbit/s target (the fastest"
-                                        + " %.1f Mbit/s): a CPU freed was taken at once, so the flows wait for CPU as"
-                                        + " much as for the path, and no Kafka key or sysctl lifts that",
+                                "the host's %d CPUs had nothing to run for %.0f%% of the last %.0f s%s, while %d of"
+                                        + " its flows moved below %.0f%% of the %.0f Mbit/s target (the fastest"
+                                        + " %.1f Mbit/s): they may wait for a CPU rather than for the path, which no"
+                                        + " Kafka key or sysctl lifts (a flow its application paces is short of the"
+                                        + " target on any host)",
                                 cpu.cores(),
                                 cpu.idleShare() * 100,
                                 signals.seconds(),
+                                cpu.waitingThreads()
+                                        .map(waiting -> String.format(
+                                                " and this process's threads waited for one %.2f s a second", waiting))
+                                        .orElse(""),
                                 shortOfTarget.size(),
                                 SHORT_OF_TARGET * 100,
                                 Rates.mbit(targetBytesPerSecond),

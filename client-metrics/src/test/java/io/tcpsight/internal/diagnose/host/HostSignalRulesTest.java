@@ -31,8 +31,11 @@ class HostSignalRulesTest {
     private static final ConnectionIdentity HOST = ConnectionIdentity.of(Role.BROKER, null, null);
     /** tcpsight.target.throughput.mbit=100, in bytes a second. */
     private static final double TARGET = 100e6 / 8;
-    /** Two CPUs idle 2 % of the interval, none stolen, this process running 80 % of their time. */
-    private static final HostSignals.Cpu BUSY_CPUS = new HostSignals.Cpu(2, 0.02, 0, 0.8);
+    /**
+     * Two CPUs idle 2 % of the interval, none stolen, this process running 80 % of their time and
+     * its threads waiting for one 0.6 s a second.
+     */
+    private static final HostSignals.Cpu BUSY_CPUS = new HostSignals.Cpu(2, 0.02, 0, 0.8, 0.6);
 
     @Test
     void egressDropsOnTheDeviceOfRetransmittingConnectionsAreLocalAndNameThem() throws Exception {
@@ -276,7 +279,9 @@ class HostSignalRulesTest {
         assertTrue(
                 finding.remedy()
                         .why()
-                        .startsWith("the host's 2 CPUs had nothing to run for 2% of the last 10 s while 1"),
+                        .startsWith("the host's 2 CPUs had nothing to run for 2% of the last 10 s and this process's"
+                                + " threads waited for one 0.60 s a second, while 1 of its flows moved below 80% of the"
+                                + " 100 Mbit/s target (the fastest 76.0 Mbit/s)"),
                 finding.remedy().why());
     }
 
@@ -285,11 +290,11 @@ class HostSignalRulesTest {
         SendingConnection busySender = new SendingConnection(client("c"), 0, 0.9, 0.5 * TARGET);
         assertTrue(cpuBusy(BUSY_CPUS, List.of(busySender)).isPresent());
         assertTrue(
-                cpuBusy(new HostSignals.Cpu(2, 0.05, 0, 0.8), List.of(busySender))
+                cpuBusy(new HostSignals.Cpu(2, 0.05, 0, 0.8, 0.6), List.of(busySender))
                         .isPresent(),
                 "5% idle: busy");
         assertTrue(
-                cpuBusy(new HostSignals.Cpu(2, 0.051, 0, 0.8), List.of(busySender))
+                cpuBusy(new HostSignals.Cpu(2, 0.051, 0, 0.8, 0.6), List.of(busySender))
                         .isEmpty(),
                 "over 5% idle");
         assertTrue(
@@ -297,6 +302,22 @@ class HostSignalRulesTest {
                         .isEmpty(),
                 "no reading of the CPUs");
         assertTrue(cpuBusy(BUSY_CPUS, List.of()).isEmpty(), "no flow: busy CPUs alone are not a shortfall");
+        // this process's threads waited for a CPU: a tenth of a thread's time or more; unknown counts as waiting
+        assertTrue(cpuBusy(new HostSignals.Cpu(2, 0, 0, 0.3, 0.1), List.of(busySender))
+                .isPresent());
+        assertTrue(
+                cpuBusy(new HostSignals.Cpu(2, 0, 0, 0.3, 0.099), List.of(busySender))
+                        .isEmpty(),
+                "CPUs full of work that never made this process wait (niced batch jobs)");
+        Finding unknownWait = cpuBusy(new HostSignals.Cpu(2, 0, 0, 0.3, null), List.of(busySender))
+                .orElseThrow();
+        assertTrue(unknownWait.evidence("waitingThreads").isEmpty(), unknownWait.toString());
+        assertTrue(
+                unknownWait
+                        .remedy()
+                        .why()
+                        .startsWith("the host's 2 CPUs had nothing to run for 0% of the last 10 s, while"),
+                unknownWait.remedy().why());
         // short of the target: below 80 % of it
         assertTrue(cpuBusy(BUSY_CPUS, List.of(new SendingConnection(client("c"), 0, 0.9, 0.8 * TARGET)))
                 .isEmpty());
@@ -323,29 +344,29 @@ class HostSignalRulesTest {
         SendingConnection flow = new SendingConnection(client("c"), 0, 0.9, 0.5 * TARGET);
         assertEquals(
                 "CPUs of its own: the hypervisor took 12% of their time (steal)",
-                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.12, 0.7), List.of(flow))
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.12, 0.7, 0.6), List.of(flow))
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"),
                 "steal first, even where this process ran most");
         assertEquals(
                 "more than 4 cores: this process ran 2.8 of them",
-                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.099, 0.7), List.of(flow))
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.099, 0.7, 0.6), List.of(flow))
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"));
         assertEquals(
                 "more than 4 cores: this process ran 2.0 of them",
-                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0, 0.5), List.of(flow))
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0, 0.5, 0.6), List.of(flow))
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"));
         assertEquals(
                 "less work beside this process, or more than 4 cores: the other processes ran 2.4 of them, this one"
                         + " 1.6",
-                settings(cpuBusy(new HostSignals.Cpu(4, 0, 0, 0.4), List.of(flow))
+                settings(cpuBusy(new HostSignals.Cpu(4, 0, 0, 0.4, 0.6), List.of(flow))
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"));
         assertEquals(
                 "more than 4 cores, or less work beside this process",
-                settings(cpuBusy(new HostSignals.Cpu(4, 0, 0, null), List.of(flow))
+                settings(cpuBusy(new HostSignals.Cpu(4, 0, 0, null, 0.6), List.of(flow))
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"),
                 "this process's own time unknown");

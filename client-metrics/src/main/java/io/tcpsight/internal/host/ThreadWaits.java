@@ -1,0 +1,67 @@
+package io.tcpsight.internal.host;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How long each of this process's threads has waited for a CPU while it could run: the second
+ * field of /proc/self/task/TID/schedstat (run_delay, nanoseconds, what the kernel's scheduler
+ * statistics keep for every task). A host whose CPUs are all busy may still leave this process's
+ * own CPUs free (a cpuset of its own): its threads then never wait, and this tells the two apart.
+ */
+public final class ThreadWaits {
+    /** Threads read per round: a JVM with more (a leak) costs no more, and its sum is of these. */
+    public static final int MAX_THREADS = 4096;
+
+    private ThreadWaits() {}
+
+    /** Wait per thread id, or empty where the task directory or its schedstat files cannot be read. */
+    public static Optional<Map<Long, Long>> read(Path taskDirectory) {
+        Map<Long, Long> waits = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDirectory)) {
+            for (Path task : tasks) {
+                if (waits.size() == MAX_THREADS) {
+                    break;
+                }
+                try {
+                    waits.put(
+                            Long.parseLong(task.getFileName().toString()),
+                            parse(Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII)));
+                } catch (IOException | RuntimeException gone) {
+                    // a thread that ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
+        return waits.isEmpty() ? Optional.empty() : Optional.of(waits);
+    }
+
+    /** "run_time run_delay timeslices": the second field. */
+    static long parse(String schedstat) {
+        String[] fields = schedstat.trim().split("\\s+");
+        if (fields.length < 2) {
+            throw new IllegalArgumentException("a schedstat of " + fields.length + " fields: " + schedstat);
+        }
+        return Long.parseLong(fields[1]);
+    }
+
+    /**
+     * Seconds waited from {@code earlier} to {@code now}, summed over threads: a thread in both
+     * counts its rise, a thread new since then all of its wait (it began within the interval).
+     */
+    static double waitedSeconds(Map<Long, Long> earlier, Map<Long, Long> now) {
+        long nanos = 0;
+        for (Map.Entry<Long, Long> thread : now.entrySet()) {
+            Long then = earlier.get(thread.getKey());
+            nanos += then != null && thread.getValue() >= then ? thread.getValue() - then : thread.getValue();
+        }
+        return nanos / 1e9;
+    }
+}
