@@ -57,8 +57,7 @@ final class HostCpuBusy {
         Optional<HostSignals.Cpu> measured = signals.cpu();
         if (measured.isEmpty()
                 || measured.get().idleShare() > IDLE_AT_MOST
-                || measured.get().waitingThreads().orElse(WAITING_AT_LEAST) < WAITING_AT_LEAST
-                || !(targetBytesPerSecond > 0)) {
+                || measured.get().waitingThreads().orElse(WAITING_AT_LEAST) < WAITING_AT_LEAST) {
             return Optional.empty();
         }
         List<SendingConnection> shortOfTarget = new ArrayList<>();

@@ -308,7 +308,7 @@ class HostSignalRulesTest {
         assertTrue(
                 cpuBusy(new HostSignals.Cpu(2, 0, 0, 0.3, 0.099), List.of(busySender))
                         .isEmpty(),
-                "CPUs full of work that never made this process wait (niced batch jobs)");
+                "CPUs busy while this process's threads barely waited (its own CPUs free, a cpuset)");
         Finding unknownWait = cpuBusy(new HostSignals.Cpu(2, 0, 0, 0.3, null), List.of(busySender))
                 .orElseThrow();
         assertTrue(unknownWait.evidence("waitingThreads").isEmpty(), unknownWait.toString());
@@ -337,6 +337,14 @@ class HostSignalRulesTest {
                                 new HostSignals(10, List.of(), 0L, null, BUSY_CPUS), List.of(busySender), HOST, 0)
                         .isEmpty(),
                 "no target, no shortfall");
+        assertTrue(
+                HostSignalRules.evaluate(
+                                new HostSignals(10, List.of(), 0L, null, BUSY_CPUS),
+                                List.of(busySender),
+                                HOST,
+                                Double.NaN)
+                        .isEmpty(),
+                "an unknown target, no shortfall");
     }
 
     @Test
@@ -348,6 +356,11 @@ class HostSignalRulesTest {
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"),
                 "steal first, even where this process ran most");
+        assertEquals(
+                "CPUs of its own: the hypervisor took 10% of their time (steal)",
+                settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.1, 0.7, 0.6), List.of(flow))
+                                .orElseThrow())
+                        .get("host:CPU for this host's flows"));
         assertEquals(
                 "more than 4 cores: this process ran 2.8 of them",
                 settings(cpuBusy(new HostSignals.Cpu(4, 0.01, 0.099, 0.7, 0.6), List.of(flow))
