@@ -68,6 +68,23 @@ public final class HostCpuTimes {
         return threadWaits;
     }
 
+    /** This reading with its threads' waits. */
+    HostCpuTimes withThreadWaits(Map<Long, Long> waits) {
+        return new HostCpuTimes(cores, busyTicks, idleTicks, stealTicks, processNanos, waits);
+    }
+
+    /** The share of the CPUs' time idle from {@code earlier} to this reading; 1 where no tick passed or the CPUs changed. */
+    double idleShareSince(HostCpuTimes earlier) {
+        if (cores != earlier.cores) {
+            return 1;
+        }
+        long busy = busyTicks - earlier.busyTicks;
+        long idle = idleTicks - earlier.idleTicks;
+        long steal = stealTicks - earlier.stealTicks;
+        long all = busy + idle + steal;
+        return busy < 0 || idle < 0 || steal < 0 || all <= 0 ? 1 : (double) idle / all;
+    }
+
     /** This host's reading, or empty when /proc/stat is unreadable (not Linux, a masked /proc). */
     public static Optional<HostCpuTimes> read(Path procStat, Long processNanos, Map<Long, Long> threadWaits) {
         try {

@@ -25,8 +25,8 @@ public final class HostSignalWatch {
 
     /** Reads now; the rises since the last read, empty at the first. */
     public Optional<HostSignals> next() {
-        HostCounters now = HostCounters.read(sources, this::unreadable);
         HostCounters before = totals;
+        HostCounters now = HostCounters.read(sources, this::unreadable, before);
         totals = now;
         latest = before == null ? null : now.since(before);
         return Optional.ofNullable(latest);

@@ -56,4 +56,12 @@ public interface HostSources {
     default Optional<HostCpuTimes> cpuTimes() {
         return Optional.empty();
     }
+
+    /**
+     * Each of this process's threads' wait for a CPU so far, by thread id ({@link ThreadWaits});
+     * empty where unknown. Read only in rounds whose CPUs were busy: it costs a read per thread.
+     */
+    default Optional<Map<Long, Long>> threadWaits() {
+        return Optional.empty();
+    }
 }

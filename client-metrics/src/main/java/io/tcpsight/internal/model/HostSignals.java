@@ -205,6 +205,9 @@ public final class HostSignals {
      * times the interval); and how long this process's threads waited for one.
      */
     public static final class Cpu {
+        /** CPUs idle this share of their time or less had none to spare: host-cpu-busy judges such intervals. */
+        public static final double BUSY_IDLE_SHARE = 0.05;
+
         private final int cores;
         private final double idleShare;
         private final double stealShare;

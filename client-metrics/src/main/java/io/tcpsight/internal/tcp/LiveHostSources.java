@@ -1,5 +1,6 @@
 package io.tcpsight.internal.tcp;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.tcpsight.internal.host.CgroupCpu;
 import io.tcpsight.internal.host.HostCpuTimes;
 import io.tcpsight.internal.host.HostSources;
@@ -7,10 +8,10 @@ import io.tcpsight.internal.host.QdiscStats;
 import io.tcpsight.internal.host.SoftnetStat;
 import io.tcpsight.internal.host.ThreadWaits;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -71,16 +72,20 @@ public final class LiveHostSources implements HostSources {
 
     @Override
     public Optional<HostCpuTimes> cpuTimes() {
-        // the JDK reads this process's utime and stime (Linux's /proc/self/stat) in nanoseconds
-        Long processNanos = ProcessHandle.current()
-                .info()
-                .totalCpuDuration()
-                .map(Duration::toNanos)
-                .orElse(null);
-        return HostCpuTimes.read(
-                Path.of("/proc/stat"),
-                processNanos,
-                ThreadWaits.read(Path.of("/proc/self/task")).orElse(null));
+        // the process's CPU clock (CLOCK_PROCESS_CPUTIME_ID) in HotSpot and OpenJ9, a clock read; ProcessHandle's info
+        // would read /proc/self/stat, cmdline and status each round
+        Long processNanos = null;
+        Object system = ManagementFactory.getOperatingSystemMXBean();
+        if (system instanceof OperatingSystemMXBean) {
+            long nanos = ((OperatingSystemMXBean) system).getProcessCpuTime();
+            processNanos = nanos >= 0 ? nanos : null;
+        }
+        return HostCpuTimes.read(Path.of("/proc/stat"), processNanos, null);
+    }
+
+    @Override
+    public Optional<Map<Long, Long>> threadWaits() {
+        return ThreadWaits.read(Path.of("/proc/self/task"));
     }
 
     @Override

@@ -143,6 +143,34 @@ class HostCountersTest {
     }
 
     @Test
+    void theThreadsWaitsAreReadOnlyInRoundsWhoseCpusWereBusyAndJudgedFromTheNext() {
+        Reading source = new Reading(List.of());
+        source.waits = Map.of(1L, 0L);
+        source.cpu = HostCpuTimes.parse(List.of("cpu  100 0 0 900 0 0 0 0", "cpu0 1", "cpu1 1"), 0L, null);
+        HostCounters first = HostCounters.read(source, unreadable::add, null);
+        // idle 50 % since: no thread read
+        source.cpu = HostCpuTimes.parse(List.of("cpu  200 0 0 1000 0 0 0 0", "cpu0 1", "cpu1 1"), 0L, null);
+        HostCounters idle = HostCounters.read(source, unreadable::add, first);
+        assertEquals(0, source.waitReads, "CPUs with time to spare: no thread read");
+        assertTrue(idle.since(first).cpu().orElseThrow().waitingThreads().isEmpty());
+        // idle 5 % since: read, but the first reading of them only starts the count
+        source.cpu = HostCpuTimes.parse(List.of("cpu  390 0 0 1010 0 0 0 0", "cpu0 1", "cpu1 1"), 0L, null);
+        source.waits = Map.of(1L, 1_000_000_000L);
+        HostCounters busy = HostCounters.read(source, unreadable::add, idle);
+        assertEquals(1, source.waitReads, "5 % idle: busy");
+        assertTrue(busy.since(idle).cpu().isEmpty(), "the threads' waits begin this round: judged from the next");
+        source.cpu = HostCpuTimes.parse(List.of("cpu  590 0 0 1010 0 0 0 0", "cpu0 1", "cpu1 1"), 0L, null);
+        source.waits = Map.of(1L, 1_500_000_000L);
+        HostCounters busier = HostCounters.read(source, unreadable::add, busy);
+        assertEquals(2, source.waitReads);
+        assertTrue(busier.since(busy).cpu().orElseThrow().waitingThreads().orElseThrow() > 0);
+        // 5.3 % idle (10 of 190 ticks): not read
+        source.cpu = HostCpuTimes.parse(List.of("cpu  770 0 0 1020 0 0 0 0", "cpu0 1", "cpu1 1"), 0L, null);
+        HostCounters.read(source, unreadable::add, busier);
+        assertEquals(2, source.waitReads, "over 5 % idle: no thread read");
+    }
+
+    @Test
     void procStatWithoutStealOrCpuLinesIsReadOrRefused() throws Exception {
         HostCpuTimes old = HostCpuTimes.parse(List.of("cpu  10 0 5 100 1 0 2", "cpu0 10 0 5 100 1 0 2"), null, null);
         assertEquals(17, old.busyTicks(), "user, nice, system, irq and softirq");
@@ -216,6 +244,8 @@ class HostCountersTest {
         long driverDropped;
         long softnetDropped;
         HostCpuTimes cpu;
+        Map<Long, Long> waits;
+        int waitReads;
 
         Reading(List<QdiscStats.Qdisc> qdiscs) {
             this.qdiscs = qdiscs;
@@ -257,6 +287,12 @@ class HostCountersTest {
         @Override
         public Optional<HostCpuTimes> cpuTimes() {
             return Optional.ofNullable(cpu);
+        }
+
+        @Override
+        public Optional<Map<Long, Long>> threadWaits() {
+            waitReads++;
+            return Optional.ofNullable(waits);
         }
     }
 }

@@ -29,7 +29,7 @@ final class HostCpuBusy {
     static final HostCpuBusy RULE = new HostCpuBusy();
 
     /** At most this share of the CPUs' time idle: a CPU freed was taken at once. */
-    static final double IDLE_AT_MOST = 0.05;
+    static final double IDLE_AT_MOST = HostSignals.Cpu.BUSY_IDLE_SHARE;
     /** A flow below this share of the target is short of it (the fetch and window rules' 80 %). */
     static final double SHORT_OF_TARGET = 0.8;
     /**
