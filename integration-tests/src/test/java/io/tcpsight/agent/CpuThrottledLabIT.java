@@ -43,7 +43,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * latency (KIP-714) tells the agent what the kernel cannot: its requests wait at the broker, far
  * beyond the socket's round trip, so request-latency-beyond-path names it while the quota holds,
  * and says nothing once it is lifted and the producer's own latency falls. Then every CPU of the
- * host is taken by a busy loop beside the broker: its threads wait for one, and host-cpu-busy
+ * host is taken by a busy loop at a higher priority beside the broker: its threads wait for one, and host-cpu-busy
  * names the pushing producer's flow, short of the agent's target, and the processes beside the
  * broker as what took the CPUs. With the quota the host's CPUs had time to spare, and it said
  * nothing.
@@ -133,7 +133,8 @@ class CpuThrottledLabIT {
                 Files.writeString(cgroup.resolve("cpu.cfs_quota_us"), "-1");
                 Watch liftedWatch = new Watch(broker, instances, LIFTED_LOAD);
                 double[] lifted = produce(producer, LIFTED_LOAD, liftedWatch);
-                // every CPU taken by loops beside the broker, the pushing producer still at its pace
+                // every CPU taken by a loop at a higher priority beside the broker, the pushing producer still at its
+                // pace
                 Watch hogged = new Watch(broker, instances, LOAD);
                 try (Hogs hogs = Hogs.start()) {
                     // two of the agent's intervals first: the findings of a round that began before the loops are the
@@ -157,7 +158,7 @@ class CpuThrottledLabIT {
                 System.out.println("with the quota: " + throttledWatch);
                 System.out.println("lifted: " + liftedWatch);
                 System.out.printf(
-                        "host-cpu-busy: with the quota %d, lifted %d, beside a loop on every CPU %s%n",
+                        "host-cpu-busy: with the quota %d, lifted %d, beside a loop at nice -10 on every CPU %s%n",
                         throttledWatch.cpuBusy.size(), liftedWatch.cpuBusy.size(), hogged.cpuBusy.get(0));
                 assertEquals("/" + cgroup.getFileName(), finding.text("cgroup").orElseThrow());
                 assertEquals(0.2, finding.number("cpuLimit"), 1e-9);
@@ -217,8 +218,9 @@ class CpuThrottledLabIT {
     }
 
     /**
-     * Two busy loops for every CPU, until closed: with one, the broker's threads waited 0.14-0.82 s a second for a CPU
-     * in five runs (2026-12-02), near host-cpu-busy's 0.1 in one.
+     * A busy loop on every CPU at nice -10, until closed: the broker (nice 0) then waits for a CPU each time it wakes.
+     * Loops at its own nice left its threads waiting 0.11-0.82 s a second in ten runs (one or two a CPU, 2026-12-02),
+     * twice near host-cpu-busy's 0.1, as the broker wakes seldom for 20 records a second.
      */
     private static final class Hogs implements AutoCloseable {
         private final List<Process> loops = new ArrayList<>();
@@ -226,8 +228,8 @@ class CpuThrottledLabIT {
         static Hogs start() throws Exception {
             Hogs hogs = new Hogs();
             try {
-                for (int loop = 0; loop < 2 * Runtime.getRuntime().availableProcessors(); loop++) {
-                    hogs.loops.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+                for (int cpu = 0; cpu < Runtime.getRuntime().availableProcessors(); cpu++) {
+                    hogs.loops.add(new ProcessBuilder("nice", "-n", "-10", "sh", "-c", "while :; do :; done").start());
                 }
             } catch (Exception failed) {
                 hogs.close();
