@@ -1,6 +1,7 @@
 package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,6 +60,13 @@ class CpuThrottledLabIT {
     private static final Duration LIFTED_LOAD = Duration.ofSeconds(9);
 
     private static final Duration SETTLED = Duration.ofSeconds(3);
+    /**
+     * The sync producer's records at most this often: one after another unpaced on loopback it filled both CPUs
+     * itself once the quota was lifted (host-cpu-busy said in every such load of fifteen runs, 2026-12-02), so the
+     * lifted load ran the host without a spare CPU, the pushing producer's own latency crossed 10 ms in the load's
+     * last seconds in 3 of 14 runs, and the loops beside the broker had a busy host to begin with.
+     */
+    private static final long SEND_SPACING_NANOS = 5_000_000L;
     /** The producer whose own latency is read: 20 records a second, none waited for: a load the quota's broker keeps up with, so its latency is the quota's stalls and not a queue that grows without end. */
     private static final String PUSHING = "pushing-producer";
 
@@ -133,21 +141,11 @@ class CpuThrottledLabIT {
                 Files.writeString(cgroup.resolve("cpu.cfs_quota_us"), "-1");
                 Watch liftedWatch = new Watch(broker, instances, LIFTED_LOAD);
                 double[] lifted = produce(producer, LIFTED_LOAD, liftedWatch);
-                // every CPU taken by a loop at a higher priority beside the broker, the pushing producer still at its
-                // pace
+                // every CPU taken by a loop at a higher priority beside the broker, both producers still at their pace;
+                // judged in the load's last 3 s, three of the agent's rounds after the loops began
                 Watch hogged = new Watch(broker, instances, LOAD);
                 try (Hogs hogs = Hogs.start()) {
-                    // two of the agent's intervals first: the findings of a round that began before the loops are the
-                    // lifted load's (the producer's records filled the CPUs themselves, the broker running 1.1 of them)
-                    Thread.sleep(2500);
-                    LabAwait.await("host-cpu-busy while every CPU runs a busy loop")
-                            .atMost(Duration.ofSeconds(20))
-                            .every(Duration.ofMillis(500))
-                            .explainedBy(hogged::toString)
-                            .untilTrue(() -> {
-                                hogged.look(0);
-                                return !hogged.cpuBusy.isEmpty();
-                            });
+                    produce(producer, LOAD, hogged);
                 }
                 stop.set(true);
                 pacer.join(30_000);
@@ -159,28 +157,32 @@ class CpuThrottledLabIT {
                 System.out.println("lifted: " + liftedWatch);
                 System.out.printf(
                         "host-cpu-busy: with the quota %d, lifted %d, beside a loop at nice -10 on every CPU %s%n",
-                        throttledWatch.cpuBusy.size(), liftedWatch.cpuBusy.size(), hogged.cpuBusy.get(0));
+                        throttledWatch.cpuBusy.size(),
+                        liftedWatch.cpuBusy.size(),
+                        hogged.cpuBusySettled.isEmpty() ? "nothing" : hogged.cpuBusySettled.get(0));
                 assertEquals("/" + cgroup.getFileName(), finding.text("cgroup").orElseThrow());
                 assertEquals(0.2, finding.number("cpuLimit"), 1e-9);
                 assertTrue(finding.number("throttledPeriods") > 0, finding.toString());
                 assertEquals("broker", finding.connection().role());
                 assertTrue(throttled[1] > 2 * lifted[1], "p99 throttled " + throttled[1] + " vs lifted " + lifted[1]);
 
-                // the host's CPUs: with the quota the broker could not use them and the host had time to spare; full
-                // of loops beside it, the broker's threads waited for one while the pushing producer's flow was short
-                // of the target (lifted, the producer's records one after another on loopback may fill both CPUs
-                // themselves, and then it is said: 8 and 10 times in two runs of 2026-12-02)
+                // the host's CPUs: with the quota the broker could not use them, lifted the paced loads left them time
+                // to spare; full of loops beside it, the broker's threads waited for one while the pushing producer's
+                // flow was short of the target
                 assertEquals(List.of(), throttledWatch.cpuBusy, "host-cpu-busy while the quota held the broker alone");
-                FindingView busy = hogged.cpuBusy.get(0);
+                assertEquals(List.of(), liftedWatch.cpuBusy, "host-cpu-busy with the quota lifted, the loads paced");
+                assertFalse(hogged.cpuBusySettled.isEmpty(), "host-cpu-busy beside the loops: " + hogged);
+                FindingView busy = hogged.cpuBusySettled.get(0);
                 assertEquals("info", busy.severity());
                 assertEquals("broker", busy.connection().role());
                 assertTrue(busy.number("idleShare") <= 0.05, busy.toString());
                 assertTrue(busy.number("waitingThreads") >= 0.1, busy.toString());
-                assertTrue(busy.number("processShare") < 0.5, "the loops took the CPUs, not the broker: " + busy);
                 assertTrue(
-                        busy.text("hurtClients").orElseThrow().contains(PUSHING)
-                                && !busy.text("hurtClients").orElseThrow().contains(SYNC),
-                        "the pushing producer's flow, and not the idle sync producer's: " + busy);
+                        busy.number("processShare") > 0.02 && busy.number("processShare") < 0.5,
+                        "the loops took the CPUs, the broker a part: " + busy);
+                assertTrue(
+                        busy.text("hurtClients").orElseThrow().contains(PUSHING),
+                        "the pushing producer's flow: " + busy);
                 assertTrue(
                         busy.remedy().settings().get(0).value().startsWith("less work beside this process"),
                         busy.toString());
@@ -276,7 +278,8 @@ class CpuThrottledLabIT {
     }
 
     /**
-     * Sends one record after another for {@code load}, each waited for; p50 and p99 in ms. Reads the
+     * Sends one record after another for {@code load}, each waited for, at most one each
+     * {@link #SEND_SPACING_NANOS}; p50 and p99 in ms. Reads the
      * agent's view every half second meanwhile.
      */
     private static double[] produce(KafkaProducer<byte[], byte[]> producer, Duration load, Watch watch)
@@ -286,8 +289,14 @@ class CpuThrottledLabIT {
         long start = System.nanoTime();
         long end = start + load.toNanos();
         long nextLook = start + 500_000_000L;
+        long nextSend = start;
         while (System.nanoTime() < end) {
+            long wait = nextSend - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
             long sent = System.nanoTime();
+            nextSend = sent + SEND_SPACING_NANOS;
             Future<?> acked = producer.send(new ProducerRecord<>("throttled", value));
             acked.get(30, TimeUnit.SECONDS);
             millis.add((System.nanoTime() - sent) / 1e6);
@@ -313,8 +322,10 @@ class CpuThrottledLabIT {
         final Set<String> namedWhenSettled = new TreeSet<>();
         /** Whom request-latency-beyond-path names at the latest look. */
         final Set<String> namedNow = new TreeSet<>();
-        /** Every host-cpu-busy seen. */
+        /** Every host-cpu-busy seen, and those of the load's last {@link #SETTLED}. */
         final List<FindingView> cpuBusy = new ArrayList<>();
+
+        final List<FindingView> cpuBusySettled = new ArrayList<>();
 
         final Map<String, Double> lastPushedLatencyMs = new TreeMap<>();
         final List<String> wrong = new ArrayList<>();
@@ -350,6 +361,9 @@ class CpuThrottledLabIT {
             for (FindingView finding : FindingView.list(broker.agentGet("/findings"))) {
                 if (finding.is("host-cpu-busy")) {
                     cpuBusy.add(finding);
+                    if (elapsedNanos >= settledFromNanos) {
+                        cpuBusySettled.add(finding);
+                    }
                 }
                 if (finding.is("request-latency-beyond-path")) {
                     namedNow.add(finding.connection().clientId());
@@ -374,7 +388,9 @@ class CpuThrottledLabIT {
 
         @Override
         public String toString() {
-            return looks + " looks; request-latency-beyond-path for " + named.keySet() + " (in the last "
+            return looks + " looks; host-cpu-busy " + cpuBusy.size() + " times (in the last " + SETTLED.toSeconds()
+                    + " s " + cpuBusySettled.size() + "); request-latency-beyond-path for " + named.keySet()
+                    + " (in the last "
                     + SETTLED.toSeconds() + " s: " + namedWhenSettled + "); latest pushed latency "
                     + lastPushedLatencyMs
                     + (named.isEmpty()
