@@ -88,7 +88,7 @@ public final class HostCounters {
     /**
      * One reading; this process's threads' waits for a CPU only where the CPUs were busy since
      * {@code earlier} (idle {@link HostSignals.Cpu#BUSY_IDLE_SHARE} of their time or less), the
-     * only rounds that judge them, as a read per thread costs about 20 µs.
+     * only rounds that judge them, as a read per thread costs about 16 µs.
      */
     public static HostCounters read(HostSources sources, Consumer<String> unreadable, HostCounters earlier) {
         List<QdiscStats.Qdisc> qdiscs;
@@ -119,12 +119,21 @@ public final class HostCounters {
             }
             devices.add(device(sources, device, qdiscs, unreadable));
         }
-        HostCpuTimes cpu = sources.cpuTimes().orElse(null);
-        if (cpu != null
-                && earlier != null
-                && earlier.cpu != null
-                && cpu.idleShareSince(earlier.cpu) <= HostSignals.Cpu.BUSY_IDLE_SHARE) {
-            cpu = cpu.withThreadWaits(sources.threadWaits().orElse(null));
+        HostCpuTimes cpu = null;
+        try {
+            cpu = sources.cpuTimes().orElse(null);
+            if (cpu != null
+                    && earlier != null
+                    && earlier.cpu != null
+                    && cpu.idleShareSince(earlier.cpu) <= HostSignals.Cpu.BUSY_IDLE_SHARE) {
+                try {
+                    cpu = cpu.withThreadWaits(sources.threadWaits().orElse(null));
+                } catch (RuntimeException | LinkageError failed) {
+                    unreadable.accept("threads' waits for a CPU: " + failed.getMessage());
+                }
+            }
+        } catch (RuntimeException | LinkageError failed) {
+            unreadable.accept("CPU time: " + failed.getMessage());
         }
         return new HostCounters(
                 System.nanoTime(),

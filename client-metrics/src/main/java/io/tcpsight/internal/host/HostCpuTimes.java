@@ -1,12 +1,12 @@
 package io.tcpsight.internal.host;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The host's CPU time since boot, from the first line of /proc/stat (in USER_HZ, 100 a second on
@@ -85,13 +85,16 @@ public final class HostCpuTimes {
         return busy < 0 || idle < 0 || steal < 0 || all <= 0 ? 1 : (double) idle / all;
     }
 
-    /** This host's reading, or empty when /proc/stat is unreadable (not Linux, a masked /proc). */
-    public static Optional<HostCpuTimes> read(Path procStat, Long processNanos, Map<Long, Long> threadWaits) {
+    /**
+     * This host's reading; an {@link UncheckedIOException} or {@link IllegalArgumentException} where
+     * /proc/stat cannot be read or is not what Linux writes (not Linux, a masked /proc), which the
+     * round says once and leaves out.
+     */
+    public static HostCpuTimes read(Path procStat, Long processNanos, Map<Long, Long> threadWaits) {
         try {
-            return Optional.of(
-                    parse(Files.readAllLines(procStat, StandardCharsets.US_ASCII), processNanos, threadWaits));
-        } catch (IOException | RuntimeException unreadable) {
-            return Optional.empty();
+            return parse(Files.readAllLines(procStat, StandardCharsets.US_ASCII), processNanos, threadWaits);
+        } catch (IOException unreadable) {
+            throw new UncheckedIOException(procStat + ": " + unreadable, unreadable);
         }
     }
 

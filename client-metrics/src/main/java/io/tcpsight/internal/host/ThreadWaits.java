@@ -2,11 +2,11 @@ package io.tcpsight.internal.host;
 
 import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * How long each of this process's threads has waited for a CPU while it could run: the second
@@ -15,27 +15,38 @@ import java.util.Optional;
  * own CPUs free (a cpuset of its own): its threads then never wait, and this tells the two apart.
  */
 public final class ThreadWaits {
-    /** Threads read per round: a JVM with more (a leak) costs no more, and its sum is of these. */
+    /**
+     * A JVM with more threads than this (a leak) has its waits left unread, said once: reading
+     * them would cost about 16 µs each in every busy round, and a part of them would come and go
+     * as threads end.
+     */
     public static final int MAX_THREADS = 4096;
 
     private ThreadWaits() {}
 
     /**
-     * Wait per thread id, or empty where the task directory or its schedstat files cannot be read.
-     * One small read per thread into one buffer (a broker holds 100-300 threads).
+     * Wait per thread id: one small read per thread into one buffer (a broker holds 100-300
+     * threads); a thread that ends between the listing and its read is left out. An
+     * {@link UncheckedIOException} where the directory cannot be listed, an
+     * {@link IllegalStateException} over {@link #MAX_THREADS} threads.
      */
-    public static Optional<Map<Long, Long>> read(Path taskDirectory) {
+    public static Map<Long, Long> read(Path taskDirectory) {
+        return read(taskDirectory, MAX_THREADS);
+    }
+
+    static Map<Long, Long> read(Path taskDirectory, int maxThreads) {
         String[] tasks = taskDirectory.toFile().list();
         if (tasks == null) {
-            return Optional.empty();
+            throw new UncheckedIOException(new IOException("cannot list " + taskDirectory));
+        }
+        if (tasks.length > maxThreads) {
+            throw new IllegalStateException(
+                    tasks.length + " threads in " + taskDirectory + ", more than " + maxThreads + " are not read");
         }
         Map<Long, Long> waits = new HashMap<>();
         byte[] buffer = new byte[128];
         String directory = taskDirectory.toString();
         for (String task : tasks) {
-            if (waits.size() == MAX_THREADS) {
-                break;
-            }
             try (FileInputStream schedstat = new FileInputStream(directory + "/" + task + "/schedstat")) {
                 int length = schedstat.read(buffer);
                 if (length > 0) {
@@ -45,7 +56,7 @@ public final class ThreadWaits {
                 // a thread that ended between the listing and the read
             }
         }
-        return waits.isEmpty() ? Optional.empty() : Optional.of(waits);
+        return waits;
     }
 
     /** "run_time run_delay timeslices": the second field. */

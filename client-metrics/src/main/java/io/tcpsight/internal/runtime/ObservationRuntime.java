@@ -155,14 +155,8 @@ public final class ObservationRuntime implements AutoCloseable {
             connection
                     .sample()
                     .interval()
-                    .filter(interval -> interval.retransmittedSegments() > 0
-                            || interval.busyRatio() > 0
-                            || interval.receiveRateBytesPerSecond() > 0)
-                    .ifPresent(interval -> sending.add(new SendingConnection(
-                            identity,
-                            interval.retransmittedSegments(),
-                            interval.busyRatio(),
-                            Math.max(interval.sendRateBytesPerSecond(), interval.receiveRateBytesPerSecond()))));
+                    .flatMap(interval -> SendingConnection.of(identity, interval))
+                    .ifPresent(sending::add);
         }
         return sending;
     }

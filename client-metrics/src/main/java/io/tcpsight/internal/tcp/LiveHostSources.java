@@ -72,20 +72,30 @@ public final class LiveHostSources implements HostSources {
 
     @Override
     public Optional<HostCpuTimes> cpuTimes() {
-        // the process's CPU clock (CLOCK_PROCESS_CPUTIME_ID) in HotSpot and OpenJ9, a clock read; ProcessHandle's info
-        // would read /proc/self/stat, cmdline and status each round
-        Long processNanos = null;
-        Object system = ManagementFactory.getOperatingSystemMXBean();
-        if (system instanceof OperatingSystemMXBean) {
-            long nanos = ((OperatingSystemMXBean) system).getProcessCpuTime();
-            processNanos = nanos >= 0 ? nanos : null;
+        return Optional.of(HostCpuTimes.read(Path.of("/proc/stat"), processCpuNanos(), null));
+    }
+
+    /**
+     * This process's CPU time (OperatingSystemMXBean's, in HotSpot and OpenJ9: a system call, where
+     * ProcessHandle's info reads /proc/self/stat, cmdline and status each round); null where the
+     * runtime has no jdk.management module (a jlink image without it) or does not tell.
+     */
+    private static Long processCpuNanos() {
+        try {
+            Object system = ManagementFactory.getOperatingSystemMXBean();
+            if (system instanceof OperatingSystemMXBean) {
+                long nanos = ((OperatingSystemMXBean) system).getProcessCpuTime();
+                return nanos >= 0 ? nanos : null;
+            }
+        } catch (LinkageError | RuntimeException absent) {
+            // the process's share is then unknown; the host's CPUs are still read
         }
-        return HostCpuTimes.read(Path.of("/proc/stat"), processNanos, null);
+        return null;
     }
 
     @Override
     public Optional<Map<Long, Long>> threadWaits() {
-        return ThreadWaits.read(Path.of("/proc/self/task"));
+        return Optional.of(ThreadWaits.read(Path.of("/proc/self/task")));
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.HostSignals;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Two readings of the recorded sources become one interval's rises. */
 class HostCountersTest {
@@ -105,8 +107,8 @@ class HostCountersTest {
         assertEquals(8 / 400.0, cpu.idleShare(), 1e-12, "idle and iowait");
         assertEquals(20 / 400.0, cpu.stealShare(), 1e-12);
         assertEquals(3.2 / 4.0, cpu.processShare().orElseThrow(), 1e-12, "3.2 s of this process's time of 4 CPU-s");
-        double seconds = rises(second, first).seconds();
-        assertEquals(0.5 / seconds, cpu.waitingThreads().orElseThrow(), 1e-9, "0.3 s and a new thread's 0.2 s");
+        assertTrue(
+                cpu.waitingThreads().orElseThrow() > 0, "0.3 s and a new thread's 0.2 s, over the readings' interval");
 
         second.cpu =
                 HostCpuTimes.parse(List.of("cpu  1250 110 500 5006 302 12 100 20", "cpu0 1", "cpu1 1"), null, null);
@@ -171,6 +173,85 @@ class HostCountersTest {
     }
 
     @Test
+    void moreThreadsThanTheCapAreNotReadAndSaidWhy(@TempDir Path tasks) throws Exception {
+        for (int thread = 1; thread <= 4; thread++) {
+            Files.createDirectory(tasks.resolve(Integer.toString(thread)));
+            Files.writeString(tasks.resolve(thread + "/schedstat"), "10 " + thread * 1000 + " 3\n");
+        }
+        Files.createDirectory(tasks.resolve("5")); // a thread that ended before its read: no schedstat
+        assertEquals(Map.of(1L, 1000L, 2L, 2000L, 3L, 3000L, 4L, 4000L), ThreadWaits.read(tasks, 5));
+        IllegalStateException over = assertThrows(IllegalStateException.class, () -> ThreadWaits.read(tasks, 4));
+        assertTrue(
+                over.getMessage().contains("5 threads in " + tasks + ", more than 4 are not read"), over.getMessage());
+    }
+
+    @Test
+    void aCpuSourceThatFailsOrIsMissingLeavesTheCpusOutAndIsSaidOnce() {
+        Reading broken = new Reading(List.of()) {
+            @Override
+            public Optional<HostCpuTimes> cpuTimes() {
+                throw new NoClassDefFoundError("com/sun/management/OperatingSystemMXBean");
+            }
+        };
+        HostSignalWatch watch = new HostSignalWatch(broken, unreadable::add);
+        watch.next();
+        watch.next();
+        HostSignals latest = watch.latest().orElseThrow();
+        assertTrue(latest.cpu().isEmpty());
+        assertEquals(2, latest.devices().size(), "the devices are still read");
+        assertEquals(1, unreadable.size(), unreadable.toString());
+        assertTrue(
+                unreadable.get(0).contains("CPU time: com/sun/management/OperatingSystemMXBean"),
+                unreadable.toString());
+
+        unreadable.clear();
+        Reading waitsFail = new Reading(List.of()) {
+            @Override
+            public Optional<Map<Long, Long>> threadWaits() {
+                throw new IllegalStateException("5000 threads in /proc/self/task, more than 4096 are not read");
+            }
+        };
+        waitsFail.cpu = HostCpuTimes.parse(List.of("cpu  100 0 0 0 0 0 0 0", "cpu0 1"), 0L, null);
+        HostSignalWatch busy = new HostSignalWatch(waitsFail, unreadable::add);
+        busy.next();
+        waitsFail.cpu = HostCpuTimes.parse(List.of("cpu  200 0 0 0 0 0 0 0", "cpu0 1"), 0L, null);
+        busy.next();
+        assertTrue(
+                busy.latest().orElseThrow().cpu().orElseThrow().waitingThreads().isEmpty(),
+                "the CPUs read, the waits unknown");
+        assertEquals(1, unreadable.size(), unreadable.toString());
+        assertTrue(unreadable.get(0).contains("threads' waits for a CPU: 5000 threads"), unreadable.toString());
+    }
+
+    @Test
+    void theWatchReadsTheWaitsOfBusyRoundsAndJudgesThemPerSecondOfTheInterval() {
+        Reading source = new Reading(List.of());
+        HostSignalWatch watch = new HostSignalWatch(source, unreadable::add);
+        for (int round = 1; round <= 3; round++) {
+            source.cpu = HostCpuTimes.parse(List.of("cpu  " + round * 100 + " 0 0 0 0 0 0 0", "cpu0 1"), 0L, null);
+            source.waits = Map.of(7L, round * 1_000_000_000L);
+            watch.next();
+        }
+        assertEquals(2, source.waitReads, "the second and third rounds, busy since the one before");
+        assertTrue(watch.latest()
+                        .orElseThrow()
+                        .cpu()
+                        .orElseThrow()
+                        .waitingThreads()
+                        .orElseThrow()
+                > 0);
+
+        HostCpuTimes before = HostCpuTimes.parse(List.of("cpu  100 0 0 0 0 0 0 0", "cpu0 1"), 0L, Map.of(7L, 0L));
+        HostCpuTimes after =
+                HostCpuTimes.parse(List.of("cpu  300 0 0 0 0 0 0 0", "cpu0 1"), 0L, Map.of(7L, 500_000_000L));
+        HostSignals.Cpu cpu = new HostCounters(2_000_000_000L, List.of(), null, null, after)
+                .since(new HostCounters(0L, List.of(), null, null, before))
+                .cpu()
+                .orElseThrow();
+        assertEquals(0.25, cpu.waitingThreads().orElseThrow(), 1e-12, "0.5 s waited over a 2 s interval");
+    }
+
+    @Test
     void procStatWithoutStealOrCpuLinesIsReadOrRefused() throws Exception {
         HostCpuTimes old = HostCpuTimes.parse(List.of("cpu  10 0 5 100 1 0 2", "cpu0 10 0 5 100 1 0 2"), null, null);
         assertEquals(17, old.busyTicks(), "user, nice, system, irq and softirq");
@@ -191,13 +272,13 @@ class HostCountersTest {
         Path stat = Files.createTempFile("stat", "");
         try {
             Files.writeString(stat, "cpu  x\n");
-            assertTrue(HostCpuTimes.read(stat, null, null).isEmpty(), "unreadable: left out");
+            assertThrows(
+                    IllegalArgumentException.class, () -> HostCpuTimes.read(stat, null, null), "not /proc/stat's form");
         } finally {
             Files.delete(stat);
         }
         if (Files.isReadable(Path.of("/proc/stat"))) {
-            HostCpuTimes live =
-                    HostCpuTimes.read(Path.of("/proc/stat"), null, null).orElseThrow();
+            HostCpuTimes live = HostCpuTimes.read(Path.of("/proc/stat"), null, null);
             assertEquals(Runtime.getRuntime().availableProcessors() > 0, live.cores() > 0);
         }
     }
@@ -213,10 +294,11 @@ class HostCountersTest {
                         Map.of(1L, 1_400_000_000L, 3L, 200_000_000L, 4L, 100_000_000L)),
                 1e-12,
                 "0.4 s more of thread 1; thread 3 new, 0.2 s; thread 4's id reused, 0.1 s; thread 2 gone");
-        assertTrue(ThreadWaits.read(Path.of("/nonexistent")).isEmpty());
+        assertThrows(UncheckedIOException.class, () -> ThreadWaits.read(Path.of("/nonexistent")));
+        assertThrows(UncheckedIOException.class, () -> HostCpuTimes.read(Path.of("/nonexistent"), null, null));
         Path tasks = Path.of("/proc/self/task");
         if (Files.isDirectory(tasks)) {
-            Map<Long, Long> waits = ThreadWaits.read(tasks).orElseThrow();
+            Map<Long, Long> waits = ThreadWaits.read(tasks);
             assertTrue(waits.size() >= 2 && waits.size() <= ThreadWaits.MAX_THREADS, waits.toString());
         }
     }

@@ -2,11 +2,13 @@ package io.tcpsight.internal.diagnose.host;
 
 import io.tcpsight.internal.diagnose.finding.Evidence;
 import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.IntervalStats;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -37,6 +39,23 @@ public final class SendingConnection {
         this.retransmitted = retransmitted;
         this.busyRatio = busyRatio;
         this.rateBytesPerSecond = rateBytesPerSecond;
+    }
+
+    /**
+     * The connection as the host rules see it from its last interval: when it retransmitted, was
+     * busy or moved bytes; its rate what it sent or received, whichever is more.
+     */
+    public static Optional<SendingConnection> of(ConnectionIdentity identity, IntervalStats interval) {
+        if (interval.retransmittedSegments() == 0
+                && interval.busyRatio() <= 0
+                && interval.receiveRateBytesPerSecond() <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new SendingConnection(
+                identity,
+                interval.retransmittedSegments(),
+                interval.busyRatio(),
+                Math.max(interval.sendRateBytesPerSecond(), interval.receiveRateBytesPerSecond())));
     }
 
     boolean hurt() {

@@ -16,6 +16,7 @@ import io.tcpsight.internal.diagnose.finding.Severity;
 import io.tcpsight.internal.model.ConnectionFacts;
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.HostSignals;
+import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.model.Role;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -383,6 +384,37 @@ class HostSignalRulesTest {
                                 .orElseThrow())
                         .get("host:CPU for this host's flows"),
                 "this process's own time unknown");
+    }
+
+    @Test
+    void aConnectionCountsForTheHostFromItsLastIntervalAtTheRateItSentOrReceived() {
+        IntervalStats receiving = IntervalStats.over(2)
+                .bytesReceived(10_000_000)
+                .bytesAcked(2_000)
+                .build();
+        SendingConnection consumer =
+                SendingConnection.of(client("consumer"), receiving).orElseThrow();
+        assertEquals(5_000_000, consumer.rateBytesPerSecond(), 1e-6, "received, the larger: 10 MB over 2 s");
+        assertFalse(consumer.busy());
+        IntervalStats sending = IntervalStats.over(2)
+                .busyMicros(1_800_000)
+                .bytesAcked(8_000_000)
+                .bytesReceived(2_000)
+                .build();
+        SendingConnection producer =
+                SendingConnection.of(client("producer"), sending).orElseThrow();
+        assertEquals(4_000_000, producer.rateBytesPerSecond(), 1e-6, "sent, the larger");
+        assertTrue(producer.busy(), "busy 0.9 of the interval");
+        assertTrue(
+                SendingConnection.of(
+                                client("lost"),
+                                IntervalStats.over(2).retransmittedSegments(3).build())
+                        .isPresent(),
+                "a retransmission alone");
+        assertTrue(
+                SendingConnection.of(client("idle"), IntervalStats.over(2).build())
+                        .isEmpty(),
+                "nothing sent, received or retransmitted");
     }
 
     @Test
