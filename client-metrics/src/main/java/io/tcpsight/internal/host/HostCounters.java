@@ -249,19 +249,17 @@ public final class HostCounters {
 
     /** The CPUs' shares over the interval; null when either reading lacks them or no tick passed. */
     private HostSignals.Cpu cpuSince(HostCounters earlier) {
-        if (cpu == null || earlier.cpu == null || cpu.cores() != earlier.cpu.cores()) {
-            return null; // a CPU brought on or off line: the two readings' sums are not of the same CPUs
+        if (cpu == null || earlier.cpu == null) {
+            return null;
         }
         if (cpu.threadWaits() != null && earlier.cpu.threadWaits() == null) {
             return null; // the threads' waits were first read now, the CPUs busy since the round before: judged next
         }
-        long busy = rise(cpu.busyTicks(), earlier.cpu.busyTicks());
-        long idle = rise(cpu.idleTicks(), earlier.cpu.idleTicks());
-        long steal = rise(cpu.stealTicks(), earlier.cpu.stealTicks());
-        long all = busy + idle + steal;
-        if (all <= 0) {
+        long[] ticks = cpu.ticksSince(earlier.cpu);
+        if (ticks == null) {
             return null;
         }
+        long all = ticks[0] + ticks[1] + ticks[2];
         Double process = null;
         if (cpu.processNanos() != null && earlier.cpu.processNanos() != null) {
             double processSeconds = rise(cpu.processNanos(), earlier.cpu.processNanos()) / 1e9;
@@ -272,7 +270,7 @@ public final class HostCounters {
             double seconds = Math.max(1e-3, (nanos - earlier.nanos) / 1e9);
             waiting = ThreadWaits.waitedSeconds(earlier.cpu.threadWaits(), cpu.threadWaits()) / seconds;
         }
-        return new HostSignals.Cpu(cpu.cores(), (double) idle / all, (double) steal / all, process, waiting);
+        return new HostSignals.Cpu(cpu.cores(), (double) ticks[1] / all, (double) ticks[2] / all, process, waiting);
     }
 
     private static long rise(long now, long then) {

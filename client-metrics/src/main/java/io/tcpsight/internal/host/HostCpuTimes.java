@@ -73,16 +73,24 @@ public final class HostCpuTimes {
         return new HostCpuTimes(cores, busyTicks, idleTicks, stealTicks, processNanos, waits);
     }
 
-    /** The share of the CPUs' time idle from {@code earlier} to this reading; 1 where no tick passed or the CPUs changed. */
-    double idleShareSince(HostCpuTimes earlier) {
-        if (cores != earlier.cores) {
-            return 1;
-        }
+    /**
+     * The ticks from {@code earlier} to this reading: busy, idle and steal; null where they are
+     * not of the same CPUs (one brought on or off line), went down, or no tick passed.
+     */
+    long[] ticksSince(HostCpuTimes earlier) {
         long busy = busyTicks - earlier.busyTicks;
         long idle = idleTicks - earlier.idleTicks;
         long steal = stealTicks - earlier.stealTicks;
-        long all = busy + idle + steal;
-        return busy < 0 || idle < 0 || steal < 0 || all <= 0 ? 1 : (double) idle / all;
+        if (cores != earlier.cores || busy < 0 || idle < 0 || steal < 0 || busy + idle + steal <= 0) {
+            return null;
+        }
+        return new long[] {busy, idle, steal};
+    }
+
+    /** The share of the CPUs' time idle from {@code earlier} to this reading; 1 where {@link #ticksSince} has none. */
+    double idleShareSince(HostCpuTimes earlier) {
+        long[] ticks = ticksSince(earlier);
+        return ticks == null ? 1 : (double) ticks[1] / (ticks[0] + ticks[1] + ticks[2]);
     }
 
     /**
@@ -90,9 +98,9 @@ public final class HostCpuTimes {
      * /proc/stat cannot be read or is not what Linux writes (not Linux, a masked /proc), which the
      * round says once and leaves out.
      */
-    public static HostCpuTimes read(Path procStat, Long processNanos, Map<Long, Long> threadWaits) {
+    public static HostCpuTimes read(Path procStat, Long processNanos) {
         try {
-            return parse(Files.readAllLines(procStat, StandardCharsets.US_ASCII), processNanos, threadWaits);
+            return parse(Files.readAllLines(procStat, StandardCharsets.US_ASCII), processNanos);
         } catch (IOException unreadable) {
             throw new UncheckedIOException(procStat + ": " + unreadable, unreadable);
         }
@@ -103,7 +111,7 @@ public final class HostCpuTimes {
      * guest_nice are already inside user and nice); a kernel older than 2.6.11 has no steal
      * column, which counts as 0. The "cpuN" lines count the CPUs.
      */
-    static HostCpuTimes parse(List<String> lines, Long processNanos, Map<Long, Long> threadWaits) {
+    static HostCpuTimes parse(List<String> lines, Long processNanos) {
         long[] totals = null;
         int cores = 0;
         for (String line : lines) {
@@ -124,6 +132,6 @@ public final class HostCpuTimes {
             throw new IllegalArgumentException("no cpu line, or no cpuN line, in /proc/stat");
         }
         long busy = totals[0] + totals[1] + totals[2] + totals[5] + totals[6];
-        return new HostCpuTimes(cores, busy, totals[3] + totals[4], totals[7], processNanos, threadWaits);
+        return new HostCpuTimes(cores, busy, totals[3] + totals[4], totals[7], processNanos, null);
     }
 }

@@ -87,7 +87,7 @@ public final class ObservationRuntime implements AutoCloseable {
         monitor.addRoundFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
                         signals,
-                        sending(connections),
+                        sending(connections, config.targetBytesPerSecond()),
                         ConnectionIdentity.of(builder.hostRole.get(), null, null),
                         config.targetBytesPerSecond()))
                 .orElse(List.of()));
@@ -144,8 +144,12 @@ public final class ObservationRuntime implements AutoCloseable {
         return missing;
     }
 
-    /** The named connections that retransmitted, were busy or moved bytes in their last interval, for the host findings. */
-    private static List<SendingConnection> sending(List<JudgedConnection> judged) {
+    /**
+     * The named connections that retransmitted, were busy, or received a flow of substance in their last interval,
+     * for the host findings.
+     */
+    private static List<SendingConnection> sending(List<JudgedConnection> judged, double targetBytesPerSecond) {
+        double leastReceived = HostSignalRules.flowOfSubstance(targetBytesPerSecond);
         List<SendingConnection> sending = new ArrayList<>();
         for (JudgedConnection connection : judged) {
             ConnectionIdentity identity = connection.connection().identity();
@@ -155,7 +159,7 @@ public final class ObservationRuntime implements AutoCloseable {
             connection
                     .sample()
                     .interval()
-                    .flatMap(interval -> SendingConnection.of(identity, interval))
+                    .flatMap(interval -> SendingConnection.of(identity, interval, leastReceived))
                     .ifPresent(sending::add);
         }
         return sending;

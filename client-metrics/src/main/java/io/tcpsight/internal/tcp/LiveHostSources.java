@@ -72,7 +72,7 @@ public final class LiveHostSources implements HostSources {
 
     @Override
     public Optional<HostCpuTimes> cpuTimes() {
-        return Optional.of(HostCpuTimes.read(Path.of("/proc/stat"), processCpuNanos(), null));
+        return Optional.of(HostCpuTimes.read(Path.of("/proc/stat"), processCpuNanos()));
     }
 
     /**

@@ -28,8 +28,6 @@ import java.util.Optional;
 final class HostCpuBusy {
     static final HostCpuBusy RULE = new HostCpuBusy();
 
-    /** At most this share of the CPUs' time idle: a CPU freed was taken at once. */
-    static final double IDLE_AT_MOST = HostSignals.Cpu.BUSY_IDLE_SHARE;
     /** A flow below this share of the target is short of it (the fetch and window rules' 80 %). */
     static final double SHORT_OF_TARGET = 0.8;
     /**
@@ -56,7 +54,7 @@ final class HostCpuBusy {
             double targetBytesPerSecond) {
         Optional<HostSignals.Cpu> measured = signals.cpu();
         if (measured.isEmpty()
-                || measured.get().idleShare() > IDLE_AT_MOST
+                || measured.get().idleShare() > HostSignals.Cpu.BUSY_IDLE_SHARE
                 || measured.get().waitingThreads().orElse(WAITING_AT_LEAST) < WAITING_AT_LEAST) {
             return Optional.empty();
         }

@@ -19,6 +19,11 @@ public final class HostSignalRules {
 
     private HostSignalRules() {}
 
+    /** The least a connection that is not busy sending must move to count as a flow for host-cpu-busy. */
+    public static double flowOfSubstance(double targetBytesPerSecond) {
+        return HostCpuBusy.SUBSTANTIAL * targetBytesPerSecond;
+    }
+
     /**
      * @param sending the named connections that sent in the interval (retransmitted, or busy)
      * @param host the identity a finding carries when no Kafka connection was hurt (this JVM's role)

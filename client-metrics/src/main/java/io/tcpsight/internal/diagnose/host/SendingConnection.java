@@ -43,12 +43,16 @@ public final class SendingConnection {
 
     /**
      * The connection as the host rules see it from its last interval: when it retransmitted, was
-     * busy or moved bytes; its rate what it sent or received, whichever is more.
+     * busy, or received {@code leastReceivedBytesPerSecond} or more (a flow of substance for
+     * host-cpu-busy: not every idle consumer's heartbeat, in a round over every connection); its
+     * rate what it sent or received, whichever is more.
      */
-    public static Optional<SendingConnection> of(ConnectionIdentity identity, IntervalStats interval) {
+    public static Optional<SendingConnection> of(
+            ConnectionIdentity identity, IntervalStats interval, double leastReceivedBytesPerSecond) {
         if (interval.retransmittedSegments() == 0
                 && interval.busyRatio() <= 0
-                && interval.receiveRateBytesPerSecond() <= 0) {
+                && !(interval.receiveRateBytesPerSecond() > 0
+                        && interval.receiveRateBytesPerSecond() >= leastReceivedBytesPerSecond)) {
             return Optional.empty();
         }
         return Optional.of(new SendingConnection(

@@ -393,7 +393,7 @@ class HostSignalRulesTest {
                 .bytesAcked(2_000)
                 .build();
         SendingConnection consumer =
-                SendingConnection.of(client("consumer"), receiving).orElseThrow();
+                SendingConnection.of(client("consumer"), receiving, 5_000_000).orElseThrow();
         assertEquals(5_000_000, consumer.rateBytesPerSecond(), 1e-6, "received, the larger: 10 MB over 2 s");
         assertFalse(consumer.busy());
         IntervalStats sending = IntervalStats.over(2)
@@ -402,19 +402,25 @@ class HostSignalRulesTest {
                 .bytesReceived(2_000)
                 .build();
         SendingConnection producer =
-                SendingConnection.of(client("producer"), sending).orElseThrow();
+                SendingConnection.of(client("producer"), sending, 1e12).orElseThrow();
         assertEquals(4_000_000, producer.rateBytesPerSecond(), 1e-6, "sent, the larger");
         assertTrue(producer.busy(), "busy 0.9 of the interval");
         assertTrue(
                 SendingConnection.of(
                                 client("lost"),
-                                IntervalStats.over(2).retransmittedSegments(3).build())
+                                IntervalStats.over(2).retransmittedSegments(3).build(),
+                                1e12)
                         .isPresent(),
                 "a retransmission alone");
         assertTrue(
-                SendingConnection.of(client("idle"), IntervalStats.over(2).build())
+                SendingConnection.of(client("idle"), IntervalStats.over(2).build(), 0)
                         .isEmpty(),
                 "nothing sent, received or retransmitted");
+        assertTrue(
+                SendingConnection.of(client("heartbeat"), receiving, 5_000_001).isEmpty(),
+                "not busy, and receiving below the least a flow of substance moves");
+        assertEquals(
+                0.1 * TARGET, HostSignalRules.flowOfSubstance(TARGET), 1e-9, "host-cpu-busy's tenth of the target");
     }
 
     @Test
