@@ -167,8 +167,10 @@ class HostCountersTest {
         assertTrue(busier.since(busy).cpu().orElseThrow().waitingThreads().orElseThrow() > 0);
         // 5.3 % idle (10 of 190 ticks): not read
         source.cpu = HostCpuTimes.parse(List.of("cpu  770 0 0 1020 0 0 0 0", "cpu0 1", "cpu1 1"), 0L);
-        HostCounters.read(source, unreadable::add, busier);
+        HostCounters idler = HostCounters.read(source, unreadable::add, busier);
         assertEquals(2, source.waitReads, "over 5 % idle: no thread read");
+        HostCounters.read(source, unreadable::add, idler);
+        assertEquals(2, source.waitReads, "no tick since the reading before: nothing to call busy");
     }
 
     @Test
