@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -164,9 +165,13 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         monitor.lastPreparationNanos().ifPresent(nanos -> preparationDuration.record(nanos, TimeUnit.NANOSECONDS));
         for (JudgedConnection judged : round.connections()) {
             TrackedConnection connection = judged.connection();
-            AggregateMeters aggregate = aggregate(meters, connection.identity());
+            ConnectionIdentity identity = connection.identity();
+            AggregateMeters counted = countedAs.get(connection);
+            // most rounds find a connection under the tag set its opening was counted under: one lookup, no key built
+            AggregateMeters aggregate =
+                    counted != null && counted.isFor(identity) ? counted : aggregate(meters, identity);
             aggregate.record(judged.sample(), judged.windowCeilingBytes());
-            if (!countedAs.containsKey(connection) && countedAs.putIfAbsent(connection, aggregate) == null) {
+            if (counted == null && countedAs.putIfAbsent(connection, aggregate) == null) {
                 aggregate.opened.increment();
                 if (!connection.isTracked()) {
                     // let go while this round ran, before its entry was here: its close counted nothing
@@ -286,7 +291,16 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         final Counter opened;
         final Counter closed;
 
+        /** The tag values this set is for, as ConnectionTags.of writes them ("other" past the cap). */
+        private final String role;
+
+        private final String listener;
+        private final String nodeId;
+
         AggregateMeters(MeterRegistry meters, Tags tags) {
+            role = value(tags, "role");
+            listener = value(tags, "listener");
+            nodeId = value(tags, "node.id");
             rtt = Timer.builder("tcpsight.connection.rtt")
                     .description("Smoothed round-trip time of the connections, once per connection and round")
                     .tags(tags)
@@ -330,6 +344,22 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
                     .description("Tracked connections that ended (closed, reset, or their socket gone)")
                     .tags(tags)
                     .register(meters);
+        }
+
+        private static String value(Tags tags, String key) {
+            for (Tag tag : tags) {
+                if (tag.getKey().equals(key)) {
+                    return tag.getValue();
+                }
+            }
+            return "";
+        }
+
+        /** Whether a connection of this identity is counted under this tag set (ConnectionTags.of's values). */
+        boolean isFor(ConnectionIdentity identity) {
+            return role.equals(identity.role().label())
+                    && listener.equals(ConnectionTags.orUnknown(identity.listener()))
+                    && nodeId.equals(ConnectionTags.orUnknown(identity.nodeId()));
         }
 
         void record(ConnectionSample sample, Optional<Long> windowCeilingBytes) {

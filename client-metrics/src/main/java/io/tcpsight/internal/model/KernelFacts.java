@@ -1,5 +1,6 @@
 package io.tcpsight.internal.model;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -62,6 +63,18 @@ public final class KernelFacts {
     }
 
     /** What this host dropped, queued and throttled in the last interval; empty when not read. */
+    /**
+     * Whether the host's TCP settings are those of {@code other}: the kernel and the sysctls, not what the
+     * host did to packets in an interval (a connection that moved nothing met none of it).
+     */
+    public boolean sameSettingsAs(KernelFacts other) {
+        return Objects.equals(version, other.version)
+                && Objects.equals(tcpRmemMax, other.tcpRmemMax)
+                && Objects.equals(tcpWmemMax, other.tcpWmemMax)
+                && Objects.equals(timestamps, other.timestamps)
+                && Objects.equals(windowScaling, other.windowScaling);
+    }
+
     public Optional<HostSignals> hostSignals() {
         return Optional.ofNullable(hostSignals);
     }

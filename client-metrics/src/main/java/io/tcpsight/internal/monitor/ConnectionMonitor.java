@@ -8,6 +8,7 @@ import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.host.HostSignalWatch;
 import io.tcpsight.internal.model.ConnectionFacts;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
@@ -52,6 +53,9 @@ public final class ConnectionMonitor {
      * findings published (32 bytes a connection and its list slot beside what the connection holds anyway).
      */
     private volatile Round lastRound = Round.NONE;
+
+    /** The host's TCP facts the previous round judged by (the sampling thread's). */
+    private KernelFacts judgedUnder;
 
     private volatile long lastRoundNanos = -1;
     private volatile long lastPreparationNanos = -1;
@@ -191,16 +195,32 @@ public final class ConnectionMonitor {
             sampled = kept;
         }
         KernelFacts kernelFacts = kernel.get();
+        // a carried connection's judgement stands only while the host's TCP settings it was judged by do
+        boolean hostSettingsKept = judgedUnder != null && kernelFacts.sameSettingsAs(judgedUnder);
+        judgedUnder = kernelFacts;
         List<Finding> findings = new ArrayList<>();
         List<JudgedConnection> judged = new ArrayList<>(sampled.size());
-        List<ConnectionFacts> judgedFacts = new ArrayList<>(sampled.size());
+        List<ConnectionFacts> judgedFacts = new ArrayList<>();
         UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
-            ConnectionSample sample = sampler.sampleOf(connection);
-            ConnectionFacts facts = facts(connection, sample, kernelFacts);
-            List<Finding> own = Diagnosis.connection(facts, config);
-            judged.add(new JudgedConnection(connection, sample, WindowModel.windowCeiling(facts)));
-            judgedFacts.add(facts);
+            JudgedConnection standing =
+                    connection.carried() && hostSettingsKept ? JudgedConnection.standingFor(connection) : null;
+            List<Finding> own;
+            if (standing != null) {
+                // idle and unread this round, as at its last judgement: that judgement stands
+                judged.add(standing);
+                own = standing.own();
+            } else {
+                ConnectionIdentity identity = connection.identity();
+                ConnectionSample sample = sampler.sampleOf(connection);
+                ConnectionFacts facts = facts(connection, sample, kernelFacts);
+                own = Diagnosis.connection(facts, config);
+                JudgedConnection now =
+                        new JudgedConnection(connection, sample, WindowModel.windowCeiling(facts), own, identity);
+                connection.judgement(now);
+                judged.add(now);
+                judgedFacts.add(facts);
+            }
             unplaced.add(connection.identity(), own);
             if (connection.identity().ownerKnownBy().known()) {
                 findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key

@@ -1,5 +1,7 @@
 package io.tcpsight.internal.monitor;
 
+import io.tcpsight.internal.diagnose.finding.Finding;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.AbstractList;
@@ -17,11 +19,44 @@ public final class JudgedConnection {
     private final ConnectionSample sample;
     /** -1 when unknown: a primitive, since every connection of the kept round holds one between rounds. */
     private final long windowCeilingBytes;
+    /** The connection's own findings as the rules gave them (most often the one shared empty list). */
+    private final List<Finding> own;
+    /** The identity they were judged under: a connection named since is judged again. */
+    private final ConnectionIdentity identity;
 
     JudgedConnection(TrackedConnection connection, ConnectionSample sample, Optional<Long> windowCeilingBytes) {
+        this(connection, sample, windowCeilingBytes, List.of(), connection.identity());
+    }
+
+    JudgedConnection(
+            TrackedConnection connection,
+            ConnectionSample sample,
+            Optional<Long> windowCeilingBytes,
+            List<Finding> own,
+            ConnectionIdentity identity) {
         this.connection = connection;
         this.sample = sample;
         this.windowCeilingBytes = windowCeilingBytes.orElse(-1L);
+        this.own = own.isEmpty() ? List.of() : own;
+        this.identity = identity;
+    }
+
+    /**
+     * What the round that last judged this connection kept, if it still stands for a round that carried
+     * the connection unread: judged under the identity it has now. Null otherwise: judge it again.
+     */
+    static JudgedConnection standingFor(TrackedConnection connection) {
+        Object kept = connection.judgement().orElse(null);
+        if (!(kept instanceof JudgedConnection)) {
+            return null;
+        }
+        JudgedConnection judged = (JudgedConnection) kept;
+        return judged.connection == connection && judged.identity == connection.identity() ? judged : null;
+    }
+
+    /** The connection's own findings in the round that judged it. */
+    List<Finding> own() {
+        return own;
     }
 
     public TrackedConnection connection() {

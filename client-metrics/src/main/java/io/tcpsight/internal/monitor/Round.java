@@ -30,8 +30,10 @@ public final class Round {
     }
 
     /**
-     * The facts the rules judged, one for each of {@link #connections()} in the same order: the
-     * listeners', told once; empty in the round the monitor keeps ({@link #kept()}).
+     * The facts the rules judged this round, in the order of {@link #connections()}: one for each
+     * connection judged anew, none for one carried unread whose last judgement stands
+     * ({@code TrackedConnection.carried()}). The listeners', told once; empty in the round the monitor
+     * keeps ({@link #kept()}).
      */
     public List<ConnectionFacts> facts() {
         return facts;

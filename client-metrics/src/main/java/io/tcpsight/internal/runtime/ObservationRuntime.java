@@ -152,6 +152,9 @@ public final class ObservationRuntime implements AutoCloseable {
         double leastReceived = HostSignalRules.flowOfSubstance(targetBytesPerSecond);
         List<SendingConnection> sending = new ArrayList<>();
         for (JudgedConnection connection : judged) {
+            if (connection.connection().carried()) {
+                continue; // idle, unread this round: it sent nothing and received nothing
+            }
             ConnectionIdentity identity = connection.connection().identity();
             if (!identity.ownerKnownBy().known()) {
                 continue;

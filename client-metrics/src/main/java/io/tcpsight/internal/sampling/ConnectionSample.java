@@ -61,7 +61,8 @@ public final class ConnectionSample {
         unreadBytes = narrow(b.unreadBytes);
         unackedBytes = narrow(b.unackedBytes);
         buffers = b.buffers;
-        interval = b.previous == null || nanoTime <= b.previous.nanoTime ? null : intervalSince(b.previous);
+        long from = b.previous == null ? 0 : Math.max(b.previous.nanoTime, b.intervalFromNanos);
+        interval = b.previous == null || nanoTime <= from ? null : intervalSince(b.previous, from);
     }
 
     /** -1 (unknown) and the kernel's 32-bit values as they are; anything above an int's maximum held there. */
@@ -73,8 +74,8 @@ public final class ConnectionSample {
         return new Builder(nanoTime);
     }
 
-    private IntervalStats intervalSince(ConnectionSample before) {
-        return IntervalStats.over((nanoTime - before.nanoTime) / 1e9)
+    private IntervalStats intervalSince(ConnectionSample before, long fromNanos) {
+        return IntervalStats.over((nanoTime - fromNanos) / 1e9)
                 .busyMicros(rise(busyMicros, before.busyMicros))
                 .rwndLimitedMicros(rise(rwndLimitedMicros, before.rwndLimitedMicros))
                 .sndbufLimitedMicros(rise(sndbufLimitedMicros, before.sndbufLimitedMicros))
@@ -179,6 +180,13 @@ public final class ConnectionSample {
         return Optional.ofNullable(buffers);
     }
 
+    /** When the interval began (System.nanoTime): the previous sample, or later where it was carried; empty with none. */
+    public OptionalLong intervalStartNanos() {
+        return interval == null
+                ? OptionalLong.empty()
+                : OptionalLong.of(nanoTime - Math.round(interval.seconds() * 1e9));
+    }
+
     /** Empty on a connection's first sample. */
     public Optional<IntervalStats> interval() {
         return Optional.ofNullable(interval);
@@ -209,6 +217,7 @@ public final class ConnectionSample {
         private long unackedBytes = -1;
         private SocketBufferState buffers;
         private ConnectionSample previous;
+        private long intervalFromNanos = Long.MIN_VALUE; // System.nanoTime may be below 0
 
         private Builder(long nanoTime) {
             this.nanoTime = nanoTime;
@@ -283,6 +292,16 @@ public final class ConnectionSample {
         /** The connection's previous sample, from which the interval is computed; null on the first. */
         Builder after(ConnectionSample value) {
             previous = value;
+            return this;
+        }
+
+        /**
+         * The interval counts from {@code nanoTime} where that is later than the previous sample: a
+         * connection left unread since, on which nothing moved until then, held the previous sample's
+         * counters at that time.
+         */
+        Builder intervalFrom(long nanoTime) {
+            intervalFromNanos = nanoTime;
             return this;
         }
 

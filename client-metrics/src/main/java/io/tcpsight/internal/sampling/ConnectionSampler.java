@@ -23,6 +23,19 @@ public final class ConnectionSampler {
     /** Buffer state is re-read every this many samples. */
     static final int BUFFER_READ_EVERY = 6;
 
+    /**
+     * An idle connection whose every request is told ({@link TrackedConnection#requestsTold()}) is read
+     * every this many rounds, in a phase set by its descriptor so that they spread over the rounds, and
+     * carried in the others; a request on it has it read in the next round.
+     */
+    static final int IDLE_READ_EVERY = 6;
+
+    /**
+     * Reads in a row that found nothing moved before a connection is carried: a response written after
+     * the read that saw its request (a long poll's) comes in the interval after, which the second read sees.
+     */
+    static final int QUIET_READS_BEFORE_CARRIED = 2;
+
     private static final OptionalLong EMPTY_QUEUE = OptionalLong.of(0);
 
     private final ConnectionRegistry registry;
@@ -33,7 +46,19 @@ public final class ConnectionSampler {
 
     private int[] fds = new int[64];
     private TrackedConnection[] order = new TrackedConnection[64];
+    /** Whether each tracked connection of the round, in registry order, is in it (read, or carried). */
+    private boolean[] inRound = new boolean[64];
+
+    private int[] readIndex = new int[64];
+    /** Whether each connection read this round was carried in the round before. */
+    private boolean[] wasCarried = new boolean[64];
+
+    private long rounds;
+    /** When the previous round decided what to read: a connection it carried held its counters until then. */
+    private long previousDecisionNanos;
+
     private boolean[] stillEmpty = new boolean[64];
+    private boolean[] readSucceeded = new boolean[64];
     private int[] queueEntries = new int[64];
     private long reusedDescriptors;
     private long goneDescriptors;
@@ -43,28 +68,53 @@ public final class ConnectionSampler {
         this.registry = registry;
     }
 
-    /** Samples now; returns the connections that were sampled successfully. */
+    /**
+     * Samples now; returns the round's connections in registry order: those sampled successfully, and
+     * those carried unread ({@link TrackedConnection#carried()}), whose last sample stands.
+     */
     public List<TrackedConnection> sample() {
         List<TrackedConnection> tracked = registry.connections();
-        int n = tracked.size();
-        if (n == 0) {
+        int all = tracked.size();
+        long decided = System.nanoTime();
+        long round = rounds++;
+        long carriedUntil = previousDecisionNanos;
+        previousDecisionNanos = decided;
+        if (all == 0) {
             return new ArrayList<>();
         }
         if (batch == null) {
             batch = new TcpInfoSampler(64);
         }
-        if (fds.length < n) {
-            fds = new int[Math.max(n, fds.length * 2)];
+        if (fds.length < all) {
+            fds = new int[Math.max(all, fds.length * 2)];
             order = new TrackedConnection[fds.length];
+            wasCarried = new boolean[fds.length];
         }
-        for (int i = 0; i < n; i++) {
-            order[i] = tracked.get(i);
-            fds[i] = order[i].fd();
+        if (inRound.length < all) {
+            inRound = new boolean[Math.max(all, inRound.length * 2)];
+            readIndex = new int[inRound.length];
+        }
+        int n = 0;
+        for (int c = 0; c < all; c++) {
+            TrackedConnection connection = tracked.get(c);
+            boolean carry = carries(connection, round);
+            boolean carriedBefore = connection.carried();
+            connection.carried(carry);
+            inRound[c] = carry;
+            if (!carry) {
+                connection.readNow();
+                wasCarried[n] = carriedBefore;
+                readIndex[c] = n;
+                order[n] = connection;
+                fds[n] = connection.fd();
+                n++;
+            }
         }
         batch.sample(fds, n);
         int asked = 0;
         if (stillEmpty.length < n) {
             stillEmpty = new boolean[fds.length];
+            readSucceeded = new boolean[fds.length];
             queueEntries = new int[fds.length];
         }
         for (int i = 0; i < n; i++) {
@@ -75,10 +125,10 @@ public final class ConnectionSampler {
         }
         batch.readQueues(queueEntries, asked);
         long now = System.nanoTime();
-        List<TrackedConnection> sampled = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             TrackedConnection connection = order[i];
             order[i] = null;
+            readSucceeded[i] = false;
             if (!batch.succeeded(i)) {
                 int errno = batch.errno(i);
                 if (errno == Errno.EBADF || errno == Errno.ENOTSOCK || Errno.isNotTcp(errno)) {
@@ -96,10 +146,33 @@ public final class ConnectionSampler {
                 reusedDescriptors++;
                 continue;
             }
-            connection.latest(read(i, now, connection, stillEmpty[i]));
-            sampled.add(connection);
+            ConnectionSample sample = read(i, now, connection, stillEmpty[i], carriedUntil);
+            connection.latest(sample);
+            connection.quiet(stillEmpty[i] && sample.state() == TcpState.ESTABLISHED);
+            readSucceeded[i] = true;
+        }
+        List<TrackedConnection> sampled = new ArrayList<>(all);
+        for (int c = 0; c < all; c++) {
+            if (inRound[c] || readSucceeded[readIndex[c]]) {
+                sampled.add(tracked.get(c));
+            }
         }
         return sampled;
+    }
+
+    /**
+     * Whether a connection is carried this round, unread: every request on it is told and none came
+     * since its last read, its last reads found nothing moved, it is established, no client told it
+     * figures of its own (they age), and this is not its round to be read all the same.
+     */
+    private static boolean carries(TrackedConnection connection, long round) {
+        ConnectionSample latest = connection.previousOrNull();
+        return connection.requestsToldAndNoneSinceRead()
+                && connection.quietReads() >= QUIET_READS_BEFORE_CARRIED
+                && latest != null
+                && latest.state() == TcpState.ESTABLISHED
+                && connection.pushedNothing()
+                && (round + connection.fd()) % IDLE_READ_EVERY != 0;
     }
 
     /** The sample this sampler's latest {@link #sample()} took of a connection it returned: for that round. */
@@ -144,8 +217,10 @@ public final class ConnectionSampler {
                 && batch.value(i, TcpInfoField.NOTSENT_BYTES) == 0;
     }
 
-    private ConnectionSample read(int i, long now, TrackedConnection connection, boolean queuesStillEmpty) {
+    private ConnectionSample read(
+            int i, long now, TrackedConnection connection, boolean queuesStillEmpty, long carriedUntil) {
         ConnectionSample previous = connection.previousOrNull();
+
         SocketBufferState buffers = previous == null ? null : previous.buffers;
         if (connection.bufferReadDue(BUFFER_READ_EVERY)) {
             try {
@@ -156,9 +231,13 @@ public final class ConnectionSampler {
                 // closed between the two calls; the next sample releases it
             }
         }
-        return ConnectionSample.at(now)
-                .after(previous)
-                .state(TcpState.of((int) batch.value(i, TcpInfoField.STATE)))
+        ConnectionSample.Builder sample = ConnectionSample.at(now).after(previous);
+        if (wasCarried[i]) {
+            // carried in the previous round: nothing moved on it until that round decided, so its interval is
+            // that round's, as if it had been read then
+            sample.intervalFrom(carriedUntil);
+        }
+        return sample.state(TcpState.of((int) batch.value(i, TcpInfoField.STATE)))
                 .rtt(batch.value(i, TcpInfoField.RTT), minRtt(i))
                 .options(TcpOptions.of((int) batch.value(i, TcpInfoField.OPTIONS)))
                 .windowScales(

@@ -6,6 +6,7 @@ import io.tcpsight.internal.model.OptionalValues;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.UnaryOperator;
 
@@ -15,6 +16,8 @@ import java.util.function.UnaryOperator;
  * read them.
  */
 public final class TrackedConnection {
+    private static final AtomicLong LET_GO = new AtomicLong();
+
     private final int fd;
     private final long inode;
     // a field and its updater, not an AtomicReference: one object less for each of 100,000 connections
@@ -45,6 +48,20 @@ public final class TrackedConnection {
     private volatile PushedClientMetrics pushed;
 
     private int samplesSinceBufferRead;
+
+    /**
+     * Set once by the component told of every request on this connection (the broker agent's request
+     * hook): only such a connection may go unread in a round, since a request is what starts its traffic.
+     */
+    private volatile boolean requestsTold;
+    /** A request came since the sampler last decided to read it: the hook's write, the sampler's clear. */
+    private volatile boolean requestedSinceRead;
+    /** The sampler's: reads in a row, the latest included, that found nothing moved (held at 127). */
+    private byte quietReads;
+    /** The sampler's: whether the latest round left it unread and carried its last sample. */
+    private boolean carried;
+    /** What the round that last judged it kept of that judgement (the monitor's; opaque here). */
+    private volatile Object judgement;
     /** False once its registry let it go (closed, replaced on its descriptor, or forgotten); never true again. */
     private volatile boolean tracked = true;
 
@@ -61,6 +78,15 @@ public final class TrackedConnection {
 
     void untracked() {
         tracked = false;
+        LET_GO.incrementAndGet();
+    }
+
+    /**
+     * How many tracked connections any registry of this process has let go since it started: a table kept
+     * in step with the tracked connections need be walked only when this moved.
+     */
+    public static long letGoSoFar() {
+        return LET_GO.get();
     }
 
     public int fd() {
@@ -127,6 +153,15 @@ public final class TrackedConnection {
         return Optional.ofNullable(latest);
     }
 
+    /**
+     * When the latest sample's interval began: what a count of requests over the same round must start
+     * from where the connection was carried unread before it; empty before an interval.
+     */
+    public OptionalLong latestIntervalStartNanos() {
+        ConnectionSample sample = latest;
+        return sample == null ? OptionalLong.empty() : sample.intervalStartNanos();
+    }
+
     ConnectionSample previousOrNull() {
         return latest;
     }
@@ -181,6 +216,10 @@ public final class TrackedConnection {
         return Optional.ofNullable(pushed);
     }
 
+    boolean pushedNothing() {
+        return pushed == null;
+    }
+
     /**
      * Keeps a push that came on this connection: the latest replaces the one before, so a connection
      * holds one (with the lag the one before carried, so a growing lag is known).
@@ -190,6 +229,60 @@ public final class TrackedConnection {
             return; // two request threads handed pushes on out of order: the newer one stays
         }
         pushed = metrics.following(pushed);
+    }
+
+    /**
+     * Every request on this connection will be told through {@link #requested()}, so the sampler may
+     * leave it unread in rounds where it is idle and no request came.
+     */
+    public void requestsTold() {
+        requestsTold = true;
+    }
+
+    /** A request came on this connection: it is read in the next round. Called for every request: one volatile read. */
+    public void requested() {
+        if (!requestedSinceRead) {
+            requestedSinceRead = true;
+        }
+    }
+
+    boolean requestsToldAndNoneSinceRead() {
+        return requestsTold && !requestedSinceRead;
+    }
+
+    /** The sampler reads it now: a request from here on is for the next round. */
+    void readNow() {
+        requestedSinceRead = false;
+    }
+
+    /** After a read: whether it found nothing moved, counted in a row. */
+    void quiet(boolean nothingMoved) {
+        quietReads = nothingMoved ? (byte) Math.min(Byte.MAX_VALUE, quietReads + 1) : 0;
+    }
+
+    int quietReads() {
+        return quietReads;
+    }
+
+    void carried(boolean value) {
+        carried = value;
+    }
+
+    /**
+     * Whether the latest round left this connection unread: idle, no request since its last read, so
+     * its last sample and its last judgement stand for this round too.
+     */
+    public boolean carried() {
+        return carried;
+    }
+
+    /** What the round that last judged it kept of that judgement; empty before one. The monitor's own. */
+    public Optional<Object> judgement() {
+        return Optional.ofNullable(judgement);
+    }
+
+    public void judgement(Object kept) {
+        judgement = kept;
     }
 
     /** Buffer state is re-read every few samples: it changes slowly and costs five system calls. */

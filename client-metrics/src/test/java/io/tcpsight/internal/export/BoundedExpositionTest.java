@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.LoopbackConnections;
 import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.ByteArrayOutputStream;
@@ -37,6 +38,31 @@ class BoundedExpositionTest {
         double count = sample(scrape, "tcpsight_connection_rtt_seconds_count");
         assertEquals(8, count, "4 connections x 2 rounds");
         assertEquals(count, sample(scrape, "tcpsight_connection_rtt_seconds_bucket", "le=\"0.001\""), scrape);
+    }
+
+    /**
+     * A connection is counted open under the tag set of its opening, and each round records it under the
+     * tag set its identity has then: a listener learned after the opening moves its samples there.
+     */
+    @Test
+    void aConnectionsSamplesGoUnderTheListenerItLearnedAfterItsOpeningWasCounted() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(4);
+        ConnectionMonitor monitor = ExportersTest.monitor(registry, TcpsightConfig.defaults(), List.of());
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new ConnectionMeters(monitor).bindTo(prometheus);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(1)) {
+            ExportersTest.track(registry, loopback.clients.get(0), "client-0");
+            TrackedConnection connection = registry.connections().get(0);
+            monitor.round();
+            connection.updateIdentity(identity -> identity.withListener("PLAINTEXT"));
+            monitor.round();
+            monitor.round();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        prometheus.scrape(out);
+        String scrape = out.toString(StandardCharsets.UTF_8);
+        assertEquals(1, sample(scrape, "tcpsight_connection_rtt_seconds_count", "listener=\"unknown\""), scrape);
+        assertEquals(2, sample(scrape, "tcpsight_connection_rtt_seconds_count", "listener=\"PLAINTEXT\""), scrape);
     }
 
     @Test

@@ -43,6 +43,24 @@ public final class SampledConnections {
                 0);
     }
 
+    /**
+     * Gives {@code connection} a latest sample at {@code endNanos} whose interval began at {@code startNanos},
+     * later than the sample before it (at {@code earlierNanos}): as read after rounds that carried it unread.
+     */
+    public static void readAfterCarried(
+            TrackedConnection connection, long earlierNanos, long startNanos, long endNanos) {
+        ConnectionSample earlier = ConnectionSample.at(earlierNanos)
+                .state(TcpState.ESTABLISHED)
+                .counters(0, 0, 0, 0)
+                .build();
+        connection.latest(ConnectionSample.at(endNanos)
+                .state(TcpState.ESTABLISHED)
+                .counters(0, 0, 0, 0)
+                .after(earlier)
+                .intervalFrom(startNanos)
+                .build());
+    }
+
     private static TrackedConnection measured(
             ConnectionIdentity identity, int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
         TrackedConnection connection = new TrackedConnection(fd, fd, identity);

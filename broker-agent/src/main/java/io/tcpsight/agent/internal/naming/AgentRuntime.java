@@ -183,6 +183,7 @@ public final class AgentRuntime implements Hooks.Receiver {
             return; // not ours
         }
         TrackedConnection connection = broker.tracked;
+        connection.requested(); // read in the next round, were it idle before
         RequestFields fields = RequestFields.of(context);
         if (fields.forwarded(context, connection.identity().remote().orElse(null))) {
             return; // the original client's request, not this connection's

@@ -3,6 +3,7 @@ package io.tcpsight.agent.internal.naming;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * A broker-side Kafka connection as the request hook knows it: the tracked socket, and the
@@ -86,11 +87,15 @@ final class BrokerConnection {
 
     /**
      * What Produce requests carried since the previous call (the previous round), or null: before
-     * the first interval, or when none came in it.
+     * the first interval, or when none came in it. Counted from {@code sampledFrom} where that is later:
+     * the socket's interval began there, after rounds that carried it unread (no request came in them).
      */
-    ProduceTraffic produceTrafficSince(long nowNanos) {
+    ProduceTraffic produceTrafficSince(long nowNanos, OptionalLong sampledFrom) {
         long start = intervalStartNanos;
         intervalStartNanos = nowNanos;
+        if (start != 0 && sampledFrom.isPresent() && sampledFrom.getAsLong() - start > 0) {
+            start = sampledFrom.getAsLong();
+        }
         ProduceCounts counts = produce;
         if (counts == null) {
             return null;

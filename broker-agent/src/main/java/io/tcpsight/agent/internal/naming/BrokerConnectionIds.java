@@ -39,6 +39,9 @@ public final class BrokerConnectionIds {
     static final int MOST_FOLLOWERS = 4096;
 
     /** @param brokerSockets the broker's own socket settings, from its config; unknown outside a broker */
+    /** The count of connections let go when the tables were last walked (the sampling thread's). */
+    private long letGoWhenRetained = -1;
+
     public BrokerConnectionIds(BrokerSocketSettings brokerSockets) {
         this.brokerSockets = brokerSockets;
     }
@@ -46,6 +49,7 @@ public final class BrokerConnectionIds {
     void registered(String connectionId, TrackedConnection connection) {
         BrokerConnection broker = new BrokerConnection(connectionId, connection);
         connection.owner(broker);
+        connection.requestsTold(); // the request hook tells each: an idle one may go unread between them
         byConnectionId.put(connectionId, broker);
     }
 
@@ -184,8 +188,17 @@ public final class BrokerConnectionIds {
         }
     }
 
-    /** Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too. */
+    /**
+     * Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too.
+     * Walked only in a round after some connection was let go: a big broker's tables are walked for nothing
+     * otherwise.
+     */
     public void retainTracked() {
+        long letGo = TrackedConnection.letGoSoFar();
+        if (letGo == letGoWhenRetained) {
+            return;
+        }
+        letGoWhenRetained = letGo;
         byConnectionId.values().removeIf(connection -> {
             if (connection.tracked.isTracked()) {
                 return false;
@@ -228,7 +241,8 @@ public final class BrokerConnectionIds {
                         .withPartitionsPerBroker(sizes.partitions);
         settings = withFollowerFetchers(settings, broker);
         long now = System.nanoTime();
-        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(now);
+        ProduceTraffic traffic =
+                broker == null ? null : broker.produceTrafficSince(now, connection.latestIntervalStartNanos());
         return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
     }
 

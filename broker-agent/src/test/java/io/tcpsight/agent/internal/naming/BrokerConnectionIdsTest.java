@@ -10,6 +10,7 @@ import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,32 @@ class BrokerConnectionIdsTest {
         ids.find("a-1").produced(16_384, 1);
         ProduceTraffic laterOfA = ids.requestedSettings(a).produceTraffic().orElseThrow();
         assertTrue(laterOfA.flowSecondsAtStart().getAsDouble() > 0, "the next interval began after the flow's start");
+    }
+
+    /**
+     * A producer carried unread while idle (no request came, so none was counted) counts its requests
+     * from where its socket's interval began, the round before, not from the last round that judged it:
+     * the same span the socket's bytes are counted over.
+     */
+    @Test
+    void aProducerReadAfterRoundsThatCarriedItCountsItsRequestsOverItsSocketsInterval() throws Exception {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection producer = connection(7, 50001);
+        ids.registered("p-1", producer);
+        long judged = System.nanoTime();
+        ids.requestedSettings(producer); // the last round that judged it: its count starts
+        Thread.sleep(300); // rounds that carried it unread: no request came
+        long roundBefore = System.nanoTime(); // the last of them decided
+        Thread.sleep(100);
+        ids.find("p-1").produced(16_384, 1); // a request, after which this round reads it
+        SampledConnections.readAfterCarried(producer, judged, roundBefore, System.nanoTime());
+        ProduceTraffic traffic =
+                ids.requestedSettings(producer).produceTraffic().orElseThrow();
+        assertEquals(1, traffic.requests());
+        assertTrue(
+                traffic.requestsPerSecond() > 1 / 0.3,
+                "one request over the round before (0.1 s), not over every round since it was judged (0.4 s): "
+                        + traffic.requestsPerSecond() + " a second");
     }
 
     /**

@@ -1,0 +1,209 @@
+package io.tcpsight.internal.sampling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.model.PushedClientMetrics;
+import io.tcpsight.internal.model.PushedClientMetrics.Figure;
+import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.tcp.TcpInfoField;
+import io.tcpsight.internal.tcp.TcpSockets;
+import io.tcpsight.testing.NativeLibrary;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An idle connection whose every request is told (the broker agent's) is read every sixth round and
+ * carried unread in the others; a request has it read in the next round, with the interval that round
+ * would have had. Real loopback sockets: the broker's end is tracked, the client's end writes.
+ */
+class IdleConnectionsCarriedTest {
+    private ServerSocketChannel listener;
+    private SocketChannel client;
+    private SocketChannel server;
+    private ConnectionRegistry registry;
+    private ConnectionSampler sampler;
+
+    @BeforeEach
+    void loopbackPair() throws IOException {
+        NativeLibrary.assumeLoaded();
+        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        client = SocketChannel.open(listener.getLocalAddress());
+        server = listener.accept();
+        registry = new ConnectionRegistry(10);
+        sampler = new ConnectionSampler(registry);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        if (listener != null) {
+            server.close();
+            client.close();
+            listener.close();
+        }
+    }
+
+    @Test
+    void anIdleConnectionWhoseRequestsAreToldIsReadEverySixthRoundInAPhaseOfItsDescriptor() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        tracked.requestsTold();
+        List<Boolean> carried = rounds(tracked, 3 + 2 * ConnectionSampler.IDLE_READ_EVERY);
+        // three reads before any carry: the first sample, then two that found nothing moved
+        assertEquals(List.of(false, false, false), carried.subList(0, 3), carried.toString());
+        for (int round = 3; round < carried.size(); round++) {
+            boolean phase = (round + tracked.fd()) % ConnectionSampler.IDLE_READ_EVERY == 0;
+            assertEquals(!phase, carried.get(round), "round " + round + " of " + carried);
+        }
+    }
+
+    @Test
+    void aConnectionWhoseRequestsAreNotToldIsReadEveryRound() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        List<Boolean> carried = rounds(tracked, 3 + 2 * ConnectionSampler.IDLE_READ_EVERY);
+        assertFalse(carried.contains(true), carried.toString());
+    }
+
+    @Test
+    void aConnectionAClientPushedItsOwnFiguresOnIsReadEveryRound() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        tracked.requestsTold();
+        tracked.pushed(new PushedClientMetrics("instance", System.nanoTime(), Map.of(Figure.RECORDS_LAG_MAX, 5.0)));
+        List<Boolean> carried = rounds(tracked, 3 + 2 * ConnectionSampler.IDLE_READ_EVERY);
+        assertFalse(carried.contains(true), "its figures age: " + carried);
+    }
+
+    @Test
+    void aCarriedConnectionKeepsItsSampleAndIsReturnedWithTheRound() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        tracked.requestsTold();
+        ConnectionSample before = null;
+        for (int round = 0; round < 3 + ConnectionSampler.IDLE_READ_EVERY; round++) {
+            before = tracked.latest().orElse(null);
+            List<TrackedConnection> sampled = sampler.sample();
+            assertEquals(List.of(tracked), sampled, "round " + round);
+            if (tracked.carried()) {
+                assertSame(before, tracked.latest().orElseThrow(), "a carried round keeps the last sample");
+                return;
+            }
+        }
+        throw new AssertionError("never carried");
+    }
+
+    @Test
+    void aRequestHasACarriedConnectionReadInTheNextRoundOverThatRoundsInterval() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        tracked.requestsTold();
+        long[] lastCarriedRound = carriedAtLeast(tracked, 2); // carried in the last two rounds, 50 ms apart
+        ConnectionSample carriedSample = tracked.latest().orElseThrow();
+
+        client.write(ByteBuffer.wrap(new byte[1000]));
+        awaitArrival(1000);
+        server.read(ByteBuffer.allocate(1000)); // the broker reads the request
+        tracked.requested(); // and its hook is told of it
+        sampler.sample();
+
+        assertFalse(tracked.carried(), "read in the round after the request");
+        ConnectionSample read = tracked.latest().orElseThrow();
+        assertNotSame(carriedSample, read);
+        IntervalStats interval = read.interval().orElseThrow();
+        assertEquals(1000, interval.bytesReceived(), "the request's bytes in this interval");
+        // the round that carried it decided between these two instants: the interval starts there
+        double longest = (read.nanoTime - lastCarriedRound[0]) / 1e9;
+        double shortest = (read.nanoTime - lastCarriedRound[1]) / 1e9;
+        double sinceLastRead = (read.nanoTime - carriedSample.nanoTime) / 1e9;
+        assertTrue(
+                interval.seconds() >= shortest && interval.seconds() <= longest,
+                "counted from the round before, which carried it (" + shortest + " to " + longest
+                        + " s), not from its last read " + sinceLastRead + " s ago: " + interval.seconds() + " s");
+        // quiet again: carried again once two reads found nothing moved
+        List<Boolean> after = rounds(tracked, 3 + ConnectionSampler.IDLE_READ_EVERY);
+        assertEquals(List.of(false, false), after.subList(0, 2), after.toString());
+        assertTrue(after.contains(true), "carried again: " + after);
+    }
+
+    @Test
+    void bytesThatMovedWithoutAToldRequestAreReadAtItsPhaseAndItIsReadEveryRoundAfter() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        tracked.requestsTold();
+        carriedAtLeast(tracked, 1);
+        client.write(ByteBuffer.wrap(new byte[700])); // no request told: only the phase read finds it
+        awaitArrival(700);
+        server.read(ByteBuffer.allocate(700));
+        int round = 0;
+        while (tracked.carried()) {
+            sampler.sample();
+            assertTrue(++round <= ConnectionSampler.IDLE_READ_EVERY, "read within six rounds");
+        }
+        assertEquals(
+                700, tracked.latest().orElseThrow().interval().orElseThrow().bytesReceived());
+        List<Boolean> after = rounds(tracked, 2);
+        assertEquals(List.of(false, false), after, "moved: read until two reads find it quiet again");
+    }
+
+    private TrackedConnection brokerEnd() throws IOException {
+        int fd = TcpSockets.fileDescriptor(server);
+        return registry.track(
+                        fd,
+                        TcpSockets.socketInode(fd).orElse(0),
+                        ConnectionIdentity.of(
+                                Role.BROKER, (InetSocketAddress) server.getLocalAddress(), (InetSocketAddress)
+                                        server.getRemoteAddress()))
+                .orElseThrow();
+    }
+
+    /** Whether each of {@code count} rounds, 10 ms apart, carried the connection. */
+    private List<Boolean> rounds(TrackedConnection tracked, int count) throws InterruptedException {
+        List<Boolean> carried = new ArrayList<>();
+        for (int round = 0; round < count; round++) {
+            assertEquals(List.of(tracked), sampler.sample());
+            carried.add(tracked.carried());
+            Thread.sleep(10);
+        }
+        return carried;
+    }
+
+    /**
+     * Rounds 50 ms apart until the last {@code inARow} carried it; returns when the last round began and
+     * ended, between which it decided.
+     */
+    private long[] carriedAtLeast(TrackedConnection tracked, int inARow) throws InterruptedException {
+        int row = 0;
+        long[] last = new long[2];
+        for (int round = 0; round < 4 * ConnectionSampler.IDLE_READ_EVERY && row < inARow; round++) {
+            Thread.sleep(50);
+            last[0] = System.nanoTime();
+            sampler.sample();
+            last[1] = System.nanoTime();
+            row = tracked.carried() ? row + 1 : 0;
+        }
+        assertEquals(inARow, row, "carried " + inARow + " rounds in a row");
+        return last;
+    }
+
+    private void awaitArrival(int total) throws IOException, InterruptedException {
+        for (int i = 0;
+                i < 200
+                        && TcpSockets.tcpInfo(server)
+                                        .get(TcpInfoField.BYTES_RECEIVED)
+                                        .orElse(0)
+                                < total;
+                i++) {
+            Thread.sleep(5);
+        }
+    }
+}
