@@ -62,7 +62,6 @@ public final class KernelFacts {
         return new KernelFacts(version, tcpRmemMax, tcpWmemMax, timestamps, windowScaling, value);
     }
 
-    /** What this host dropped, queued and throttled in the last interval; empty when not read. */
     /**
      * Whether the host's TCP settings are those of {@code other}: the kernel and the sysctls, not what the
      * host did to packets in an interval (a connection that moved nothing met none of it).
@@ -75,6 +74,7 @@ public final class KernelFacts {
                 && Objects.equals(windowScaling, other.windowScaling);
     }
 
+    /** What this host dropped, queued and throttled in the last interval; empty when not read. */
     public Optional<HostSignals> hostSignals() {
         return Optional.ofNullable(hostSignals);
     }

@@ -197,7 +197,6 @@ public final class ConnectionMonitor {
         KernelFacts kernelFacts = kernel.get();
         // a carried connection's judgement stands only while the host's TCP settings it was judged by do
         boolean hostSettingsKept = judgedUnder != null && kernelFacts.sameSettingsAs(judgedUnder);
-        judgedUnder = kernelFacts;
         List<Finding> findings = new ArrayList<>();
         List<JudgedConnection> judged = new ArrayList<>(sampled.size());
         List<ConnectionFacts> judgedFacts = new ArrayList<>();
@@ -226,6 +225,9 @@ public final class ConnectionMonitor {
                 findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
             }
         }
+        // every connection of the round is judged under these now (a round that failed before here leaves the
+        // previous, so the next judges every carried connection again)
+        judgedUnder = kernelFacts;
         findings.addAll(unplaced.summaries());
         // A source that fails loses its own findings only; the round publishes the rest and then
         // reports the first failure, which the loop logs once.

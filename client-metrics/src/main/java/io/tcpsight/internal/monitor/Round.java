@@ -19,7 +19,10 @@ public final class Round {
         this.facts = facts;
     }
 
-    /** The connections sampled this round, each with what the round saw and judged. */
+    /**
+     * The round's connections, each with what the round saw and judged: read this round, or carried unread
+     * with the sample and judgement of the round that last read it.
+     */
     public List<JudgedConnection> connections() {
         return connections;
     }

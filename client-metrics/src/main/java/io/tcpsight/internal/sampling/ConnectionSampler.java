@@ -50,8 +50,8 @@ public final class ConnectionSampler {
     private boolean[] inRound = new boolean[64];
 
     private int[] readIndex = new int[64];
-    /** Whether each connection read this round was carried in the round before. */
-    private boolean[] wasCarried = new boolean[64];
+    /** Whether each connection read this round was carried in the round before and read now for a request. */
+    private boolean[] wokenByRequest = new boolean[64];
 
     private long rounds;
     /** When the previous round decided what to read: a connection it carried held its counters until then. */
@@ -88,7 +88,7 @@ public final class ConnectionSampler {
         if (fds.length < all) {
             fds = new int[Math.max(all, fds.length * 2)];
             order = new TrackedConnection[fds.length];
-            wasCarried = new boolean[fds.length];
+            wokenByRequest = new boolean[fds.length];
         }
         if (inRound.length < all) {
             inRound = new boolean[Math.max(all, inRound.length * 2)];
@@ -102,8 +102,11 @@ public final class ConnectionSampler {
             connection.carried(carry);
             inRound[c] = carry;
             if (!carry) {
+                // a request told from here on is this read's or the next round's: cleared before the kernel read
+                boolean requested = connection.requestedSinceRead();
                 connection.readNow();
-                wasCarried[n] = carriedBefore;
+                // woken by a request after a round that carried it: nothing had moved when that round decided
+                wokenByRequest[n] = carriedBefore && requested;
                 readIndex[c] = n;
                 order[n] = connection;
                 fds[n] = connection.fd();
@@ -136,6 +139,7 @@ public final class ConnectionSampler {
                     goneDescriptors++;
                 } else {
                     failedSamples++;
+                    connection.quiet(false); // unread, and a request it was told of is cleared: read it next round
                 }
                 continue;
             }
@@ -232,9 +236,11 @@ public final class ConnectionSampler {
             }
         }
         ConnectionSample.Builder sample = ConnectionSample.at(now).after(previous);
-        if (wasCarried[i]) {
-            // carried in the previous round: nothing moved on it until that round decided, so its interval is
-            // that round's, as if it had been read then
+        if (wokenByRequest[i]) {
+            // carried in the previous round and read for a request told since: nothing had moved on it when that
+            // round decided (no request was told by then), so its interval is that round's, as if it had been read
+            // then. A read in its phase, which no request caused, counts from its last read: bytes may have moved
+            // at any time since (a response held past two rounds).
             sample.intervalFrom(carriedUntil);
         }
         return sample.state(TcpState.of((int) batch.value(i, TcpInfoField.STATE)))

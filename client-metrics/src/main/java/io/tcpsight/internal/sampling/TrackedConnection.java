@@ -250,6 +250,10 @@ public final class TrackedConnection {
         return requestsTold && !requestedSinceRead;
     }
 
+    boolean requestedSinceRead() {
+        return requestedSinceRead;
+    }
+
     /** The sampler reads it now: a request from here on is for the next round. */
     void readNow() {
         requestedSinceRead = false;

@@ -42,7 +42,7 @@ class BoundedExpositionTest {
 
     /**
      * A connection is counted open under the tag set of its opening, and each round records it under the
-     * tag set its identity has then: a listener learned after the opening moves its samples there.
+     * tag set its identity has then: a listener or node.id learned after the opening moves its samples there.
      */
     @Test
     void aConnectionsSamplesGoUnderTheListenerItLearnedAfterItsOpeningWasCounted() throws Exception {
@@ -54,6 +54,8 @@ class BoundedExpositionTest {
             ExportersTest.track(registry, loopback.clients.get(0), "client-0");
             TrackedConnection connection = registry.connections().get(0);
             monitor.round();
+            connection.updateIdentity(identity -> identity.withNodeId("2"));
+            monitor.round();
             connection.updateIdentity(identity -> identity.withListener("PLAINTEXT"));
             monitor.round();
             monitor.round();
@@ -61,8 +63,10 @@ class BoundedExpositionTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         prometheus.scrape(out);
         String scrape = out.toString(StandardCharsets.UTF_8);
-        assertEquals(1, sample(scrape, "tcpsight_connection_rtt_seconds_count", "listener=\"unknown\""), scrape);
-        assertEquals(2, sample(scrape, "tcpsight_connection_rtt_seconds_count", "listener=\"PLAINTEXT\""), scrape);
+        String count = "tcpsight_connection_rtt_seconds_count";
+        assertEquals(1, sample(scrape, count, "listener=\"unknown\"", "node_id=\"1\""), scrape);
+        assertEquals(1, sample(scrape, count, "listener=\"unknown\"", "node_id=\"2\""), scrape);
+        assertEquals(2, sample(scrape, count, "listener=\"PLAINTEXT\"", "node_id=\"2\""), scrape);
     }
 
     @Test

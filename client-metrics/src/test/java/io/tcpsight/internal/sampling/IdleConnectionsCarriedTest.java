@@ -141,6 +141,7 @@ class IdleConnectionsCarriedTest {
         TrackedConnection tracked = brokerEnd();
         tracked.requestsTold();
         carriedAtLeast(tracked, 1);
+        ConnectionSample lastRead = tracked.latest().orElseThrow();
         client.write(ByteBuffer.wrap(new byte[700])); // no request told: only the phase read finds it
         awaitArrival(700);
         server.read(ByteBuffer.allocate(700));
@@ -149,13 +150,77 @@ class IdleConnectionsCarriedTest {
             sampler.sample();
             assertTrue(++round <= ConnectionSampler.IDLE_READ_EVERY, "read within six rounds");
         }
+        ConnectionSample read = tracked.latest().orElseThrow();
+        assertEquals(700, read.interval().orElseThrow().bytesReceived());
+        // no request woke it: the bytes may have moved at any time since its last read, which its interval spans
         assertEquals(
-                700, tracked.latest().orElseThrow().interval().orElseThrow().bytesReceived());
+                (read.nanoTime - lastRead.nanoTime) / 1e9,
+                read.interval().orElseThrow().seconds(),
+                1e-6);
         List<Boolean> after = rounds(tracked, 2);
         assertEquals(List.of(false, false), after, "moved: read until two reads find it quiet again");
     }
 
+    /**
+     * Several connections at once, in different phases, one of them not told of its requests and one closed
+     * among them: each is read or carried by its own state, the round returns them in the registry's order,
+     * and the closed one is let go at its next read.
+     */
+    @Test
+    void eachOfSeveralConnectionsIsReadOrCarriedByItsOwnStateAndPhase() throws Exception {
+        List<SocketChannel> clients = new ArrayList<>();
+        List<SocketChannel> servers = new ArrayList<>();
+        List<TrackedConnection> tracked = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                clients.add(SocketChannel.open(listener.getLocalAddress()));
+                servers.add(listener.accept());
+                tracked.add(brokerEnd(servers.get(i)));
+            }
+            TrackedConnection notTold = tracked.get(1);
+            TrackedConnection closed = tracked.get(2);
+            for (TrackedConnection connection : tracked) {
+                if (connection != notTold) {
+                    connection.requestsTold();
+                }
+            }
+            List<TrackedConnection> inOrder = registry.connections();
+            for (int round = 0; round < 3 + 2 * ConnectionSampler.IDLE_READ_EVERY; round++) {
+                if (round == 6) {
+                    servers.get(2).close(); // gone without a release: the sampler finds it when it reads it
+                }
+                List<TrackedConnection> sampled = sampler.sample();
+                List<TrackedConnection> expected = new ArrayList<>(inOrder);
+                if (!closed.isTracked()) {
+                    expected.remove(closed);
+                }
+                assertEquals(expected, sampled, "round " + round + ": the registry's order");
+                for (TrackedConnection connection : tracked) {
+                    if (connection == closed && round >= 6) {
+                        continue;
+                    }
+                    boolean phase = (round + connection.fd()) % ConnectionSampler.IDLE_READ_EVERY == 0;
+                    boolean carried = connection != notTold && round >= 3 && !phase;
+                    assertEquals(carried, connection.carried(), "round " + round + ", " + connection);
+                }
+            }
+            assertFalse(closed.isTracked(), "let go at a read after its close");
+            assertEquals(1, sampler.goneDescriptors());
+        } finally {
+            for (SocketChannel channel : clients) {
+                channel.close();
+            }
+            for (SocketChannel channel : servers) {
+                channel.close();
+            }
+        }
+    }
+
     private TrackedConnection brokerEnd() throws IOException {
+        return brokerEnd(server);
+    }
+
+    private TrackedConnection brokerEnd(SocketChannel server) throws IOException {
         int fd = TcpSockets.fileDescriptor(server);
         return registry.track(
                         fd,

@@ -38,10 +38,10 @@ public final class BrokerConnectionIds {
 
     static final int MOST_FOLLOWERS = 4096;
 
-    /** @param brokerSockets the broker's own socket settings, from its config; unknown outside a broker */
     /** The count of connections let go when the tables were last walked (the sampling thread's). */
     private long letGoWhenRetained = -1;
 
+    /** @param brokerSockets the broker's own socket settings, from its config; unknown outside a broker */
     public BrokerConnectionIds(BrokerSocketSettings brokerSockets) {
         this.brokerSockets = brokerSockets;
     }
@@ -51,6 +51,11 @@ public final class BrokerConnectionIds {
         connection.owner(broker);
         connection.requestsTold(); // the request hook tells each: an idle one may go unread between them
         byConnectionId.put(connectionId, broker);
+        if (!connection.isTracked()) {
+            // let go while it was being registered (an adopted one, claimed by a request after the sampler released
+            // it): the tables are walked only after a release, which may have come before this put
+            byConnectionId.remove(connectionId, broker);
+        }
     }
 
     /**

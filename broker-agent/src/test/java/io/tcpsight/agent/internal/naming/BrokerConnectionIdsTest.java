@@ -83,6 +83,26 @@ class BrokerConnectionIdsTest {
                         + traffic.requestsPerSecond() + " a second");
     }
 
+    /** A socket's interval that began before the count's never lengthens it, nor starts a count before its first. */
+    @Test
+    void aSocketsEarlierIntervalLeavesTheProduceCountAsItIs() throws Exception {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection producer = connection(8, 50002);
+        ids.registered("q-1", producer);
+        long now = System.nanoTime();
+        SampledConnections.readAfterCarried(producer, now - 2_000_000_000L, now - 1_000_000_000L, now);
+        ids.find("q-1").produced(16_384, 1);
+        assertFalse(ids.requestedSettings(producer).produceTraffic().isPresent(), "before the count's first interval");
+        Thread.sleep(100);
+        ids.find("q-1").produced(16_384, 1);
+        SampledConnections.readAfterCarried(producer, now - 2_000_000_000L, now - 1_000_000_000L, System.nanoTime());
+        ProduceTraffic traffic =
+                ids.requestedSettings(producer).produceTraffic().orElseThrow();
+        assertTrue(
+                traffic.requestsPerSecond() > 1 / 0.5,
+                "one request over the count's own 0.1 s, not the socket's 1.1 s: " + traffic.requestsPerSecond());
+    }
+
     /**
      * The mean batch comes from the requests whose partitions were read, each one's bytes over its
      * own partitions, never the interval's mean request over the latest read request's partitions.
