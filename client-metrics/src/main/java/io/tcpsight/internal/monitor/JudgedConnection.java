@@ -24,10 +24,6 @@ public final class JudgedConnection {
     /** The identity they were judged under: a connection named since is judged again. */
     private final ConnectionIdentity identity;
 
-    JudgedConnection(TrackedConnection connection, ConnectionSample sample, Optional<Long> windowCeilingBytes) {
-        this(connection, sample, windowCeilingBytes, List.of(), connection.identity());
-    }
-
     JudgedConnection(
             TrackedConnection connection,
             ConnectionSample sample,
@@ -51,7 +47,7 @@ public final class JudgedConnection {
             return null;
         }
         JudgedConnection judged = (JudgedConnection) kept;
-        return judged.connection == connection && judged.identity == connection.identity() ? judged : null;
+        return judged.identity == connection.identity() ? judged : null;
     }
 
     /** The connection's own findings in the round that judged it. */

@@ -166,15 +166,12 @@ public final class ConnectionSampler {
 
     /**
      * Whether a connection is carried this round, unread: every request on it is told and none came
-     * since its last read, its last reads found nothing moved, it is established, no client told it
+     * since its last read, its last reads found it established with nothing moved, no client told it
      * figures of its own (they age), and this is not its round to be read all the same.
      */
     private static boolean carries(TrackedConnection connection, long round) {
-        ConnectionSample latest = connection.previousOrNull();
         return connection.requestsToldAndNoneSinceRead()
                 && connection.quietReads() >= QUIET_READS_BEFORE_CARRIED
-                && latest != null
-                && latest.state() == TcpState.ESTABLISHED
                 && connection.pushedNothing()
                 && (round + connection.fd()) % IDLE_READ_EVERY != 0;
     }

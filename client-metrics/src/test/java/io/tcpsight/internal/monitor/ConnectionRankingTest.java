@@ -48,7 +48,12 @@ class ConnectionRankingTest {
         }
         List<JudgedConnection> judged = new ArrayList<>();
         for (TrackedConnection connection : connections) {
-            judged.add(new JudgedConnection(connection, SampledConnections.latest(connection), Optional.empty()));
+            judged.add(new JudgedConnection(
+                    connection,
+                    SampledConnections.latest(connection),
+                    Optional.empty(),
+                    List.of(),
+                    connection.identity()));
         }
         Round round = new Round(judged, findings, List.of());
         List<ConnectionRanking.Ranked> all = ConnectionRanking.rank(round, Integer.MAX_VALUE);

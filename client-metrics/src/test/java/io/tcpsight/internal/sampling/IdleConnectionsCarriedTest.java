@@ -79,6 +79,15 @@ class IdleConnectionsCarriedTest {
     }
 
     @Test
+    void aConnectionItsPeerClosedIsReadEveryRound() throws Exception {
+        TrackedConnection tracked = brokerEnd();
+        tracked.requestsTold();
+        client.close(); // the broker's end in CLOSE_WAIT, nothing moving on it after the FIN's ACK
+        List<Boolean> carried = rounds(tracked, 3 + 2 * ConnectionSampler.IDLE_READ_EVERY);
+        assertFalse(carried.contains(true), "not established: " + carried);
+    }
+
+    @Test
     void aConnectionAClientPushedItsOwnFiguresOnIsReadEveryRound() throws Exception {
         TrackedConnection tracked = brokerEnd();
         tracked.requestsTold();
