@@ -17,6 +17,7 @@ import java.net.InetAddress;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -62,7 +63,6 @@ final class AgentAssembly {
                 .samplerThread("tcpsight-agent-sampler")
                 .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
                 .settings(brokerIds::requestedSettings)
-                .beforeRound(brokerIds::retainTracked)
                 .roundFindingSource(connections -> {
                     try {
                         return listeners.evaluate(settings.config, ListenerWatch.acceptedPorts(connections));
@@ -167,6 +167,11 @@ final class AgentAssembly {
     /** The Kafka settings the rules judge this broker-side connection by in a round (a test's view). */
     KafkaSettings requestedSettings(TrackedConnection connection) {
         return brokerIds.requestedSettings(connection);
+    }
+
+    /** For tests in this package: the connection a request's context reaches, as a client's push is joined to it. */
+    Optional<TrackedConnection> reachedBy(Object requestContext) {
+        return brokerIds.trackedFor(requestContext);
     }
 
     /** For tests in this package: what the registry tracks now. */

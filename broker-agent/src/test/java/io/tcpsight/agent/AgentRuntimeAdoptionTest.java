@@ -13,6 +13,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestContext;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -54,6 +55,25 @@ class AgentRuntimeAdoptionTest {
                             request(connectionId, "someone-else", new KafkaPrincipal("User", "other"), "OTHER"));
             assertEquals("late-consumer", brokerEnd.identity().clientId().orElseThrow(), "attributed once");
             assertEquals(0, runtime.adoptOpenConnections(), "nothing adopted twice");
+        }
+    }
+
+    /** Kafka closes a connection the agent adopted and named: a request that still carries its id reaches nothing. */
+    @Test
+    void aConnectionKafkaClosedIsNoLongerReachedByItsId() throws Exception {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+            RequestContext context = request(connectionId, "closing-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT");
+            runtime.hooks().request(connectionId, context);
+            assertEquals(
+                    Optional.of(find(runtime, pair.brokerSide(), pair.clientSide())),
+                    runtime.reachedBy(context),
+                    "its first request told its id");
+
+            runtime.hooks().closing(pair.brokerChannel());
+            assertEquals(Optional.empty(), runtime.reachedBy(context), "closed as Kafka closed it");
         }
     }
 

@@ -39,6 +39,11 @@ final class OpenLoopbackPair implements AutoCloseable {
         return (InetSocketAddress) accepted.getLocalAddress();
     }
 
+    /** The accepted end, as the broker's processor holds it. */
+    SocketChannel brokerChannel() {
+        return accepted;
+    }
+
     InetSocketAddress clientSide() throws IOException {
         return (InetSocketAddress) client.getLocalAddress();
     }

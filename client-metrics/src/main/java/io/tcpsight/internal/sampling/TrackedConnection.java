@@ -6,7 +6,6 @@ import io.tcpsight.internal.model.OptionalValues;
 import io.tcpsight.internal.model.PushedClientMetrics;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.UnaryOperator;
 
@@ -16,8 +15,6 @@ import java.util.function.UnaryOperator;
  * read them.
  */
 public final class TrackedConnection {
-    private static final AtomicLong LET_GO = new AtomicLong();
-
     private final int fd;
     private final long inode;
     // a field and its updater, not an AtomicReference: one object less for each of 100,000 connections
@@ -78,15 +75,6 @@ public final class TrackedConnection {
 
     void untracked() {
         tracked = false;
-        LET_GO.incrementAndGet();
-    }
-
-    /**
-     * How many tracked connections any registry of this process has let go since it started: a table kept
-     * in step with the tracked connections need be walked only when this moved.
-     */
-    public static long letGoSoFar() {
-        return LET_GO.get();
     }
 
     public int fd() {

@@ -61,6 +61,7 @@ public final class AgentRuntime implements Hooks.Receiver {
             BiConsumer<String, Throwable> failed) {
         this.registry = registry;
         this.brokerIds = brokerIds;
+        brokerIds.follow(registry);
         this.listenerByPort = listenerByPort;
         this.connecting = connecting;
         this.congestion = congestion;
@@ -162,8 +163,7 @@ public final class AgentRuntime implements Hooks.Receiver {
         int fd = TcpSockets.fileDescriptor(channel);
         TrackedConnection connection = registry.get(fd).orElse(null);
         if (connection != null) {
-            registry.release(connection);
-            brokerIds.closed(connection);
+            registry.release(connection); // the broker's tables follow the registry
         } else {
             registry.release(fd); // one the full registry refused: no longer unwatched
         }

@@ -1,10 +1,12 @@
 package io.tcpsight.agent.internal.naming;
 
 import io.tcpsight.internal.model.ClientKind;
+import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
 import io.tcpsight.internal.model.Role;
+import io.tcpsight.internal.sampling.ConnectionRegistry;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -38,9 +40,6 @@ public final class BrokerConnectionIds {
 
     static final int MOST_FOLLOWERS = 4096;
 
-    /** The count of connections let go when the tables were last walked (the sampling thread's). */
-    private long letGoWhenRetained = -1;
-
     /** @param brokerSockets the broker's own socket settings, from its config; unknown outside a broker */
     public BrokerConnectionIds(BrokerSocketSettings brokerSockets) {
         this.brokerSockets = brokerSockets;
@@ -53,9 +52,19 @@ public final class BrokerConnectionIds {
         byConnectionId.put(connectionId, broker);
         if (!connection.isTracked()) {
             // let go while it was being registered (an adopted one, claimed by a request after the sampler released
-            // it): the tables are walked only after a release, which may have come before this put
+            // it): the registry told its release before this put
             byConnectionId.remove(connectionId, broker);
         }
+    }
+
+    /**
+     * Keeps the tables in step with {@code registry}: a connection it lets go (closed as Kafka closes it, released by
+     * the sampler when its descriptor went away unseen, replaced on a reused descriptor, or forgotten) leaves them on
+     * the thread that let it go, so no round walks them.
+     */
+    public void follow(ConnectionRegistry registry) {
+        registry.onClose(this::closed);
+        registry.onForget(this::closed);
     }
 
     /**
@@ -127,6 +136,11 @@ public final class BrokerConnectionIds {
         }
     }
 
+    /** How many adopted connections wait for a request to tell their id (a test's view). */
+    int adoptedKept() {
+        return adoptedByAddresses.size();
+    }
+
     /** How many followers the table holds (a test's view of its bound). */
     int followersKept() {
         return fetchersByFollower.size();
@@ -154,7 +168,11 @@ public final class BrokerConnectionIds {
     private static final String FETCHER_PREFIX = "broker-";
 
     void adopted(InetSocketAddress local, InetSocketAddress remote, TrackedConnection connection) {
-        adoptedByAddresses.put(addressKey(local, remote), connection);
+        String key = addressKey(local, remote);
+        adoptedByAddresses.put(key, connection);
+        if (!connection.isTracked()) {
+            adoptedByAddresses.remove(key, connection); // let go since the census: its release came before this put
+        }
     }
 
     /**
@@ -185,33 +203,21 @@ public final class BrokerConnectionIds {
         return connection != null || adoptedByAddresses.isEmpty() ? connection : claimAdopted(connectionId);
     }
 
+    /** A connection its registry let go leaves the tables, whether Kafka had told its id or it was still adopted. */
     void closed(TrackedConnection connection) {
         BrokerConnection broker = brokerOf(connection);
         if (broker != null) {
             byConnectionId.computeIfPresent(broker.connectionId, (id, known) -> known == broker ? null : known);
             fetcherGone(broker);
-        }
-    }
-
-    /**
-     * Follows the registry: a connection the sampler released (its fd went away unseen) leaves the tables too.
-     * Walked only in a round after some connection was let go: a big broker's tables are walked for nothing
-     * otherwise.
-     */
-    public void retainTracked() {
-        long letGo = TrackedConnection.letGoSoFar();
-        if (letGo == letGoWhenRetained) {
             return;
         }
-        letGoWhenRetained = letGo;
-        byConnectionId.values().removeIf(connection -> {
-            if (connection.tracked.isTracked()) {
-                return false;
-            }
-            fetcherGone(connection);
-            return true;
-        });
-        adoptedByAddresses.values().removeIf(connection -> !connection.isTracked());
+        ConnectionIdentity identity = connection.identity();
+        if (!adoptedByAddresses.isEmpty()
+                && identity.local().isPresent()
+                && identity.remote().isPresent()) {
+            adoptedByAddresses.remove(
+                    addressKey(identity.local().get(), identity.remote().get()), connection);
+        }
     }
 
     /**

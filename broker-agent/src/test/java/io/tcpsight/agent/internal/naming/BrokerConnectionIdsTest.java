@@ -149,6 +149,7 @@ class BrokerConnectionIdsTest {
     @Test
     void aFollowersSecondFetcherTellsItsFirstThatTwoThreadsRunWhileItIsOpen() {
         BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        ids.follow(registry);
         TrackedConnection first = fetching(ids, 7, 50001, "broker-2-fetcher-0");
         TrackedConnection otherFollower = fetching(ids, 8, 50002, "broker-3-fetcher-0");
         TrackedConnection consumer = fetching(ids, 9, 50003, "consumer-g-1");
@@ -180,8 +181,7 @@ class BrokerConnectionIdsTest {
         TrackedConnection again = fetching(ids, 11, 50005, "broker-2-fetcher-1");
         seen(ids, "broker-2-fetcher-1", 2);
         assertEquals(2, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt());
-        registry.release(again);
-        ids.retainTracked();
+        registry.release(again.fd()); // the sampler's release: its descriptor went away unseen
         assertEquals(1, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "released unseen");
     }
 
@@ -272,6 +272,63 @@ class BrokerConnectionIdsTest {
         assertFalse(
                 ids.requestedSettings(first).produceTraffic().isPresent(),
                 "the earlier connection is not told the later one's requests");
+    }
+
+    /**
+     * Each way a registry lets a connection go takes it out of the tables at once, as the registry tells it: no round
+     * walks them, and no request reaches a connection that is gone.
+     */
+    @Test
+    void eachWayTheRegistryLetsAConnectionGoTakesItOutOfTheTables() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        ids.follow(registry);
+        TrackedConnection closedByKafka = connection(7, 50001);
+        TrackedConnection goneUnseen = connection(8, 50002);
+        TrackedConnection onAReusedFd = connection(9, 50003);
+        TrackedConnection notOurs = connection(10, 50004);
+        TrackedConnection stays = connection(11, 50005);
+        ids.registered("a-1", closedByKafka);
+        ids.registered("b-1", goneUnseen);
+        ids.registered("c-1", onAReusedFd);
+        ids.registered("d-1", notOurs);
+        ids.registered("e-1", stays);
+
+        registry.release(closedByKafka);
+        registry.release(goneUnseen.fd());
+        TrackedConnection reusing = connection(onAReusedFd.fd(), 50006);
+        registry.forget(notOurs);
+
+        assertNull(ids.find("a-1"), "closed as Kafka closed it");
+        assertNull(ids.find("b-1"), "released by the sampler, its descriptor gone");
+        assertNull(ids.find("c-1"), "replaced on its reused descriptor");
+        assertNull(ids.find("d-1"), "forgotten");
+        assertSame(stays, ids.find("e-1").tracked, "the one still open stays");
+        ids.registered("c-2", reusing);
+        assertSame(reusing, ids.find("c-2").tracked, "the socket on the reused descriptor is its own");
+    }
+
+    /** An adopted connection let go before a request told its id, or while it was being adopted, is never reached. */
+    @Test
+    void anAdoptedConnectionLetGoIsNotReachedByALaterRequest() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        ids.follow(registry);
+        TrackedConnection adopted = connection(11, 50005);
+        ids.adopted(LISTENER, new InetSocketAddress("127.0.0.1", 50005), adopted);
+        assertEquals(1, ids.adoptedKept());
+        registry.release(adopted.fd());
+        assertEquals(0, ids.adoptedKept(), "released before any request: not kept for one");
+        assertNull(ids.find("127.0.0.1:9092-127.0.0.1:50005-0-3"), "released before any request");
+
+        TrackedConnection letGoFirst = connection(12, 50006);
+        registry.release(letGoFirst.fd()); // the census saw it, then it closed before it was adopted
+        ids.adopted(LISTENER, new InetSocketAddress("127.0.0.1", 50006), letGoFirst);
+        assertEquals(0, ids.adoptedKept(), "let go before it was adopted: not kept");
+        assertNull(ids.find("127.0.0.1:9092-127.0.0.1:50006-0-4"), "let go before it was adopted");
+
+        TrackedConnection registeredLate = connection(13, 50007);
+        registry.release(registeredLate);
+        ids.registered("f-1", registeredLate);
+        assertNull(ids.find("f-1"), "let go before Kafka's id for it was registered");
     }
 
     @Test
