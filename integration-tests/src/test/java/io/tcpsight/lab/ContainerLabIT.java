@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -163,12 +165,28 @@ class ContainerLabIT {
             double connectionsBefore = metric(consumer.metrics(), "consumer-metrics", "connection-creation-total");
 
             kafka.hostProxy().toxics().resetPeer("reset", ToxicDirection.DOWNSTREAM, 0);
-            List<Future<RecordMetadata>> sends = new ArrayList<>();
-            for (int i = records / 2; i < records; i++) {
-                sends.add(producer.send(new ProducerRecord<>("resets", "record-" + i))); // buffered and retried
+            // sent on a thread of their own, so the resets end on time whatever a send does: a producer that finds
+            // every broker it knows in its reconnect backoff rebootstraps (metadata.recovery.strategy=rebootstrap, the
+            // default since Kafka 4.0), and then each send waits up to max.block.ms for the topic's metadata, which
+            // the resets hold off. In one fresh clone the sends, on the test's thread, so waited until the test's
+            // bound with the resets still in place, the producer reconnecting to its bootstrap address every second;
+            // a pause of 2 s after the first send does the same every time (docs/lab.md)
+            List<Future<RecordMetadata>> sends;
+            ExecutorService sender = Executors.newSingleThreadExecutor();
+            try {
+                Future<List<Future<RecordMetadata>>> sending = sender.submit(() -> {
+                    List<Future<RecordMetadata>> sent = new ArrayList<>();
+                    for (int i = records / 2; i < records; i++) {
+                        sent.add(producer.send(new ProducerRecord<>("resets", "record-" + i))); // buffered and retried
+                    }
+                    return sent;
+                });
+                received += drain(consumer, seen, 3000);
+                kafka.hostProxy().toxics().get("reset").remove();
+                sends = sending.get(60, TimeUnit.SECONDS);
+            } finally {
+                sender.shutdownNow();
             }
-            received += drain(consumer, seen, 3000);
-            kafka.hostProxy().toxics().get("reset").remove();
 
             awaitAcknowledged(producer, sends, "resets");
             long deadline = System.nanoTime() + 60_000_000_000L;
