@@ -174,6 +174,11 @@ final class AgentAssembly {
         return brokerIds.trackedFor(requestContext);
     }
 
+    /** For tests in this package: lets the connection on {@code fd} go as the sampler does when its descriptor went away. */
+    void releaseAsTheSamplerDoes(int fd) {
+        observation.registry().release(fd);
+    }
+
     /** For tests in this package: what the registry tracks now. */
     List<TrackedConnection> tracked() {
         return observation.registry().connections();

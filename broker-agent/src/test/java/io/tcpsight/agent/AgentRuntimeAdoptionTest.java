@@ -77,6 +77,23 @@ class AgentRuntimeAdoptionTest {
         }
     }
 
+    /** The sampler lets a connection go whose descriptor went away unseen: its id reaches nothing from then on. */
+    @Test
+    void aConnectionTheSamplerLetGoIsNoLongerReachedByItsId() throws Exception {
+        try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+            RequestContext context = request(connectionId, "vanishing-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT");
+            runtime.hooks().request(connectionId, context);
+            TrackedConnection brokerEnd = find(runtime, pair.brokerSide(), pair.clientSide());
+            assertEquals(Optional.of(brokerEnd), runtime.reachedBy(context), "its first request told its id");
+
+            runtime.releaseAsTheSamplerDoes(brokerEnd.fd());
+            assertEquals(Optional.empty(), runtime.reachedBy(context), "let go by the sampler");
+        }
+    }
+
     private static TrackedConnection find(AgentAssembly runtime, InetSocketAddress local, InetSocketAddress remote) {
         return runtime.tracked().stream()
                 .filter(connection -> connection.identity().local().equals(Optional.of(local))
