@@ -63,14 +63,7 @@ class AgentRuntimeAdoptionTest {
     void aConnectionKafkaClosedIsNoLongerReachedByItsId() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
             AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
-            runtime.adoptOpenConnections();
-            String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
-            RequestContext context = request(connectionId, "closing-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT");
-            runtime.hooks().request(connectionId, context);
-            assertEquals(
-                    Optional.of(find(runtime, pair.brokerSide(), pair.clientSide())),
-                    runtime.reachedBy(context),
-                    "its first request told its id");
+            RequestContext context = namedByARequest(runtime, pair, "closing-consumer");
 
             runtime.hooks().closing(pair.brokerChannel());
             assertEquals(Optional.empty(), runtime.reachedBy(context), "closed as Kafka closed it");
@@ -82,16 +75,26 @@ class AgentRuntimeAdoptionTest {
     void aConnectionTheSamplerLetGoIsNoLongerReachedByItsId() throws Exception {
         try (OpenLoopbackPair pair = OpenLoopbackPair.open()) {
             AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
-            runtime.adoptOpenConnections();
-            String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
-            RequestContext context = request(connectionId, "vanishing-consumer", KafkaPrincipal.ANONYMOUS, "PLAINTEXT");
-            runtime.hooks().request(connectionId, context);
-            TrackedConnection brokerEnd = find(runtime, pair.brokerSide(), pair.clientSide());
-            assertEquals(Optional.of(brokerEnd), runtime.reachedBy(context), "its first request told its id");
+            RequestContext context = namedByARequest(runtime, pair, "vanishing-consumer");
 
-            runtime.releaseAsTheSamplerDoes(brokerEnd.fd());
+            runtime.releaseAsTheSamplerDoes(
+                    find(runtime, pair.brokerSide(), pair.clientSide()).fd());
             assertEquals(Optional.empty(), runtime.reachedBy(context), "let go by the sampler");
         }
+    }
+
+    /** The pair adopted, its broker end's id told by a request from {@code clientId}: that request's context. */
+    private static RequestContext namedByARequest(AgentAssembly runtime, OpenLoopbackPair pair, String clientId)
+            throws Exception {
+        runtime.adoptOpenConnections();
+        String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + "-2-7";
+        RequestContext context = request(connectionId, clientId, KafkaPrincipal.ANONYMOUS, "PLAINTEXT");
+        runtime.hooks().request(connectionId, context);
+        assertEquals(
+                Optional.of(find(runtime, pair.brokerSide(), pair.clientSide())),
+                runtime.reachedBy(context),
+                "its first request told its id");
+        return context;
     }
 
     private static TrackedConnection find(AgentAssembly runtime, InetSocketAddress local, InetSocketAddress remote) {
