@@ -466,33 +466,21 @@ class CpuThrottledLabIT {
     private static final class BrokerThreads {
         private BrokerThreads() {}
 
-        /**
-         * Summed over the threads of {@code pid}, in ns: the time they ran, the time they waited for a CPU (schedstat's
-         * first two fields), and the time its JIT compiler threads ran.
-         */
-        static long[] read(long pid) throws IOException {
-            long ran = 0;
+        /** The time the threads of {@code pid} waited for a CPU (ns, schedstat's second field), summed. */
+        static long waited(long pid) throws IOException {
             long waited = 0;
-            long compiled = 0;
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
                 for (Path task : tasks) {
                     try {
-                        String[] times = Files.readString(task.resolve("schedstat"))
+                        waited += Long.parseLong(Files.readString(task.resolve("schedstat"))
                                 .trim()
-                                .split(" ");
-                        long running = Long.parseLong(times[0]);
-                        ran += running;
-                        waited += Long.parseLong(times[1]);
-                        String name = Files.readString(task.resolve("comm")).trim();
-                        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                            compiled += running;
-                        }
+                                .split(" ")[1]);
                     } catch (IOException gone) {
                         // a thread that ended since the listing
                     }
                 }
             }
-            return new long[] {ran, waited, compiled};
+            return waited;
         }
 
         /** The time each JIT compiler thread of {@code pid} has run (ns), by thread id. */
@@ -617,8 +605,11 @@ class CpuThrottledLabIT {
             for (int i = 1; i < Math.min(cpu.length, 9); i++) {
                 all += Long.parseLong(cpu[i]);
             }
-            long[] threads = BrokerThreads.read(pid);
-            return new long[] {now, idle, all, threads[1], threads[2]};
+            long compiled = 0;
+            for (long ran : BrokerThreads.compilers(pid).values()) {
+                compiled += ran;
+            }
+            return new long[] {now, idle, all, BrokerThreads.waited(pid), compiled};
         }
 
         @Override
