@@ -51,8 +51,8 @@ public final class LaneOrder implements ClassOrderer {
             Map.entry("io.tcpsight.lab.KernelLabIT", 39),
             Map.entry("io.tcpsight.agent.LibraryZooIT", 33),
             Map.entry("io.tcpsight.connect.PluginOnAZeroMsLineLabIT", 26),
-            // measured alone (2026-12-02), not yet in a fresh clone
-            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerRoundsLabIT", 75));
+            // in a fresh clone of `0927c70` (2026-12-02)
+            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerRoundsLabIT", 64));
 
     /**
      * Runs its releases on threads of its own, several at once, which take the host's two CPUs:
