@@ -8,6 +8,7 @@ import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
 import io.tcpsight.internal.model.OwnerKnownBy;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
+import io.tcpsight.internal.monitor.JudgedConnection;
 import io.tcpsight.internal.sampling.CensusTracker;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
 import io.tcpsight.internal.sampling.TrackedConnection;
@@ -19,15 +20,27 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Judges the connections a Kafka client with the user's config opened from this process: found
- * by the process census, sampled once through TCP_INFO, and run through the same connection
- * rules the agent and the plugin use, with the user's settings. One finding per rule and broker.
+ * by the process census, sampled through TCP_INFO, and run through the same connection rules the
+ * agent and the plugin use, with the user's settings. One finding per rule and broker. A round
+ * samples every such connection; a second round gives each the interval between the two, which
+ * the rules that judge a flow read.
  */
 final class ClientConnectionJudge {
-    private ClientConnectionJudge() {}
+    private final CensusTracker census;
+    private final ConnectionMonitor monitor;
+    private final FindingsBoard board;
 
+    private ClientConnectionJudge(CensusTracker census, ConnectionMonitor monitor, FindingsBoard board) {
+        this.census = census;
+        this.monitor = monitor;
+        this.board = board;
+    }
+
+    /** One round over the client's connections now open, each judged with {@code settings}. */
     static List<Finding> judge(
             Map<InetSocketAddress, String> nodeIds,
             DoctorClient client,
@@ -35,10 +48,25 @@ final class ClientConnectionJudge {
             KernelFacts kernel,
             TcpsightConfig config)
             throws IOException {
+        ClientConnectionJudge judge = watching(nodeIds, client, connection -> settings, kernel, config);
+        judge.round();
+        return judge.findings();
+    }
+
+    /**
+     * Watches the connections of this process to the brokers in {@code nodeIds}, each named by its
+     * broker's node id and as {@code client}'s, judged with the settings {@code settings} gives it
+     * in each round; no round yet.
+     */
+    static ClientConnectionJudge watching(
+            Map<InetSocketAddress, String> nodeIds,
+            DoctorClient client,
+            Function<TrackedConnection, KafkaSettings> settings,
+            KernelFacts kernel,
+            TcpsightConfig config) {
         ConnectionRegistry registry = new ConnectionRegistry(1024);
         FindingsBoard board = new FindingsBoard(Long.MAX_VALUE, finding -> {});
-        ConnectionMonitor monitor =
-                new ConnectionMonitor(registry, config, connection -> settings, () -> kernel, board);
+        ConnectionMonitor monitor = new ConnectionMonitor(registry, config, settings, () -> kernel, board);
         Map<String, String> byAddress = new HashMap<>();
         nodeIds.forEach((address, node) -> byAddress.put(ConnectionIdentity.address(address), node));
         monitor.addNamer(sampled -> {
@@ -60,8 +88,22 @@ final class ClientConnectionJudge {
                 // is the only Kafka client the doctor runs while it judges, so every socket to the brokers is its own
                 socket -> client.named(CensusTracker.clientIdentity(socket, null))
                         .ownerKnownBy(OwnerKnownBy.SOLE_CLIENT));
+        return new ClientConnectionJudge(census, monitor, board);
+    }
+
+    /** Finds the client's connections open now and samples and judges each. */
+    void round() throws IOException {
         census.refresh();
         monitor.round();
+    }
+
+    /** The connections the latest round sampled and judged. */
+    List<TrackedConnection> lastConnections() {
+        return JudgedConnection.connections(monitor.lastRound().connections());
+    }
+
+    /** The latest round's findings, one per rule and broker. */
+    List<Finding> findings() {
         Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();
         for (Finding finding : board.current()) {
             onePerRuleAndBroker.putIfAbsent(

@@ -42,6 +42,9 @@ final class ClusterSurvey {
     /** Findings made while gathering: unanswered bootstraps, and the client's own connections. */
     final List<Finding> findings = new ArrayList<>();
 
+    /** Each broker's address -> its node id, as the cluster described itself; empty where it did not answer. */
+    final Map<InetSocketAddress, String> nodeIds = new LinkedHashMap<>();
+
     int partitionsPerBroker = 1;
 
     private ClusterSurvey() {}
@@ -80,7 +83,7 @@ final class ClusterSurvey {
                 survey.probeBootstrapOnly(bootstrap, named, reason, timeout);
             }
             nodes.sort(Comparator.comparingInt(Node::id));
-            Map<InetSocketAddress, String> nodeIds = new LinkedHashMap<>();
+            Map<InetSocketAddress, String> nodeIds = survey.nodeIds;
             for (Node node : nodes) {
                 InetSocketAddress address = new InetSocketAddress(node.host(), node.port());
                 nodeIds.put(address, node.idString());

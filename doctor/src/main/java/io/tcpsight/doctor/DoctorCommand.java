@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.AppInfoParser;
 import picocli.CommandLine.Command;
@@ -265,8 +266,15 @@ final class DoctorCommand implements Callable<Integer> {
                         path, survey.partitionsPerBroker, survey.brokers.size(), kernel, config))
                 .orElse(null);
         boolean probing = recommendation != null && probeTopic != null;
-        List<ThroughputProbe.Result> probe = probing ? probe(client, recommendation) : List.of();
-        List<ThroughputProbe.Result> writes = probing && writeAllowed ? write(client, recommendation) : List.of();
+        boolean producer = role.role() == ClientRole.PRODUCER;
+        // a producer's config is measured by what it writes: reading the topic would measure a consumer's settings
+        List<ThroughputProbe.Result> probe = probing && !producer ? probe(client, recommendation) : List.of();
+        WriteProbe.Measured writes = probing && writeAllowed
+                ? write(
+                        client,
+                        recommendation,
+                        producer ? variant -> ownConnectionJudge(client, variant, survey, kernel, config) : null)
+                : WriteProbe.Measured.NOTHING;
         return DoctorReport.builder(bootstrap)
                 .targetNote(note)
                 .host(host)
@@ -281,7 +289,10 @@ final class DoctorCommand implements Callable<Integer> {
                                 + "; judged " + role.why())
                 .sizing(config.get(TcpsightConfig.TARGET_THROUGHPUT_MBIT), recommendation)
                 .clientPath(role.role().label(), clientPath.orElse(null))
-                .probe(probeTopic, probe)
+                .probe(
+                        probeTopic,
+                        probe,
+                        probing && producer ? "not measured: a producer's config is measured by what it writes" : "")
                 .writeProbe(
                         writes,
                         probing && !writeAllowed
@@ -301,14 +312,38 @@ final class DoctorCommand implements Callable<Integer> {
                 err);
     }
 
-    private List<ThroughputProbe.Result> write(Properties client, BdpSettings.Recommendation recommendation) {
+    private WriteProbe.Measured write(
+            Properties client,
+            BdpSettings.Recommendation recommendation,
+            Function<ThroughputProbe.Variant, ProducerConnectionJudge> ownConnection) {
         err.println("tcpsight doctor: writing to " + probeTopic + " for " + probeSeconds + " s per variant");
         return WriteProbe.run(
                 client,
                 probeTopic,
                 WriteProbe.variants(recommendation.producer()),
                 Duration.ofSeconds(probeSeconds),
-                err);
+                err,
+                ownConnection);
+    }
+
+    /**
+     * A write variant's producer judged on its own connection as the agent judges a producer, with
+     * the settings it ran with: named by the probe's client.id, which is what runs, and answered in
+     * the user's library's keys.
+     */
+    private ProducerConnectionJudge ownConnectionJudge(
+            Properties client,
+            ThroughputProbe.Variant variant,
+            ClusterSurvey survey,
+            KernelFacts kernel,
+            TcpsightConfig config) {
+        return new ProducerConnectionJudge(
+                survey.nodeIds,
+                DoctorClient.of(WriteProbe.CLIENT_ID, library, ClientRole.PRODUCER),
+                KafkaSettings.fromClientConfig(
+                        toMap(WriteProbe.producerConfig(client, variant)), ClientRole.PRODUCER.kind()),
+                kernel,
+                config);
     }
 
     /** The client settings the report shows as judged. */

@@ -18,7 +18,10 @@ import java.util.Optional;
  * @param clientRole "producer" or "consumer": what the config was judged as
  * @param clientPath the limits the client with the judged config meets on the slowest broker's path, in order, and
  *     the rate after all their remedies; empty when no broker answered
+ * @param probeNote why consume throughput was not measured, or empty
  * @param writeProbeNote why produce throughput was not measured, or empty
+ * @param writeProbeOwnConnections each write variant's own connection judged as the agent judges a producer, in the
+ *     order of {@code writeProbe} (a producer's config only; else empty)
  */
 record DoctorReport(
         String target,
@@ -34,8 +37,10 @@ record DoctorReport(
         Optional<ExpectedRate> clientPath,
         String probeTopic,
         List<ThroughputProbe.Result> probe,
+        String probeNote,
         List<ThroughputProbe.Result> writeProbe,
         String writeProbeNote,
+        List<WriteProbe.OwnConnection> writeProbeOwnConnections,
         List<Finding> findings) {
 
     static Builder builder(String target) {
@@ -57,8 +62,10 @@ record DoctorReport(
         private ExpectedRate clientPath;
         private String probeTopic;
         private List<ThroughputProbe.Result> probe = List.of();
+        private String probeNote = "";
         private List<ThroughputProbe.Result> writeProbe = List.of();
         private String writeProbeNote = "";
+        private List<WriteProbe.OwnConnection> writeProbeOwnConnections = List.of();
         private List<Finding> findings = List.of();
 
         private Builder(String target) {
@@ -99,15 +106,17 @@ record DoctorReport(
             return this;
         }
 
-        Builder probe(String topic, List<ThroughputProbe.Result> results) {
+        Builder probe(String topic, List<ThroughputProbe.Result> results, String note) {
             this.probeTopic = topic;
             this.probe = results;
+            this.probeNote = note;
             return this;
         }
 
-        Builder writeProbe(List<ThroughputProbe.Result> results, String note) {
-            this.writeProbe = results;
+        Builder writeProbe(WriteProbe.Measured measured, String note) {
+            this.writeProbe = measured.results();
             this.writeProbeNote = note;
+            this.writeProbeOwnConnections = measured.ownConnections();
             return this;
         }
 
@@ -131,8 +140,10 @@ record DoctorReport(
                     Optional.ofNullable(clientPath),
                     probeTopic,
                     probe,
+                    probeNote,
                     writeProbe,
                     writeProbeNote,
+                    writeProbeOwnConnections,
                     findings);
         }
     }

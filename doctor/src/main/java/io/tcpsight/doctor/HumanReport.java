@@ -31,6 +31,9 @@ final class HumanReport {
         if (report.probeTopic() != null) {
             out.println(
                     "== consume throughput of topic " + report.probeTopic() + ", one run per variant, in this order");
+            if (!report.probeNote().isEmpty()) {
+                out.println("  " + report.probeNote());
+            }
             for (ThroughputProbe.Result result : report.probe()) {
                 out.println("  " + result.describe());
             }
@@ -43,6 +46,7 @@ final class HumanReport {
             for (ThroughputProbe.Result result : report.writeProbe()) {
                 out.println("  " + result.describe());
             }
+            ownConnections(report, out);
             out.println();
         }
         findings(report.findings(), out);
@@ -248,15 +252,7 @@ final class HumanReport {
                     continue;
                 }
                 out.println();
-                out.println(severity.label().toUpperCase(Locale.ROOT) + "  "
-                        + finding.rule().id() + "  [" + finding.connection().describe() + "]");
-                out.println("  evidence: "
-                        + finding.evidence().stream().map(Evidence::describe).collect(Collectors.joining(", ")));
-                out.println("  fix:      "
-                        + finding.remedy().settings().stream()
-                                .map(Setting::describe)
-                                .collect(Collectors.joining(", ")));
-                out.println("  why:      " + finding.remedy().why());
+                finding(finding, "", out);
             }
         }
         out.println();
@@ -264,6 +260,44 @@ final class HumanReport {
                 critical + warn == 0
                         ? "healthy: nothing to change (exit 0)"
                         : (critical + warn) + " finding(s) to act on (exit 1)");
+    }
+
+    /** One finding: its severity, rule and connection, then its evidence, fix and why, each line after {@code indent}. */
+    private static void finding(Finding finding, String indent, PrintStream out) {
+        out.println(indent + finding.severity().label().toUpperCase(Locale.ROOT) + "  "
+                + finding.rule().id() + "  [" + finding.connection().describe() + "]");
+        out.println(indent + "  evidence: "
+                + finding.evidence().stream().map(Evidence::describe).collect(Collectors.joining(", ")));
+        out.println(indent + "  fix:      "
+                + finding.remedy().settings().stream().map(Setting::describe).collect(Collectors.joining(", ")));
+        out.println(indent + "  why:      " + finding.remedy().why());
+    }
+
+    /**
+     * Each write variant's own connection as the agent judges a producer (its own metrics beside
+     * TCP_INFO): what the producer met, measured rather than worked out from its config; for the
+     * recommendation, what still holds it where it falls short.
+     */
+    private static void ownConnections(DoctorReport report, PrintStream out) {
+        for (int i = 0;
+                i < report.writeProbeOwnConnections().size()
+                        && i < report.writeProbe().size();
+                i++) {
+            String variant = report.writeProbe().get(i).variant().label();
+            WriteProbe.OwnConnection judged = report.writeProbeOwnConnections().get(i);
+            if (!judged.note().isEmpty()) {
+                out.println("  " + variant + ", its own connection: " + judged.note());
+                continue;
+            }
+            List<Finding> actionable = judged.findings().stream()
+                    .filter(finding -> finding.severity() != Severity.INFO)
+                    .collect(Collectors.toList());
+            out.println("  " + variant + ", its own connection judged as the agent judges a producer: "
+                    + (actionable.isEmpty() ? "nothing to change" : actionable.size() + " finding(s)"));
+            for (Finding finding : actionable) {
+                finding(finding, "    ", out);
+            }
+        }
     }
 
     private static long count(List<Finding> findings, Severity severity) {

@@ -1,6 +1,8 @@
 package io.tcpsight.doctor;
 
+import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.tuning.ProducerSizing;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,10 +13,13 @@ import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -29,28 +34,109 @@ final class WriteProbe {
     /** The size of every probe record's value, as the notes' worked examples assume. */
     static final int RECORD_BYTES = 1000;
 
+    /** The probe's producer's client.id: a finding on its connection names what ran. */
+    static final String CLIENT_ID = "tcpsight-doctor-write-probe";
+
+    /** The user's producer settings as they are, the first variant. */
+    static final ThroughputProbe.Variant AS_CONFIGURED =
+            new ThroughputProbe.Variant("producer as configured (Kafka's defaults where unset)", Map.of());
+
     private WriteProbe() {}
 
     static List<ThroughputProbe.Variant> variants(ProducerSizing sizing) {
         return List.of(
-                new ThroughputProbe.Variant("producer as configured (Kafka's defaults where unset)", Map.of()),
+                AS_CONFIGURED,
                 new ThroughputProbe.Variant(
                         "tcpsight recommendation (batch.size " + sizing.batchBytes() / 1024 + " KiB, linger.ms "
                                 + ProducerSizing.LINGER_MS + ", send.buffer.bytes -1)",
                         sizing.clientSettings()));
     }
 
-    static List<ThroughputProbe.Result> run(
+    /**
+     * What the probe measured: each variant's rate, and what each variant's own connection showed,
+     * judged as the agent judges a producer.
+     *
+     * @param ownConnections each variant's judgement, in the order of {@code results}; empty where none was judged
+     */
+    record Measured(List<ThroughputProbe.Result> results, List<OwnConnection> ownConnections) {
+        static final Measured NOTHING = new Measured(List.of(), List.of());
+    }
+
+    /**
+     * One variant's own connection, judged as the agent judges a producer.
+     *
+     * @param findings what the rules found on it
+     * @param note why it was not judged; empty where it was
+     */
+    record OwnConnection(List<Finding> findings, String note) {}
+
+    /**
+     * Runs each variant in turn; each one's own connection is judged by the judge {@code judges}
+     * gives for it (null: none judged) over the variant's time after its first quarter, past the
+     * flow's ramp.
+     */
+    static Measured run(
             Properties clientConfig,
             String topic,
             List<ThroughputProbe.Variant> variants,
             Duration each,
-            PrintStream progress) {
+            PrintStream progress,
+            Function<ThroughputProbe.Variant, ProducerConnectionJudge> judges) {
         List<ThroughputProbe.Result> results = new ArrayList<>();
+        List<OwnConnection> ownConnections = new ArrayList<>();
         for (ThroughputProbe.Variant variant : variants) {
-            results.add(runOne(clientConfig, topic, variant, each, progress));
+            Judged judged = judges == null ? null : new Judged(judges.apply(variant));
+            results.add(runOne(clientConfig, topic, variant, each, progress, judged));
+            if (judged != null) {
+                ownConnections.add(new OwnConnection(judged.findings, judged.note));
+            }
         }
-        return results;
+        return new Measured(results, ownConnections);
+    }
+
+    /** The judgement of one variant's own connection, as it went. */
+    private static final class Judged {
+        final ProducerConnectionJudge judge;
+        List<Finding> findings = List.of();
+        String note;
+        private boolean started;
+
+        Judged(ProducerConnectionJudge judge) {
+            this.judge = judge;
+            this.note = "not judged: the probe ended before its first quarter";
+        }
+
+        void start(KafkaProducer<?, ?> producer) {
+            try {
+                feed(producer);
+                judge.start();
+                started = true;
+            } catch (IOException | RuntimeException failed) {
+                note = "not judged: its connections could not be read (" + failed + ")";
+            }
+        }
+
+        void end(KafkaProducer<?, ?> producer) {
+            if (!started) {
+                return;
+            }
+            try {
+                feed(producer);
+                findings = judge.judge();
+                note = "";
+            } catch (IOException | RuntimeException failed) {
+                note = "not judged: its connections could not be read (" + failed + ")";
+            }
+        }
+
+        /** The producer's metrics as it has them now, into the judge's counts (a broker's appear once it connects). */
+        private void feed(KafkaProducer<?, ?> producer) {
+            for (Metric metric : producer.metrics().values()) {
+                if (metric instanceof KafkaMetric) {
+                    judge.counts().metric((KafkaMetric) metric);
+                }
+            }
+        }
     }
 
     /** The client config's producer keys (connection, security, and any producer setting it has). */
@@ -62,7 +148,7 @@ final class WriteProbe {
             }
         }
         config.putAll(variant.overrides());
-        config.setProperty(ProducerConfig.CLIENT_ID_CONFIG, "tcpsight-doctor-write-probe");
+        config.setProperty(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID);
         config.setProperty(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         config.setProperty(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         return config;
@@ -73,7 +159,8 @@ final class WriteProbe {
             String topic,
             ThroughputProbe.Variant variant,
             Duration limit,
-            PrintStream progress) {
+            PrintStream progress,
+            Judged judged) {
         byte[] value = new byte[RECORD_BYTES];
         SplittableRandom random = new SplittableRandom(RECORD_BYTES);
         for (int i = 0; i < value.length; i++) {
@@ -93,9 +180,14 @@ final class WriteProbe {
             }
             long start = System.nanoTime();
             long deadline = start + limit.toNanos();
+            long judgedFrom = judged == null ? Long.MAX_VALUE : start + limit.toNanos() / 4;
             long nextProgress = start + 1_000_000_000L;
             long now = start;
             while (now < deadline && failure.get() == null) {
+                if (now >= judgedFrom) {
+                    judged.start(producer);
+                    judgedFrom = Long.MAX_VALUE;
+                }
                 producer.send(new ProducerRecord<>(topic, value), (metadata, failed) -> {
                     if (failed == null) {
                         acknowledged.incrementAndGet();
@@ -115,6 +207,9 @@ final class WriteProbe {
                 }
             }
             ThroughputProbe.Result result = result(variant, acknowledged.get(), System.nanoTime() - start);
+            if (judged != null && judgedFrom == Long.MAX_VALUE) {
+                judged.end(producer);
+            }
             if (failure.get() != null) {
                 throw new IllegalStateException(
                         "writing to topic " + topic + " failed: "

@@ -126,8 +126,10 @@ class HumanReportTest {
                 .host(HostTcpFacts.read(proc))
                 .client(configured, "test")
                 .sizing(200, BdpSettings.recommend(new BdpSettings.Input(100_000, 25e6, 4, null, null, 1024)))
-                .probe("orders", List.of())
-                .writeProbe(List.of(), "not measured: on a named cluster the probe writes only with --probe-write")
+                .probe("orders", List.of(), "")
+                .writeProbe(
+                        WriteProbe.Measured.NOTHING,
+                        "not measured: on a named cluster the probe writes only with --probe-write")
                 .findings(List.of())
                 .build();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

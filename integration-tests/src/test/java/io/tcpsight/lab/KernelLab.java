@@ -272,6 +272,11 @@ public final class KernelLab implements AutoCloseable {
         return track(LabProcess.start(serverNamespace + "-" + name, inNamespaceCommand(serverNamespace, command)));
     }
 
+    /** {@code command} as it runs on the client side: in the client's namespace, or as it is where the client has none. */
+    public List<String> onClientSide(List<String> command) {
+        return inNamespaceCommand(clientNamespace, command);
+    }
+
     /** Starts a command on the client side (its namespace, or this JVM's); the lab stops it on close. */
     public LabProcess execInClient(String name, List<String> command) throws IOException {
         return track(

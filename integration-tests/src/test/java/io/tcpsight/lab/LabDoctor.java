@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /** Runs `tcpsight doctor` (or another of its commands) with the unzipped distribution's bin/tcpsight, as an operator would, and keeps what it printed. */
 public final class LabDoctor {
@@ -29,13 +30,29 @@ public final class LabDoctor {
         return command(timeout, doctor.toArray(new String[0]));
     }
 
+    /**
+     * `tcpsight doctor ARGS...` on the lab's client side: in the client's namespace where it has one,
+     * so that the client host's sysctls are the namespace's own, which the test may change.
+     */
+    public static Run runOnClientSide(KernelLab lab, Duration timeout, String... args)
+            throws IOException, InterruptedException {
+        List<String> doctor = new ArrayList<>(List.of("doctor"));
+        doctor.addAll(List.of(args));
+        return command(lab::onClientSide, timeout, doctor.toArray(new String[0]));
+    }
+
     /** `tcpsight COMMAND ARGS...`, e.g. {@code attach PID port=9464}. */
     public static Run command(Duration timeout, String... args) throws IOException, InterruptedException {
+        return command(command -> command, timeout, args);
+    }
+
+    private static Run command(UnaryOperator<List<String>> where, Duration timeout, String... args)
+            throws IOException, InterruptedException {
         LabPrerequisites.requireDoctor();
         // as the docs run it: the distribution's launcher, on the Java JAVA_HOME names (the lab's own)
         List<String> command = new ArrayList<>(List.of(LabPaths.doctorLauncher().toString()));
         command.addAll(List.of(args));
-        return process("tcpsight " + String.join(" ", args), command, timeout, environment -> {
+        return process("tcpsight " + String.join(" ", args), where.apply(command), timeout, environment -> {
             environment.put("JAVA_HOME", System.getProperty("java.home"));
             environment.remove("TCPSIGHT_JAVA_OPTS");
         });

@@ -150,6 +150,16 @@ public final class TrackedConnection {
         return sample == null ? OptionalLong.empty() : sample.intervalStartNanos();
     }
 
+    /**
+     * The interval that ended at the latest sample: what this socket moved since the one before,
+     * for a component that ties counts kept elsewhere (a client's own metrics) to the socket that
+     * carried them; empty before two samples.
+     */
+    public Optional<IntervalStats> latestInterval() {
+        ConnectionSample sample = latest;
+        return sample == null ? Optional.empty() : sample.interval();
+    }
+
     ConnectionSample previousOrNull() {
         return latest;
     }
