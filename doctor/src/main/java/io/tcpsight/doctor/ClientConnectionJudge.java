@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Judges the connections a Kafka client with the user's config opened from this process: found
@@ -104,15 +105,29 @@ final class ClientConnectionJudge {
 
     /** The latest round's findings, one per rule and broker. */
     List<Finding> findings() {
+        return findings(identity -> false);
+    }
+
+    /**
+     * The latest round's findings, one per rule and broker: where a rule fired on more than one
+     * socket to a broker, on the first {@code preferred} names (the one that carried the flow, not
+     * a bootstrap socket beside it), else on the first found.
+     */
+    List<Finding> findings(Predicate<ConnectionIdentity> preferred) {
         Map<String, Finding> onePerRuleAndBroker = new LinkedHashMap<>();
-        for (Finding finding : board.current()) {
-            onePerRuleAndBroker.putIfAbsent(
-                    finding.rule().id() + " "
-                            + finding.connection()
-                                    .remote()
-                                    .map(ConnectionIdentity::address)
-                                    .orElse(null),
-                    finding);
+        for (boolean preferredPass : new boolean[] {true, false}) {
+            for (Finding finding : board.current()) {
+                if (preferredPass && !preferred.test(finding.connection())) {
+                    continue;
+                }
+                onePerRuleAndBroker.putIfAbsent(
+                        finding.rule().id() + " "
+                                + finding.connection()
+                                        .remote()
+                                        .map(ConnectionIdentity::address)
+                                        .orElse(null),
+                        finding);
+            }
         }
         return new ArrayList<>(onePerRuleAndBroker.values());
     }

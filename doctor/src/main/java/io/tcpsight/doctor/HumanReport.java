@@ -292,7 +292,8 @@ final class HumanReport {
             List<Finding> actionable = judged.findings().stream()
                     .filter(finding -> finding.severity() != Severity.INFO)
                     .collect(Collectors.toList());
-            out.println("  " + variant + ", its own connection judged as the agent judges a producer: "
+            out.println("  " + variant + ", its own connection judged as the agent judges a producer ("
+                    + judged.requests() + " requests over its last three quarters): "
                     + (actionable.isEmpty() ? "nothing to change" : actionable.size() + " finding(s)"));
             for (Finding finding : actionable) {
                 finding(finding, "    ", out);

@@ -10,6 +10,7 @@ import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +30,8 @@ final class ProducerConnectionJudge {
     private final ProducerRequestCounts counts = new ProducerRequestCounts();
     private final KafkaSettings settings;
     private final ClientConnectionJudge judge;
+    /** The sockets the round under way gave a broker's counts to: the monitor's own thread, this one. */
+    private final Map<TrackedConnection, ProduceTraffic> attributed = new LinkedHashMap<>();
 
     ProducerConnectionJudge(
             Map<InetSocketAddress, String> nodeIds,
@@ -53,10 +56,23 @@ final class ProducerConnectionJudge {
         round();
     }
 
+    /**
+     * What the round at the interval's end found, and on what: the findings (where a rule fires on
+     * both sockets to a broker, the one that carried its counts), and the requests and sockets the
+     * broker's counts were judged on. No socket carried them: nothing of the flow was judged.
+     */
+    record Judgement(List<Finding> findings, long requests, int connections) {}
+
     /** The interval's end: what the producer sent since {@link #start}, judged on the socket that carried it. */
-    List<Finding> judge() throws IOException {
+    Judgement judge() throws IOException {
         round();
-        return judge.findings();
+        long requests =
+                attributed.values().stream().mapToLong(ProduceTraffic::requests).sum();
+        // a socket is its local address: the findings name the identity the round judged, the same socket's
+        List<Finding> findings = judge.findings(identity -> identity.local().isPresent()
+                && attributed.keySet().stream().anyMatch(connection -> identity.local()
+                        .equals(connection.identity().local())));
+        return new Judgement(findings, requests, attributed.size());
     }
 
     /** The connections the latest round judged. */
@@ -65,6 +81,7 @@ final class ProducerConnectionJudge {
     }
 
     private void round() throws IOException {
+        attributed.clear();
         counts.round(System.nanoTime());
         judge.round();
     }
@@ -74,10 +91,17 @@ final class ProducerConnectionJudge {
         Optional<ProduceTraffic> sent = connection.identity().nodeId().flatMap(counts::toNode);
         Optional<IntervalStats> carried = connection.latestInterval();
         if (sent.isPresent()
+                && sent.get().requests() > 0
                 && carried.isPresent()
                 && carried.get().sendRateBytesPerSecond() * 2 >= sent.get().bytesPerSecond()) {
+            attributed.put(connection, sent.get());
             return settings.withProduceTraffic(sent.get());
         }
         return settings;
+    }
+
+    /** The sockets the latest round gave a broker's counts to, with those counts (the monitor's own round's). */
+    Map<TrackedConnection, ProduceTraffic> attributed() {
+        return Map.copyOf(attributed);
     }
 }

@@ -66,9 +66,15 @@ final class WriteProbe {
      * One variant's own connection, judged as the agent judges a producer.
      *
      * @param findings what the rules found on it
+     * @param requests the requests its socket was judged with (the producer's own count over the judged time)
      * @param note why it was not judged; empty where it was
      */
-    record OwnConnection(List<Finding> findings, String note) {}
+    record OwnConnection(List<Finding> findings, long requests, String note) {
+        /** Nothing judged, and why. */
+        static OwnConnection notJudged(String why) {
+            return new OwnConnection(List.of(), 0, "not judged: " + why);
+        }
+    }
 
     /**
      * Runs each variant in turn; each one's own connection is judged by the judge {@code judges}
@@ -85,34 +91,49 @@ final class WriteProbe {
         List<ThroughputProbe.Result> results = new ArrayList<>();
         List<OwnConnection> ownConnections = new ArrayList<>();
         for (ThroughputProbe.Variant variant : variants) {
-            Judged judged = judges == null ? null : new Judged(judges.apply(variant));
+            Judged judged = judges == null ? null : Judged.of(judges, variant);
             results.add(runOne(clientConfig, topic, variant, each, progress, judged));
             if (judged != null) {
-                ownConnections.add(new OwnConnection(judged.findings, judged.note));
+                ownConnections.add(judged.outcome);
             }
         }
         return new Measured(results, ownConnections);
     }
 
-    /** The judgement of one variant's own connection, as it went. */
+    /**
+     * The judgement of one variant's own connection, as it went. Whatever goes wrong in it is said
+     * in the report and leaves the rates measured: the probe is what the user asked for.
+     */
     private static final class Judged {
-        final ProducerConnectionJudge judge;
-        List<Finding> findings = List.of();
-        String note;
+        private final ProducerConnectionJudge judge;
+        private OwnConnection outcome = OwnConnection.notJudged("the probe ended before its first quarter");
         private boolean started;
 
-        Judged(ProducerConnectionJudge judge) {
+        private Judged(ProducerConnectionJudge judge) {
             this.judge = judge;
-            this.note = "not judged: the probe ended before its first quarter";
+        }
+
+        static Judged of(
+                Function<ThroughputProbe.Variant, ProducerConnectionJudge> judges, ThroughputProbe.Variant variant) {
+            try {
+                return new Judged(judges.apply(variant));
+            } catch (RuntimeException | LinkageError failed) {
+                Judged none = new Judged(null);
+                none.outcome = OwnConnection.notJudged("its connections could not be read (" + failed + ")");
+                return none;
+            }
         }
 
         void start(KafkaProducer<?, ?> producer) {
+            if (judge == null) {
+                return;
+            }
             try {
                 feed(producer);
                 judge.start();
                 started = true;
-            } catch (IOException | RuntimeException failed) {
-                note = "not judged: its connections could not be read (" + failed + ")";
+            } catch (IOException | RuntimeException | LinkageError failed) {
+                outcome = OwnConnection.notJudged("its connections could not be read (" + failed + ")");
             }
         }
 
@@ -122,10 +143,12 @@ final class WriteProbe {
             }
             try {
                 feed(producer);
-                findings = judge.judge();
-                note = "";
-            } catch (IOException | RuntimeException failed) {
-                note = "not judged: its connections could not be read (" + failed + ")";
+                ProducerConnectionJudge.Judgement judgement = judge.judge();
+                outcome = judgement.connections() == 0
+                        ? OwnConnection.notJudged("no connection to a broker carried its requests")
+                        : new OwnConnection(judgement.findings(), judgement.requests(), "");
+            } catch (IOException | RuntimeException | LinkageError failed) {
+                outcome = OwnConnection.notJudged("its connections could not be read (" + failed + ")");
             }
         }
 

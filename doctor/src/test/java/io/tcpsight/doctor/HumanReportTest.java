@@ -26,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,6 +144,67 @@ class HumanReportTest {
                         "== produce throughput to topic orders, one run per variant, in this order (1000-byte records)\n"
                                 + "  not measured: on a named cluster the probe writes only with --probe-write"),
                 text);
+    }
+
+    /**
+     * A producer's write variants, each with its own connection as the rules judged it: the
+     * actionable findings counted and printed under their variant (an info one neither), a variant
+     * judged clean as "nothing to change", one that could not be judged with why.
+     */
+    @Test
+    void eachWriteVariantsOwnConnectionIsPrintedUnderItsRate(@TempDir Path proc) throws Exception {
+        Finding warn = new Finding(
+                RuleId.PRODUCE_PIPELINE_BELOW_BDP,
+                Severity.WARN,
+                BROKER_3,
+                List.of(new Evidence("requestsPerRoundTrip", 4.5, "count")),
+                new Remedy(List.of(), "its pipeline"));
+        Finding info = new Finding(
+                RuleId.RETRANSMISSIONS,
+                Severity.INFO,
+                BROKER_3,
+                List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
+                new Remedy(List.of(), "noted"));
+        ThroughputProbe.Variant recommended = new ThroughputProbe.Variant("tcpsight recommendation", Map.of());
+        ThroughputProbe.Variant third = new ThroughputProbe.Variant("a third", Map.of());
+        WriteProbe.Measured measured = new WriteProbe.Measured(
+                List.of(
+                        new ThroughputProbe.Result(WriteProbe.AS_CONFIGURED, 1, 1, Duration.ofSeconds(8), false),
+                        new ThroughputProbe.Result(recommended, 1, 1, Duration.ofSeconds(8), false),
+                        new ThroughputProbe.Result(third, 1, 1, Duration.ofSeconds(8), false)),
+                List.of(
+                        new WriteProbe.OwnConnection(List.of(warn, info), 270, ""),
+                        new WriteProbe.OwnConnection(List.of(info), 90, ""),
+                        WriteProbe.OwnConnection.notJudged("no connection to a broker carried its requests")));
+        DoctorReport report = DoctorReport.builder("x:1")
+                .host(HostTcpFacts.read(proc))
+                .clientPath("producer", null)
+                .probe("orders", List.of(), "not measured: a producer's config is measured by what it writes")
+                .writeProbe(measured, "")
+                .findings(List.of())
+                .build();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HumanReport.print(report, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        String judged = ", its own connection judged as the agent judges a producer (";
+        assertTrue(
+                text.contains("  " + WriteProbe.AS_CONFIGURED.label() + judged
+                        + "270 requests over its last three quarters): 1 finding(s)\n"
+                        + "    WARN  produce-pipeline-below-bdp  [" + BROKER_3.describe() + "]\n"
+                        + "      evidence: requestsPerRoundTrip=4.50 count\n"),
+                text);
+        assertTrue(!text.contains("    INFO  retransmissions"), "an info finding is not one to change:\n" + text);
+        assertTrue(
+                text.contains("  tcpsight recommendation" + judged
+                        + "90 requests over its last three quarters): nothing to change\n"),
+                text);
+        assertTrue(
+                text.contains(
+                        "  a third, its own connection: not judged: no connection to a broker carried its requests\n"),
+                text);
+        assertTrue(
+                text.contains("  not measured: a producer's config is measured by what it writes\n"),
+                "the consume probe's note: " + text);
     }
 
     /** The host section for a /proc whose only file is the kernel release. */

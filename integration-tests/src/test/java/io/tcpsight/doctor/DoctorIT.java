@@ -1,6 +1,7 @@
 package io.tcpsight.doctor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -102,6 +103,8 @@ class DoctorIT {
         assertEquals(
                 2, writes.size(), "the embedded broker's topic is written as configured and as recommended: " + writes);
         writes.values().forEach(rate -> assertTrue(rate > 0, writes.toString()));
+        // a consumer's config (Kafka's defaults): its write variants are not judged as a producer's
+        assertFalse(run.out().contains("its own connection"), run.out());
         int port = Integer.parseInt(broker.group(1));
         assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close(), "the embedded broker was stopped");
     }

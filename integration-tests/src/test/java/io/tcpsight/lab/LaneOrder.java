@@ -51,8 +51,9 @@ public final class LaneOrder implements ClassOrderer {
             Map.entry("io.tcpsight.lab.KernelLabIT", 39),
             Map.entry("io.tcpsight.agent.LibraryZooIT", 33),
             Map.entry("io.tcpsight.connect.PluginOnAZeroMsLineLabIT", 26),
-            // in a fresh clone of `0927c70` (2026-12-02)
-            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerRoundsLabIT", 64));
+            // in fresh clones of `0927c70` and `707213c` (2026-12-02); the doctor's write probe alone, the same day
+            Map.entry("io.tcpsight.mirror.DedicatedMirrorMakerRoundsLabIT", 60),
+            Map.entry("io.tcpsight.doctor.DoctorWriteProbeLabIT", 43));
 
     /**
      * Runs its releases on threads of its own, several at once, which take the host's two CPUs:

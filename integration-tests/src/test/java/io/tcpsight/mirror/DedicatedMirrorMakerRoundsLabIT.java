@@ -103,9 +103,13 @@ class DedicatedMirrorMakerRoundsLabIT {
     void aDedicatedMirrorMakerWithEveryDefaultReachesTheLineOnceItsFindingsAreAppliedAsWritten() throws Exception {
         Remedies remedies = new Remedies();
         List<String> story = new ArrayList<>();
+        Round first = null;
         Round last = null;
         for (int round = 0; round <= MOST_ROUNDS_OF_REMEDIES; round++) {
             last = run(round, remedies);
+            if (first == null) {
+                first = last;
+            }
             story.add(String.format(
                     "round %d: %.1f Mbit/s (%.0f%% of the line; records' values at the target %.1f Mbit/s) with far broker %s,"
                             + " near broker %s, mm2.properties %s,"
@@ -143,11 +147,19 @@ class DedicatedMirrorMakerRoundsLabIT {
         }
         String told = String.join("\n", story);
         System.out.println("dedicated MirrorMaker 2 across 100 ms:\n" + told);
-        // "nothing left to say" counts only if the agents judged the flow: its busy connection sampled, twice
+        // the defaults hold the flow, and the agents say so: what the remedies lift is theirs
+        assertTrue(
+                first.rate < 0.2 * LINE_BYTES_PER_SECOND && !first.findings.isEmpty(),
+                "every default holds MirrorMaker far below the line, with findings:\n" + told);
+        // "nothing left to say" counts only if both agents judged the flow: the busy replication consumer sampled
+        // at MirrorMaker's end, and named as MirrorMaker's at the far broker's, each at least twice
         assertTrue(
                 last.sampled.size() >= 2,
                 "MirrorMaker's agent sampled the busy replication consumer " + last.sampled.size() + " times:\n"
                         + told);
+        assertTrue(
+                last.farEnd.size() >= 2,
+                "the far broker's agent saw the replication consumer busy " + last.farEnd.size() + " times:\n" + told);
         assertTrue(
                 last.rate >= 0.8 * LINE_BYTES_PER_SECOND, "the remedied MirrorMaker reaches 80% of the line:\n" + told);
         assertTrue(last.findings.isEmpty(), "nothing left to say:\n" + told);
