@@ -40,6 +40,14 @@ class HumanReportTest {
                     "3", new InetSocketAddress("10.0.0.3", 9092), null, null)
             .identity(DoctorClient.of("tcpsight-doctor", ClientLibrary.JAVA));
 
+    /** An info finding: nothing to change. */
+    private static final Finding INFO = new Finding(
+            RuleId.RETRANSMISSIONS,
+            Severity.INFO,
+            BROKER_3,
+            List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
+            new Remedy(List.of(), "noted"));
+
     /** A consumer 100 ms from its broker with receive.buffer.bytes=65536 (its window clamped at 49,152 bytes). */
     private static ConnectionFacts.Builder smallBufferConsumer(ConnectionIdentity identity) {
         return ConnectionFacts.builder(identity)
@@ -95,13 +103,7 @@ class HumanReportTest {
 
     @Test
     void infoFindingsAloneAreHealthy() {
-        Finding info = new Finding(
-                RuleId.RETRANSMISSIONS,
-                Severity.INFO,
-                BROKER_3,
-                List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
-                new Remedy(List.of(), "noted"));
-        assertEquals(ExitCodes.HEALTHY, report(List.of(info)).exitCode());
+        assertEquals(ExitCodes.HEALTHY, report(List.of(INFO)).exitCode());
         assertEquals(ExitCodes.HEALTHY, report(List.of()).exitCode());
         assertEquals(ExitCodes.FINDINGS, report(realFindings()).exitCode());
     }
@@ -159,12 +161,6 @@ class HumanReportTest {
                 BROKER_3,
                 List.of(new Evidence("requestsPerRoundTrip", 4.5, "count")),
                 new Remedy(List.of(), "its pipeline"));
-        Finding info = new Finding(
-                RuleId.RETRANSMISSIONS,
-                Severity.INFO,
-                BROKER_3,
-                List.of(new Evidence("retransmitRatio", 0.001, "ratio")),
-                new Remedy(List.of(), "noted"));
         ThroughputProbe.Variant recommended = new ThroughputProbe.Variant("tcpsight recommendation", Map.of());
         ThroughputProbe.Variant third = new ThroughputProbe.Variant("a third", Map.of());
         WriteProbe.Measured measured = new WriteProbe.Measured(
@@ -173,8 +169,8 @@ class HumanReportTest {
                         new ThroughputProbe.Result(recommended, 1, 1, Duration.ofSeconds(8), false),
                         new ThroughputProbe.Result(third, 1, 1, Duration.ofSeconds(8), false)),
                 List.of(
-                        new WriteProbe.OwnConnection(List.of(warn, info), 270, ""),
-                        new WriteProbe.OwnConnection(List.of(info), 90, ""),
+                        new WriteProbe.OwnConnection(List.of(warn, INFO), 270, ""),
+                        new WriteProbe.OwnConnection(List.of(INFO), 90, ""),
                         WriteProbe.OwnConnection.notJudged("no connection to a broker carried its requests")));
         DoctorReport report = DoctorReport.builder("x:1")
                 .host(HostTcpFacts.read(proc))
