@@ -24,7 +24,11 @@ import java.util.Optional;
  * <p>A producer keeps its bootstrap connection open beside its connection to the same broker, and
  * the doctor names both by the broker's address: a broker's counts are the traffic of the socket
  * that carried at least half of them in the interval (the other carried a metadata request or
- * two), never of a socket that only shares its address.
+ * two), never of a socket that only shares its address. Not {@code ByteCountAttribution}'s exact
+ * match, which names a socket's owner among many clients: it needs three rounds of equal counts and
+ * never names under TLS, while here the doctor's producer is the one client of this process, a
+ * judgement has two rounds, and a user's config may well be TLS; what is asked is only which of its
+ * sockets to that broker carried the flow.
  */
 final class ProducerConnectionJudge {
     private final ProducerRequestCounts counts = new ProducerRequestCounts();

@@ -230,8 +230,8 @@ final class WriteProbe {
                 }
             }
             ThroughputProbe.Result result = result(variant, acknowledged.get(), System.nanoTime() - start);
-            if (judged != null && judgedFrom == Long.MAX_VALUE) {
-                judged.end(producer);
+            if (judged != null) {
+                judged.end(producer); // nothing where it never started
             }
             if (failure.get() != null) {
                 throw new IllegalStateException(
