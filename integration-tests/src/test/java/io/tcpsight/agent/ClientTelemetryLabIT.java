@@ -29,6 +29,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.Uuid;
@@ -42,13 +44,16 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * Client telemetry (KIP-714) across 100 ms, as docs/client-telemetry.md sets it up: a broker with
  * the agent and its receiver, a subscription pushing every 2 s, and real clients of two libraries
  * on the far side of the line. A topic is fed at 3 MB/s beside the broker; two Java consumers read
- * it across the line, one with a 64 KiB receive buffer; a confluent-kafka (librdkafka) producer
- * writes with its defaults. Required: every push the agent shows is on a socket of the client that
+ * it across the line, one with a 64 KiB receive buffer; two confluent-kafka (librdkafka) producers
+ * write as fast as they take records, one with its defaults, one idempotent with 16 KiB batches. Required: every push the agent shows is on a socket of the client that
  * made it (0 wrong, against the Java clients' own instance ids and the agent's request-based
  * names); a finding carries a client's own figures only on a socket that client pushed on, never on
  * another socket whose owner is only likely the same; librdkafka pushes on the socket it produces
  * on, its own request latency reaches the agent, and no request-latency-beyond-path is said where
- * its requests fill the broker's window (the path's time); the 64 KiB consumer's fetch socket is
+ * its requests fill the broker's window (the path's time), and no produce-pipeline-below-bdp; the
+ * idempotent one, a backlog in its queue throughout, is produce-pipeline-below-bdp on its produce
+ * socket with its own request latency beside the round trip, and what librdkafka pushes as its
+ * record queue time (a request's wait to be written) is never read as a record's wait; the 64 KiB consumer's fetch socket is
  * receive-window-limited, and its own lag, pushed on another socket of its own, stays there.
  */
 // Its claims are joins, names and a 64 KiB window against a 3 MB/s feed, not the host's capacity: it shares the
@@ -65,6 +70,15 @@ class ClientTelemetryLabIT {
     private static final String LIMITED = "consumer-64k";
     private static final String OTHER = "consumer-auto";
     private static final String LIBRDKAFKA = "confluent-producer";
+    private static final String PIPELINE_TOPIC = "librdkafka-pipeline";
+    /**
+     * A librdkafka producer its own pipeline limits: idempotent, so at most five requests in flight, of one 16 KiB
+     * batch each, 80 KiB a round trip across 100 ms (6.6 Mbit/s), under the broker's 100 KiB window.
+     */
+    private static final String PIPELINE = "confluent-pipeline";
+
+    private static final List<String> PIPELINE_SETTINGS = List.of(
+            "enable.idempotence=true", "max.in.flight.requests.per.connection=5", "batch.size=16384", "linger.ms=5");
     private static final Duration PUSH_INTERVAL = Duration.ofSeconds(2);
     /** Long enough for a few pushes of each client after its first (the first comes within 1.5 intervals). */
     private static final Duration OBSERVED = Duration.ofSeconds(24);
@@ -87,6 +101,7 @@ class ClientTelemetryLabIT {
             LineHold line = lab.takeIdleLine();
             LabTopics.create(broker, TOPIC, 1);
             LabTopics.create(broker, LIBRDKAFKA_TOPIC, 1);
+            LabTopics.create(broker, PIPELINE_TOPIC, 1);
             ClientTelemetryLab.subscribe(broker.bootstrapServers(), Map.of(), PUSH_INTERVAL);
             long seconds = OBSERVED.toSeconds() + FEED_PUSH_WAIT.toSeconds() + 10;
             // 300 records of 1,000 bytes every 100 ms, from the broker's side of the line
@@ -106,17 +121,8 @@ class ClientTelemetryLabIT {
                     "batch.size=524288",
                     // when it never pushes, whether the broker ever answered its request for a subscription
                     "lab.print.instance=true");
-            LabProcess librdkafka = lab.execInClient(
-                    LIBRDKAFKA,
-                    List.of(
-                            LabPaths.zooPython().toString(),
-                            "-u",
-                            LabPaths.zooScript("zoo-python/produce_confluent.py")
-                                    .toString(),
-                            broker.bootstrapServers(),
-                            LIBRDKAFKA_TOPIC,
-                            LIBRDKAFKA,
-                            Long.toString(seconds)));
+            LabProcess librdkafka = librdkafkaProducer(lab, broker, LIBRDKAFKA_TOPIC, LIBRDKAFKA, seconds, List.of());
+            LabProcess pipeline = librdkafkaProducer(lab, broker, PIPELINE_TOPIC, PIPELINE, seconds, PIPELINE_SETTINGS);
             AtomicBoolean stop = new AtomicBoolean();
             Map<String, String> instances = new ConcurrentHashMap<>();
             List<Thread> consumers = List.of(
@@ -153,9 +159,12 @@ class ClientTelemetryLabIT {
                 }
                 feed.process().destroy();
                 librdkafka.process().destroy();
+                pipeline.process().destroy();
             }
             System.out.println("client telemetry across 100 ms: " + watch);
             System.out.println("librdkafka producer: " + librdkafka.output().strip());
+            System.out.println(
+                    "librdkafka pipeline-limited producer: " + pipeline.output().strip());
             System.out.println("the feed: " + feed.output().strip());
 
             assertEquals(Set.of(LIMITED, OTHER), instances.keySet(), "each Java consumer's own instance id");
@@ -183,6 +192,37 @@ class ClientTelemetryLabIT {
             assertTrue(
                     watch.requestLatencyFindings.stream().noneMatch(finding -> finding.startsWith(LIBRDKAFKA + ":")),
                     "request-latency-beyond-path where the path explains it: " + watch.requestLatencyFindings);
+            // the pipeline-limited librdkafka producer: a backlog in its own queue the whole time (the application is
+            // not the limit), full 16 KiB requests a few a round trip at the broker, and its own request latency,
+            // pushed
+            // on the very socket the requests came on, beside the kernel's round trip
+            assertTrue(
+                    queuedAtLeast(pipeline.output(), 50_000),
+                    "the pipeline-limited producer's own queue held a backlog: " + pipeline.output());
+            assertEquals(Set.of("to_broker"), watch.pushFlows.get(PIPELINE), "librdkafka pushes on its produce socket");
+            FindingView pipelineFinding = watch.pipelineLimited.get(PIPELINE);
+            assertNotNull(pipelineFinding, "produce-pipeline-below-bdp on the pipeline-limited producer: " + watch);
+            assertEquals("to_broker", pipelineFinding.connection().flow());
+            assertEquals("librdkafka", pipelineFinding.connection().clientLibrary());
+            assertTrue(
+                    pipelineFinding.number("clientProducerRequestLatencyAvgMs") >= line.lowestRttMillis(),
+                    "its own request latency, at least the line's round trip: " + pipelineFinding.evidence());
+            // what librdkafka pushes as record.queue.time is its requests' wait to be written (outbuf), not a record's
+            assertTrue(
+                    !pipelineFinding.evidence().containsKey("clientRecordQueueTimeAvgMs"),
+                    "librdkafka's outbuf latency read as a record's wait: " + pipelineFinding.evidence());
+            String why = pipelineFinding.remedy().why();
+            assertTrue(why.contains("each request took") && !why.contains("agree"), why);
+            assertTrue(
+                    pipelineFinding.remedy().settings().stream()
+                            .filter(setting -> "client".equals(setting.scope()))
+                            .allMatch(setting -> "librdkafka".equals(setting.library())),
+                    "the remedy in librdkafka's keys: "
+                            + pipelineFinding.remedy().settings());
+            // the control: librdkafka with its defaults fills the broker's window, not its pipeline
+            assertTrue(
+                    !watch.pipelineLimited.containsKey(LIBRDKAFKA),
+                    "produce-pipeline-below-bdp where the broker's window binds: " + watch);
             // the Java consumer: its window is the limit on its fetch socket; it pushed its lag on another socket of
             // its own, which the agent cannot tie to that one for certain, so the finding carries no client figure
             FindingView limited = watch.windowLimited.get(LIMITED);
@@ -191,6 +231,36 @@ class ClientTelemetryLabIT {
             line.assertQuoted(limited.number("rtt"), limited.brief());
             assertTrue(watch.lagPushed.getOrDefault(LIMITED, 0.0) > 0, "the consumer's own lag, pushed: " + watch);
         }
+    }
+
+    /**
+     * Whether every report the producer script printed after its first ("produced N, queued Q", each 5 s)
+     * had at least this many records waiting in its own queue: a backlog, so its application was never the
+     * limit; false where it printed fewer than two.
+     */
+    private static boolean queuedAtLeast(String output, long records) {
+        List<Long> queued = new ArrayList<>();
+        Matcher report = Pattern.compile("queued (\\d+)").matcher(output);
+        while (report.find()) {
+            queued.add(Long.parseLong(report.group(1)));
+        }
+        return queued.size() >= 2 && queued.subList(1, queued.size()).stream().allMatch(q -> q >= records);
+    }
+
+    /** A confluent-kafka (librdkafka) producer across the line, with librdkafka's defaults but for those given. */
+    private static LabProcess librdkafkaProducer(
+            KernelLab lab, KafkaBroker broker, String topic, String clientId, long seconds, List<String> settings)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                LabPaths.zooPython().toString(),
+                "-u",
+                LabPaths.zooScript("zoo-python/produce_confluent.py").toString(),
+                broker.bootstrapServers(),
+                topic,
+                clientId,
+                Long.toString(seconds)));
+        command.addAll(settings);
+        return lab.execInClient(clientId, command);
     }
 
     /** A consumer of the topic from its start, in this JVM, across the line; its instance id once known. */
@@ -242,6 +312,11 @@ class ClientTelemetryLabIT {
         final Map<String, Double> producerLatencyMs = new TreeMap<>();
         final Map<String, Double> lagPushed = new TreeMap<>();
         final Map<String, FindingView> windowLimited = new TreeMap<>();
+        /** Each client's first produce-pipeline-below-bdp that carried its own figures, or else its first. */
+        final Map<String, FindingView> pipelineLimited = new TreeMap<>();
+        /** Every rule said of each client, for the failure message. */
+        final Map<String, Set<String>> rulesOf = new TreeMap<>();
+
         final Set<String> requestLatencyFindings = new TreeSet<>();
         /** Each client's findings that carry its own figures, by rule. */
         final Map<String, Set<String>> withClientFigures = new TreeMap<>();
@@ -335,8 +410,18 @@ class ClientTelemetryLabIT {
                                     + finding.connection().remote(),
                             finding);
                 }
+                rulesOf.computeIfAbsent(String.valueOf(clientId), id -> new TreeSet<>())
+                        .add(finding.rule());
                 if (finding.is("receive-window-limited")) {
                     windowLimited.putIfAbsent(clientId, finding);
+                } else if (finding.is("produce-pipeline-below-bdp")) {
+                    FindingView first = pipelineLimited.get(clientId);
+                    if (first == null
+                            || (ownFigures
+                                    && first.evidence().keySet().stream()
+                                            .noneMatch(name -> name.startsWith("client")))) {
+                        pipelineLimited.put(clientId, finding);
+                    }
                 } else if (finding.is("request-latency-beyond-path")) {
                     requestLatencyFindings.add(clientId + ": " + finding.brief());
                 }
@@ -350,7 +435,9 @@ class ClientTelemetryLabIT {
                     + "; pushed producer latency (ms) " + producerLatencyMs + "; pushed lag " + lagPushed
                     + "; findings with client figures " + withClientFigures + " (" + figuresChecked + " checked)"
                     + "; receive-window-limited on " + windowLimited.keySet() + "; request-latency-beyond-path "
-                    + requestLatencyFindings;
+                    + requestLatencyFindings + "; produce-pipeline-below-bdp " + pipelineLimited
+                    + "; rules by client.id "
+                    + rulesOf;
         }
     }
 }

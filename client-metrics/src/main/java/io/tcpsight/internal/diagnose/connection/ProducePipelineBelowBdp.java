@@ -72,14 +72,16 @@ final class ProducePipelineBelowBdp implements ConnectionRule {
         evidence.add(new Evidence("bytesPerRequest", traffic.bytesPerRequest(), "bytes"));
         evidence.add(new Evidence("partitionsPerRequest", partitions, "count"));
         traffic.bufferHeldBytes().ifPresent(held -> evidence.add(new Evidence("bufferHeld", held, "bytes")));
-        // the producer's own figures, where it pushed them (KIP-714): how long its records waited for the pipeline
+        // the producer's own figures, where it pushed them (KIP-714): how long its records waited for the pipeline,
+        // and how long each request took by its own clock, beside the kernel's round trip
         ClientWords.add(
                 facts,
                 evidence,
                 Figure.RECORD_QUEUE_TIME_AVG_MS,
                 Figure.BATCH_SIZE_AVG_BYTES,
                 Figure.BUFFERPOOL_WAIT_RATIO,
-                Figure.BUFFER_TOTAL_BYTES);
+                Figure.BUFFER_TOTAL_BYTES,
+                Figure.PRODUCER_REQUEST_LATENCY_AVG_MS);
         List<Setting> settings = new ArrayList<>();
         settings.addAll(KafkaKeys.client(facts.identity(), "batch.size", Long.toString(sizing.batchBytes())));
         if (sizing.raisesMaxRequest()) {
@@ -139,7 +141,7 @@ final class ProducePipelineBelowBdp implements ConnectionRule {
                                         bdp,
                                         ProducerSizing.IN_FLIGHT_WITH_IDEMPOTENCE,
                                         sizing.bytesPerRoundTrip(partitions),
-                                        ownWords(facts))))
+                                        ownWords(facts, rtt))))
                 .withLimit(limit));
     }
 
@@ -147,17 +149,26 @@ final class ProducePipelineBelowBdp implements ConnectionRule {
      * What the producer's own figures add, where it pushed them: that its records waited for the
      * pipeline, not for its application, is then its own word and not an inference from the wire.
      */
-    private static String ownWords(ConnectionFacts facts) {
+    private static String ownWords(ConnectionFacts facts, long rttMicros) {
         if (facts.pushed().isEmpty()) {
             return "";
         }
         PushedClientMetrics pushed = facts.pushed().get();
         StringBuilder words = new StringBuilder();
-        pushed.figure(Figure.RECORD_QUEUE_TIME_AVG_MS)
-                .ifPresent(ms -> words.append(String.format(
-                        "; the producer's own figures (pushed) agree: its records waited %.1f ms on average in its queue"
-                                + " for the pipeline",
-                        ms)));
+        ClientWords.recordQueueTimeMs(facts).ifPresent(ms -> {
+            // a record that waited a round trip or more waited behind requests in flight: that is the pipeline's wait;
+            // a shorter one is said as it is, not as agreement
+            words.append(
+                    ms * 1000 >= rttMicros
+                            ? String.format(
+                                    "; the producer's own figures (pushed) agree: its records waited %.1f ms on average in"
+                                            + " its queue, a round trip or more, for the pipeline",
+                                    ms)
+                            : String.format(
+                                    "; by its own figures (pushed) its records waited %.1f ms on average in its queue, less"
+                                            + " than a round trip",
+                                    ms));
+        });
         pushed.figure(Figure.BUFFERPOOL_WAIT_RATIO).ifPresent(ratio -> {
             if (ratio > 0) {
                 words.append(String.format(
@@ -165,6 +176,10 @@ final class ProducePipelineBelowBdp implements ConnectionRule {
                         words.length() == 0 ? "; by its own figures (pushed)" : ", and", ratio * 100));
             }
         });
+        pushed.figure(Figure.PRODUCER_REQUEST_LATENCY_AVG_MS)
+                .ifPresent(ms -> words.append(String.format(
+                        "%s each request took %.1f ms by its own clock against the path's %.1f ms round trip",
+                        words.length() == 0 ? "; by its own figures (pushed)" : ", and", ms, rttMicros / 1000.0)));
         return words.toString();
     }
 }

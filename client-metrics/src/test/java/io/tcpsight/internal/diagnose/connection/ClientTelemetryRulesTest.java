@@ -304,14 +304,71 @@ class ClientTelemetryRulesTest {
 
     /** 30 requests/s of four full 16 KiB batches, 100 ms away: produce-pipeline-below-bdp, critical (ProduceRulesTableTest). */
     private static ConnectionFacts.Builder pipelineBoundProducer(double bufferTotal) {
-        ConnectionIdentity producer = broker("producer-1").withClientSoftware("apache-kafka-java/4.3.1");
-        return ConnectionFacts.builder(producer)
+        return ConnectionFacts.builder(broker("producer-1").withClientSoftware("apache-kafka-java/4.3.1"))
                 .established(true)
                 .rttMicros(100_000)
                 .windowScaling(true)
                 .kafka(KafkaSettings.unknown()
                         .withProduceTraffic(new ProduceTraffic(300, 300 * 65_600L, 10, 4).withBuffer(bufferTotal, 0)))
                 .kernel(KERNEL_618);
+    }
+
+    private static final String CONFLUENT_PYTHON = "confluent-kafka-python/2.16.1-rdkafka-2.16.0";
+
+    /**
+     * A librdkafka producer 100 ms away as the lab measured one (idempotent, 16 KiB batches): 7 requests a
+     * second of one full batch each, with its own figures pushed on this socket.
+     */
+    private static ConnectionFacts librdkafkaProducer(long bytesPerRequest, Map<Figure, Double> pushed) {
+        return ConnectionFacts.builder(broker("confluent-pipeline").withClientSoftware(CONFLUENT_PYTHON))
+                .established(true)
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .kafka(KafkaSettings.unknown().withProduceTraffic(new ProduceTraffic(70, 70 * bytesPerRequest, 10, 1)))
+                .kernel(KERNEL_618)
+                .pushed(push(T0, pushed))
+                .build();
+    }
+
+    @Test
+    void librdkafkasQueueTimeIsItsRequestsWaitToBeWrittenNeverARecordsWaitForThePipeline() {
+        Finding finding = ProducePipelineBelowBdp.RULE
+                .judge(
+                        librdkafkaProducer(
+                                16_243,
+                                Map.of(
+                                        Figure.RECORD_QUEUE_TIME_AVG_MS, 0.092,
+                                        Figure.PRODUCER_REQUEST_LATENCY_AVG_MS, 130.7)),
+                        DEFAULTS)
+                .orElseThrow();
+        assertTrue(finding.evidence("clientRecordQueueTimeAvgMs").isEmpty(), finding.toString());
+        assertEquals(
+                130.7,
+                (Double) finding.evidence("clientProducerRequestLatencyAvgMs")
+                        .get()
+                        .value(),
+                1e-9);
+        String why = finding.remedy().why();
+        assertTrue(!why.contains("agree") && !why.contains("queue,"), why);
+        assertTrue(why.contains("each request took 130.7 ms by its own clock against the path's 100.0 ms"), why);
+    }
+
+    @Test
+    void aJavaProducersShortQueueTimeIsSaidAsItIsNeverAsAgreement() {
+        Finding finding = ProducePipelineBelowBdp.RULE
+                .judge(
+                        pipelineBoundProducer(33_554_432)
+                                .pushed(push(T0, Map.of(Figure.RECORD_QUEUE_TIME_AVG_MS, 20.0)))
+                                .build(),
+                        DEFAULTS)
+                .orElseThrow();
+        assertEquals(
+                20.0,
+                (Double) finding.evidence("clientRecordQueueTimeAvgMs").get().value(),
+                1e-9);
+        String why = finding.remedy().why();
+        assertTrue(why.contains("its records waited 20.0 ms on average in its queue, less than a round trip"), why);
+        assertTrue(!why.contains("agree"), why);
     }
 
     @Test
@@ -343,7 +400,8 @@ class ClientTelemetryRulesTest {
                 (Double) finding.evidence("clientBufferpoolWaitRatio").get().value(),
                 1e-9);
         String why = finding.remedy().why();
-        assertTrue(why.contains("its records waited 850.0 ms on average in its queue"), why);
+        assertTrue(
+                why.contains("agree: its records waited 850.0 ms on average in its queue, a round trip or more"), why);
         assertTrue(why.contains("waited for buffer.memory 40.0% of the time"), why);
     }
 
