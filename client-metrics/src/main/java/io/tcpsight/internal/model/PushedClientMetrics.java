@@ -1,6 +1,8 @@
 package io.tcpsight.internal.model;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -37,16 +39,36 @@ public final class PushedClientMetrics {
         /** The consumer's fetch latency, on average. */
         FETCH_LATENCY_AVG_MS("org.apache.kafka.consumer.fetch.manager.fetch.latency.avg", false, "fetchLatencyAvgMs"),
         /** The consumer's largest lag, in records, over its partitions. */
-        RECORDS_LAG_MAX("org.apache.kafka.consumer.fetch.manager.records.lag.max", false, "recordsLagMax");
+        RECORDS_LAG_MAX("org.apache.kafka.consumer.fetch.manager.records.lag.max", false, "recordsLagMax"),
+        /** The bytes a second the consumer reads from this broker's node connection, as it counts them. */
+        CONSUMER_INCOMING_BYTE_RATE(
+                "org.apache.kafka.consumer.node.incoming.byte.rate", true, "consumerIncomingByteRate"),
+        /**
+         * The bytes a second it reads from every other connection together (each other broker's, and at this broker
+         * its bootstrap and group coordinator connections, which Kafka counts as nodes of their own).
+         */
+        CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE(
+                "org.apache.kafka.consumer.node.incoming.byte.rate", false, "consumerIncomingByteRateElsewhere", true);
 
         private final String pushedName;
         private final boolean perBroker;
         private final String field;
+        private final boolean otherBrokersSummed;
 
         Figure(String pushedName, boolean perBroker, String field) {
+            this(pushedName, perBroker, field, false);
+        }
+
+        Figure(String pushedName, boolean perBroker, String field, boolean otherBrokersSummed) {
             this.pushedName = pushedName;
             this.perBroker = perBroker;
             this.field = field;
+            this.otherBrokersSummed = otherBrokersSummed;
+        }
+
+        /** Whether this is the sum of the points for every node but this broker (a node_id attribute on each). */
+        public boolean otherBrokersSummed() {
+            return otherBrokersSummed;
         }
 
         /** The metric's name in the push. */
@@ -64,14 +86,15 @@ public final class PushedClientMetrics {
             return field;
         }
 
-        /** The figure pushed under this name, or null. */
-        public static Figure ofPushedName(String name) {
+        /** The figures read from the metric pushed under this name: none, one, or (per node) two. */
+        public static List<Figure> ofPushedName(String name) {
+            List<Figure> read = new ArrayList<>(2);
             for (Figure figure : values()) {
                 if (figure.pushedName.equals(name)) {
-                    return figure;
+                    read.add(figure);
                 }
             }
-            return null;
+            return read;
         }
     }
 

@@ -52,9 +52,12 @@ public final class OtlpPushDecoder {
         for (ResourceMetrics resource : metrics.getResourceMetricsList()) {
             for (ScopeMetrics scope : resource.getScopeMetricsList()) {
                 for (Metric metric : scope.getMetricsList()) {
-                    Figure figure = Figure.ofPushedName(metric.getName());
-                    if (figure != null) {
-                        read(figure, points(metric), figures, newest);
+                    for (Figure figure : Figure.ofPushedName(metric.getName())) {
+                        if (figure.otherBrokersSummed()) {
+                            sumOtherBrokers(figure, points(metric), figures);
+                        } else {
+                            read(figure, points(metric), figures, newest);
+                        }
                     }
                 }
             }
@@ -96,6 +99,36 @@ public final class OtlpPushDecoder {
                 figures.put(figure, value);
             }
         }
+    }
+
+    /**
+     * The sum over the points of every node but this broker: one point a node in a push (Kafka's
+     * per-node sensors), so the sum is what the client reads from all its other connections. Absent
+     * where the push has no point of another node.
+     */
+    private void sumOtherBrokers(Figure figure, List<NumberDataPoint> points, Map<Figure, Double> figures) {
+        for (NumberDataPoint point : points) {
+            if (nodeIdNumber == null
+                    || !namesANode(point.getAttributesList())
+                    || namesThisBroker(point.getAttributesList())) {
+                continue;
+            }
+            double value = point.getValueCase() == NumberDataPoint.ValueCase.AS_INT
+                    ? point.getAsInt()
+                    : point.getValueCase() == NumberDataPoint.ValueCase.AS_DOUBLE ? point.getAsDouble() : Double.NaN;
+            if (Double.isFinite(value)) {
+                figures.merge(figure, value, Double::sum);
+            }
+        }
+    }
+
+    private static boolean namesANode(List<KeyValue> attributes) {
+        for (KeyValue attribute : attributes) {
+            if (attribute.getKey().equals("node_id") || attribute.getKey().equals("node.id")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean namesThisBroker(List<KeyValue> attributes) {

@@ -109,6 +109,44 @@ class OtlpPushDecoderTest {
     }
 
     @Test
+    void aConsumersBytesFromThisBrokerAndFromEveryOtherNodeTogether() throws Exception {
+        // a Java consumer's per-node sensors: this broker's node connection, its bootstrap connection (node -1) and
+        // its group coordinator's (Integer.MAX_VALUE - 1), both at this broker, and another broker
+        MetricsData push = push(gauge(
+                "org.apache.kafka.consumer.node.incoming.byte.rate",
+                point(650_000.0, 10, "node_id", "node-1"),
+                point(12.0, 10, "node_id", "node--1"),
+                point(30.0, 10, "node_id", "node-2147483646"),
+                point(1_000.0, 10, "node_id", "node-2")));
+
+        PushedClientMetrics read = new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
+
+        assertEquals(650_000.0, read.figure(Figure.CONSUMER_INCOMING_BYTE_RATE).getAsDouble());
+        assertEquals(
+                1_042.0,
+                read.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE).getAsDouble());
+        // at broker 2 the same push reads the other way round
+        PushedClientMetrics atTwo = new OtlpPushDecoder(2).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
+        assertEquals(1_000.0, atTwo.figure(Figure.CONSUMER_INCOMING_BYTE_RATE).getAsDouble());
+        assertEquals(
+                650_042.0,
+                atTwo.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE).getAsDouble());
+        // a broker that does not know its own node.id cannot tell which is its own: neither
+        PushedClientMetrics unknown = new OtlpPushDecoder(-1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
+        assertEquals(Map.of(), unknown.figures());
+    }
+
+    @Test
+    void aConsumerThatReadsOnlyFromThisBrokerHasNothingElsewhere() throws Exception {
+        MetricsData push = push(
+                gauge("org.apache.kafka.consumer.node.incoming.byte.rate", point(650_000.0, 10, "node_id", "node-1")));
+
+        PushedClientMetrics read = new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
+
+        assertEquals(Map.of(Figure.CONSUMER_INCOMING_BYTE_RATE, 650_000.0), read.figures());
+    }
+
+    @Test
     void bytesThatAreNotOtlpAreRefused() {
         byte[] notOtlp = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 0x01};
         assertThrows(InvalidProtocolBufferException.class, () -> new OtlpPushDecoder(1)

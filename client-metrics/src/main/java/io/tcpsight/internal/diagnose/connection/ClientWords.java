@@ -55,6 +55,48 @@ final class ClientWords {
                         "records/s (the client's own, pushed)")));
     }
 
+    /**
+     * At most this share of what a consumer reads may come from its other connections for its lag to
+     * be this connection's: its group coordinator's heartbeats and a bootstrap connection's metadata
+     * come to bytes a second, a fetch from another broker to far more.
+     */
+    static final double ELSEWHERE_AT_MOST = 0.01;
+
+    /**
+     * What the consumer's own figures say of its lag on a connection whose receive window is the
+     * limit, where they make it certain the window holds the lag: its largest lag grew between two
+     * pushes on this connection, and it read at least 99 % of its bytes from this broker's node
+     * connection, the one whose window is full (a Java client has one a broker), so every partition
+     * it fetches with data comes over this socket. Empty otherwise: records-lag-max is its largest
+     * over every broker, and a consumer that also reads elsewhere may lag there.
+     */
+    static String lagBehindThisWindow(ConnectionFacts facts) {
+        if (facts.pushed().isEmpty()) {
+            return "";
+        }
+        PushedClientMetrics pushed = facts.pushed().get();
+        OptionalDouble growth = pushed.lagGrowthPerSecond();
+        OptionalDouble lag = pushed.figure(Figure.RECORDS_LAG_MAX);
+        OptionalDouble here = pushed.figure(Figure.CONSUMER_INCOMING_BYTE_RATE);
+        if (growth.isEmpty()
+                || growth.getAsDouble() <= 0
+                || lag.isEmpty()
+                || here.isEmpty()
+                || here.getAsDouble() <= 0) {
+            return "";
+        }
+        double elsewhere =
+                pushed.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE).orElse(0);
+        if (elsewhere > ELSEWHERE_AT_MOST * here.getAsDouble()) {
+            return "";
+        }
+        return String.format(
+                "; by its own figures (pushed) the consumer's lag grew %.0f records a second to %.0f, and it read"
+                        + " %.2f Mbit/s over this connection and %.4f elsewhere: what it lags on comes through this"
+                        + " window, so the lag is the network's, not its processing's",
+                growth.getAsDouble(), lag.getAsDouble(), here.getAsDouble() * 8 / 1e6, elsewhere * 8 / 1e6);
+    }
+
     /** How fast the consumer's own largest lag grew between its last two pushes, where it pushed both. */
     private static OptionalDouble lagGrowth(ConnectionFacts facts) {
         return facts.pushed().map(PushedClientMetrics::lagGrowthPerSecond).orElse(OptionalDouble.empty());
@@ -81,6 +123,8 @@ final class ClientWords {
             case RECORDS_LAG_MAX:
                 return "records";
             case PRODUCER_OUTGOING_BYTE_RATE:
+            case CONSUMER_INCOMING_BYTE_RATE:
+            case CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE:
                 return "bytes/s";
             default:
                 throw new IllegalStateException("no unit for " + figure);

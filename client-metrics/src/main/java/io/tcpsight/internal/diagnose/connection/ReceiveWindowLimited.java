@@ -123,9 +123,14 @@ final class ReceiveWindowLimited implements ConnectionRule {
             evidence.add(rtt(facts));
         }
         evidence.add(new Evidence("sendRate", Rates.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
-        // the consumer's own lag, where it pushed on this socket: evidence only. It is its largest over every
-        // partition on every broker, so it says how far behind the consumer is, not that this socket made it so
-        ClientWords.add(facts, evidence, Figure.RECORDS_LAG_MAX);
+        // the consumer's own lag, where it pushed on this socket. It is its largest over every partition on every
+        // broker: the text says the lag is this window's only where the consumer read all it reads over this socket
+        ClientWords.add(
+                facts,
+                evidence,
+                Figure.RECORDS_LAG_MAX,
+                Figure.CONSUMER_INCOMING_BYTE_RATE,
+                Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE);
         ClientWords.addLagGrowth(facts, evidence);
         String peer = peerName(facts);
         // Severity follows the cost, as for small-receive-buffer: a peer window whose rate over the RTT is
@@ -164,7 +169,8 @@ final class ReceiveWindowLimited implements ConnectionRule {
                         facts.identity(),
                         evidence,
                         settings,
-                        why(facts, config, interval, peer, ceiling, windowUsed, fullByTime, peerRmem))
+                        why(facts, config, interval, peer, ceiling, windowUsed, fullByTime, peerRmem)
+                                + ClientWords.lagBehindThisWindow(facts))
                 .map(finding -> finding.withLimit(limit));
     }
 
