@@ -58,7 +58,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * record queue time (a request's wait to be written) is never read as a record's wait. The Java
  * consumers push first on their bootstrap sockets; once those close (as after a broker restart),
  * on their fetch sockets: there the 64 KiB consumer's lag, growing while all it reads comes through
- * its full window, is said to be the network's, and the autotuned one's never is.
+ * its full window, is said to grow behind that window, and the autotuned one's never is.
  */
 // Its claims are joins, names and a 64 KiB window against a 3 MB/s feed, not the host's capacity: it shares the
 // host with the other lane's classes. In the lab lane's shared part, not beside it: on the other lane it ran last,
@@ -93,6 +93,13 @@ class ClientTelemetryLabIT {
      * writes a burst as one request; the wait stays, and stops when the feed exits.
      */
     private static final Duration FEED_PUSH_WAIT = Duration.ofSeconds(60);
+    /**
+     * Beyond the window, how long the 64 KiB consumer's lag may take to be judged on its fetch socket. Its bootstrap
+     * socket closes within a look of its first push there; it then asks for its subscription again and pushes twice
+     * on its fetch socket (2 s apart) before its growth is known: 4 to 6 s after the close in the runs of the class
+     * alone (2026-12-02), within the 24 s window.
+     */
+    private static final Duration LAG_WAIT = Duration.ofSeconds(20);
 
     @Test
     void eachClientsOwnWordsLandOnItsOwnSocketAndNeverOnAnother() throws Exception {
@@ -148,7 +155,11 @@ class ClientTelemetryLabIT {
                 System.out.printf("the feed's first push shown after %.1f s%n", (System.nanoTime() - feedWait) / 1e9);
                 long end = System.nanoTime() + OBSERVED.toNanos();
                 Set<String> closed = new TreeSet<>();
-                while (System.nanoTime() < end) {
+                // past the window only while the 64 KiB consumer's lag has not been judged on its fetch socket: its
+                // first pushes there, after its bootstrap socket closed, come at its subscription's own pace
+                long lagDeadline = end + LAG_WAIT.toNanos();
+                while (System.nanoTime() < end
+                        || (!watch.lagBehindWindow.containsKey(LIMITED) && System.nanoTime() < lagDeadline)) {
                     Thread.sleep(500);
                     watch.look();
                     closePushSocketsThatCarryNoData(lab, watch, closed);
@@ -260,13 +271,13 @@ class ClientTelemetryLabIT {
                 assertTrue(watch.lagPushed.getOrDefault(consumer, 0.0) > 0, "its own lag, pushed: " + watch);
             }
             // the 64 KiB consumer: its window is the limit on its fetch socket, and there, by its own figures, its
-            // lag grows while all it reads comes over that socket: the lag is the network's
+            // lag grows while all it reads comes from this broker: behind the window
             FindingView limited = watch.windowLimited.get(LIMITED);
             assertNotNull(limited, "receive-window-limited on the 64 KiB consumer's fetch socket: " + watch);
             assertEquals("to_client", limited.connection().flow());
             line.assertQuoted(limited.number("rtt"), limited.brief());
-            FindingView lagged = watch.lagIsTheNetworks.get(LIMITED);
-            assertNotNull(lagged, "the 64 KiB consumer's lag said to be the network's: " + watch);
+            FindingView lagged = watch.lagBehindWindow.get(LIMITED);
+            assertNotNull(lagged, "the 64 KiB consumer's lag said to grow behind its window: " + watch);
             assertTrue(
                     lagged.is("receive-window-limited")
                             && "to_client".equals(lagged.connection().flow()),
@@ -274,12 +285,15 @@ class ClientTelemetryLabIT {
             assertTrue(
                     lagged.number("clientRecordsLagGrowth") > 0,
                     lagged.evidence().toString());
-            assertTrue(
-                    lagged.number("clientConsumerIncomingByteRate") > 0,
-                    lagged.evidence().toString());
+            double here = lagged.number("clientConsumerIncomingByteRate");
+            double otherBrokers = lagged.evidence().containsKey("clientConsumerIncomingByteRateOtherBrokers")
+                    ? lagged.number("clientConsumerIncomingByteRateOtherBrokers")
+                    : 0;
+            // one broker: nothing from another, and its own count of this one's bytes
+            assertTrue(here > 0 && otherBrokers == 0, lagged.evidence().toString());
             // the control: the autotuned consumer lags too (it started from the topic's start), but its window is
-            // not what holds it, so its lag is never said to be the network's
-            assertTrue(!watch.lagIsTheNetworks.containsKey(OTHER), "the autotuned consumer's lag: " + watch);
+            // not what holds it, so its lag is never said to grow behind it
+            assertTrue(!watch.lagBehindWindow.containsKey(OTHER), "the autotuned consumer's lag: " + watch);
         }
     }
 
@@ -307,7 +321,9 @@ class ClientTelemetryLabIT {
             throws Exception {
         for (String consumer : List.of(LIMITED, OTHER)) {
             String socket = watch.idlePushSocket.get(consumer);
-            if (socket == null || !closed.add(consumer)) {
+            Set<String> fetching = watch.fetchSockets.getOrDefault(consumer, Set.of());
+            // only once its fetch socket is seen carrying data, and the push socket is not that one
+            if (socket == null || fetching.isEmpty() || fetching.contains(socket) || !closed.add(consumer)) {
                 continue;
             }
             String[] ends = socket.split(" ");
@@ -412,10 +428,14 @@ class ClientTelemetryLabIT {
         final Map<String, FindingView> windowLimited = new TreeMap<>();
         /** Each client's first produce-pipeline-below-bdp that carried its own figures, or else its first. */
         final Map<String, FindingView> pipelineLimited = new TreeMap<>();
+        /** Each client's last push as /connections showed it, by client.id and the flow of its socket. */
+        final Map<String, String> lastPush = new TreeMap<>();
+        /** Each client's sockets seen carrying data to it (flow to_client). */
+        final Map<String, Set<String>> fetchSockets = new TreeMap<>();
         /** Each Java consumer's first push socket that carried none of its data (flow none). */
         final Map<String, String> idlePushSocket = new TreeMap<>();
-        /** Each client's first finding that says its lag is the network's. */
-        final Map<String, FindingView> lagIsTheNetworks = new TreeMap<>();
+        /** Each client's first finding that says its lag grows behind its window. */
+        final Map<String, FindingView> lagBehindWindow = new TreeMap<>();
         /** Every rule said of each client, for the failure message. */
         final Map<String, Set<String>> rulesOf = new TreeMap<>();
 
@@ -468,6 +488,12 @@ class ClientTelemetryLabIT {
                 JsonNode pushed = connection.path("clientTelemetry");
                 JsonNode socket = connection.path("connection");
                 String clientId = socket.path("clientId").asText("");
+                if (socket.path("flow").asText("").equals("to_client")) {
+                    fetchSockets
+                            .computeIfAbsent(clientId, id -> new TreeSet<>())
+                            .add(socket.path("local").asText() + " "
+                                    + socket.path("remote").asText());
+                }
                 if (pushed.isMissingNode()) {
                     continue;
                 }
@@ -475,6 +501,7 @@ class ClientTelemetryLabIT {
                         socket.path("local").asText() + " "
                                 + socket.path("remote").asText(),
                         clientId);
+                lastPush.put(clientId + " " + socket.path("flow").asText("?"), pushed.toString());
                 String instance = pushed.path("clientInstanceId").asText();
                 String own = instances.get(clientId);
                 if (own != null && !own.equals(instance)) {
@@ -526,8 +553,8 @@ class ClientTelemetryLabIT {
                 }
                 rulesOf.computeIfAbsent(String.valueOf(clientId), id -> new TreeSet<>())
                         .add(finding.rule());
-                if (finding.remedy().why().contains("the lag is the network's")) {
-                    lagIsTheNetworks.putIfAbsent(clientId, finding);
+                if (finding.remedy().why().contains("its lag grows behind this window")) {
+                    lagBehindWindow.putIfAbsent(clientId, finding);
                 }
                 if (finding.is("receive-window-limited")) {
                     windowLimited.putIfAbsent(clientId, finding);
@@ -557,7 +584,8 @@ class ClientTelemetryLabIT {
                     + "; findings with client figures " + withClientFigures + " (" + figuresChecked + " checked)"
                     + "; receive-window-limited on " + windowLimited.keySet() + "; request-latency-beyond-path "
                     + requestLatencyFindings + "; produce-pipeline-below-bdp " + pipelineLimited
-                    + "; lag the network's " + lagIsTheNetworks + "; rules by client.id " + rulesOf;
+                    + "; lag behind the window " + lagBehindWindow + "; last pushes " + lastPush
+                    + "; receive-window-limited " + windowLimited + "; rules by client.id " + rulesOf;
         }
     }
 }

@@ -44,11 +44,17 @@ public final class PushedClientMetrics {
         CONSUMER_INCOMING_BYTE_RATE(
                 "org.apache.kafka.consumer.node.incoming.byte.rate", true, "consumerIncomingByteRate"),
         /**
-         * The bytes a second it reads from every other connection together (each other broker's, and at this broker
-         * its bootstrap and group coordinator connections, which Kafka counts as nodes of their own).
+         * The bytes a second it reads from every other broker together: the points of the other brokers' node ids,
+         * not its bootstrap connections (negative ids) nor its group coordinator's (Integer.MAX_VALUE less the
+         * broker's id), which Kafka counts as nodes of their own.
          */
-        CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE(
-                "org.apache.kafka.consumer.node.incoming.byte.rate", false, "consumerIncomingByteRateElsewhere", true);
+        CONSUMER_INCOMING_BYTE_RATE_OTHER_BROKERS(
+                "org.apache.kafka.consumer.node.incoming.byte.rate",
+                false,
+                "consumerIncomingByteRateOtherBrokers",
+                true),
+        /** The share of the time the consumer's poll() waited for records rather than for the application. */
+        POLL_IDLE_RATIO_AVG("org.apache.kafka.consumer.poll.idle.ratio.avg", false, "pollIdleRatioAvg");
 
         private final String pushedName;
         private final boolean perBroker;
@@ -66,7 +72,7 @@ public final class PushedClientMetrics {
             this.otherBrokersSummed = otherBrokersSummed;
         }
 
-        /** Whether this is the sum of the points for every node but this broker (a node_id attribute on each). */
+        /** Whether this is the sum of the other brokers' points (a node_id attribute on each). */
         public boolean otherBrokersSummed() {
             return otherBrokersSummed;
         }

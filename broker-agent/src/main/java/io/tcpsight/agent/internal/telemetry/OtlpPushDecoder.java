@@ -12,8 +12,10 @@ import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Reads a client's telemetry push (an OTLP {@code MetricsData}, as Kafka hands it on: already
@@ -102,17 +104,30 @@ public final class OtlpPushDecoder {
     }
 
     /**
-     * The sum over the points of every node but this broker: one point a node in a push (Kafka's
-     * per-node sensors), so the sum is what the client reads from all its other connections. Absent
-     * where the push has no point of another node.
+     * The sum over the other brokers' points, the newest of each: what the client reads from all its
+     * connections to other brokers. A node id that is no broker's is left out: a bootstrap
+     * connection's (negative) and a group coordinator's (Integer.MAX_VALUE less the broker's id).
+     * Absent where the push has no point of another broker.
      */
     private void sumOtherBrokers(Figure figure, List<NumberDataPoint> points, Map<Figure, Double> figures) {
+        if (nodeIdNumber == null) {
+            return;
+        }
+        Map<Long, NumberDataPoint> newestByBroker = new HashMap<>();
         for (NumberDataPoint point : points) {
-            if (nodeIdNumber == null
-                    || !namesANode(point.getAttributesList())
-                    || namesThisBroker(point.getAttributesList())) {
+            OptionalLong node = nodeId(point.getAttributesList());
+            if (node.isEmpty()
+                    || node.getAsLong() < 0
+                    || node.getAsLong() > Integer.MAX_VALUE / 2
+                    || node.getAsLong() == brokerNodeId) {
                 continue;
             }
+            newestByBroker.merge(
+                    node.getAsLong(),
+                    point,
+                    (kept, other) -> other.getTimeUnixNano() >= kept.getTimeUnixNano() ? other : kept);
+        }
+        for (NumberDataPoint point : newestByBroker.values()) {
             double value = point.getValueCase() == NumberDataPoint.ValueCase.AS_INT
                     ? point.getAsInt()
                     : point.getValueCase() == NumberDataPoint.ValueCase.AS_DOUBLE ? point.getAsDouble() : Double.NaN;
@@ -122,13 +137,24 @@ public final class OtlpPushDecoder {
         }
     }
 
-    private static boolean namesANode(List<KeyValue> attributes) {
+    /** The node id a point names ("node-2" as the Java client writes it, 2 as librdkafka does), if any. */
+    private static OptionalLong nodeId(List<KeyValue> attributes) {
         for (KeyValue attribute : attributes) {
             if (attribute.getKey().equals("node_id") || attribute.getKey().equals("node.id")) {
-                return true;
+                AnyValue value = attribute.getValue();
+                if (value.hasIntValue()) {
+                    return OptionalLong.of(value.getIntValue());
+                }
+                String text = value.hasStringValue() ? value.getStringValue() : "";
+                String number = text.startsWith("node-") ? text.substring("node-".length()) : text;
+                try {
+                    return OptionalLong.of(Long.parseLong(number));
+                } catch (NumberFormatException notANode) {
+                    return OptionalLong.empty();
+                }
             }
         }
-        return false;
+        return OptionalLong.empty();
     }
 
     private boolean namesThisBroker(List<KeyValue> attributes) {

@@ -109,37 +109,53 @@ class OtlpPushDecoderTest {
     }
 
     @Test
-    void aConsumersBytesFromThisBrokerAndFromEveryOtherNodeTogether() throws Exception {
+    void aConsumersBytesFromThisBrokerAndFromEachOtherBrokerTogether() throws Exception {
         // a Java consumer's per-node sensors: this broker's node connection, its bootstrap connection (node -1) and
-        // its group coordinator's (Integer.MAX_VALUE - 1), both at this broker, and another broker
+        // its group coordinator's (Integer.MAX_VALUE - 1), both at this broker and no broker's node; broker 2 twice
+        // (the
+        // newer point counts), broker 3 with an integer node id as librdkafka writes one, and a point naming no node
+        NumberDataPoint brokerThree = NumberDataPoint.newBuilder()
+                .setAsDouble(500.0)
+                .setTimeUnixNano(10)
+                .addAttributes(KeyValue.newBuilder()
+                        .setKey("node_id")
+                        .setValue(AnyValue.newBuilder().setIntValue(3)))
+                .build();
         MetricsData push = push(gauge(
                 "org.apache.kafka.consumer.node.incoming.byte.rate",
                 point(650_000.0, 10, "node_id", "node-1"),
                 point(12.0, 10, "node_id", "node--1"),
                 point(30.0, 10, "node_id", "node-2147483646"),
-                point(1_000.0, 10, "node_id", "node-2")));
+                point(9_999.0, 5, "node_id", "node-2"),
+                point(1_000.0, 10, "node_id", "node-2"),
+                brokerThree,
+                point(77.0, 10)));
 
         PushedClientMetrics read = new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
 
         assertEquals(650_000.0, read.figure(Figure.CONSUMER_INCOMING_BYTE_RATE).getAsDouble());
         assertEquals(
-                1_042.0,
-                read.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE).getAsDouble());
+                1_500.0,
+                read.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_OTHER_BROKERS).getAsDouble());
         // at broker 2 the same push reads the other way round
         PushedClientMetrics atTwo = new OtlpPushDecoder(2).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
         assertEquals(1_000.0, atTwo.figure(Figure.CONSUMER_INCOMING_BYTE_RATE).getAsDouble());
         assertEquals(
-                650_042.0,
-                atTwo.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE).getAsDouble());
+                650_500.0,
+                atTwo.figure(Figure.CONSUMER_INCOMING_BYTE_RATE_OTHER_BROKERS).getAsDouble());
         // a broker that does not know its own node.id cannot tell which is its own: neither
         PushedClientMetrics unknown = new OtlpPushDecoder(-1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
         assertEquals(Map.of(), unknown.figures());
     }
 
     @Test
-    void aConsumerThatReadsOnlyFromThisBrokerHasNothingElsewhere() throws Exception {
-        MetricsData push = push(
-                gauge("org.apache.kafka.consumer.node.incoming.byte.rate", point(650_000.0, 10, "node_id", "node-1")));
+    void aConsumerThatReadsOnlyFromThisBrokerHasNoOtherBrokersFigure() throws Exception {
+        // its bootstrap and coordinator connections at this broker are no other broker's
+        MetricsData push = push(gauge(
+                "org.apache.kafka.consumer.node.incoming.byte.rate",
+                point(650_000.0, 10, "node_id", "node-1"),
+                point(12.0, 10, "node_id", "node--1"),
+                point(30.0, 10, "node_id", "node-2147483646")));
 
         PushedClientMetrics read = new OtlpPushDecoder(1).decode(INSTANCE, 0L, ByteBuffer.wrap(push.toByteArray()));
 

@@ -124,13 +124,14 @@ final class ReceiveWindowLimited implements ConnectionRule {
         }
         evidence.add(new Evidence("sendRate", Rates.mbit(interval.sendRateBytesPerSecond()), "Mbit/s"));
         // the consumer's own lag, where it pushed on this socket. It is its largest over every partition on every
-        // broker: the text says the lag is this window's only where the consumer read all it reads over this socket
+        // broker: the text says the lag grows behind this window only where the consumer's figures agree (ClientWords)
         ClientWords.add(
                 facts,
                 evidence,
                 Figure.RECORDS_LAG_MAX,
                 Figure.CONSUMER_INCOMING_BYTE_RATE,
-                Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE);
+                Figure.CONSUMER_INCOMING_BYTE_RATE_OTHER_BROKERS,
+                Figure.POLL_IDLE_RATIO_AVG);
         ClientWords.addLagGrowth(facts, evidence);
         String peer = peerName(facts);
         // Severity follows the cost, as for small-receive-buffer: a peer window whose rate over the RTT is

@@ -284,20 +284,30 @@ class ClientTelemetryRulesTest {
     }
 
     /**
-     * A 64 KiB consumer's socket, window-limited by its buffer, that pushed twice 30 s apart: its lag 1,000 then
-     * 4,000 records, and the bytes a second it read from this broker's node connection and from every other.
+     * A 64 KiB consumer's socket, window-limited by its buffer (or, with a widest window, by its
+     * reader), that pushed twice 30 s apart: its lag 1,000 then {@code laterLag} records, the bytes a
+     * second it read from this broker and from other brokers, and its poll()'s idle share.
      */
-    private static Finding lagBehindWindow(double laterLag, Double here, Double elsewhere, long widestWindow) {
+    private static Finding lagBehindWindow(
+            String software, double laterLag, Double here, Double otherBrokers, Double pollIdle, long widestWindow) {
         PushedClientMetrics earlier = push(T0, Map.of(Figure.RECORDS_LAG_MAX, 1_000.0));
         Map<Figure, Double> figures = new EnumMap<>(Figure.class);
         figures.put(Figure.RECORDS_LAG_MAX, laterLag);
         if (here != null) {
             figures.put(Figure.CONSUMER_INCOMING_BYTE_RATE, here);
         }
-        if (elsewhere != null) {
-            figures.put(Figure.CONSUMER_INCOMING_BYTE_RATE_ELSEWHERE, elsewhere);
+        if (otherBrokers != null) {
+            figures.put(Figure.CONSUMER_INCOMING_BYTE_RATE_OTHER_BROKERS, otherBrokers);
         }
-        ConnectionFacts.Builder facts = windowLimitedConsumer()
+        if (pollIdle != null) {
+            figures.put(Figure.POLL_IDLE_RATIO_AVG, pollIdle);
+        }
+        ConnectionFacts.Builder facts = ConnectionFacts.builder(
+                        broker("consumer-analytics-1").withClientSoftware(software))
+                .rttMicros(100_000)
+                .windowScaling(true)
+                .sndWindowBytes(65_536)
+                .interval(interval(0.9, 0.97, 0, 0, 5000))
                 .pushed(push(T0 + 30_000_000_000L, figures).following(earlier));
         if (widestWindow > 0) {
             facts.widestSndWindowBytes(widestWindow);
@@ -305,37 +315,52 @@ class ClientTelemetryRulesTest {
         return ReceiveWindowLimited.RULE.judge(facts.build(), DEFAULTS).orElseThrow();
     }
 
-    @ParameterizedTest(name = "lag to {0}, {1} B/s here, {2} B/s elsewhere, widest window {3}: the network's {4}")
+    private static final String JAVA_431 = "apache-kafka-java/4.3.1";
+
+    @ParameterizedTest(
+            name = "{0}: lag to {1}, {2} B/s here, {3} B/s at other brokers, poll idle {4}, widest window {5}: {6}")
     @CsvSource(
             delimiter = ';',
             value = {
-                // all it reads comes over this window-limited socket, and its lag grows: the network's
-                "4000; 80000; 30; 0; true",
-                // nothing pushed for its other connections: it had none with bytes
-                "4000; 80000; ; 0; true",
-                // the boundary: 1 % of its bytes from elsewhere, then just above
-                "4000; 80000; 800; 0; true",
-                "4000; 80000; 801; 0; false",
-                // it also reads from another broker, where its largest lag may be
-                "4000; 80000; 40000; 0; false",
+                // all it reads comes over this socket, its poll() waits for records, and its lag grows: said
+                "apache-kafka-java/4.3.1; 4000; 80000; 30; 0.95; 0; true",
+                // no point for another broker: a Java client pushes one for each node connection it has
+                "apache-kafka-java/4.3.1; 4000; 80000; ; 0.95; 0; true",
+                // the boundaries: 1 % of its bytes from other brokers, then just above
+                "apache-kafka-java/4.3.1; 4000; 80000; 800; 0.95; 0; true",
+                "apache-kafka-java/4.3.1; 4000; 80000; 801; 0.95; 0; false",
+                // it reads from another broker too, where its largest lag may be
+                "apache-kafka-java/4.3.1; 4000; 80000; 40000; 0.95; 0; false",
+                // its poll()'s idle share is evidence only: said whatever it reads, or where it pushed none
+                "apache-kafka-java/4.3.1; 4000; 80000; 30; 0.2; 0; true",
+                "apache-kafka-java/4.3.1; 4000; 80000; 30; ; 0; true",
                 // its lag did not grow, or fell
-                "1000; 80000; 30; 0; false",
-                "500; 80000; 30; 0; false",
-                // its bytes a broker not pushed: nothing says it reads here alone
-                "4000; ; 30; 0; false",
+                "apache-kafka-java/4.3.1; 1000; 80000; 30; 0.95; 0; false",
+                "apache-kafka-java/4.3.1; 500; 80000; 30; 0.95; 0; false",
+                // nothing read here by its own count, or no count pushed
+                "apache-kafka-java/4.3.1; 4000; 0; ; 0.95; 0; false",
+                "apache-kafka-java/4.3.1; 4000; ; 30; 0.95; 0; false",
                 // its window has opened wide (4 MB): the reader holds the flow, not the buffer
-                "4000; 80000; 30; 4000000; false"
+                "apache-kafka-java/4.3.1; 4000; 80000; 30; 0.95; 4000000; false",
+                // another library: its per-node counts are not known to be per connection
+                "confluent-kafka-python/2.16.1-rdkafka-2.16.0; 4000; 80000; 30; 0.95; 0; false"
             })
-    void theLagIsTheNetworksOnlyWhereAllItReadsComesThroughThisWindowAndTheLagGrows(
-            double laterLag, Double here, Double elsewhere, long widestWindow, boolean said) {
-        Finding finding = lagBehindWindow(laterLag, here, elsewhere, widestWindow);
+    void aGrowingLagIsSaidToBeThisWindowsOnlyWhereAllTheConsumersFiguresAgree(
+            String software,
+            double laterLag,
+            Double here,
+            Double otherBrokers,
+            Double pollIdle,
+            long widestWindow,
+            boolean said) {
+        Finding finding = lagBehindWindow(software, laterLag, here, otherBrokers, pollIdle, widestWindow);
         String why = finding.remedy().why();
-        assertEquals(said, why.contains("the lag is the network's"), why);
+        assertEquals(said, why.contains("its lag grows behind this window"), why);
         if (said) {
             assertTrue(
                     why.contains(String.format(
-                            "the consumer's lag grew %.0f records a second to %.0f, and it read %.2f Mbit/s over this"
-                                    + " connection",
+                            "the consumer's lag grew %.0f records a second to %.0f, and it read %.2f Mbit/s from this"
+                                    + " broker",
                             (laterLag - 1_000) / 30, laterLag, here * 8 / 1e6)),
                     why);
             assertEquals(
@@ -344,6 +369,13 @@ class ClientTelemetryRulesTest {
                             .get()
                             .value(),
                     1e-9);
+            if (pollIdle != null) {
+                assertEquals(
+                        pollIdle,
+                        (Double)
+                                finding.evidence("clientPollIdleRatioAvg").get().value(),
+                        1e-9);
+            }
         }
     }
 
