@@ -2,6 +2,7 @@ package io.tcpsight.internal.model;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -94,14 +95,24 @@ public final class PushedClientMetrics {
 
         /** The figures read from the metric pushed under this name: none, one, or (per node) two. */
         public static List<Figure> ofPushedName(String name) {
-            List<Figure> read = new ArrayList<>(2);
-            for (Figure figure : values()) {
-                if (figure.pushedName.equals(name)) {
-                    read.add(figure);
-                }
-            }
-            return read;
+            return BY_PUSHED_NAME.getOrDefault(name, List.of());
         }
+    }
+
+    /**
+     * Each kept metric's figures, looked up once a metric of a push (a push names a few hundred): built
+     * once, not a scan of every figure for each.
+     */
+    private static final Map<String, List<Figure>> BY_PUSHED_NAME = byPushedName();
+
+    private static Map<String, List<Figure>> byPushedName() {
+        Map<String, List<Figure>> byName = new HashMap<>();
+        for (Figure figure : Figure.values()) {
+            byName.computeIfAbsent(figure.pushedName(), name -> new ArrayList<>())
+                    .add(figure);
+        }
+        byName.replaceAll((name, figures) -> List.copyOf(figures));
+        return Map.copyOf(byName);
     }
 
     /**

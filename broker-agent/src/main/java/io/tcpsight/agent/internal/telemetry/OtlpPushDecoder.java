@@ -26,14 +26,10 @@ import java.util.OptionalLong;
  */
 public final class OtlpPushDecoder {
     private final int brokerNodeId;
-    private final String nodeIdNumber;
-    private final String nodeIdName;
 
     /** @param brokerNodeId this broker's node.id; below 0 when unknown, so no per-broker figure is read */
     public OtlpPushDecoder(int brokerNodeId) {
         this.brokerNodeId = brokerNodeId;
-        this.nodeIdNumber = brokerNodeId < 0 ? null : Integer.toString(brokerNodeId);
-        this.nodeIdName = brokerNodeId < 0 ? null : "node-" + brokerNodeId;
     }
 
     /** The node.id whose per-broker figures this decoder reads; below 0 for none. */
@@ -84,17 +80,7 @@ public final class OtlpPushDecoder {
             if (figure.perBroker() && !namesThisBroker(point.getAttributesList())) {
                 continue;
             }
-            double value;
-            switch (point.getValueCase()) {
-                case AS_DOUBLE:
-                    value = point.getAsDouble();
-                    break;
-                case AS_INT:
-                    value = point.getAsInt();
-                    break;
-                default:
-                    continue;
-            }
+            double value = valueOf(point);
             Long seen = newest.get(figure);
             if (Double.isFinite(value) && (seen == null || point.getTimeUnixNano() >= seen)) {
                 newest.put(figure, point.getTimeUnixNano());
@@ -110,7 +96,7 @@ public final class OtlpPushDecoder {
      * Absent where the push has no point of another broker.
      */
     private void sumOtherBrokers(Figure figure, List<NumberDataPoint> points, Map<Figure, Double> figures) {
-        if (nodeIdNumber == null) {
+        if (brokerNodeId < 0) {
             return;
         }
         Map<Long, NumberDataPoint> newestByBroker = new HashMap<>();
@@ -128,9 +114,7 @@ public final class OtlpPushDecoder {
                     (kept, other) -> other.getTimeUnixNano() >= kept.getTimeUnixNano() ? other : kept);
         }
         for (NumberDataPoint point : newestByBroker.values()) {
-            double value = point.getValueCase() == NumberDataPoint.ValueCase.AS_INT
-                    ? point.getAsInt()
-                    : point.getValueCase() == NumberDataPoint.ValueCase.AS_DOUBLE ? point.getAsDouble() : Double.NaN;
+            double value = valueOf(point);
             if (Double.isFinite(value)) {
                 figures.merge(figure, value, Double::sum);
             }
@@ -157,19 +141,21 @@ public final class OtlpPushDecoder {
         return OptionalLong.empty();
     }
 
+    /** Whether the point's node id is this broker's ("node-1" or 1 at broker 1). */
     private boolean namesThisBroker(List<KeyValue> attributes) {
-        if (nodeIdNumber == null) {
-            return false;
+        OptionalLong node = nodeId(attributes);
+        return brokerNodeId >= 0 && node.isPresent() && node.getAsLong() == brokerNodeId;
+    }
+
+    /** The point's value; NaN for a kind none of the kept figures is (a finite value is kept, no other). */
+    private static double valueOf(NumberDataPoint point) {
+        switch (point.getValueCase()) {
+            case AS_DOUBLE:
+                return point.getAsDouble();
+            case AS_INT:
+                return point.getAsInt();
+            default:
+                return Double.NaN;
         }
-        for (KeyValue attribute : attributes) {
-            if (attribute.getKey().equals("node_id") || attribute.getKey().equals("node.id")) {
-                AnyValue value = attribute.getValue();
-                String text = value.hasIntValue()
-                        ? Long.toString(value.getIntValue())
-                        : value.hasStringValue() ? value.getStringValue() : "";
-                return text.equals(nodeIdNumber) || text.equals(nodeIdName);
-            }
-        }
-        return false;
     }
 }
