@@ -63,7 +63,8 @@ final class AgentAssembly {
                 .samplerThread("tcpsight-agent-sampler")
                 .hostRole(() -> listenerByPort.isEmpty() ? Role.CLIENT : Role.BROKER)
                 .settings(brokerIds::requestedSettings)
-                .roundFindingSource(connections -> {
+                // the listeners' ports, told by connections read in the round (a carried one was read before)
+                .readFindingSource(connections -> {
                     try {
                         return listeners.evaluate(settings.config, ListenerWatch.acceptedPorts(connections));
                     } catch (IOException | RuntimeException unreadable) {

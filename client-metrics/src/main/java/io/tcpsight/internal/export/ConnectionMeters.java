@@ -163,7 +163,10 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         }
         monitor.lastRoundNanos().ifPresent(nanos -> roundDuration.record(nanos, TimeUnit.NANOSECONDS));
         monitor.lastPreparationNanos().ifPresent(nanos -> preparationDuration.record(nanos, TimeUnit.NANOSECONDS));
-        for (JudgedConnection judged : round.connections()) {
+        // The connections the round read: one carried unread (idle) is recorded in the rounds that read it, every
+        // few. Recording its last sample again in every round cost a broker of 15,000 idle connections more than
+        // all else; a connection is read in the round it opens, so its opening is counted there.
+        for (JudgedConnection judged : round.read()) {
             TrackedConnection connection = judged.connection();
             ConnectionIdentity identity = connection.identity();
             AggregateMeters counted = countedAs.get(connection);
@@ -273,7 +276,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     }
 
     /**
-     * The meters of one tag set; each round adds one observation per sampled connection. RTT is a
+     * The meters of one tag set; each round adds one observation per connection it read. RTT is a
      * Timer because Micrometer puts a double into a fixed bucket by its ceiling: a DistributionSummary
      * in seconds would count every sub-second RTT as le="1.0". Bytes and rates have whole-number
      * bounds, where the ceiling changes no bucket. The limited shares are times, as the kernel keeps
@@ -302,7 +305,9 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
             listener = value(tags, "listener");
             nodeId = value(tags, "node.id");
             rtt = Timer.builder("tcpsight.connection.rtt")
-                    .description("Smoothed round-trip time of the connections, once per connection and round")
+                    .description(
+                            "Smoothed round-trip time of the connections, once per connection read (each round, or every sixth"
+                                    + " for an idle one the agent carries unread)")
                     .tags(tags)
                     .serviceLevelObjectives(HistogramBuckets.RTT_SECONDS.durations())
                     .register(meters);
@@ -311,12 +316,13 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
                             "bytes.per.second",
                             HistogramBuckets.BYTES_PER_SECOND,
                             tags)
-                    .description("Most recent delivery rate of the connections that sent data, once per round")
+                    .description("Most recent delivery rate of the connections, once per connection read")
                     .register(meters);
             windowCeiling = summary("tcpsight.connection.window.ceiling", "bytes", HistogramBuckets.BYTES, tags)
                     .description(
                             "Largest receive window this end can advertise (its scale, clamp and tcp_rmem, as the rules"
-                                    + " judge it), once per connection and round")
+                                    + " judge it), once per connection read (each round, or every sixth for an idle one the"
+                                    + " agent carries unread)")
                     .register(meters);
             busy = seconds(meters, "tcpsight.connection.busy", "Time the connections were busy sending", tags);
             rwndLimited = seconds(
@@ -373,8 +379,13 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
                     rwndLimited.increment(interval.rwndLimitedMicros() / 1e6);
                     sndbufLimited.increment(interval.sndbufLimitedMicros() / 1e6);
                 }
-                retransmits.increment(interval.retransmittedSegments());
-                segmentsOut.increment(interval.segmentsOut());
+                // most connections of a big broker sent nothing in the interval: a counter's add of 0 is not free
+                if (interval.retransmittedSegments() > 0) {
+                    retransmits.increment(interval.retransmittedSegments());
+                }
+                if (interval.segmentsOut() > 0) {
+                    segmentsOut.increment(interval.segmentsOut());
+                }
             }
         }
 

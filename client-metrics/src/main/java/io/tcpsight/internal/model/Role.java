@@ -9,8 +9,11 @@ public enum Role {
     /** This process accepted it on a listener (a broker). */
     BROKER;
 
+    /** Made once: the meters compare it for every connection every round. */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     /** The lower-case name used in tags and JSON. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 }

@@ -46,6 +46,7 @@ public final class ConnectionMonitor {
     private final FindingsBoard board;
     private final List<Supplier<List<Finding>>> extraFindings = new CopyOnWriteArrayList<>();
     private final List<Function<List<JudgedConnection>, List<Finding>>> roundFindings = new CopyOnWriteArrayList<>();
+    private final List<Function<List<JudgedConnection>, List<Finding>>> readFindings = new CopyOnWriteArrayList<>();
     private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<List<TrackedConnection>>> namers = new CopyOnWriteArrayList<>();
     /**
@@ -115,6 +116,15 @@ public final class ConnectionMonitor {
      */
     public void addRoundFindingSource(Function<List<JudgedConnection>, List<Finding>> source) {
         roundFindings.add(source);
+    }
+
+    /**
+     * Findings from the connections a round read, as a whole: for a source that has nothing to learn from a
+     * connection carried unread (idle: it sent and received nothing since it was last read), so that a round
+     * on a big broker does not visit its idle connections for it.
+     */
+    public void addReadFindingSource(Function<List<JudgedConnection>, List<Finding>> source) {
+        readFindings.add(source);
     }
 
     public ConnectionRegistry registry() {
@@ -199,6 +209,7 @@ public final class ConnectionMonitor {
         boolean hostSettingsKept = judgedUnder != null && kernelFacts.sameSettingsAs(judgedUnder);
         List<Finding> findings = new ArrayList<>();
         List<JudgedConnection> judged = new ArrayList<>(sampled.size());
+        List<JudgedConnection> read = new ArrayList<>();
         List<ConnectionFacts> judgedFacts = new ArrayList<>();
         UnplacedSockets unplaced = new UnplacedSockets();
         for (TrackedConnection connection : sampled) {
@@ -210,25 +221,30 @@ public final class ConnectionMonitor {
                 judged.add(standing);
                 own = standing.own();
             } else {
-                ConnectionIdentity identity = connection.identity();
                 ConnectionSample sample = sampler.sampleOf(connection);
                 ConnectionFacts facts = facts(connection, sample, kernelFacts);
                 own = Diagnosis.connection(facts, config);
-                JudgedConnection now =
-                        new JudgedConnection(connection, sample, WindowModel.windowCeiling(facts), own, identity);
+                JudgedConnection now = new JudgedConnection(
+                        connection, sample, WindowModel.windowCeiling(facts), own, facts.identity());
                 connection.judgement(now);
                 judged.add(now);
                 judgedFacts.add(facts);
+                if (!connection.carried()) {
+                    read.add(now);
+                }
             }
-            unplaced.add(connection.identity(), own);
-            if (connection.identity().ownerKnownBy().known()) {
-                findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
+            if (!own.isEmpty()) { // most connections have none: their identity is not even looked at
+                ConnectionIdentity identity = connection.identity();
+                unplaced.add(identity, own);
+                if (identity.ownerKnownBy().known()) {
+                    findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
+                }
             }
         }
         // every connection of the round is judged under these now (a round that failed before here leaves the
         // previous, so the next judges every carried connection again)
         judgedUnder = kernelFacts;
-        findings.addAll(unplaced.summaries());
+        findings.addAll(unplaced.summaries(JudgedConnection.identities(judged)));
         // A source that fails loses its own findings only; the round publishes the rest and then
         // reports the first failure, which the loop logs once.
         Throwable failed = null;
@@ -240,6 +256,14 @@ public final class ConnectionMonitor {
                 failed = failed == null ? failure : failed;
             }
         }
+        List<JudgedConnection> readView = Collections.unmodifiableList(read);
+        for (Function<List<JudgedConnection>, List<Finding>> source : readFindings) {
+            try {
+                findings.addAll(source.apply(readView));
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
+        }
         for (Supplier<List<Finding>> source : extraFindings) {
             try {
                 findings.addAll(source.get());
@@ -247,7 +271,7 @@ public final class ConnectionMonitor {
                 failed = failed == null ? failure : failed;
             }
         }
-        Round round = new Round(judgedView, Collections.unmodifiableList(findings), judgedFacts);
+        Round round = new Round(judgedView, Collections.unmodifiableList(findings), judgedFacts, readView);
         // kept before the findings are published: whoever reads the findings and then the connections finds
         // each finding's connection there, never the round before it
         lastRound = round.kept();

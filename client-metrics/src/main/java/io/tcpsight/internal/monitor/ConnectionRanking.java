@@ -38,7 +38,8 @@ public final class ConnectionRanking {
         /** As the round judged it; empty when unknown. */
         public final Optional<Long> windowCeilingBytes;
 
-        final double limited;
+        final float limited;
+        final int rttMicros;
         final int order;
 
         Ranked(JudgedConnection judged, int[] findingCounts, int order) {
@@ -49,9 +50,8 @@ public final class ConnectionRanking {
             this.findings = findingCounts[0];
             this.worstSeverity = findingCounts[1];
             this.order = order;
-            this.limited = sample.interval()
-                    .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
-                    .orElse(0.0);
+            this.limited = judged.limited;
+            this.rttMicros = judged.rttMicros;
         }
     }
 
@@ -62,17 +62,23 @@ public final class ConnectionRanking {
     private static final Comparator<Ranked> WORST_FIRST = ConnectionRanking::worstFirst;
 
     private static int worstFirst(Ranked a, Ranked b) {
-        int order = Integer.compare(b.worstSeverity, a.worstSeverity);
-        if (order == 0) {
-            order = Integer.compare(b.findings, a.findings);
-        }
-        if (order == 0) {
-            order = Double.compare(b.limited, a.limited);
-        }
-        if (order == 0) {
-            order = Long.compare(b.sample.rttMicros(), a.sample.rttMicros());
-        }
+        int order = byKeys(a.worstSeverity, a.findings, a.limited, a.rttMicros, b);
         return order != 0 ? order : Integer.compare(a.order, b.order);
+    }
+
+    /** Negative where a connection of these keys ranks worse than {@code b}, 0 where they tie. */
+    private static int byKeys(int worstSeverity, int findings, float limited, int rttMicros, Ranked b) {
+        int order = Integer.compare(b.worstSeverity, worstSeverity);
+        if (order == 0) {
+            order = Integer.compare(b.findings, findings);
+        }
+        if (order == 0) {
+            order = Float.compare(b.limited, limited);
+        }
+        if (order == 0) {
+            order = Integer.compare(b.rttMicros, rttMicros);
+        }
+        return order;
     }
 
     /**
@@ -131,12 +137,16 @@ public final class ConnectionRanking {
             int[] found = counts.isEmpty()
                     ? NONE
                     : counts.getOrDefault(ends(judged.connection().identity()), NONE);
-            Ranked ranked = new Ranked(judged, found, order++);
+            int at = order++;
             if (kept.size() < limit) {
-                kept.add(ranked);
-            } else if (WORST_FIRST.compare(ranked, kept.peek()) < 0) {
+                kept.add(new Ranked(judged, found, at));
+                return;
+            }
+            // Most connections of a big broker rank below the kept ones: they are compared by their keys and
+            // left, with nothing made for them. A tie keeps the one that came first, as the full order does.
+            if (byKeys(found[1], found[0], judged.limited, judged.rttMicros, kept.peek()) < 0) {
                 kept.poll();
-                kept.add(ranked);
+                kept.add(new Ranked(judged, found, at));
             }
         }
 

@@ -2,6 +2,7 @@ package io.tcpsight.internal.monitor;
 
 import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.IntervalStats;
 import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.AbstractList;
@@ -17,8 +18,19 @@ import java.util.Optional;
 public final class JudgedConnection {
     private final TrackedConnection connection;
     private final ConnectionSample sample;
-    /** -1 when unknown: a primitive, since every connection of the kept round holds one between rounds. */
-    private final long windowCeilingBytes;
+    /**
+     * -1 when unknown: a primitive, since every connection of the kept round holds one between rounds (an int:
+     * a window is at most 1 GiB, 65,535 bytes at scale 14).
+     */
+    private final int windowCeilingBytes;
+    /**
+     * The sample's RTT and its interval's larger limited share, kept where the ranking reads them: it visits every
+     * connection each round, and reading them off the sample cost two more objects' reads a connection. With the
+     * ceiling an int, the object is no larger for them.
+     */
+    final int rttMicros;
+
+    final float limited;
     /** The connection's own findings as the rules gave them (most often the one shared empty list). */
     private final List<Finding> own;
     /** The identity they were judged under: a connection named since is judged again. */
@@ -32,7 +44,13 @@ public final class JudgedConnection {
             ConnectionIdentity identity) {
         this.connection = connection;
         this.sample = sample;
-        this.windowCeilingBytes = windowCeilingBytes.orElse(-1L);
+        this.windowCeilingBytes = (int) Math.min(Integer.MAX_VALUE, windowCeilingBytes.orElse(-1L));
+        this.rttMicros = (int) Math.min(Integer.MAX_VALUE, sample.rttMicros());
+        Optional<IntervalStats> interval = sample.interval();
+        this.limited = interval.isPresent()
+                ? (float) Math.max(
+                        interval.get().rwndLimitedRatio(), interval.get().sndbufLimitedRatio())
+                : 0f;
         this.own = own.isEmpty() ? List.of() : own;
         this.identity = identity;
     }
@@ -77,6 +95,21 @@ public final class JudgedConnection {
         };
     }
 
+    /** The connections' identities as they are now, in the same order: a view, as {@link #connections}. */
+    static List<ConnectionIdentity> identities(List<JudgedConnection> judged) {
+        return new AbstractList<ConnectionIdentity>() {
+            @Override
+            public ConnectionIdentity get(int index) {
+                return judged.get(index).connection.identity();
+            }
+
+            @Override
+            public int size() {
+                return judged.size();
+            }
+        };
+    }
+
     /** The sample this round judged (the connection's latest may be newer by now). */
     public ConnectionSample sample() {
         return sample;
@@ -84,6 +117,6 @@ public final class JudgedConnection {
 
     /** The most this end could advertise, as the rules judge it ({@code WindowModel.windowCeiling}); empty when unknown. */
     public Optional<Long> windowCeilingBytes() {
-        return windowCeilingBytes < 0 ? Optional.empty() : Optional.of(windowCeilingBytes);
+        return windowCeilingBytes < 0 ? Optional.empty() : Optional.of((long) windowCeilingBytes);
     }
 }

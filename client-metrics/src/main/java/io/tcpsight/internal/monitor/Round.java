@@ -12,11 +12,21 @@ public final class Round {
     private final List<JudgedConnection> connections;
     private final List<Finding> findings;
     private final List<ConnectionFacts> facts;
+    private final List<JudgedConnection> read;
 
     Round(List<JudgedConnection> connections, List<Finding> findings, List<ConnectionFacts> facts) {
+        this(connections, findings, facts, connections);
+    }
+
+    Round(
+            List<JudgedConnection> connections,
+            List<Finding> findings,
+            List<ConnectionFacts> facts,
+            List<JudgedConnection> read) {
         this.connections = connections;
         this.findings = findings;
         this.facts = facts;
+        this.read = read;
     }
 
     /**
@@ -42,8 +52,17 @@ public final class Round {
         return facts;
     }
 
+    /**
+     * The connections this round read, in the order of {@link #connections()}: all of them but those carried
+     * unread (idle, their last sample standing). What a listener that counts what moved visits, so that a
+     * round on a big broker does not visit its idle connections for it. Empty in the kept round.
+     */
+    public List<JudgedConnection> read() {
+        return read;
+    }
+
     /** This round as the monitor keeps it for its outputs: its connections and findings, not the facts. */
     Round kept() {
-        return new Round(connections, findings, List.of());
+        return new Round(connections, findings, List.of(), List.of());
     }
 }

@@ -84,7 +84,8 @@ public final class ObservationRuntime implements AutoCloseable {
                 },
                 board);
         monitor.observeHost(host);
-        monitor.addRoundFindingSource(connections -> host.latest()
+        // the connections that sent in the round: one carried unread sent nothing
+        monitor.addReadFindingSource(connections -> host.latest()
                 .map(signals -> HostSignalRules.evaluate(
                         signals,
                         sending(connections, config.targetBytesPerSecond()),
@@ -98,6 +99,8 @@ public final class ObservationRuntime implements AutoCloseable {
         // a component's source judges its connections by their identities
         builder.roundFindingSources.forEach(
                 source -> monitor.addRoundFindingSource(judged -> source.apply(JudgedConnection.connections(judged))));
+        builder.readFindingSources.forEach(
+                source -> monitor.addReadFindingSource(judged -> source.apply(JudgedConnection.connections(judged))));
         this.beforeRound = new ArrayList<>();
         builder.beforeRound.forEach(step -> beforeRound.add(step.apply(registry)));
         this.exporters = new ArrayList<>(builder.exporters);
@@ -152,9 +155,6 @@ public final class ObservationRuntime implements AutoCloseable {
         double leastReceived = HostSignalRules.flowOfSubstance(targetBytesPerSecond);
         List<SendingConnection> sending = new ArrayList<>();
         for (JudgedConnection connection : judged) {
-            if (connection.connection().carried()) {
-                continue; // idle, unread this round: it sent nothing and received nothing
-            }
             ConnectionIdentity identity = connection.connection().identity();
             if (!identity.ownerKnownBy().known()) {
                 continue;
@@ -248,6 +248,7 @@ public final class ObservationRuntime implements AutoCloseable {
         private final List<Consumer<List<TrackedConnection>>> namers = new ArrayList<>();
         private final List<Supplier<List<Finding>>> findingSources = new ArrayList<>();
         private final List<Function<List<TrackedConnection>, List<Finding>>> roundFindingSources = new ArrayList<>();
+        private final List<Function<List<TrackedConnection>, List<Finding>>> readFindingSources = new ArrayList<>();
         private final List<NamedExporter> exporters = new ArrayList<>();
         private String samplerThread;
         private Supplier<Role> hostRole = () -> Role.CLIENT;
@@ -322,6 +323,12 @@ public final class ObservationRuntime implements AutoCloseable {
         /** Findings from a round's connections as a whole (see {@link ConnectionMonitor#addRoundFindingSource}). */
         public Builder roundFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
             roundFindingSources.add(source);
+            return this;
+        }
+
+        /** Findings from the connections a round read (see {@link ConnectionMonitor#addReadFindingSource}). */
+        public Builder readFindingSource(Function<List<TrackedConnection>, List<Finding>> source) {
+            readFindingSources.add(source);
             return this;
         }
 

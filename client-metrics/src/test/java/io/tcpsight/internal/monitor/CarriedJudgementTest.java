@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tcpsight.internal.config.TcpsightConfig;
 import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.diagnose.finding.FindingsBoard;
 import io.tcpsight.internal.diagnose.finding.RuleId;
+import io.tcpsight.internal.export.ConnectionMeters;
 import io.tcpsight.internal.host.HostTcpFacts;
 import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.KernelFacts;
@@ -88,6 +92,61 @@ class CarriedJudgementTest {
         owner = OwnerKnownBy.UNPLACED;
         check(tracked -> {}, (before, after) -> assertSame(before, after));
         // check() holds every round to a finding; here each is the path's summary, the socket's own being withheld
+    }
+
+    /**
+     * The meters record a connection where a round reads it: an idle one carried unread adds no observation
+     * (recording its last sample again cost a big broker more than all else), and its read every sixth round
+     * adds one.
+     */
+    @Test
+    void anIdleConnectionIsRecordedInTheRoundsThatReadItOnly() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        ConnectionMonitor monitor = new ConnectionMonitor(
+                registry,
+                CONFIG,
+                connection -> KafkaSettings.unknown(),
+                () -> copy(kernel.get()),
+                new FindingsBoard(0, f -> {}));
+        ConnectionMeters meters = new ConnectionMeters(monitor);
+        SimpleMeterRegistry simple = new SimpleMeterRegistry();
+        meters.bindTo(simple);
+        try (ServerSocketChannel listener =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                SocketChannel brokerEnd = listener.accept()) {
+            TrackedConnection tracked = registry.track(
+                            TcpSockets.fileDescriptor(brokerEnd),
+                            0,
+                            ConnectionMonitorTest.identity(brokerEnd, Role.BROKER, "idle")
+                                    .ownerKnownBy(owner))
+                    .orElseThrow();
+            tracked.requestsTold();
+            int carried = 0;
+            int readAfterCarried = 0;
+            boolean carriedBefore = false;
+            for (int round = 0; round < 30; round++) {
+                long before = rttObservations(simple);
+                monitor.round();
+                assertEquals(
+                        tracked.carried() ? 0 : 1,
+                        rttObservations(simple) - before,
+                        (tracked.carried() ? "carried unread" : "read") + " in round " + round);
+                carried += tracked.carried() ? 1 : 0;
+                readAfterCarried += carriedBefore && !tracked.carried() ? 1 : 0;
+                carriedBefore = tracked.carried();
+            }
+            assertTrue(carried >= 10, "rounds that carried it: " + carried);
+            assertTrue(readAfterCarried >= 2, "reads in its sixth round after carried ones: " + readAfterCarried);
+        } finally {
+            meters.unsubscribe();
+        }
+    }
+
+    private static long rttObservations(MeterRegistry meters) {
+        return meters.find("tcpsight.connection.rtt").timers().stream()
+                .mapToLong(Timer::count)
+                .sum();
     }
 
     private static KernelFacts copy(KernelFacts facts) {

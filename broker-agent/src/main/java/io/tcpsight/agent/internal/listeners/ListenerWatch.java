@@ -143,7 +143,11 @@ public final class ListenerWatch {
         }
     }
 
-    /** The local ports of the connections this broker accepted among these: the ports of its listeners, a few. */
+    /**
+     * The local ports of the connections this broker accepted among these: the ports of its listeners, a few.
+     * The agent gives the connections a round read: one carried unread was read in rounds before, which told
+     * of its port, and its reads every few rounds tell of it again.
+     */
     public static Set<Integer> acceptedPorts(List<TrackedConnection> connections) {
         int[] ports = new int[4];
         int count = 0;

@@ -19,25 +19,27 @@ import java.util.TreeMap;
  * What sockets of unknown owner would have raised, said once per broker path and never as a
  * warning of its own: a finding names a client only when its owner is certain (under TLS a
  * Connect worker's 31 sockets to one broker cannot be told apart, and a guess named 15 of 16
- * wrongly). One round's collector: add every sampled connection, then take the summaries.
+ * wrongly). One round's collector: add every judged connection, then take the summaries, given the
+ * round's connections again to count each summarised path's sockets.
  */
 public final class UnplacedSockets {
     private final Map<List<Object>, Path> paths = new LinkedHashMap<>();
 
-    /** One sampled connection and the findings the rules gave it; only an unplaced one's findings are kept. */
+    /**
+     * One judged connection and the findings the rules gave it: only an unplaced one's warnings are kept.
+     * A connection whose owner is known, or that has no finding, need not be added: a broker holds tens of
+     * thousands, and a path is summarised only where an unplaced socket would warn.
+     */
     public void add(ConnectionIdentity connection, List<Finding> findings) {
-        Path path = paths.computeIfAbsent(key(connection), key -> new Path(connection));
-        path.sockets++;
-        if (connection.ownerKnownBy().known()) {
+        if (connection.ownerKnownBy().known() || !warns(findings)) {
             return;
         }
-        path.unplaced++;
-        boolean limited = false;
+        Path path = paths.computeIfAbsent(key(connection), key -> new Path(connection));
+        path.limited++;
         for (Finding finding : findings) {
             if (finding.severity() == Severity.INFO) {
                 continue;
             }
-            limited = true;
             path.rules.merge(finding.rule().id() + " (" + finding.severity().label() + ")", 1, Integer::sum);
             path.socketsByRule.merge(finding.rule().id(), 1, Integer::sum);
             finding.evidence("window").ifPresent(window -> {
@@ -47,18 +49,37 @@ public final class UnplacedSockets {
                 }
             });
         }
-        if (limited) {
-            path.limited++;
-        }
     }
 
-    /** One info finding per path where an unplaced socket would have raised a warning or worse. */
-    public List<Finding> summaries() {
-        List<Finding> findings = new ArrayList<>();
-        for (Path path : paths.values()) {
-            if (path.limited > 0) {
-                findings.add(path.summary());
+    private static boolean warns(List<Finding> findings) {
+        for (Finding finding : findings) {
+            if (finding.severity() != Severity.INFO) {
+                return true;
             }
+        }
+        return false;
+    }
+
+    /**
+     * One info finding per path where an unplaced socket would have raised a warning or worse, with the
+     * path's sockets counted among {@code connections} (every connection added, placed or not).
+     */
+    public List<Finding> summaries(List<ConnectionIdentity> connections) {
+        List<Finding> findings = new ArrayList<>();
+        if (paths.isEmpty()) {
+            return findings;
+        }
+        for (ConnectionIdentity connection : connections) {
+            Path path = paths.get(key(connection));
+            if (path != null) {
+                path.sockets++;
+                if (!connection.ownerKnownBy().known()) {
+                    path.unplaced++;
+                }
+            }
+        }
+        for (Path path : paths.values()) {
+            findings.add(path.summary());
         }
         return findings;
     }
