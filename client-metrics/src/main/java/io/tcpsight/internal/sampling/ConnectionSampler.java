@@ -99,7 +99,10 @@ public final class ConnectionSampler {
             TrackedConnection connection = tracked.get(c);
             boolean carry = carries(connection, round);
             boolean carriedBefore = connection.carried();
-            connection.carried(carry);
+            if (carry
+                    != carriedBefore) { // written only when it changes: most rounds leave most connections as they were
+                connection.carried(carry);
+            }
             inRound[c] = carry;
             if (!carry) {
                 // a request told from here on is this read's or the next round's: cleared before the kernel read
