@@ -58,10 +58,12 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     private final Map<Tags, AggregateMeters> aggregates = new ConcurrentHashMap<>();
     private final Map<List<Object>, AggregateMeters> byTagSet = new ConcurrentHashMap<>();
     /**
-     * The tag set each tracked connection's opening was counted under, so that its close is counted
-     * under the same whatever its identity learned since; an entry leaves when its connection does.
+     * The tag set each tracked connection's opening was counted under, so that its close is counted under the
+     * same whatever its identity learned since. Kept on the connection ({@link TrackedConnection#countAs}) by the
+     * first binder of the process, here by any other (an application's second registry, the OTLP push beside the
+     * agent's endpoint); an entry leaves when its connection does.
      */
-    private final Map<TrackedConnection, AggregateMeters> countedAs = new ConcurrentHashMap<>();
+    private final Map<TrackedConnection, AggregateMeters> countedElsewhere = new ConcurrentHashMap<>();
 
     private volatile MeterRegistry registry;
     private volatile WorstConnectionsTable worst;
@@ -73,7 +75,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     private final HostSignalMeters hostMeters;
     private volatile boolean unsubscribed;
     private final Consumer<TrackedConnection> onClose = this::closed;
-    private final Consumer<TrackedConnection> onForget = countedAs::remove;
+    private final Consumer<TrackedConnection> onForget = this::forgotten;
 
     public ConnectionMeters(ConnectionMonitor monitor) {
         this.monitor = monitor;
@@ -96,6 +98,12 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         monitor.removeListener(hostMeters);
         monitor.registry().removeListener(onClose);
         monitor.registry().removeListener(onForget);
+        for (TrackedConnection connection : monitor.registry().connections()) {
+            Object kept = connection.countedAs().orElse(null);
+            if (kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this) {
+                connection.countAs(kept, null); // free for a binder bound later
+            }
+        }
     }
 
     @Override
@@ -169,12 +177,12 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         for (JudgedConnection judged : round.read()) {
             TrackedConnection connection = judged.connection();
             ConnectionIdentity identity = connection.identity();
-            AggregateMeters counted = countedAs.get(connection);
+            AggregateMeters counted = countedAs(connection);
             // most rounds find a connection under the tag set its opening was counted under: one lookup, no key built
             AggregateMeters aggregate =
                     counted != null && counted.isFor(identity) ? counted : aggregate(meters, identity);
             aggregate.record(judged.sample(), judged.windowCeilingBytes());
-            if (counted == null && countedAs.putIfAbsent(connection, aggregate) == null) {
+            if (counted == null && keepCountedAs(connection, aggregate)) {
                 aggregate.opened.increment();
                 if (!connection.isTracked()) {
                     // let go while this round ran, before its entry was here: its close counted nothing
@@ -222,9 +230,43 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         untrackedByListener.show(untracked);
     }
 
-    /** How many connections' openings are held for their closes: what this binder keeps per connection. */
+    /**
+     * How many connections' openings are held for their closes: on the registry's connections and in this
+     * binder's own map.
+     */
     int countedConnections() {
-        return countedAs.size();
+        int onConnections = 0;
+        for (TrackedConnection connection : monitor.registry().connections()) {
+            Object kept = connection.countedAs().orElse(null);
+            onConnections += kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this ? 1 : 0;
+        }
+        return onConnections + countedElsewhere.size();
+    }
+
+    /** The tag set this connection's opening was counted under by this binder; null before it was counted. */
+    private AggregateMeters countedAs(TrackedConnection connection) {
+        Object kept = connection.countedAs().orElse(null);
+        if (kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this) {
+            return (AggregateMeters) kept;
+        }
+        return countedElsewhere.isEmpty() ? null : countedElsewhere.get(connection);
+    }
+
+    /**
+     * Keeps the tag set a connection's opening is counted under: on the connection, unless another binder's is
+     * there. True where this call kept it (so the opening is counted once, whatever a close does at once).
+     */
+    private boolean keepCountedAs(TrackedConnection connection, AggregateMeters aggregate) {
+        return connection.countAs(null, aggregate) || countedElsewhere.putIfAbsent(connection, aggregate) == null;
+    }
+
+    /** The tag set kept for this connection's opening, no longer kept; null where this binder kept none. */
+    private AggregateMeters release(TrackedConnection connection) {
+        Object kept = connection.countedAs().orElse(null);
+        if (kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this) {
+            return connection.countAs(kept, null) ? (AggregateMeters) kept : null;
+        }
+        return countedElsewhere.remove(connection);
     }
 
     /**
@@ -232,10 +274,15 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
      * opened minus closed is what is open per tag set; one never sampled was never counted.
      */
     private void closed(TrackedConnection connection) {
-        AggregateMeters counted = countedAs.remove(connection);
+        AggregateMeters counted = release(connection);
         if (counted != null) {
             counted.closed.increment();
         }
+    }
+
+    /** Another component's connection after all: it did not close, and nothing of it is kept. */
+    private void forgotten(TrackedConnection connection) {
+        release(connection);
     }
 
     /**
@@ -265,7 +312,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         if (existing != null) {
             return existing;
         }
-        return aggregates.computeIfAbsent(bounded(tags), key -> new AggregateMeters(meters, key));
+        return aggregates.computeIfAbsent(bounded(tags), key -> new AggregateMeters(this, meters, key));
     }
 
     /** The tag set a connection with these tags is counted under: its own, or "other" past the cap. */
@@ -299,8 +346,11 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
 
         private final String listener;
         private final String nodeId;
+        /** Whose: a connection's kept tag set is read only by the binder that kept it. */
+        final ConnectionMeters binder;
 
-        AggregateMeters(MeterRegistry meters, Tags tags) {
+        AggregateMeters(ConnectionMeters binder, MeterRegistry meters, Tags tags) {
+            this.binder = binder;
             role = value(tags, "role");
             listener = value(tags, "listener");
             nodeId = value(tags, "node.id");

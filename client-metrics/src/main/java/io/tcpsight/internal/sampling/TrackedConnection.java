@@ -21,8 +21,16 @@ public final class TrackedConnection {
     private static final AtomicReferenceFieldUpdater<TrackedConnection, ConnectionIdentity> IDENTITY =
             AtomicReferenceFieldUpdater.newUpdater(TrackedConnection.class, ConnectionIdentity.class, "identity");
     private volatile ConnectionIdentity identity;
-    /** -1 until measured. */
-    private volatile long handshakeMillis = -1;
+    /** -1 until measured; an int of milliseconds (a handshake takes seconds at most), to leave room for the mark below. */
+    private volatile int handshakeMillis = -1;
+
+    private static final AtomicReferenceFieldUpdater<TrackedConnection, Object> COUNTED_AS =
+            AtomicReferenceFieldUpdater.newUpdater(TrackedConnection.class, Object.class, "countedAs");
+    /**
+     * What one exporter of the process keeps for the connection (the meters: the tag set its opening was counted
+     * under), claimed by the first that asks: a field, where a map of 100,000 connections cost 40 bytes each.
+     */
+    private volatile Object countedAs;
 
     private volatile long handshakeStartedNanos;
     /** What the component that tracks the connection keeps for it (the agent: its Kafka connection id and requests). */
@@ -104,7 +112,7 @@ public final class TrackedConnection {
     }
 
     public void handshakeMillis(long millis) {
-        handshakeMillis = millis;
+        handshakeMillis = (int) Math.min(Integer.MAX_VALUE, millis);
     }
 
     /** Marks when this end started connecting; {@link #handshakeCompleted} turns it into {@link #handshakeMillis()}. */
@@ -117,7 +125,7 @@ public final class TrackedConnection {
         long started = handshakeStartedNanos;
         if (started != 0) {
             handshakeStartedNanos = 0;
-            handshakeMillis = (nanoTime - started) / 1_000_000;
+            handshakeMillis = (int) Math.min(Integer.MAX_VALUE, (nanoTime - started) / 1_000_000);
         }
     }
 
@@ -276,6 +284,19 @@ public final class TrackedConnection {
      */
     public boolean carried() {
         return carried;
+    }
+
+    /** What an exporter keeps for this connection ({@link #countAs}); empty when none does. */
+    public Optional<Object> countedAs() {
+        return Optional.ofNullable(countedAs);
+    }
+
+    /**
+     * Sets what an exporter keeps for this connection, if it still holds {@code expected}: one exporter's at a
+     * time (another keeps its own elsewhere), and a close and a round that race set it once.
+     */
+    public boolean countAs(Object expected, Object kept) {
+        return COUNTED_AS.compareAndSet(this, expected, kept);
     }
 
     /** What the round that last judged it kept of that judgement; empty before one. The monitor's own. */

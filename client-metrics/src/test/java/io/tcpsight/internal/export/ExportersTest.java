@@ -29,6 +29,7 @@ import io.tcpsight.internal.model.OwnerKnownBy;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.monitor.ConnectionMonitor;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.TrackedConnection;
 import io.tcpsight.internal.tcp.LoopbackConnections;
 import io.tcpsight.internal.tcp.TcpSockets;
 import java.io.ByteArrayOutputStream;
@@ -102,6 +103,68 @@ class ExportersTest {
             assertEquals(2.0, churn(meters, "closed"), "released and gone; the forgotten one did not close");
             assertEquals(3.0, churn(meters, "opened"));
             assertEquals(0, binder.countedConnections(), "nothing kept for a connection let go, forgotten ones too");
+        }
+    }
+
+    /**
+     * Two binders on one monitor (the agent's endpoint and the OTLP push): the first keeps each connection's
+     * counted tag set on the connection, the second in its own map; each counts every opening and close once.
+     * A binder bound after the first is unsubscribed takes the connections' own field.
+     */
+    @Test
+    void twoBindersEachCountChurnOnceAndALaterOneTakesTheFieldOver() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(10);
+        ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
+        SimpleMeterRegistry first = new SimpleMeterRegistry();
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        ConnectionMeters firstBinder = new ConnectionMeters(monitor);
+        firstBinder.bindTo(first);
+        ConnectionMeters secondBinder = new ConnectionMeters(monitor);
+        secondBinder.bindTo(second);
+        try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
+            for (SocketChannel client : loopback.clients) {
+                track(registry, client, "consumer-g-" + client.hashCode());
+            }
+            monitor.round();
+            monitor.round();
+            for (SimpleMeterRegistry meters : List.of(first, second)) {
+                assertEquals(3.0, churn(meters, "opened"), "each connection once, in each registry");
+            }
+            assertEquals(3, firstBinder.countedConnections());
+            assertEquals(3, secondBinder.countedConnections());
+            registry.release(TcpSockets.fileDescriptor(loopback.clients.get(0)));
+            monitor.round();
+            for (SimpleMeterRegistry meters : List.of(first, second)) {
+                assertEquals(1.0, churn(meters, "closed"), "the released one, in each registry");
+            }
+            assertEquals(2, firstBinder.countedConnections());
+            assertEquals(2, secondBinder.countedConnections());
+
+            for (TrackedConnection open : registry.connections()) {
+                assertTrue(open.countedAs().isPresent(), "the first binder keeps it on the connection");
+            }
+            firstBinder.unsubscribe();
+            for (TrackedConnection open : registry.connections()) {
+                assertTrue(open.countedAs().isEmpty(), "freed by the unsubscribed binder");
+            }
+            SimpleMeterRegistry third = new SimpleMeterRegistry();
+            ConnectionMeters thirdBinder = new ConnectionMeters(monitor);
+            thirdBinder.bindTo(third);
+            monitor.round();
+            for (TrackedConnection open : registry.connections()) {
+                assertTrue(open.countedAs().isPresent(), "taken by the third binder");
+            }
+            assertEquals(2.0, churn(third, "opened"), "the open ones, first seen by the third");
+            assertEquals(2, thirdBinder.countedConnections());
+            loopback.clients.get(1).close(); // the sampler finds the descriptor gone
+            monitor.round();
+            assertEquals(1.0, churn(third, "closed"));
+            assertEquals(2.0, churn(second, "closed"));
+            assertEquals(1.0, churn(first, "closed"), "unsubscribed: nothing counted since");
+            assertEquals(1, thirdBinder.countedConnections());
+            assertEquals(1, secondBinder.countedConnections());
+            secondBinder.unsubscribe();
+            thirdBinder.unsubscribe();
         }
     }
 
