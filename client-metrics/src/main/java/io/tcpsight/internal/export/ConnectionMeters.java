@@ -173,7 +173,8 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         monitor.lastPreparationNanos().ifPresent(nanos -> preparationDuration.record(nanos, TimeUnit.NANOSECONDS));
         // The connections the round read: one carried unread (idle) is recorded in the rounds that read it, every
         // few. Recording its last sample again in every round cost a broker of 15,000 idle connections more than
-        // all else; a connection is read in the round it opens, so its opening is counted there.
+        // all else. A connection is read in its first rounds (it is carried only after two reads that found nothing
+        // moved), so its opening is counted then; a binder bound later counts an idle one's at its next read.
         for (JudgedConnection judged : round.read()) {
             TrackedConnection connection = judged.connection();
             ConnectionIdentity identity = connection.identity();
@@ -187,6 +188,8 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
                 if (!connection.isTracked()) {
                     // let go while this round ran, before its entry was here: its close counted nothing
                     closed(connection);
+                } else if (unsubscribed) {
+                    release(connection); // unsubscribed while this round ran: nothing of this binder stays on it
                 }
             }
         }

@@ -216,10 +216,12 @@ public final class ConnectionMonitor {
             JudgedConnection standing =
                     connection.carried() && hostSettingsKept ? JudgedConnection.standingFor(connection) : null;
             List<Finding> own;
+            ConnectionIdentity judgedAs;
             if (standing != null) {
                 // idle and unread this round, as at its last judgement: that judgement stands
                 judged.add(standing);
                 own = standing.own();
+                judgedAs = standing.identity();
             } else {
                 ConnectionSample sample = sampler.sampleOf(connection);
                 ConnectionFacts facts = facts(connection, sample, kernelFacts);
@@ -232,11 +234,11 @@ public final class ConnectionMonitor {
                 if (!connection.carried()) {
                     read.add(now);
                 }
+                judgedAs = facts.identity();
             }
             if (!own.isEmpty()) { // most connections have none: their identity is not even looked at
-                ConnectionIdentity identity = connection.identity();
-                unplaced.add(identity, own);
-                if (identity.ownerKnownBy().known()) {
+                unplaced.add(judgedAs, own);
+                if (judgedAs.ownerKnownBy().known()) {
                     findings.addAll(own); // a socket of unknown owner never carries a finding, nor a client's key
                 }
             }

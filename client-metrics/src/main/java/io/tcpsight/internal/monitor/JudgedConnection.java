@@ -95,12 +95,20 @@ public final class JudgedConnection {
         };
     }
 
-    /** The connections' identities as they are now, in the same order: a view, as {@link #connections}. */
+    /** The identity the connection was judged under. */
+    ConnectionIdentity identity() {
+        return identity;
+    }
+
+    /**
+     * The identities the connections were judged under, in the same order: a view, as {@link #connections}; what
+     * the round's own findings were raised under, whatever a hook has named since.
+     */
     static List<ConnectionIdentity> identities(List<JudgedConnection> judged) {
         return new AbstractList<ConnectionIdentity>() {
             @Override
             public ConnectionIdentity get(int index) {
-                return judged.get(index).connection.identity();
+                return judged.get(index).identity;
             }
 
             @Override

@@ -95,9 +95,14 @@ class ExportersTest {
             monitor.round();
             assertEquals(3.0, churn(meters, "opened"), "each connection once, not once per round");
             assertEquals(0.0, churn(meters, "closed"));
+            TrackedConnection released = registry.get(TcpSockets.fileDescriptor(loopback.clients.get(0)))
+                    .orElseThrow();
+            TrackedConnection forgotten = registry.get(TcpSockets.fileDescriptor(loopback.clients.get(1)))
+                    .orElseThrow();
             registry.release(TcpSockets.fileDescriptor(loopback.clients.get(0)));
-            registry.forget(registry.get(TcpSockets.fileDescriptor(loopback.clients.get(1)))
-                    .get());
+            registry.forget(forgotten);
+            assertTrue(released.countedAs().isEmpty(), "nothing kept on a connection that closed");
+            assertTrue(forgotten.countedAs().isEmpty(), "nothing kept on a connection forgotten");
             loopback.clients.get(2).close(); // the sampler finds the descriptor gone
             monitor.round();
             assertEquals(2.0, churn(meters, "closed"), "released and gone; the forgotten one did not close");

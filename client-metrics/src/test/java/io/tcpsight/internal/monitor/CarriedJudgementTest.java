@@ -28,6 +28,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -111,6 +112,13 @@ class CarriedJudgementTest {
         ConnectionMeters meters = new ConnectionMeters(monitor);
         SimpleMeterRegistry simple = new SimpleMeterRegistry();
         meters.bindTo(simple);
+        List<Integer> readSources = new ArrayList<>(); // what a source of the read connections was given, each round
+        monitor.addReadFindingSource(read -> {
+            readSources.add(read.size());
+            return List.of();
+        });
+        List<List<JudgedConnection>> readTold = new ArrayList<>(); // what the listeners were told was read
+        monitor.addListener(round -> readTold.add(round.read()));
         try (ServerSocketChannel listener =
                         ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(listener.getLocalAddress());
@@ -124,20 +132,35 @@ class CarriedJudgementTest {
             tracked.requestsTold();
             int carried = 0;
             int readAfterCarried = 0;
+            int renamedWhileCarried = 0;
             boolean carriedBefore = false;
             for (int round = 0; round < 30; round++) {
                 long before = rttObservations(simple);
+                JudgedConnection judgedBefore = only(monitor.lastRound());
+                boolean renamed = carriedBefore && round % 4 == 0;
+                if (renamed) {
+                    // judged again under its new name, though carried unread: still not a read
+                    tracked.updateIdentity(identity -> identity.withClientId("renamed-" + System.nanoTime()));
+                }
                 monitor.round();
+                String what = (tracked.carried() ? "carried unread" : "read") + " in round " + round;
+                assertEquals(tracked.carried() ? 0 : 1, rttObservations(simple) - before, what);
+                assertEquals(tracked.carried() ? 0 : 1, readSources.get(readSources.size() - 1), what);
                 assertEquals(
-                        tracked.carried() ? 0 : 1,
-                        rttObservations(simple) - before,
-                        (tracked.carried() ? "carried unread" : "read") + " in round " + round);
+                        tracked.carried() ? List.of() : List.of(only(monitor.lastRound())),
+                        readTold.get(readTold.size() - 1),
+                        what);
+                if (renamed && tracked.carried()) {
+                    assertNotSame(judgedBefore, only(monitor.lastRound()), "judged again when renamed, " + what);
+                    renamedWhileCarried++;
+                }
                 carried += tracked.carried() ? 1 : 0;
                 readAfterCarried += carriedBefore && !tracked.carried() ? 1 : 0;
                 carriedBefore = tracked.carried();
             }
             assertTrue(carried >= 10, "rounds that carried it: " + carried);
             assertTrue(readAfterCarried >= 2, "reads in its sixth round after carried ones: " + readAfterCarried);
+            assertTrue(renamedWhileCarried >= 2, "rounds that judged it anew unread: " + renamedWhileCarried);
         } finally {
             meters.unsubscribe();
         }
@@ -228,6 +251,16 @@ class CarriedJudgementTest {
                 assertTrue(
                         now.findings().stream().anyMatch(f -> f.rule() == expected),
                         now.findings().toString());
+                if (!owner.known()) {
+                    // the path's one socket, counted whether this round read it or carried it
+                    Finding summary = now.findings().stream()
+                            .filter(f -> f.rule() == RuleId.UNPLACED_SOCKETS)
+                            .findFirst()
+                            .orElseThrow();
+                    assertEquals(1, summary.evidence("sockets").orElseThrow().value(), summary + ", round " + round);
+                    assertEquals(
+                            1, summary.evidence("unplacedSockets").orElseThrow().value(), summary.toString());
+                }
                 if (!tracked.carried() && before != null) {
                     assertNotSame(before, only(now), "a round that read it judged it again, round " + round);
                 }

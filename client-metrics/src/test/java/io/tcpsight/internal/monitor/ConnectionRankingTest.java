@@ -6,6 +6,7 @@ import io.tcpsight.internal.diagnose.finding.Finding;
 import io.tcpsight.internal.diagnose.finding.Remedy;
 import io.tcpsight.internal.diagnose.finding.RuleId;
 import io.tcpsight.internal.diagnose.finding.Severity;
+import io.tcpsight.internal.sampling.ConnectionSample;
 import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ class ConnectionRankingTest {
                     -1,
                     Integer.signum(Comparator.<ConnectionRanking.Ranked>comparingInt(r -> -r.worstSeverity)
                             .thenComparingInt(r -> -r.findings)
-                            .thenComparingDouble(r -> -r.limited)
+                            .thenComparingDouble(r -> -limitedShare(r.sample))
                             .thenComparingLong(r -> -r.sample.rttMicros())
                             .thenComparingInt(r -> r.connection.fd()) // the order they came in
                             .compare(before, after)),
@@ -81,5 +82,12 @@ class ConnectionRankingTest {
             all.subList(0, Math.min(limit, all.size())).forEach(ranked -> head.add(ranked.judged));
             assertEquals(head, ConnectionRanking.worst(round, limit), "the worst " + limit);
         }
+    }
+
+    /** The larger limited share of the sample's interval, computed here apart from what the ranking keeps. */
+    private static double limitedShare(ConnectionSample sample) {
+        return sample.interval()
+                .map(interval -> Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio()))
+                .orElse(0.0);
     }
 }

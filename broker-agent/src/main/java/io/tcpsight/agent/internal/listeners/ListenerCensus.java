@@ -121,7 +121,10 @@ final class ListenerCensus {
             }
         }
         foundLater.retainAll(inodes);
-        unexplained.keySet().retainAll(acceptedPorts);
+        // A port is told only in the rounds that read one of its connections (an idle one is read every few), so
+        // one not told now keeps its try until the minute is up: dropped on not being told, it would ask again the
+        // next time it is. Bounded by the ports told within a minute, those of the broker's listeners.
+        unexplained.values().removeIf(tried -> nanoTime - tried >= UNEXPLAINED_PORT_RETRY_NANOS);
         for (int port : acceptedPorts) {
             if (!knownPorts.contains(port)) {
                 unexplained.put(port, nanoTime);

@@ -114,4 +114,24 @@ class ListenerCensusTest {
         census.current(Set.of(9092, 9094), SECOND + ListenerCensus.UNEXPLAINED_PORT_RETRY_NANOS);
         assertEquals(3, census.censuses(), "once the minute is up");
     }
+
+    /**
+     * The agent tells the ports of the connections a round read, and an idle connection is read every few rounds:
+     * a port told in some rounds and not in others still asks at most once a minute.
+     */
+    @Test
+    void aPortToldOnlyInSomeRoundsAsksAgainAtMostOnceAMinute() throws Exception {
+        listen(10, 100, 9092);
+        census.current(Set.of(), 0);
+        // two ports no listener explains, their connections read in turn
+        census.current(Set.of(9094), SECOND);
+        census.current(Set.of(9096), 2 * SECOND);
+        assertEquals(3, census.censuses(), "each port's first");
+        for (int second = 3; second < 60; second++) {
+            census.current(second % 2 == 0 ? Set.of(9096) : Set.of(9094), second * SECOND);
+        }
+        assertEquals(3, census.censuses(), "not each time a port is told again");
+        census.current(Set.of(9094), SECOND + ListenerCensus.UNEXPLAINED_PORT_RETRY_NANOS);
+        assertEquals(4, census.censuses(), "once the minute is up");
+    }
 }
