@@ -359,7 +359,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
             nodeId = value(tags, "node.id");
             rtt = Timer.builder("tcpsight.connection.rtt")
                     .description(
-                            "Smoothed round-trip time of the connections, once per connection read (each round, or every sixth"
+                            "Smoothed round-trip time of the connections, once per connection read (each round, or every twelfth"
                                     + " for an idle one the agent carries unread)")
                     .tags(tags)
                     .serviceLevelObjectives(HistogramBuckets.RTT_SECONDS.durations())
@@ -374,7 +374,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
             windowCeiling = summary("tcpsight.connection.window.ceiling", "bytes", HistogramBuckets.BYTES, tags)
                     .description(
                             "Largest receive window this end can advertise (its scale, clamp and tcp_rmem, as the rules"
-                                    + " judge it), once per connection read (each round, or every sixth for an idle one the"
+                                    + " judge it), once per connection read (each round, or every twelfth for an idle one the"
                                     + " agent carries unread)")
                     .register(meters);
             busy = seconds(meters, "tcpsight.connection.busy", "Time the connections were busy sending", tags);

@@ -97,7 +97,7 @@ class CarriedJudgementTest {
 
     /**
      * The meters record a connection where a round reads it: an idle one carried unread adds no observation
-     * (recording its last sample again cost a big broker more than all else), and its read every sixth round
+     * (recording its last sample again cost a big broker more than all else), and its read in its phase
      * adds one.
      */
     @Test
@@ -159,7 +159,7 @@ class CarriedJudgementTest {
                 carriedBefore = tracked.carried();
             }
             assertTrue(carried >= 10, "rounds that carried it: " + carried);
-            assertTrue(readAfterCarried >= 2, "reads in its sixth round after carried ones: " + readAfterCarried);
+            assertTrue(readAfterCarried >= 2, "reads in its phase after carried ones: " + readAfterCarried);
             assertTrue(renamedWhileCarried >= 2, "rounds that judged it anew unread: " + renamedWhileCarried);
         } finally {
             meters.unsubscribe();
@@ -213,7 +213,7 @@ class CarriedJudgementTest {
     /**
      * Rounds until two in a row carried the connection; then {@code change}, and one more round: where it
      * carried the connection too, {@code outcome} compares its judgement with the one before (a round
-     * that read it all the same, its sixth, starts the wait again).
+     * that read it all the same, in its phase, starts the wait again).
      */
     private void check(Consumer<TrackedConnection> change, Outcome outcome) throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An idle connection whose every request is told (the broker agent's) is read every sixth round and
+ * An idle connection whose every request is told (the broker agent's) is read every twelfth round and
  * carried unread in the others; a request has it read in the next round, with the interval that round
  * would have had. Real loopback sockets: the broker's end is tracked, the client's end writes.
  */
@@ -157,7 +157,7 @@ class IdleConnectionsCarriedTest {
         int round = 0;
         while (tracked.carried()) {
             sampler.sample();
-            assertTrue(++round <= ConnectionSampler.IDLE_READ_EVERY, "read within six rounds");
+            assertTrue(++round <= ConnectionSampler.IDLE_READ_EVERY, "read within its phase's rounds");
         }
         ConnectionSample read = tracked.latest().orElseThrow();
         assertEquals(700, read.interval().orElseThrow().bytesReceived());
