@@ -249,23 +249,10 @@ public final class ConnectionMonitor {
         findings.addAll(unplaced.summaries(JudgedConnection.identities(judged)));
         // A source that fails loses its own findings only; the round publishes the rest and then
         // reports the first failure, which the loop logs once.
-        Throwable failed = null;
         List<JudgedConnection> judgedView = Collections.unmodifiableList(judged);
-        for (Function<List<JudgedConnection>, List<Finding>> source : roundFindings) {
-            try {
-                findings.addAll(source.apply(judgedView));
-            } catch (RuntimeException | LinkageError failure) {
-                failed = failed == null ? failure : failed;
-            }
-        }
         List<JudgedConnection> readView = Collections.unmodifiableList(read);
-        for (Function<List<JudgedConnection>, List<Finding>> source : readFindings) {
-            try {
-                findings.addAll(source.apply(readView));
-            } catch (RuntimeException | LinkageError failure) {
-                failed = failed == null ? failure : failed;
-            }
-        }
+        Throwable failed = findingsOf(roundFindings, judgedView, findings, null);
+        failed = findingsOf(readFindings, readView, findings, failed);
         for (Supplier<List<Finding>> source : extraFindings) {
             try {
                 findings.addAll(source.get());
@@ -288,6 +275,23 @@ public final class ConnectionMonitor {
         if (failed != null) {
             throw (LinkageError) failed;
         }
+    }
+
+    /** Adds what each source finds in {@code given}; returns the first failure (the one before, if any). */
+    private static Throwable findingsOf(
+            List<Function<List<JudgedConnection>, List<Finding>>> sources,
+            List<JudgedConnection> given,
+            List<Finding> into,
+            Throwable failedBefore) {
+        Throwable failed = failedBefore;
+        for (Function<List<JudgedConnection>, List<Finding>> source : sources) {
+            try {
+                into.addAll(source.apply(given));
+            } catch (RuntimeException | LinkageError failure) {
+                failed = failed == null ? failure : failed;
+            }
+        }
+        return failed;
     }
 
     private ConnectionFacts facts(TrackedConnection connection, ConnectionSample sample, KernelFacts kernelFacts) {

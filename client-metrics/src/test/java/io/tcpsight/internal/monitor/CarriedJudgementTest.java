@@ -103,12 +103,7 @@ class CarriedJudgementTest {
     @Test
     void anIdleConnectionIsRecordedInTheRoundsThatReadItOnly() throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
-        ConnectionMonitor monitor = new ConnectionMonitor(
-                registry,
-                CONFIG,
-                connection -> KafkaSettings.unknown(),
-                () -> copy(kernel.get()),
-                new FindingsBoard(0, f -> {}));
+        ConnectionMonitor monitor = monitorOn(registry);
         ConnectionMeters meters = new ConnectionMeters(monitor);
         SimpleMeterRegistry simple = new SimpleMeterRegistry();
         meters.bindTo(simple);
@@ -123,18 +118,13 @@ class CarriedJudgementTest {
                         ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(listener.getLocalAddress());
                 SocketChannel brokerEnd = listener.accept()) {
-            TrackedConnection tracked = registry.track(
-                            TcpSockets.fileDescriptor(brokerEnd),
-                            0,
-                            ConnectionMonitorTest.identity(brokerEnd, Role.BROKER, "idle")
-                                    .ownerKnownBy(owner))
-                    .orElseThrow();
-            tracked.requestsTold();
+            TrackedConnection tracked = trackedBrokerEnd(registry, brokerEnd);
             int carried = 0;
             int readAfterCarried = 0;
             int renamedWhileCarried = 0;
             boolean carriedBefore = false;
-            for (int round = 0; round < 30; round++) {
+            // carried from its fourth round; two phase reads at twelve rounds apart need 28, and some to spare
+            for (int round = 0; round < 40; round++) {
                 long before = rttObservations(simple);
                 JudgedConnection judgedBefore = only(monitor.lastRound());
                 boolean renamed = carriedBefore && round % 4 == 0;
@@ -217,26 +207,14 @@ class CarriedJudgementTest {
      */
     private void check(Consumer<TrackedConnection> change, Outcome outcome) throws Exception {
         ConnectionRegistry registry = new ConnectionRegistry(10);
-        // a fresh object each round, as the runtime builds one with the round's host counters
-        ConnectionMonitor monitor = new ConnectionMonitor(
-                registry,
-                CONFIG,
-                connection -> KafkaSettings.unknown(),
-                () -> copy(kernel.get()),
-                new FindingsBoard(0, f -> {}));
+        ConnectionMonitor monitor = monitorOn(registry);
         // the receive buffer set before the listen, so the accepted socket's window is scaled to it
         try (ServerSocketChannel listener = ServerSocketChannel.open()
                         .setOption(StandardSocketOptions.SO_RCVBUF, 4096)
                         .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(listener.getLocalAddress());
                 SocketChannel brokerEnd = listener.accept()) {
-            TrackedConnection tracked = registry.track(
-                            TcpSockets.fileDescriptor(brokerEnd),
-                            0,
-                            ConnectionMonitorTest.identity(brokerEnd, Role.BROKER, "idle")
-                                    .ownerKnownBy(owner))
-                    .orElseThrow();
-            tracked.requestsTold();
+            TrackedConnection tracked = trackedBrokerEnd(registry, brokerEnd);
             int carriedInARow = 0;
             for (int round = 0; round < 60; round++) {
                 JudgedConnection before = only(monitor.lastRound());
@@ -275,6 +253,29 @@ class CarriedJudgementTest {
             }
             throw new AssertionError("never carried twice and then once more");
         }
+    }
+
+    /** A monitor of the registry's connections under the host's facts as the test sets them. */
+    private ConnectionMonitor monitorOn(ConnectionRegistry registry) {
+        // a fresh object each round, as the runtime builds one with the round's host counters
+        return new ConnectionMonitor(
+                registry,
+                CONFIG,
+                connection -> KafkaSettings.unknown(),
+                () -> copy(kernel.get()),
+                new FindingsBoard(0, f -> {}));
+    }
+
+    /** The broker's end tracked as the agent tracks it: every request on it told, its owner as the test says. */
+    private TrackedConnection trackedBrokerEnd(ConnectionRegistry registry, SocketChannel brokerEnd) throws Exception {
+        TrackedConnection tracked = registry.track(
+                        TcpSockets.fileDescriptor(brokerEnd),
+                        0,
+                        ConnectionMonitorTest.identity(brokerEnd, Role.BROKER, "idle")
+                                .ownerKnownBy(owner))
+                .orElseThrow();
+        tracked.requestsTold();
+        return tracked;
     }
 
     private static JudgedConnection only(Round round) {

@@ -59,7 +59,7 @@ class IdleConnectionsCarriedTest {
     }
 
     @Test
-    void anIdleConnectionWhoseRequestsAreToldIsReadEverySixthRoundInAPhaseOfItsDescriptor() throws Exception {
+    void anIdleConnectionWhoseRequestsAreToldIsReadOnceInItsPhaseOfRoundsSetByItsDescriptor() throws Exception {
         TrackedConnection tracked = brokerEnd();
         tracked.requestsTold();
         List<Boolean> carried = rounds(tracked, 3 + 2 * ConnectionSampler.IDLE_READ_EVERY);
