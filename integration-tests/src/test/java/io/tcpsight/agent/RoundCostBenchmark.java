@@ -27,11 +27,16 @@ import org.junit.jupiter.api.Test;
  * -Dagents=old.jar,new.jar -Drepeats=2 runs them alternately, a fresh broker each time. The heap a
  * tracked connection costs: -Dagents=none,this -Dheap=true, the broker's live heap after a full
  * collection with the same connections held, without the agent and with it
- * ({@code -Dhistograms=DIR} keeps each broker's class histogram there).
+ * ({@code -Dhistograms=DIR} keeps each broker's class histogram there). What a round costs each
+ * connection beyond its fixed part: -Dconnections=5000,15000 runs each count in turn in the same run
+ * (client.ids a fifth of the connections unless -Dclients is given) and prints, per jar, the growth
+ * between the counts a connection, the fixed part a round and what that makes of 100,000.
  */
 class RoundCostBenchmark {
-    private static final int CONNECTIONS = Integer.getInteger("connections", 15_000);
-    private static final int CLIENT_IDS = Integer.getInteger("clients", 3_000);
+    /** The counts of idle connections to hold, each in turn ({@code -Dconnections=5000,15000}). */
+    private static final List<Integer> COUNTS = counts(System.getProperty("connections", "15000"));
+
+    private static final Integer GIVEN_CLIENT_IDS = Integer.getInteger("clients");
     private static final int ROUNDS = Integer.getInteger("rounds", 20);
     private static final int INTERVAL_SECONDS = 2;
     private static final double TICKS_PER_SECOND = 100;
@@ -58,23 +63,41 @@ class RoundCostBenchmark {
         if (jars.isEmpty()) {
             jars.add(THIS_BUILD);
         }
+        if (HEAP && COUNTS.size() > 1) {
+            throw new IllegalArgumentException(
+                    "-Dheap=true takes one count of connections, not -Dconnections=" + COUNTS);
+        }
+        int connections = COUNTS.get(0);
         List<String> results = new ArrayList<>();
         List<Long> baselines = new ArrayList<>(); // the live heap without the agent, this run's
         Map<Path, List<Long>> heaps = new LinkedHashMap<>();
+        // per jar and count, the CPU of a round in each repeat
+        Map<Path, Map<Integer, List<Double>>> cpu = new LinkedHashMap<>();
         for (int repeat = 0; repeat < REPEATS; repeat++) {
-            for (Path jar : jars) {
-                long[] heap = new long[1];
-                results.add(jar + ": "
-                        + (jar.equals(NO_AGENT)
-                                ? runWithoutAgent(heap)
-                                : run(jar.equals(THIS_BUILD) ? null : jar, heap)));
-                if (HEAP) {
-                    (jar.equals(NO_AGENT) ? baselines : heaps.computeIfAbsent(jar, any -> new ArrayList<>()))
-                            .add(heap[0]);
+            for (int count : COUNTS) {
+                for (Path jar : jars) {
+                    long[] heap = new long[1];
+                    double[] cpuPerRound = new double[1];
+                    results.add(jar + ": "
+                            + (jar.equals(NO_AGENT)
+                                    ? runWithoutAgent(count, heap)
+                                    : run(jar.equals(THIS_BUILD) ? null : jar, count, heap, cpuPerRound)));
+                    if (HEAP) {
+                        (jar.equals(NO_AGENT) ? baselines : heaps.computeIfAbsent(jar, any -> new ArrayList<>()))
+                                .add(heap[0]);
+                    }
+                    if (!jar.equals(NO_AGENT)) {
+                        cpu.computeIfAbsent(jar, any -> new LinkedHashMap<>())
+                                .computeIfAbsent(count, any -> new ArrayList<>())
+                                .add(cpuPerRound[0]);
+                    }
                 }
             }
         }
         System.out.println("round cost, side by side in one run:\n" + String.join("\n", results));
+        if (COUNTS.size() > 1) {
+            System.out.print(slopes(cpu));
+        }
         if (HEAP && !baselines.isEmpty()) {
             long baseline = Math.round(
                     baselines.stream().mapToLong(Long::longValue).average().orElse(0));
@@ -83,7 +106,7 @@ class RoundCostBenchmark {
                     baseline / 1e6, baselines));
             heaps.forEach((jar, live) -> {
                 List<Long> bytes = new ArrayList<>();
-                live.forEach(total -> bytes.add((total - baseline) / CONNECTIONS));
+                live.forEach(total -> bytes.add((total - baseline) / connections));
                 perConnection.append(String.format("  %s: %s bytes a connection%n", jar, bytes));
             });
             System.out.print(perConnection);
@@ -106,21 +129,78 @@ class RoundCostBenchmark {
         return fromRepository;
     }
 
-    private static String run(Path agentJar, long[] heapOut) throws Exception {
+    /**
+     * Per jar, between the smallest and the largest count: what a round grows a connection (the mean CPU of a
+     * round at each count), the fixed part of a round, and the round and share of a core at 100,000.
+     */
+    private static String slopes(Map<Path, Map<Integer, List<Double>>> cpu) {
+        StringBuilder text = new StringBuilder(String.format("a round's growth between the counts, per jar:%n"));
+        cpu.forEach((jar, byCount) -> {
+            int low = COUNTS.stream().mapToInt(Integer::intValue).min().orElseThrow();
+            int high = COUNTS.stream().mapToInt(Integer::intValue).max().orElseThrow();
+            double atLow = mean(byCount.get(low));
+            double atHigh = mean(byCount.get(high));
+            double perConnection = (atHigh - atLow) / (high - low);
+            double fixed = atLow - perConnection * low;
+            double at100k = fixed + perConnection * 100_000;
+            text.append(String.format(
+                    "  %s: %.1f ms a round at %d (%s), %.1f ms at %d (%s): %.2f µs a connection, %.1f ms fixed; at 100,000"
+                            + " %.1f ms a round, %.2f %% of a core at the default 10 s interval%n",
+                    jar,
+                    atLow * 1e3,
+                    low,
+                    milliseconds(byCount.get(low)),
+                    atHigh * 1e3,
+                    high,
+                    milliseconds(byCount.get(high)),
+                    perConnection * 1e6,
+                    fixed * 1e3,
+                    at100k * 1e3,
+                    at100k / 10 * 100));
+        });
+        return text.toString();
+    }
+
+    /** Each round's CPU in milliseconds, one decimal: "15.5, 14.0". */
+    private static String milliseconds(List<Double> seconds) {
+        List<String> each = new ArrayList<>();
+        seconds.forEach(value -> each.add(String.format("%.1f", value * 1e3)));
+        return String.join(", ", each);
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+
+    private static List<Integer> counts(String given) {
+        List<Integer> counts = new ArrayList<>();
+        for (String count : given.split(",")) {
+            counts.add(Integer.parseInt(count.trim()));
+        }
+        return counts;
+    }
+
+    /** The client.ids the connections come from: as given, else a fifth of them (3,000 of 15,000). */
+    private static int clientIds(int connections) {
+        return GIVEN_CLIENT_IDS != null ? GIVEN_CLIENT_IDS : Math.max(1, connections / 5);
+    }
+
+    private static String run(Path agentJar, int connections, long[] heapOut, double[] cpuOut) throws Exception {
+        int clientIds = clientIds(connections);
         List<KafkaHello> hellos = new ArrayList<>();
         try (KafkaBroker broker = KafkaBroker.onLoopback()
                 .agent("interval=" + INTERVAL_SECONDS + "s")
                 .agentJar(agentJar)
                 .start()) {
             long opening = System.nanoTime();
-            for (int i = 0; i < CONNECTIONS; i++) {
-                hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % CLIENT_IDS)));
+            for (int i = 0; i < connections; i++) {
+                hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % clientIds)));
             }
-            System.out.printf("%d connections opened in %.1f s%n", CONNECTIONS, (System.nanoTime() - opening) / 1e9);
+            System.out.printf("%d connections opened in %.1f s%n", connections, (System.nanoTime() - opening) / 1e9);
             LabAwait.await("the agent tracking every connection")
                     .atMost(Duration.ofSeconds(120))
                     .untilTrue(() ->
-                            PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections") >= CONNECTIONS);
+                            PrometheusText.sample(broker.agentGet("/metrics"), "tcpsight_connections") >= connections);
             Thread.sleep(3L * INTERVAL_SECONDS * 1000); // the first rounds of the new connections
             long pid = broker.process().pid();
             String jfr = System.getProperty("jfr");
@@ -149,6 +229,7 @@ class RoundCostBenchmark {
                             - PrometheusText.sample(before, "tcpsight_round_duration_seconds_sum"))
                     / rounds;
             double cpuPerRound = (ticksAfter - ticksBefore) / TICKS_PER_SECOND / rounds;
+            cpuOut[0] = cpuPerRound;
             double tracked = PrometheusText.sample(after, "tcpsight_connections");
             return String.format(
                     "round cost at %.0f tracked connections (%d client.ids), %.0f rounds: agent threads' CPU %.1f ms a"
@@ -156,7 +237,7 @@ class RoundCostBenchmark {
                             + " default 10 s interval; the"
                             + " round's own duration %.1f ms (tcpsight_round_duration_seconds)%s",
                     tracked,
-                    CLIENT_IDS,
+                    clientIds,
                     rounds,
                     cpuPerRound * 1e3,
                     (kernelAfter - kernelBefore) / TICKS_PER_SECOND / rounds * 1e3,
@@ -172,16 +253,17 @@ class RoundCostBenchmark {
     }
 
     /** The same connections held by a broker without the agent: the heap's baseline. */
-    private static String runWithoutAgent(long[] heapOut) throws Exception {
+    private static String runWithoutAgent(int connections, long[] heapOut) throws Exception {
+        int clientIds = clientIds(connections);
         List<KafkaHello> hellos = new ArrayList<>();
         // no class archive, as the broker with the agent beside it in this comparison
         try (KafkaBroker broker =
                 KafkaBroker.onLoopback().withoutSharedClasses().start()) {
-            for (int i = 0; i < CONNECTIONS; i++) {
-                hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % CLIENT_IDS)));
+            for (int i = 0; i < connections; i++) {
+                hellos.add(KafkaHello.connect(broker.bootstrapServers(), "app-" + (i % clientIds)));
             }
             Thread.sleep((long) ROUNDS * INTERVAL_SECONDS * 1000);
-            return CONNECTIONS + " connections held; "
+            return connections + " connections held; "
                     + liveHeap(broker.process().pid(), heapOut);
         } finally {
             for (KafkaHello hello : hellos) {
