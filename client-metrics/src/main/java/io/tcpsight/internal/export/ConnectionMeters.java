@@ -75,7 +75,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     private final HostSignalMeters hostMeters;
     private volatile boolean unsubscribed;
     private final Consumer<TrackedConnection> onClose = this::closed;
-    private final Consumer<TrackedConnection> onForget = this::forgotten;
+    private final Consumer<TrackedConnection> onForget = this::release; // not this component's: it did not close
 
     public ConnectionMeters(ConnectionMonitor monitor) {
         this.monitor = monitor;
@@ -99,10 +99,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         monitor.registry().removeListener(onClose);
         monitor.registry().removeListener(onForget);
         for (TrackedConnection connection : monitor.registry().connections()) {
-            Object kept = connection.countedAs().orElse(null);
-            if (kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this) {
-                connection.countAs(kept, null); // free for a binder bound later
-            }
+            release(connection); // its field free for a binder bound later
         }
     }
 
@@ -240,17 +237,24 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
     int countedConnections() {
         int onConnections = 0;
         for (TrackedConnection connection : monitor.registry().connections()) {
-            Object kept = connection.countedAs().orElse(null);
-            onConnections += kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this ? 1 : 0;
+            onConnections += keptOn(connection) != null ? 1 : 0;
         }
         return onConnections + countedElsewhere.size();
     }
 
+    /** What this binder keeps on the connection's own field; null where the field holds none of its. */
+    private AggregateMeters keptOn(TrackedConnection connection) {
+        Object kept = connection.countedAs().orElse(null);
+        return kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this
+                ? (AggregateMeters) kept
+                : null;
+    }
+
     /** The tag set this connection's opening was counted under by this binder; null before it was counted. */
     private AggregateMeters countedAs(TrackedConnection connection) {
-        Object kept = connection.countedAs().orElse(null);
-        if (kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this) {
-            return (AggregateMeters) kept;
+        AggregateMeters kept = keptOn(connection);
+        if (kept != null) {
+            return kept;
         }
         return countedElsewhere.isEmpty() ? null : countedElsewhere.get(connection);
     }
@@ -265,9 +269,9 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
 
     /** The tag set kept for this connection's opening, no longer kept; null where this binder kept none. */
     private AggregateMeters release(TrackedConnection connection) {
-        Object kept = connection.countedAs().orElse(null);
-        if (kept instanceof AggregateMeters && ((AggregateMeters) kept).binder == this) {
-            return connection.countAs(kept, null) ? (AggregateMeters) kept : null;
+        AggregateMeters kept = keptOn(connection);
+        if (kept != null) {
+            return connection.countAs(kept, null) ? kept : null;
         }
         return countedElsewhere.remove(connection);
     }
@@ -281,11 +285,6 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
         if (counted != null) {
             counted.closed.increment();
         }
-    }
-
-    /** Another component's connection after all: it did not close, and nothing of it is kept. */
-    private void forgotten(TrackedConnection connection) {
-        release(connection);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.tcpsight.internal.sampling.TrackedConnection;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One connection as a round saw and judged it: the sample the round read and the window ceiling the
@@ -82,17 +83,7 @@ public final class JudgedConnection {
      * round's connections, cost no copy of them each round.
      */
     public static List<TrackedConnection> connections(List<JudgedConnection> judged) {
-        return new AbstractList<TrackedConnection>() {
-            @Override
-            public TrackedConnection get(int index) {
-                return judged.get(index).connection;
-            }
-
-            @Override
-            public int size() {
-                return judged.size();
-            }
-        };
+        return view(judged, each -> each.connection);
     }
 
     /** The identity the connection was judged under. */
@@ -105,10 +96,14 @@ public final class JudgedConnection {
      * the round's own findings were raised under, whatever a hook has named since.
      */
     static List<ConnectionIdentity> identities(List<JudgedConnection> judged) {
-        return new AbstractList<ConnectionIdentity>() {
+        return view(judged, each -> each.identity);
+    }
+
+    private static <T> List<T> view(List<JudgedConnection> judged, Function<JudgedConnection, T> part) {
+        return new AbstractList<T>() {
             @Override
-            public ConnectionIdentity get(int index) {
-                return judged.get(index).identity;
+            public T get(int index) {
+                return part.apply(judged.get(index));
             }
 
             @Override

@@ -70,6 +70,20 @@ class ExportersTest {
                 clientEnd(channel).withClientId(clientId).withNodeId("1"));
     }
 
+    /** Each client's end tracked under a client.id of its own, to node 1. */
+    static void trackEach(ConnectionRegistry registry, List<SocketChannel> clients) throws Exception {
+        for (SocketChannel client : clients) {
+            track(registry, client, "consumer-g-" + client.hashCode());
+        }
+    }
+
+    /** A binder of the monitor's connections, bound to {@code meters}. */
+    static ConnectionMeters boundTo(ConnectionMonitor monitor, SimpleMeterRegistry meters) {
+        ConnectionMeters binder = new ConnectionMeters(monitor);
+        binder.bindTo(meters);
+        return binder;
+    }
+
     /** The client's end of a loopback connection, as a tracked client connection is named. */
     static ConnectionIdentity clientEnd(SocketChannel channel) throws Exception {
         return ConnectionIdentity.of(Role.CLIENT, (InetSocketAddress) channel.getLocalAddress(), (InetSocketAddress)
@@ -85,12 +99,9 @@ class ExportersTest {
         ConnectionRegistry registry = new ConnectionRegistry(10);
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        ConnectionMeters binder = new ConnectionMeters(monitor);
-        binder.bindTo(meters);
+        ConnectionMeters binder = boundTo(monitor, meters);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
-            for (SocketChannel client : loopback.clients) {
-                track(registry, client, "consumer-g-" + client.hashCode());
-            }
+            trackEach(registry, loopback.clients);
             monitor.round();
             monitor.round();
             assertEquals(3.0, churn(meters, "opened"), "each connection once, not once per round");
@@ -122,14 +133,10 @@ class ExportersTest {
         ConnectionMonitor monitor = monitor(registry, TcpsightConfig.defaults(), List.of());
         SimpleMeterRegistry first = new SimpleMeterRegistry();
         SimpleMeterRegistry second = new SimpleMeterRegistry();
-        ConnectionMeters firstBinder = new ConnectionMeters(monitor);
-        firstBinder.bindTo(first);
-        ConnectionMeters secondBinder = new ConnectionMeters(monitor);
-        secondBinder.bindTo(second);
+        ConnectionMeters firstBinder = boundTo(monitor, first);
+        ConnectionMeters secondBinder = boundTo(monitor, second);
         try (LoopbackConnections loopback = LoopbackConnections.ipv4().pairs(3)) {
-            for (SocketChannel client : loopback.clients) {
-                track(registry, client, "consumer-g-" + client.hashCode());
-            }
+            trackEach(registry, loopback.clients);
             monitor.round();
             monitor.round();
             for (SimpleMeterRegistry meters : List.of(first, second)) {
@@ -153,8 +160,7 @@ class ExportersTest {
                 assertTrue(open.countedAs().isEmpty(), "freed by the unsubscribed binder");
             }
             SimpleMeterRegistry third = new SimpleMeterRegistry();
-            ConnectionMeters thirdBinder = new ConnectionMeters(monitor);
-            thirdBinder.bindTo(third);
+            ConnectionMeters thirdBinder = boundTo(monitor, third);
             monitor.round();
             for (TrackedConnection open : registry.connections()) {
                 assertTrue(open.countedAs().isPresent(), "taken by the third binder");
