@@ -112,12 +112,21 @@ class ClusterTuningTest {
         return tuning;
     }
 
-    /** A loopback listener with a backlog of one; once its accept queue is full, SYNs go unanswered. */
+    /**
+     * A loopback listener with a backlog of one; once its accept queue is full, SYNs go unanswered.
+     * Its acceptor polls: it stops when told, with no connection of the test's to wake it, because a
+     * connection to a listener that has stopped accepting can wait out the kernel's SYN retries
+     * (127 s at net.ipv4.tcp_syn_retries=6) whenever two others sit in its accept queue.
+     */
     private static final class Blackhole implements AutoCloseable {
+        /** How soon the acceptor sees that it should stop. */
+        private static final int ACCEPT_POLL_MS = 50;
+
         private final ServerSocket listener;
         private final List<Socket> fillers = new ArrayList<>();
         private final Thread acceptor;
         private volatile boolean accepting;
+        private volatile IOException acceptorFailure;
 
         Blackhole() throws IOException {
             this(false);
@@ -125,16 +134,9 @@ class ClusterTuningTest {
 
         Blackhole(boolean acceptAtFirst) throws IOException {
             listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            listener.setSoTimeout(ACCEPT_POLL_MS);
             accepting = acceptAtFirst;
-            acceptor = new Thread(() -> {
-                while (accepting) {
-                    try (Socket ignored = listener.accept()) {
-                        // accepted and closed: a live server
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            });
+            acceptor = new Thread(this::acceptWhileAsked, "blackhole-acceptor");
             if (acceptAtFirst) {
                 acceptor.setDaemon(true);
                 acceptor.start();
@@ -143,10 +145,30 @@ class ClusterTuningTest {
             }
         }
 
+        private void acceptWhileAsked() {
+            while (accepting) {
+                try (Socket ignored = listener.accept()) {
+                    // accepted and closed: a live server
+                } catch (SocketTimeoutException poll) {
+                    // nothing came: look again whether to go on
+                } catch (IOException failed) {
+                    if (accepting) {
+                        acceptorFailure = failed; // not close()'s doing
+                    }
+                    return;
+                }
+            }
+        }
+
+        /** The listener takes no more connections: its acceptor stops and its accept queue is filled. */
         void stopAccepting() throws Exception {
             accepting = false;
-            try (Socket wake = new Socket(InetAddress.getLoopbackAddress(), listener.getLocalPort())) {
-                acceptor.join(2000); // the acceptor takes this one and stops
+            acceptor.join(TimeUnit.SECONDS.toMillis(5));
+            if (acceptor.isAlive()) {
+                throw new IllegalStateException("the acceptor did not stop within 5 s");
+            }
+            if (acceptorFailure != null) {
+                throw new IllegalStateException("the acceptor stopped before it was told to", acceptorFailure);
             }
             fill();
         }
