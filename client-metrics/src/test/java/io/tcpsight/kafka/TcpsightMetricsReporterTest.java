@@ -101,10 +101,17 @@ class TcpsightMetricsReporterTest {
                 ConnectionMonitor monitor = reporter.monitor().orElseThrow();
                 List<TrackedConnection> judged =
                         JudgedConnection.connections(monitor.lastRound().connections());
-                assertTrue(monitor.registry().connections().stream()
-                        .allMatch(c -> c.identity().clientId().isEmpty()
-                                && c.identity().ownerKnownBy() == OwnerKnownBy.UNPLACED
-                                && judged.contains(c)));
+                for (TrackedConnection connection : monitor.registry().connections()) {
+                    String seen = connection.identity().describe() + " known by "
+                            + connection.identity().ownerKnownBy().label() + "; judged in the last round: "
+                            + judged.contains(connection) + "; rounds so far: "
+                            + monitor.lastRoundNanos().isPresent();
+                    assertTrue(
+                            connection.identity().clientId().isEmpty()
+                                    && connection.identity().ownerKnownBy() == OwnerKnownBy.UNPLACED
+                                    && judged.contains(connection),
+                            seen);
+                }
             } finally {
                 reporter.close();
             }

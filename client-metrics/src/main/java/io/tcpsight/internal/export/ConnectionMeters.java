@@ -424,7 +424,7 @@ public final class ConnectionMeters implements MeterBinder, ConnectionMonitor.Ro
             rtt.record(sample.rttMicros(), TimeUnit.MICROSECONDS);
             sample.deliveryRateBytesPerSecond().ifPresent(deliveryRate::record);
             windowCeilingBytes.ifPresent(windowCeiling::record);
-            if (sample.interval().isPresent()) {
+            if (sample.movedInInterval()) { // an idle connection's interval is all zeros, made when asked for
                 IntervalStats interval = sample.interval().get();
                 if (interval.busyMicros() > 0) { // an idle connection adds nothing, and at no cost
                     busy.increment(interval.busyMicros() / 1e6);

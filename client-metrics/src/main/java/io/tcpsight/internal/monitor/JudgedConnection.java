@@ -47,11 +47,12 @@ public final class JudgedConnection {
         this.sample = sample;
         this.windowCeilingBytes = (int) Math.min(Integer.MAX_VALUE, windowCeilingBytes.orElse(-1L));
         this.rttMicros = (int) Math.min(Integer.MAX_VALUE, sample.rttMicros());
-        Optional<IntervalStats> interval = sample.interval();
-        this.limited = interval.isPresent()
-                ? (float) Math.max(
-                        interval.get().rwndLimitedRatio(), interval.get().sndbufLimitedRatio())
-                : 0f;
+        if (sample.movedInInterval()) {
+            IntervalStats interval = sample.interval().get();
+            this.limited = (float) Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio());
+        } else {
+            this.limited = 0f;
+        }
         this.own = own.isEmpty() ? List.of() : own;
         this.identity = identity;
     }

@@ -156,8 +156,8 @@ public final class ObservationRuntime implements AutoCloseable {
         List<SendingConnection> sending = new ArrayList<>();
         for (JudgedConnection connection : judged) {
             ConnectionIdentity identity = connection.connection().identity();
-            if (!identity.ownerKnownBy().known()) {
-                continue;
+            if (!identity.ownerKnownBy().known() || !connection.sample().movedInInterval()) {
+                continue; // an idle connection sent and received nothing
             }
             connection
                     .sample()

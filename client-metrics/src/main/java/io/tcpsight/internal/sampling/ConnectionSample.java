@@ -36,7 +36,13 @@ public final class ConnectionSample {
     final int unreadBytes;
     final int unackedBytes;
     final SocketBufferState buffers;
-    final IntervalStats interval;
+    /** The interval's length; 0 on a connection's first sample, which has none. */
+    final long intervalNanos;
+    /**
+     * What rose in the interval; null where nothing did, so that the sample of an idle connection
+     * (most of a big broker's) keeps no object for it.
+     */
+    final IntervalStats moved;
 
     private ConnectionSample(Builder b) {
         nanoTime = b.nanoTime;
@@ -62,7 +68,8 @@ public final class ConnectionSample {
         unackedBytes = narrow(b.unackedBytes);
         buffers = b.buffers;
         long from = b.previous == null ? 0 : Math.max(b.previous.nanoTime, b.intervalFromNanos);
-        interval = b.previous == null || nanoTime <= from ? null : intervalSince(b.previous, from);
+        intervalNanos = b.previous == null || nanoTime <= from ? 0 : nanoTime - from;
+        moved = intervalNanos == 0 ? null : risesSince(b.previous);
     }
 
     /** -1 (unknown) and the kernel's 32-bit values as they are; anything above an int's maximum held there. */
@@ -74,19 +81,29 @@ public final class ConnectionSample {
         return new Builder(nanoTime);
     }
 
-    private IntervalStats intervalSince(ConnectionSample before, long fromNanos) {
-        return IntervalStats.over((nanoTime - fromNanos) / 1e9)
-                .busyMicros(rise(busyMicros, before.busyMicros))
-                .rwndLimitedMicros(rise(rwndLimitedMicros, before.rwndLimitedMicros))
-                .sndbufLimitedMicros(rise(sndbufLimitedMicros, before.sndbufLimitedMicros))
-                .retransmittedSegments(rise(totalRetrans, before.totalRetrans))
-                // segs_out is 32 bits in the kernel and wraps
-                .segmentsOut(
-                        segmentsOut >= before.segmentsOut
-                                ? segmentsOut - before.segmentsOut
-                                : segmentsOut + (1L << 32) - before.segmentsOut)
-                .bytesAcked(rise(bytesAcked, before.bytesAcked))
-                .bytesReceived(rise(bytesReceived, before.bytesReceived))
+    /** The counters' rises since the previous sample; null where none rose. */
+    private IntervalStats risesSince(ConnectionSample before) {
+        long busy = rise(busyMicros, before.busyMicros);
+        long rwndLimited = rise(rwndLimitedMicros, before.rwndLimitedMicros);
+        long sndbufLimited = rise(sndbufLimitedMicros, before.sndbufLimitedMicros);
+        long retransmitted = rise(totalRetrans, before.totalRetrans);
+        // segs_out is 32 bits in the kernel and wraps
+        long segments = segmentsOut >= before.segmentsOut
+                ? segmentsOut - before.segmentsOut
+                : segmentsOut + (1L << 32) - before.segmentsOut;
+        long acked = rise(bytesAcked, before.bytesAcked);
+        long received = rise(bytesReceived, before.bytesReceived);
+        if ((busy | rwndLimited | sndbufLimited | retransmitted | segments | acked | received) == 0) {
+            return null;
+        }
+        return IntervalStats.over(intervalNanos / 1e9)
+                .busyMicros(busy)
+                .rwndLimitedMicros(rwndLimited)
+                .sndbufLimitedMicros(sndbufLimited)
+                .retransmittedSegments(retransmitted)
+                .segmentsOut(segments)
+                .bytesAcked(acked)
+                .bytesReceived(received)
                 .build();
     }
 
@@ -182,14 +199,24 @@ public final class ConnectionSample {
 
     /** When the interval began (System.nanoTime): the previous sample, or later where it was carried; empty with none. */
     public OptionalLong intervalStartNanos() {
-        return interval == null
-                ? OptionalLong.empty()
-                : OptionalLong.of(nanoTime - Math.round(interval.seconds() * 1e9));
+        return intervalNanos == 0 ? OptionalLong.empty() : OptionalLong.of(nanoTime - intervalNanos);
     }
 
-    /** Empty on a connection's first sample. */
+    /**
+     * Whether any of the kernel's counters rose in the interval: false on a first sample and on an idle
+     * connection's, where a round's pass over every connection need not ask for the interval.
+     */
+    public boolean movedInInterval() {
+        return moved != null;
+    }
+
+    /** Empty on a connection's first sample; an interval in which nothing rose is made when asked for. */
     public Optional<IntervalStats> interval() {
-        return Optional.ofNullable(interval);
+        if (intervalNanos == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                moved != null ? moved : IntervalStats.over(intervalNanos / 1e9).build());
     }
 
     /** Named fields for one sample; counters the kernel does not report stay -1. */

@@ -1,12 +1,19 @@
 package io.tcpsight.internal.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tcpsight.internal.model.IntervalStats;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** The kernel's 32-bit fields held in ints: their whole range, unknown kept unknown. */
+/**
+ * The kernel's 32-bit fields held in ints: their whole range, unknown kept unknown; an interval in
+ * which nothing rose is kept as its length alone.
+ */
 class ConnectionSampleTest {
     @Test
     void thirtyTwoBitFieldsKeepTheirValuesAndUnknownStaysEmpty() {
@@ -40,5 +47,54 @@ class ConnectionSampleTest {
         assertEquals(Integer.MAX_VALUE, sample.rttMicros());
         assertEquals(Integer.MAX_VALUE, sample.sndWindowBytes().getAsLong());
         assertEquals(5, sample.minRttMicros().getAsLong());
+    }
+
+    @Test
+    void anIntervalInWhichNothingRoseKeepsNoObjectYetReadsAsZeroRisesOverItsLength() {
+        ConnectionSample first = ConnectionSample.at(1_000_000_000L)
+                .limitedTimes(500, 100, 0)
+                .counters(2, 40, 9_000, 3_000)
+                .build();
+        ConnectionSample idle = ConnectionSample.at(3_500_000_000L)
+                .limitedTimes(500, 100, 0)
+                .counters(2, 40, 9_000, 3_000)
+                .after(first)
+                .build();
+
+        assertTrue(first.interval().isEmpty(), "a first sample has no interval");
+        assertTrue(first.intervalStartNanos().isEmpty());
+        assertNull(idle.moved, "an idle interval keeps no IntervalStats");
+        assertFalse(idle.movedInInterval());
+        assertFalse(first.movedInInterval());
+        IntervalStats interval = idle.interval().orElseThrow();
+        assertEquals(2.5, interval.seconds(), 1e-12);
+        assertEquals(0, interval.busyMicros());
+        assertEquals(0, interval.segmentsOut());
+        assertEquals(0, interval.bytesAcked());
+        assertEquals(0, interval.bytesReceived());
+        assertEquals(0, interval.retransmittedSegments());
+        assertEquals(1_000_000_000L, idle.intervalStartNanos().getAsLong());
+    }
+
+    @Test
+    void anIntervalInWhichOneCounterRoseKeepsEveryRise() {
+        ConnectionSample first = ConnectionSample.at(1_000_000_000L)
+                .limitedTimes(500, 100, 0)
+                .counters(2, 40, 9_000, 3_000)
+                .build();
+        ConnectionSample received = ConnectionSample.at(2_000_000_000L)
+                .limitedTimes(500, 100, 0)
+                .counters(2, 40, 9_000, 3_100)
+                .after(first)
+                .intervalFrom(1_250_000_000L)
+                .build();
+
+        assertNotNull(received.moved);
+        assertTrue(received.movedInInterval());
+        IntervalStats interval = received.interval().orElseThrow();
+        assertEquals(0.75, interval.seconds(), 1e-12, "counted from where the interval was carried");
+        assertEquals(100, interval.bytesReceived());
+        assertEquals(0, interval.bytesAcked());
+        assertEquals(1_250_000_000L, received.intervalStartNanos().getAsLong());
     }
 }
