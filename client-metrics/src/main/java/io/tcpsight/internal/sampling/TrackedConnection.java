@@ -40,8 +40,9 @@ public final class TrackedConnection {
     /**
      * The widest window the peer advertised in the samples before the latest; -1 before two. The
      * sampler thread writes it. The latest is left out so that a window still growing shows as such.
+     * An int, as the sample holds it (a window is at most 1 GiB): with it the object is 80 bytes, not 88.
      */
-    private volatile long widestEarlierSndWindowBytes = -1;
+    private volatile int widestEarlierSndWindowBytes = -1;
     /**
      * How many samples in a row, the latest included, found the peer's window narrower than what
      * this end moved through it a round trip over the interval that ended there. The sampler thread
@@ -177,7 +178,7 @@ public final class TrackedConnection {
         if (previous != null) {
             long window = previous.sndWindowBytes().orElse(-1);
             if (window > widestEarlierSndWindowBytes) {
-                widestEarlierSndWindowBytes = window;
+                widestEarlierSndWindowBytes = (int) Math.min(Integer.MAX_VALUE, window);
             }
         }
         samplesNarrowerThanTheFlow = narrowerThanTheFlow(sample) ? samplesNarrowerThanTheFlow + 1 : 0;
