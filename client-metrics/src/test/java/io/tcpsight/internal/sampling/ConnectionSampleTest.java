@@ -49,17 +49,15 @@ class ConnectionSampleTest {
         assertEquals(5, sample.minRttMicros().getAsLong());
     }
 
+    /** A sample at {@code nanoTime} whose received bytes stand at {@code received}, its other counters as at first. */
+    private static ConnectionSample.Builder sampleAt(long nanoTime, long received) {
+        return ConnectionSample.at(nanoTime).limitedTimes(500, 100, 0).counters(2, 40, 9_000, received);
+    }
+
     @Test
     void anIntervalInWhichNothingRoseKeepsNoObjectYetReadsAsZeroRisesOverItsLength() {
-        ConnectionSample first = ConnectionSample.at(1_000_000_000L)
-                .limitedTimes(500, 100, 0)
-                .counters(2, 40, 9_000, 3_000)
-                .build();
-        ConnectionSample idle = ConnectionSample.at(3_500_000_000L)
-                .limitedTimes(500, 100, 0)
-                .counters(2, 40, 9_000, 3_000)
-                .after(first)
-                .build();
+        ConnectionSample first = sampleAt(1_000_000_000L, 3_000).build();
+        ConnectionSample idle = sampleAt(3_500_000_000L, 3_000).after(first).build();
 
         assertTrue(first.interval().isEmpty(), "a first sample has no interval");
         assertTrue(first.intervalStartNanos().isEmpty());
@@ -78,13 +76,8 @@ class ConnectionSampleTest {
 
     @Test
     void anIntervalInWhichOneCounterRoseKeepsEveryRise() {
-        ConnectionSample first = ConnectionSample.at(1_000_000_000L)
-                .limitedTimes(500, 100, 0)
-                .counters(2, 40, 9_000, 3_000)
-                .build();
-        ConnectionSample received = ConnectionSample.at(2_000_000_000L)
-                .limitedTimes(500, 100, 0)
-                .counters(2, 40, 9_000, 3_100)
+        ConnectionSample first = sampleAt(1_000_000_000L, 3_000).build();
+        ConnectionSample received = sampleAt(2_000_000_000L, 3_100)
                 .after(first)
                 .intervalFrom(1_250_000_000L)
                 .build();
