@@ -203,11 +203,10 @@ public final class TrackedConnection {
         // once a sample per connection in the sampling loop: no lambda
         long window = sample.sndWindowBytes().orElse(-1);
         long rtt = sample.pathRttMicros();
-        if (window < 0 || rtt <= 0) {
-            return false;
+        if (window < 0 || rtt <= 0 || !sample.movedInInterval()) {
+            return false; // nothing sent: no flow for the window to be narrower than
         }
-        Optional<IntervalStats> interval = sample.interval();
-        return interval.isPresent() && window < interval.get().sendRateBytesPerSecond() * rtt / 1e6;
+        return window < sample.interval().get().sendRateBytesPerSecond() * rtt / 1e6;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tcpsight.internal.sampling;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.internal.model.IntervalStats;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The kernel's 32-bit fields held in ints: their whole range, unknown kept unknown; an interval in
@@ -51,7 +54,7 @@ class ConnectionSampleTest {
 
     /** A sample at {@code nanoTime} whose received bytes stand at {@code received}, its other counters as at first. */
     private static ConnectionSample.Builder sampleAt(long nanoTime, long received) {
-        return ConnectionSample.at(nanoTime).limitedTimes(500, 100, 0).counters(2, 40, 9_000, received);
+        return withCounters(nanoTime, new long[] {500, 100, 0, 2, 40, 9_000, received});
     }
 
     @Test
@@ -89,5 +92,64 @@ class ConnectionSampleTest {
         assertEquals(100, interval.bytesReceived());
         assertEquals(0, interval.bytesAcked());
         assertEquals(1_250_000_000L, received.intervalStartNanos().getAsLong());
+    }
+
+    /**
+     * Each counter alone: a rise of any one of them makes the interval one that moved, kept with
+     * that rise and no other, so that a connection that only retransmitted, or was only busy, is
+     * never read as idle.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 4, 5, 6})
+    void aRiseOfAnyOneCounterAloneIsKept(int counter) {
+        long[] before = {500, 100, 50, 2, 40, 9_000, 3_000};
+        long[] after = before.clone();
+        after[counter] += 7;
+        IntervalStats interval = withCounters(2_000_000_000L, after)
+                .after(withCounters(1_000_000_000L, before).build())
+                .build()
+                .interval()
+                .orElseThrow();
+        long[] rises = {
+            interval.busyMicros(),
+            interval.rwndLimitedMicros(),
+            interval.sndbufLimitedMicros(),
+            interval.retransmittedSegments(),
+            interval.segmentsOut(),
+            interval.bytesAcked(),
+            interval.bytesReceived()
+        };
+        long[] expected = new long[7];
+        expected[counter] = 7;
+        assertArrayEquals(expected, rises, "counter " + counter);
+    }
+
+    @Test
+    void anUnknownCounterIsNoRiseAndTheSegmentCountWrapsAt32Bits() {
+        long[] known = {500, 100, 50, 2, 40, 9_000, 3_000};
+        long[] unknown = {-1, -1, -1, -1, 40, -1, -1};
+        ConnectionSample becameKnown = withCounters(2_000_000_000L, known)
+                .after(withCounters(1_000_000_000L, unknown).build())
+                .build();
+        ConnectionSample becameUnknown = withCounters(2_000_000_000L, unknown)
+                .after(withCounters(1_000_000_000L, known).build())
+                .build();
+        assertFalse(becameKnown.movedInInterval(), "from unknown to known is no rise");
+        assertFalse(becameUnknown.movedInInterval(), "from known to unknown is no rise");
+
+        long[] beforeWrap = {500, 100, 50, 2, 0xFFFF_FFF0L, 9_000, 3_000};
+        long[] afterWrap = {500, 100, 50, 2, 0x10, 9_000, 3_000};
+        ConnectionSample wrapped = withCounters(2_000_000_000L, afterWrap)
+                .after(withCounters(1_000_000_000L, beforeWrap).build())
+                .build();
+        assertTrue(wrapped.movedInInterval());
+        assertEquals(0x20, wrapped.interval().orElseThrow().segmentsOut());
+    }
+
+    /** busy, rwnd-limited, sndbuf-limited, retransmits, segments out, bytes acked, bytes received. */
+    private static ConnectionSample.Builder withCounters(long nanoTime, long[] counters) {
+        return ConnectionSample.at(nanoTime)
+                .limitedTimes(counters[0], counters[1], counters[2])
+                .counters(counters[3], counters[4], counters[5], counters[6]);
     }
 }
