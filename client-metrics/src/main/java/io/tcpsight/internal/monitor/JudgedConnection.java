@@ -47,12 +47,10 @@ public final class JudgedConnection {
         this.sample = sample;
         this.windowCeilingBytes = (int) Math.min(Integer.MAX_VALUE, windowCeilingBytes.orElse(-1L));
         this.rttMicros = (int) Math.min(Integer.MAX_VALUE, sample.rttMicros());
-        if (sample.movedInInterval()) {
-            IntervalStats interval = sample.interval().get();
-            this.limited = (float) Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio());
-        } else {
-            this.limited = 0f;
-        }
+        IntervalStats interval = sample.movedInInterval() ? sample.interval().get() : null;
+        this.limited = interval == null
+                ? 0f // an idle interval's shares are 0: no object made for it
+                : (float) Math.max(interval.rwndLimitedRatio(), interval.sndbufLimitedRatio());
         this.own = own.isEmpty() ? List.of() : own;
         this.identity = identity;
     }

@@ -178,7 +178,7 @@ public final class TrackedConnection {
         if (previous != null) {
             long window = previous.sndWindowBytes().orElse(-1);
             if (window > widestEarlierSndWindowBytes) {
-                widestEarlierSndWindowBytes = (int) Math.min(Integer.MAX_VALUE, window);
+                widestEarlierSndWindowBytes = (int) window; // the sample's own int
             }
         }
         samplesNarrowerThanTheFlow = narrowerThanTheFlow(sample) ? samplesNarrowerThanTheFlow + 1 : 0;

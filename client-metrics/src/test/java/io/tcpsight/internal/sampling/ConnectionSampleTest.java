@@ -78,7 +78,7 @@ class ConnectionSampleTest {
     }
 
     @Test
-    void anIntervalInWhichOneCounterRoseKeepsEveryRise() {
+    void aCarriedIntervalCountsFromWhereItWasCarried() {
         ConnectionSample first = sampleAt(1_000_000_000L, 3_000).build();
         ConnectionSample received = sampleAt(2_000_000_000L, 3_100)
                 .after(first)
