@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tcpsight.lab.ConnectionView;
 import io.tcpsight.lab.FindingView;
 import io.tcpsight.lab.HostCpu;
+import io.tcpsight.lab.HostStalls;
 import io.tcpsight.lab.KafkaBroker;
 import io.tcpsight.lab.KafkaCluster;
 import io.tcpsight.lab.KernelLab;
@@ -126,7 +127,8 @@ class StretchedClusterLabIT {
             story.add(String.format(
                     "round %d: %.2f MB/s (%.0f%% of the line), the line dropped %s while it copied;"
                             + " leader %s %s, follower %s %s; findings %s;"
-                            + " each connection's MB/s on the line, a reading about every half second: %s",
+                            + " each connection's MB/s on the line, a reading about every half second: %s;"
+                            + " while it copied %s; the fetcher's busy intervals as the agents sampled them: %s",
                     round,
                     copy.bytesPerSecond() / 1e6,
                     100 * copy.bytesPerSecond() / LINE_BYTES_PER_SECOND,
@@ -136,11 +138,10 @@ class StretchedClusterLabIT {
                     follower.broker,
                     follower.sysctls,
                     briefs(findings),
-                    onTheLine));
+                    onTheLine,
+                    copy.host(),
+                    sampled));
             System.out.println(story.get(story.size() - 1));
-            // what the agents saw of the busy fetcher, interval by interval: why a round fell short
-            System.out.println(
-                    "round " + round + ", the fetcher's busy intervals as the agents sampled them: " + sampled);
             if (left.isEmpty() || round == MOST_ROUNDS_OF_REMEDIES) {
                 break;
             }
@@ -188,7 +189,10 @@ class StretchedClusterLabIT {
      * finding was first read.
      */
     private record Copy(
-            double bytesPerSecond, KernelLab.Dropped dropped, Map<String, KernelLab.Dropped> droppedBeforeFinding) {}
+            double bytesPerSecond,
+            KernelLab.Dropped dropped,
+            Map<String, KernelLab.Dropped> droppedBeforeFinding,
+            String host) {}
 
     /**
      * A retransmissions finding that names no setting says the path lost segments. The line is the lab's
@@ -257,6 +261,7 @@ class StretchedClusterLabIT {
             long ackedBefore = KernelLab.total(ackedBy);
             List<Map<String, Long>> readings = new ArrayList<>();
             admin.alterPartitionReassignments(acrossTheLine).all().get(60, TimeUnit.SECONDS);
+            HostStalls hostBefore = HostStalls.read();
             long start = System.nanoTime();
             long fromBytes = -1;
             long fromNanos = 0;
@@ -315,7 +320,8 @@ class StretchedClusterLabIT {
             return new Copy(
                     (toBytes - fromBytes) / ((toNanos - fromNanos) / 1e9),
                     lab.packetsNotDelivered().since(droppedBefore),
-                    droppedBeforeFinding);
+                    droppedBeforeFinding,
+                    HostStalls.read().busySince(hostBefore));
         }
     }
 
