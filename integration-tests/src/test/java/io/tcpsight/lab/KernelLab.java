@@ -55,9 +55,9 @@ public final class KernelLab implements AutoCloseable {
     private final Thread cleanupOnExit = new Thread(this::removeNetwork, "tcpsight-lab-cleanup");
     private LabProcess delayLine;
     /**
-     * How long windows of the line's own are read, one after another, where the setup's reading of
-     * the idle line failed: nearly twice the longest run of late windows seen on an idle line (four,
-     * 17 s, 2026-12-03, docs/lab.md).
+     * How long windows of the line's own may begin, one after another, where the setup's reading of
+     * the idle line failed (the last one begun runs to its end, 3-5 s): nearly twice the longest run
+     * of late windows seen on an idle line (four, 17 s, 2026-12-03, docs/lab.md).
      */
     static final Duration IDLE_WINDOWS_FOR = Duration.ofSeconds(30);
     /** The host's stalls when the line started, for what an idle reading that failed says. */
@@ -654,12 +654,11 @@ public final class KernelLab implements AutoCloseable {
         if (!reading.idle()) {
             // The first reading spans the lab's setup: its broker's start, and whatever the suite's other lane
             // starts or ends meanwhile on the same two CPUs. Windows of the line's own decide, each with its maxima
-            // started afresh and handshakes across it, under the same bound, one after another for up to
-            // IDLE_WINDOWS_FOR: an idle line on this VM woke more than 3 ms late in 13 of 42 windows of 4.2 s with
-            // nothing beside it or a broker starting and stopping beside it alike, the hypervisor taking 10-1730 ms
-            // of each window's CPU time, in runs of up to four windows (17 s), and clean windows between them
-            // (docs/lab.md). A line that cannot bound an RTT fails every window, as a line stopped for 5 ms every
-            // 200 ms does.
+            // started afresh and handshakes across it, under the same bound, one after another while they begin
+            // within IDLE_WINDOWS_FOR: an idle line on this VM woke more than 3 ms late in 13 of 42 windows of 4.2 s,
+            // 4 of the 8 with nothing beside it, in runs of up to four windows (17 s), with clean windows between
+            // them (docs/lab.md). The bounds are the first clean window's. A line late all the time fails every
+            // window, as a line stopped for 5 ms every 200 ms does.
             System.out.println(
                     "[line] over the setup: " + reading + "; " + host + "; read again over windows of its own");
             long deadline = System.nanoTime() + IDLE_WINDOWS_FOR.toNanos();
@@ -672,8 +671,9 @@ public final class KernelLab implements AutoCloseable {
                 String stalls = HostStalls.read().since(before, "its window began");
                 windows.add(own + "; " + stalls);
                 if (own.idle() || System.nanoTime() >= deadline) {
-                    own.assertIdle(windows.size() + " window(s) of its own over up to " + IDLE_WINDOWS_FOR.toSeconds()
-                            + " s, the last " + stalls + "; each: " + windows + "; over the setup it read " + reading);
+                    own.assertIdle(windows.size() + " window(s) of its own, begun within "
+                            + IDLE_WINDOWS_FOR.toSeconds() + " s, each with what the host did meanwhile: " + windows
+                            + "; over the setup it read " + reading);
                     idle = own;
                     return own;
                 }

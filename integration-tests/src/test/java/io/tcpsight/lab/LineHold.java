@@ -7,8 +7,8 @@ import java.time.Duration;
 /**
  * What a lab's line measured of itself: its nominal round trip, and the most it added to either
  * direction (queueing behind its rate limit, late deliveries) and to its own wake-ups, since it
- * started, or over the window of its own that {@link KernelLab#takeIdleLine()} reads where the
- * setup's reading fails.
+ * started, or over the first clean window of its own that {@link KernelLab#takeIdleLine()} reads
+ * where the setup's reading fails.
  *
  * <p>The kernel's min_rtt of a connection across the line is at most its handshake's round trip
  * (client: SYN to SYN-ACK; server: SYN-ACK to ACK; both answered at once by the peer's kernel),

@@ -140,6 +140,7 @@ class StretchedClusterLabIT {
                     briefs(findings),
                     onTheLine,
                     copy.host(),
+                    // what the agents saw of the busy fetcher, interval by interval: why a round fell short
                     sampled));
             System.out.println(story.get(story.size() - 1));
             if (left.isEmpty() || round == MOST_ROUNDS_OF_REMEDIES) {
