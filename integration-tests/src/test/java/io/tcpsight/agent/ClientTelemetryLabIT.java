@@ -35,6 +35,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
@@ -95,9 +97,9 @@ class ClientTelemetryLabIT {
     private static final Duration FEED_PUSH_WAIT = Duration.ofSeconds(60);
     /**
      * Beyond the window, how long the 64 KiB consumer's lag may take to be judged on its fetch socket. Its bootstrap
-     * socket closes within a look of its first push there; it then asks for its subscription again and pushes twice
-     * on its fetch socket (2 s apart) before its growth is known: 4 to 6 s after the close in the runs of the class
-     * alone (2026-12-02), within the 24 s window.
+     * socket closes within a look of its first push there, just after an answer there; it pushes twice on its fetch
+     * socket (2 s apart) before its growth is known: 4 to 6 s after the close in the runs of the class alone
+     * (2026-12-02), within the 24 s window.
      */
     private static final Duration LAG_WAIT = Duration.ofSeconds(20);
 
@@ -136,9 +138,10 @@ class ClientTelemetryLabIT {
             LabProcess pipeline = librdkafkaProducer(lab, broker, PIPELINE_TOPIC, PIPELINE, seconds, PIPELINE_SETTINGS);
             AtomicBoolean stop = new AtomicBoolean();
             Map<String, String> instances = new ConcurrentHashMap<>();
+            Map<String, Map<MetricName, ? extends Metric>> metrics = new ConcurrentHashMap<>();
             List<Thread> consumers = List.of(
-                    consumer(broker, LIMITED, "65536", instances, stop),
-                    consumer(broker, OTHER, "-1", instances, stop));
+                    consumer(broker, LIMITED, "65536", instances, metrics, stop),
+                    consumer(broker, OTHER, "-1", instances, metrics, stop));
             consumers.forEach(Thread::start);
             Watch watch = new Watch(broker, instances);
             try {
@@ -162,7 +165,7 @@ class ClientTelemetryLabIT {
                         || (!watch.lagBehindWindow.containsKey(LIMITED) && System.nanoTime() < lagDeadline)) {
                     Thread.sleep(500);
                     watch.look();
-                    closePushSocketsThatCarryNoData(lab, watch, closed);
+                    closePushSocketsThatCarryNoData(lab, watch, closed, metrics);
                 }
                 // the connections once more, past the endpoint's one-second reuse of a rendered answer: a push
                 // behind the last findings read is then shown
@@ -313,11 +316,13 @@ class ClientTelemetryLabIT {
 
     /**
      * Closes, from the broker's side, the socket each Java consumer pushed on while that socket carried none of its
-     * data (its bootstrap connection), once: as a broker restart or an idle timeout between them would. A Java
+     * data (its bootstrap connection), once, just after an answer there (never with its push in flight, which would
+     * silence it for 300 s: {@link BootstrapRequests}): as a broker restart or an idle timeout between them would. A Java
      * client keeps pushing on the connection it first pushed on until that closes, then picks among the brokers'
      * own connections (Kafka 4.3.1's NetworkClient), which at a broker are the ones it fetches on.
      */
-    private static void closePushSocketsThatCarryNoData(KernelLab lab, Watch watch, Set<String> closed)
+    private static void closePushSocketsThatCarryNoData(
+            KernelLab lab, Watch watch, Set<String> closed, Map<String, Map<MetricName, ? extends Metric>> metrics)
             throws Exception {
         for (String consumer : List.of(LIMITED, OTHER)) {
             String socket = watch.idlePushSocket.get(consumer);
@@ -326,6 +331,8 @@ class ClientTelemetryLabIT {
             if (socket == null || fetching.isEmpty() || fetching.contains(socket) || !closed.add(consumer)) {
                 continue;
             }
+            BootstrapRequests requests = new BootstrapRequests(consumer, metrics.get(consumer));
+            double sentBeforeClose = requests.awaitJustAnswered();
             String[] ends = socket.split(" ");
             String local = ends[0];
             String remote = ends[1];
@@ -350,7 +357,71 @@ class ClientTelemetryLabIT {
             assertTrue(
                     close.output().contains(remote),
                     "ss -K closed " + consumer + "'s push socket " + socket + ": " + close.output());
-            System.out.println("closed " + consumer + "'s push socket " + socket);
+            // nothing sent on it since its last answer, up to the close: no push was in flight when it closed
+            double sentAtClose = requests.count("request-total");
+            assertEquals(
+                    sentBeforeClose,
+                    sentAtClose,
+                    consumer + " sent on its bootstrap socket while it closed: a push in flight there keeps it silent"
+                            + " for 300 s");
+            System.out.println("closed " + consumer + "'s push socket " + socket + " "
+                    + Math.round((System.nanoTime() - requests.lastAnsweredNanos) / 1e6) + " ms after its last answer");
+        }
+    }
+
+    /**
+     * A Java consumer's own count of the requests it sent on its bootstrap connection (node -1) and the
+     * answers it read there, from its per-node metrics. After its first metadata, that connection carries
+     * only its telemetry, so a request there without its answer is a push (or a request for its
+     * subscription) in flight.
+     */
+    private static final class BootstrapRequests {
+        /** How soon after an answer the close is made: the client's next push is one interval (2 s) later. */
+        private static final Duration AFTER_ANSWER = Duration.ofMillis(300);
+
+        private final String consumer;
+        private final Map<MetricName, ? extends Metric> metrics;
+        long lastAnsweredNanos;
+
+        BootstrapRequests(String consumer, Map<MetricName, ? extends Metric> metrics) {
+            this.consumer = consumer;
+            this.metrics = metrics;
+        }
+
+        double count(String name) {
+            return metrics.entrySet().stream()
+                    .filter(metric -> metric.getKey().name().equals(name)
+                            && "node--1".equals(metric.getKey().tags().get("node-id")))
+                    .mapToDouble(metric -> ((Number) metric.getValue().metricValue()).doubleValue())
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(consumer + " has no " + name + " for its bootstrap node"));
+        }
+
+        /**
+         * Waits for an answer on the bootstrap connection with no request left unanswered, and returns the
+         * requests sent by then. A Java client (Kafka 4.3.1) whose connection closes while its push is in
+         * flight takes the disconnect as a retriable failure and asks for a subscription again only after
+         * 300,000 ms: a close in that moment would silence it for the rest of the run.
+         */
+        double awaitJustAnswered() throws InterruptedException {
+            long deadline = System.nanoTime() + 5 * PUSH_INTERVAL.toNanos();
+            double answered = count("response-total");
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                double sent = count("request-total");
+                double nowAnswered = count("response-total");
+                if (nowAnswered > answered) {
+                    answered = nowAnswered;
+                    lastAnsweredNanos = System.nanoTime();
+                }
+                if (sent == answered
+                        && lastAnsweredNanos != 0
+                        && System.nanoTime() - lastAnsweredNanos < AFTER_ANSWER.toNanos()) {
+                    return sent;
+                }
+            }
+            throw new AssertionError(consumer + ": no answer on its bootstrap connection with nothing in flight in "
+                    + 5 * PUSH_INTERVAL.toSeconds() + " s");
         }
     }
 
@@ -376,6 +447,7 @@ class ClientTelemetryLabIT {
             String clientId,
             String receiveBuffer,
             Map<String, String> instances,
+            Map<String, Map<MetricName, ? extends Metric>> metrics,
             AtomicBoolean stop) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -387,6 +459,8 @@ class ClientTelemetryLabIT {
                 () -> {
                     try (KafkaConsumer<byte[], byte[]> consumer =
                             new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                        // its own metrics, a live view read from the test's thread (their values are synchronized)
+                        metrics.put(clientId, consumer.metrics());
                         consumer.subscribe(List.of(TOPIC));
                         while (!stop.get()) {
                             consumer.poll(Duration.ofMillis(200));
