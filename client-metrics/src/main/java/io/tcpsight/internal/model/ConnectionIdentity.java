@@ -1,6 +1,7 @@
 package io.tcpsight.internal.model;
 
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -8,28 +9,41 @@ import java.util.Optional;
  * completed copy (the broker learns a connection's client.id only from its first request).
  */
 public final class ConnectionIdentity {
-    private final Role role;
-    private final String clientId;
-    private final String nodeId;
-    private final String listener;
-    private final String principal;
-    private final String clientSoftware;
-    private final BulkFlow knownFlow;
+    /*
+     * What many connections share (who owns them, under what name and where) is one object, pooled once a
+     * connection holds it ({@link #shared}); the addresses, each connection's own, are held beside it. An
+     * identity a connection holds is 24 bytes where it was 56, on each of a big broker's 100,000 connections,
+     * since the connections of one client share its owner. Only what connections hold is pooled: the steps of
+     * a chain of with-calls would otherwise fill the pool with owners no connection keeps.
+     */
+    private static final SharedValues<Owner> OWNERS = new SharedValues<>(16_384);
+
+    private final Owner owner;
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
-    private final OwnerKnownBy ownerKnownBy;
 
     private ConnectionIdentity(Parts parts) {
-        this.role = parts.role;
-        this.clientId = parts.clientId;
-        this.nodeId = parts.nodeId;
-        this.listener = parts.listener;
-        this.principal = parts.principal;
-        this.clientSoftware = parts.clientSoftware;
-        this.knownFlow = parts.knownFlow;
-        this.local = parts.local;
-        this.remote = parts.remote;
-        this.ownerKnownBy = parts.ownerKnownBy;
+        this(new Owner(parts), parts.local, parts.remote);
+    }
+
+    private ConnectionIdentity(Owner owner, InetSocketAddress local, InetSocketAddress remote) {
+        this.owner = owner;
+        this.local = local;
+        this.remote = remote;
+    }
+
+    /**
+     * This identity with its owner the one equal owner that connections share: what a tracked connection
+     * keeps. This very identity where its owner is already that one, so that keeping it again changes nothing.
+     */
+    public ConnectionIdentity shared() {
+        Owner held = OWNERS.shared(owner);
+        return held == owner ? this : new ConnectionIdentity(held, local, remote);
+    }
+
+    /** Whether the two hold the very same owner: for a test of what {@link #shared} keeps. */
+    boolean sharesOwnerWith(ConnectionIdentity other) {
+        return owner == other.owner;
     }
 
     /** The fields of one identity, changed one at a time by the with-methods. */
@@ -46,18 +60,68 @@ public final class ConnectionIdentity {
         OwnerKnownBy ownerKnownBy = OwnerKnownBy.UNPLACED;
     }
 
+    /** Everything of an identity but its addresses: equal for the connections of one client, and held once. */
+    private static final class Owner {
+        final Role role;
+        final String clientId;
+        final String nodeId;
+        final String listener;
+        final String principal;
+        final String clientSoftware;
+        final BulkFlow knownFlow;
+        final OwnerKnownBy ownerKnownBy;
+        private final int hash;
+
+        Owner(Parts parts) {
+            role = parts.role;
+            clientId = parts.clientId;
+            nodeId = parts.nodeId;
+            listener = parts.listener;
+            principal = parts.principal;
+            clientSoftware = parts.clientSoftware;
+            knownFlow = parts.knownFlow;
+            ownerKnownBy = parts.ownerKnownBy;
+            hash = Objects.hash(role, clientId, nodeId, listener, principal, clientSoftware, knownFlow, ownerKnownBy);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Owner)) {
+                return false;
+            }
+            Owner that = (Owner) other;
+            return hash == that.hash
+                    && role == that.role
+                    && knownFlow == that.knownFlow
+                    && ownerKnownBy == that.ownerKnownBy
+                    && Objects.equals(clientId, that.clientId)
+                    && Objects.equals(nodeId, that.nodeId)
+                    && Objects.equals(listener, that.listener)
+                    && Objects.equals(principal, that.principal)
+                    && Objects.equals(clientSoftware, that.clientSoftware);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
     private Parts parts() {
         Parts parts = new Parts();
-        parts.role = role;
-        parts.clientId = clientId;
-        parts.nodeId = nodeId;
-        parts.listener = listener;
-        parts.principal = principal;
-        parts.clientSoftware = clientSoftware;
-        parts.knownFlow = knownFlow;
+        parts.role = owner.role;
+        parts.clientId = owner.clientId;
+        parts.nodeId = owner.nodeId;
+        parts.listener = owner.listener;
+        parts.principal = owner.principal;
+        parts.clientSoftware = owner.clientSoftware;
+        parts.knownFlow = owner.knownFlow;
         parts.local = local;
         parts.remote = remote;
-        parts.ownerKnownBy = ownerKnownBy;
+        parts.ownerKnownBy = owner.ownerKnownBy;
         return parts;
     }
 
@@ -130,33 +194,33 @@ public final class ConnectionIdentity {
     }
 
     public OwnerKnownBy ownerKnownBy() {
-        return ownerKnownBy;
+        return owner.ownerKnownBy;
     }
 
     public Role role() {
-        return role;
+        return owner.role;
     }
 
     /** Empty while not known (the broker learns it from the first request). */
     public Optional<String> clientId() {
-        return Optional.ofNullable(clientId);
+        return Optional.ofNullable(owner.clientId);
     }
 
     public Optional<String> nodeId() {
-        return Optional.ofNullable(nodeId);
+        return Optional.ofNullable(owner.nodeId);
     }
 
     public Optional<String> listener() {
-        return Optional.ofNullable(listener);
+        return Optional.ofNullable(owner.listener);
     }
 
     public Optional<String> principal() {
-        return Optional.ofNullable(principal);
+        return Optional.ofNullable(owner.principal);
     }
 
     /** Empty until the client's ApiVersions request announced it (KIP-511; clients before Kafka 2.4 never do). */
     public Optional<String> clientSoftware() {
-        return Optional.ofNullable(clientSoftware);
+        return Optional.ofNullable(owner.clientSoftware);
     }
 
     /** Empty when not known (a client socket before its connect completed). */
@@ -170,17 +234,17 @@ public final class ConnectionIdentity {
     }
 
     public ClientKind clientKind() {
-        return ClientKind.fromClientId(clientId);
+        return ClientKind.fromClientId(owner.clientId);
     }
 
     /** Which way bulk data flows: as known, else as the client's kind implies. */
     public BulkFlow bulkFlow() {
-        return knownFlow != BulkFlow.UNKNOWN ? knownFlow : BulkFlow.forClient(clientId, clientKind());
+        return owner.knownFlow != BulkFlow.UNKNOWN ? owner.knownFlow : BulkFlow.forClient(owner.clientId, clientKind());
     }
 
     /** UNKNOWN unless known (the agent saw the requests, or the owner said); a plain read, for the agent's request hook. */
     public BulkFlow knownFlow() {
-        return knownFlow;
+        return owner.knownFlow;
     }
 
     /**
@@ -189,23 +253,23 @@ public final class ConnectionIdentity {
      * for a librdkafka client); a broker knows it from KIP-511 or guesses from the client.id.
      */
     public ClientLibrary clientLibrary() {
-        if (role == Role.CLIENT) {
+        if (owner.role == Role.CLIENT) {
             // this process's own client, unless its owner says which library it speaks for (the doctor's
             // --client-library)
-            return clientSoftware == null ? ClientLibrary.JAVA : ClientLibrary.fromSoftware(clientSoftware);
+            return owner.clientSoftware == null ? ClientLibrary.JAVA : ClientLibrary.fromSoftware(owner.clientSoftware);
         }
-        ClientLibrary announced = ClientLibrary.fromSoftware(clientSoftware);
-        return announced != ClientLibrary.UNKNOWN || clientSoftware != null
+        ClientLibrary announced = ClientLibrary.fromSoftware(owner.clientSoftware);
+        return announced != ClientLibrary.UNKNOWN || owner.clientSoftware != null
                 ? announced
-                : ClientLibrary.fromClientId(clientId);
+                : ClientLibrary.fromClientId(owner.clientId);
     }
 
     /** "client.id=X node=1 listener=PLAINTEXT peer=10.0.0.2:9092", with what is known. */
     public String describe() {
-        StringBuilder text = new StringBuilder(role.label());
-        append(text, "client.id", clientId);
-        append(text, "node", nodeId);
-        append(text, "listener", listener);
+        StringBuilder text = new StringBuilder(owner.role.label());
+        append(text, "client.id", owner.clientId);
+        append(text, "node", owner.nodeId);
+        append(text, "listener", owner.listener);
         append(text, "peer", address(remote));
         return text.toString();
     }

@@ -11,14 +11,16 @@ import java.util.OptionalLong;
 /**
  * What one sample saw of one connection, and the interval since the previous sample. The kernel's
  * 32-bit fields are kept in ints (-1 unknown, larger values held at the int's maximum), so that
- * a broker's 100,000 latest samples cost 4 MB less.
+ * a broker's 100,000 latest samples cost 4 MB less. The counters kept only to take the next sample's
+ * rises from (the busy and limited times, the segments sent) keep their low 32 bits and a bit that says
+ * they are known; the state and options their codes: a sample is 120 bytes, not 144.
  */
 public final class ConnectionSample {
     final long nanoTime;
-    final TcpState state;
+    private final byte stateCode;
     final int rttMicros;
     final int minRttMicros;
-    final TcpOptions options;
+    private final byte optionBits;
     final byte sndWindowScale;
     final byte rcvWindowScale;
     final int sndCwnd;
@@ -27,10 +29,24 @@ public final class ConnectionSample {
     final int rcvWindowBytes;
     final long deliveryRateBytesPerSecond;
     final int totalRetrans;
-    final long busyMicros;
-    final long rwndLimitedMicros;
-    final long sndbufLimitedMicros;
-    final long segmentsOut;
+    /*
+     * The low 32 bits of the kernel's busy and limited times (64-bit microsecond counters) and of its
+     * segments sent (32 bits there too): only their rises are ever read, and a rise is taken modulo 2^32. Of
+     * microseconds that is 71 minutes, more than any interval's rise: a connection carried unread had nothing
+     * moved until the round that read it, so its rises are at most one round's (an hour at the longest
+     * tcpsight.sample.interval.ms).
+     */
+    private final int busyMicrosLow;
+    private final int rwndLimitedMicrosLow;
+    private final int sndbufLimitedMicrosLow;
+    private final int segmentsOutLow;
+    /** Which of the four above the kernel reported (KNOWN_ bits); an unknown one counts as no rise. */
+    private final byte known;
+
+    private static final int KNOWN_BUSY = 1;
+    private static final int KNOWN_RWND_LIMITED = 2;
+    private static final int KNOWN_SNDBUF_LIMITED = 4;
+    private static final int KNOWN_SEGMENTS_OUT = 8;
     final long bytesAcked;
     final long bytesReceived;
     final int unreadBytes;
@@ -46,10 +62,10 @@ public final class ConnectionSample {
 
     private ConnectionSample(Builder b) {
         nanoTime = b.nanoTime;
-        state = b.state;
+        stateCode = (byte) (b.state == null ? TcpState.UNKNOWN.code() : b.state.code());
         rttMicros = narrow(b.rttMicros);
         minRttMicros = narrow(b.minRttMicros);
-        options = b.options;
+        optionBits = (byte) (b.options == null ? 0 : b.options.bits());
         sndWindowScale = (byte) b.sndWindowScale;
         rcvWindowScale = (byte) b.rcvWindowScale;
         sndCwnd = narrow(b.sndCwnd);
@@ -58,10 +74,14 @@ public final class ConnectionSample {
         rcvWindowBytes = narrow(b.rcvWindowBytes);
         deliveryRateBytesPerSecond = b.deliveryRateBytesPerSecond;
         totalRetrans = narrow(b.totalRetrans);
-        busyMicros = b.busyMicros;
-        rwndLimitedMicros = b.rwndLimitedMicros;
-        sndbufLimitedMicros = b.sndbufLimitedMicros;
-        segmentsOut = b.segmentsOut;
+        busyMicrosLow = (int) b.busyMicros;
+        rwndLimitedMicrosLow = (int) b.rwndLimitedMicros;
+        sndbufLimitedMicrosLow = (int) b.sndbufLimitedMicros;
+        segmentsOutLow = (int) b.segmentsOut;
+        known = (byte) ((b.busyMicros >= 0 ? KNOWN_BUSY : 0)
+                | (b.rwndLimitedMicros >= 0 ? KNOWN_RWND_LIMITED : 0)
+                | (b.sndbufLimitedMicros >= 0 ? KNOWN_SNDBUF_LIMITED : 0)
+                | (b.segmentsOut >= 0 ? KNOWN_SEGMENTS_OUT : 0));
         bytesAcked = b.bytesAcked;
         bytesReceived = b.bytesReceived;
         unreadBytes = narrow(b.unreadBytes);
@@ -83,14 +103,13 @@ public final class ConnectionSample {
 
     /** The counters' rises since the previous sample; null where none rose. */
     private IntervalStats risesSince(ConnectionSample before) {
-        long busy = rise(busyMicros, before.busyMicros);
-        long rwndLimited = rise(rwndLimitedMicros, before.rwndLimitedMicros);
-        long sndbufLimited = rise(sndbufLimitedMicros, before.sndbufLimitedMicros);
+        long busy = lowRise(KNOWN_BUSY, busyMicrosLow, before, before.busyMicrosLow);
+        long rwndLimited = lowRise(KNOWN_RWND_LIMITED, rwndLimitedMicrosLow, before, before.rwndLimitedMicrosLow);
+        long sndbufLimited =
+                lowRise(KNOWN_SNDBUF_LIMITED, sndbufLimitedMicrosLow, before, before.sndbufLimitedMicrosLow);
         long retransmitted = rise(totalRetrans, before.totalRetrans);
         // segs_out is 32 bits in the kernel and wraps
-        long segments = segmentsOut >= before.segmentsOut
-                ? segmentsOut - before.segmentsOut
-                : segmentsOut + (1L << 32) - before.segmentsOut;
+        long segments = lowRise(KNOWN_SEGMENTS_OUT, segmentsOutLow, before, before.segmentsOutLow);
         long acked = rise(bytesAcked, before.bytesAcked);
         long received = rise(bytesReceived, before.bytesReceived);
         if ((busy | rwndLimited | sndbufLimited | retransmitted | segments | acked | received) == 0) {
@@ -107,13 +126,23 @@ public final class ConnectionSample {
                 .build();
     }
 
+    /** The rise of a counter kept by its low 32 bits, modulo 2^32; 0 unless both samples know it. */
+    private long lowRise(int bit, int now, ConnectionSample before, int then) {
+        return (known & before.known & bit) == 0 ? 0 : (now - then) & 0xFFFF_FFFFL;
+    }
+
+    /** Whether the kernel reported this many segments sent for this sample (compared by their low 32 bits, as kept). */
+    boolean sentSegments(long segmentsOut) {
+        return (known & KNOWN_SEGMENTS_OUT) != 0 && segmentsOut >= 0 && (int) segmentsOut == segmentsOutLow;
+    }
+
     /** An unknown (-1) or reset counter counts as no rise. */
     private static long rise(long now, long before) {
         return now < 0 || before < 0 || now < before ? 0 : now - before;
     }
 
     public TcpState state() {
-        return state;
+        return TcpState.of(stateCode);
     }
 
     public long rttMicros() {
@@ -135,7 +164,7 @@ public final class ConnectionSample {
     }
 
     public TcpOptions options() {
-        return options;
+        return TcpOptions.of(optionBits);
     }
 
     public int sndWindowScale() {

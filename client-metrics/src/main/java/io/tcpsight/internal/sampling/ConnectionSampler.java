@@ -220,7 +220,7 @@ public final class ConnectionSampler {
                 && batch.has(i, TcpInfoField.SEGS_OUT)
                 && batch.has(i, TcpInfoField.NOTSENT_BYTES)
                 && batch.value(i, TcpInfoField.BYTES_RECEIVED) == previous.bytesReceived
-                && batch.value(i, TcpInfoField.SEGS_OUT) == previous.segmentsOut
+                && previous.sentSegments(batch.value(i, TcpInfoField.SEGS_OUT))
                 && batch.value(i, TcpInfoField.NOTSENT_BYTES) == 0;
     }
 

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.IntervalStats;
+import io.tcpsight.internal.tcp.TcpOptions;
+import io.tcpsight.internal.tcp.TcpState;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -144,6 +146,52 @@ class ConnectionSampleTest {
                 .build();
         assertTrue(wrapped.movedInInterval());
         assertEquals(0x20, wrapped.interval().orElseThrow().segmentsOut());
+    }
+
+    /**
+     * The busy and limited times are 64-bit microsecond counters in the kernel, kept by their low 32 bits: a
+     * rise across a multiple of 2^32 (71 minutes of busy time since the socket opened) reads as the rise.
+     */
+    @Test
+    void aMicrosecondCounterBeyond32BitsRisesByItsRiseAcrossTheBoundary() {
+        long[] before = {0x2_FFFF_FF00L, 0x1_FFFF_FFFFL, 0xFFFF_FFF0L, 2, 40, 9_000, 3_000};
+        long[] after = {0x3_0000_0100L, 0x2_0000_0003L, 0x1_0000_0010L, 2, 40, 9_000, 3_000};
+        IntervalStats interval = withCounters(2_000_000_000L, after)
+                .after(withCounters(1_000_000_000L, before).build())
+                .build()
+                .interval()
+                .orElseThrow();
+        assertEquals(0x200, interval.busyMicros());
+        assertEquals(4, interval.rwndLimitedMicros());
+        assertEquals(0x20, interval.sndbufLimitedMicros());
+    }
+
+    @Test
+    void theStateAndOptionsReadAsTheKernelGaveThem() {
+        ConnectionSample sample = ConnectionSample.at(1)
+                .state(TcpState.CLOSE_WAIT)
+                .options(TcpOptions.of(0xFF))
+                .build();
+        assertEquals(TcpState.CLOSE_WAIT, sample.state());
+        assertEquals(0xFF, sample.options().bits());
+        ConnectionSample established = ConnectionSample.at(1)
+                .state(TcpState.ESTABLISHED)
+                .options(TcpOptions.of(0x05))
+                .build();
+        assertEquals(TcpState.ESTABLISHED, established.state());
+        assertEquals(0x05, established.options().bits());
+    }
+
+    @Test
+    void aSampleKnowsTheSegmentsItSawByTheirLow32Bits() {
+        ConnectionSample sample =
+                withCounters(1, new long[] {1, 1, 1, 1, 0xFFFF_FFFEL, 1, 1}).build();
+        assertTrue(sample.sentSegments(0xFFFF_FFFEL));
+        assertFalse(sample.sentSegments(0xFFFF_FFFDL));
+        assertFalse(sample.sentSegments(-1), "an unknown count is not this one");
+        ConnectionSample unknown =
+                withCounters(1, new long[] {1, 1, 1, 1, -1, 1, 1}).build();
+        assertFalse(unknown.sentSegments(0xFFFF_FFFFL), "an unknown count equals nothing, not its bits");
     }
 
     /** busy, rwnd-limited, sndbuf-limited, retransmits, segments out, bytes acked, bytes received. */
