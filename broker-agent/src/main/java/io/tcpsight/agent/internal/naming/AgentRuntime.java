@@ -247,18 +247,21 @@ public final class AgentRuntime implements Hooks.Receiver {
             countProduce(broker, requestAndSize);
             return;
         }
-        if (broker.bodiesRead || flow != BulkFlow.TO_CLIENT) {
+        if (broker.fetchBodyRead() || flow != BulkFlow.TO_CLIENT) {
             return;
         }
-        broker.bodiesRead = true;
+        broker.fetchSizes = FetchRequestSizes.NONE_TOLD; // read once, whatever it tells
         try {
             Object fetch = FetchRequestSizes.fetchRequest(requestAndSize);
-            if (fetch != null && broker.fetcherFollower >= 0) {
+            if (fetch != null && broker.claimsFetcher()) {
                 // only where the client.id claims a fetcher (its context came first, in the request hook); read
                 // before the sizes: every Fetch carries it, the partitions' sizes only a full one
                 brokerIds.fetchedAsReplica(broker, FetchRequestSizes.replicaId(fetch));
             }
-            broker.fetchSizes = fetch == null ? null : FetchRequestSizes.of(fetch);
+            FetchRequestSizes.Sizes sizes = fetch == null ? null : FetchRequestSizes.of(fetch);
+            if (sizes != null) {
+                broker.fetchSizes = sizes;
+            }
         } catch (ReflectiveOperationException | RuntimeException unreadable) {
             failed("reading a Fetch request's sizes", unreadable);
         }

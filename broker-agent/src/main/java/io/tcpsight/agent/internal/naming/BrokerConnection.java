@@ -20,29 +20,61 @@ final class BrokerConnection {
     private volatile Object lastClientInformation;
 
     private static final Object NOT_READABLE = new Object();
-    /** What the client's first full Fetch on this connection asked for; null until one came. */
+    /**
+     * What the client's first Fetch on this connection asked for: null until a Fetch (or ShareFetch) body
+     * was read, {@link FetchRequestSizes#NONE_TOLD} where that one told no sizes. Only the first is read.
+     */
     volatile FetchRequestSizes.Sizes fetchSizes;
-    /** Its first Fetch (or ShareFetch) body was read: no more are. */
-    volatile boolean bodiesRead;
 
     /**
-     * What the connection's client.id says it is ({@code broker-N-fetcher-K}: follower N, fetcher K; -1
-     * for any other client), set once, and the replica id its Fetch carried (a consumer's is -1; {@link
-     * Integer#MIN_VALUE} until a Fetch was read). It counts in its follower's fetchers
-     * (BrokerConnectionIds) only when both agree: a client.id alone is anyone's to choose. The rest is
-     * written under this connection's lock.
+     * What the connection's client.id and its Fetch say of it as a follower's fetcher: null until either
+     * spoke or the connection went away. Its own object, made only for a replica fetcher's connection (or
+     * a client that named itself like one), so that a big broker's other connections carry one reference
+     * for it, not five fields. Written under this connection's lock.
      */
-    volatile int fetcherFollower = -1;
+    volatile FetcherClaim fetcher;
 
-    volatile int fetcherNumber = -1;
+    /**
+     * What a client.id says a connection is ({@code broker-N-fetcher-K}: follower N, fetcher K; -1 for
+     * any other client) and the replica id its Fetch carried (a consumer's is -1; {@link
+     * Integer#MIN_VALUE} until a Fetch was read). It counts in its follower's fetchers
+     * (BrokerConnectionIds) only when both agree: a client.id alone is anyone's to choose.
+     */
+    static final class FetcherClaim {
+        /** A connection that went away before either spoke: it is never counted. Never written. */
+        static final FetcherClaim RELEASED = new FetcherClaim(true);
 
-    volatile int fetchedAsReplica = Integer.MIN_VALUE;
+        volatile int follower = -1;
+        volatile int number = -1;
+        volatile int fetchedAsReplica = Integer.MIN_VALUE;
+        /** Counted now in its follower's fetchers. */
+        volatile boolean counted;
+        /** The connection went away (closed, or released by the registry): it is never counted again. */
+        volatile boolean released;
 
-    /** Counted now in its follower's fetchers. */
-    volatile boolean fetcherCounted;
+        FetcherClaim() {}
 
-    /** The connection went away (closed, or released by the registry): it is never counted again. */
-    volatile boolean fetcherReleased;
+        private FetcherClaim(boolean released) {
+            this.released = released;
+        }
+    }
+
+    /** The first Fetch body was read (whatever it told): no more are. */
+    boolean fetchBodyRead() {
+        return fetchSizes != null;
+    }
+
+    /** The sizes the first full Fetch asked for; null where none was read or it told none. */
+    FetchRequestSizes.Sizes knownFetchSizes() {
+        FetchRequestSizes.Sizes sizes = fetchSizes;
+        return sizes == FetchRequestSizes.NONE_TOLD ? null : sizes;
+    }
+
+    /** Whether a client.id claimed this connection for a follower's fetcher (and it has not gone away). */
+    boolean claimsFetcher() {
+        FetcherClaim claim = fetcher;
+        return claim != null && claim.follower >= 0;
+    }
 
     /** Read the partitions of every this-many Produce requests: a walk of the request's topics each time. */
     private static final int PARTITIONS_READ_EVERY = 64;

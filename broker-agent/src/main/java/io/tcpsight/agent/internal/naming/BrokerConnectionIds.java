@@ -72,7 +72,7 @@ public final class BrokerConnectionIds {
      * counts, while its connection is open, as one of the fetcher threads its follower runs.
      */
     void clientIdSeen(BrokerConnection connection, String clientId) {
-        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX) || connection.fetcherFollower >= 0) {
+        if (clientId == null || !clientId.startsWith(FETCHER_PREFIX) || connection.claimsFetcher()) {
             return;
         }
         OptionalInt follower = ClientKind.followerBrokerId(clientId);
@@ -81,9 +81,13 @@ public final class BrokerConnectionIds {
             return;
         }
         synchronized (connection) {
-            connection.fetcherNumber = number.getAsInt();
-            connection.fetcherFollower = follower.getAsInt();
-            countIfFollowersFetcher(connection);
+            BrokerConnection.FetcherClaim claim = claimOf(connection);
+            if (claim == null) {
+                return; // gone before it was claimed
+            }
+            claim.number = number.getAsInt();
+            claim.follower = follower.getAsInt();
+            countIfFollowersFetcher(claim);
         }
     }
 
@@ -93,18 +97,32 @@ public final class BrokerConnectionIds {
      */
     void fetchedAsReplica(BrokerConnection connection, int replicaId) {
         synchronized (connection) {
-            connection.fetchedAsReplica = replicaId;
-            countIfFollowersFetcher(connection);
+            BrokerConnection.FetcherClaim claim = claimOf(connection);
+            if (claim == null) {
+                return;
+            }
+            claim.fetchedAsReplica = replicaId;
+            countIfFollowersFetcher(claim);
         }
     }
 
+    /** The connection's claim, made on its first word; null where the connection went away first. Under its lock. */
+    private static BrokerConnection.FetcherClaim claimOf(BrokerConnection connection) {
+        BrokerConnection.FetcherClaim claim = connection.fetcher;
+        if (claim == BrokerConnection.FetcherClaim.RELEASED) {
+            return null;
+        }
+        if (claim == null) {
+            claim = new BrokerConnection.FetcherClaim();
+            connection.fetcher = claim;
+        }
+        return claim;
+    }
+
     /** Counts the connection in its follower's fetchers when its client.id and its Fetch name the same follower. */
-    private void countIfFollowersFetcher(BrokerConnection connection) {
-        int follower = connection.fetcherFollower;
-        if (follower < 0
-                || connection.fetchedAsReplica != follower
-                || connection.fetcherCounted
-                || connection.fetcherReleased) {
+    private void countIfFollowersFetcher(BrokerConnection.FetcherClaim claim) {
+        int follower = claim.follower;
+        if (follower < 0 || claim.fetchedAsReplica != follower || claim.counted || claim.released) {
             return;
         }
         FetcherCounts counts = fetchersByFollower.get(follower);
@@ -114,8 +132,8 @@ public final class BrokerConnectionIds {
             }
             counts = fetchersByFollower.computeIfAbsent(follower, id -> new FetcherCounts());
         }
-        counts.opened(connection.fetcherNumber);
-        connection.fetcherCounted = true;
+        counts.opened(claim.number);
+        claim.counted = true;
     }
 
     /**
@@ -124,15 +142,23 @@ public final class BrokerConnectionIds {
      */
     private void fetcherGone(BrokerConnection connection) {
         synchronized (connection) {
-            connection.fetcherReleased = true;
-            if (!connection.fetcherCounted) {
+            BrokerConnection.FetcherClaim claim = connection.fetcher;
+            if (claim == null) {
+                connection.fetcher = BrokerConnection.FetcherClaim.RELEASED;
                 return;
             }
-            FetcherCounts counts = fetchersByFollower.get(connection.fetcherFollower);
-            if (counts != null) {
-                counts.closed(connection.fetcherNumber);
+            if (claim == BrokerConnection.FetcherClaim.RELEASED) {
+                return;
             }
-            connection.fetcherCounted = false;
+            claim.released = true;
+            if (!claim.counted) {
+                return;
+            }
+            FetcherCounts counts = fetchersByFollower.get(claim.follower);
+            if (counts != null) {
+                counts.closed(claim.number);
+            }
+            claim.counted = false;
         }
     }
 
@@ -243,7 +269,7 @@ public final class BrokerConnectionIds {
     private KafkaSettings requestedByClient(TrackedConnection connection) {
         // reached from the connection, not looked up by its id: the lookup was a fifth of a big broker's round (JFR)
         BrokerConnection broker = brokerOf(connection);
-        FetchRequestSizes.Sizes sizes = broker == null ? null : broker.fetchSizes;
+        FetchRequestSizes.Sizes sizes = broker == null ? null : broker.knownFetchSizes();
         KafkaSettings settings = sizes == null
                 ? KafkaSettings.unknown()
                 : KafkaSettings.unknown()
@@ -262,7 +288,8 @@ public final class BrokerConnectionIds {
      * once from its client.id when it was counted, not parsed again each round.
      */
     private KafkaSettings withFollowerFetchers(KafkaSettings settings, BrokerConnection broker) {
-        int follower = broker == null || !broker.fetcherCounted ? -1 : broker.fetcherFollower;
+        BrokerConnection.FetcherClaim claim = broker == null ? null : broker.fetcher;
+        int follower = claim == null || !claim.counted ? -1 : claim.follower;
         FetcherCounts counts = follower < 0 ? null : fetchersByFollower.get(follower);
         int fetchers = counts == null ? 0 : counts.atLeast();
         return fetchers == 0 ? settings : settings.withFollowerFetchersAtLeast(fetchers);

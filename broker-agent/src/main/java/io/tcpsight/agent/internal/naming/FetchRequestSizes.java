@@ -23,6 +23,12 @@ final class FetchRequestSizes {
         }
     }
 
+    /**
+     * A connection's first Fetch body was read and told no sizes (a ShareFetch, an incremental Fetch, one
+     * that could not be read): only the first is read, so this marks it read without a flag a connection.
+     */
+    static final Sizes NONE_TOLD = new Sizes(-1, -1, 0);
+
     private FetchRequestSizes() {}
 
     /** Whether this parsed body is a Fetch (its class's simple name), without reading anything else. */

@@ -231,6 +231,54 @@ class BrokerConnectionIdsTest {
         assertEquals(4, ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(), "the Fetch came first");
     }
 
+    /**
+     * A connection that went away before its client.id or its Fetch spoke is never counted, whatever a
+     * request read on another thread says of it after; and a consumer's connection carries no claim at
+     * all: a big broker's connections, most of them no fetcher's, each keep one reference for it.
+     */
+    @Test
+    void aConnectionGoneBeforeItsFirstWordNeverCountsAndAConsumerCarriesNoClaim() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection first = fetching(ids, 7, 50001, "broker-2-fetcher-0");
+        seen(ids, "broker-2-fetcher-0", 2);
+        TrackedConnection early = fetching(ids, 8, 50002, "broker-2-fetcher-1");
+        BrokerConnection earlysOwn = ids.find("broker-2-fetcher-1-1");
+        ids.closed(early);
+        ids.clientIdSeen(earlysOwn, "broker-2-fetcher-1");
+        ids.fetchedAsReplica(earlysOwn, 2);
+        assertEquals(
+                1,
+                ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
+                "gone before its first word, counted never");
+        TrackedConnection later = fetching(ids, 9, 50003, "broker-2-fetcher-2");
+        ids.closed(later);
+        // the mark a connection gone unclaimed shares is never written: another's words do not reach it
+        assertTrue(BrokerConnection.FetcherClaim.RELEASED.released);
+        assertEquals(-1, BrokerConnection.FetcherClaim.RELEASED.follower);
+        assertEquals(Integer.MIN_VALUE, BrokerConnection.FetcherClaim.RELEASED.fetchedAsReplica);
+
+        fetching(ids, 10, 50004, "a-consumer");
+        ids.clientIdSeen(ids.find("a-consumer-1"), "a-consumer");
+        assertNull(ids.find("a-consumer-1").fetcher, "a consumer's connection carries no claim");
+        assertTrue(ids.find("broker-2-fetcher-0-1").claimsFetcher());
+    }
+
+    /** A first Fetch that told no sizes is read once, and its connection's fetch sizes stay unknown, not -1. */
+    @Test
+    void aFirstFetchThatToldNoSizesIsReadOnceAndLeavesTheSizesUnknown() {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection c = connection(7, 50001);
+        ids.registered("c-1", c);
+        BrokerConnection broker = ids.find("c-1");
+        assertFalse(broker.fetchBodyRead());
+        broker.fetchSizes = FetchRequestSizes.NONE_TOLD;
+        assertTrue(broker.fetchBodyRead(), "read once, whatever it told");
+        assertFalse(ids.requestedSettings(c).fetchMaxBytes().isPresent(), "told none: unknown");
+        assertFalse(ids.requestedSettings(c).maxPartitionFetchBytes().isPresent(), "told none: unknown");
+        broker.fetchSizes = new FetchRequestSizes.Sizes(10_485_760L, 1_048_576L, 4);
+        assertEquals(10_485_760L, ids.requestedSettings(c).fetchMaxBytes().getAsLong());
+    }
+
     /** A request named the connection's client, and its Fetch carried {@code replicaId}. */
     private static void seen(BrokerConnectionIds ids, String clientId, int replicaId) {
         ids.clientIdSeen(ids.find(clientId + "-1"), clientId);
