@@ -1,6 +1,7 @@
 package io.tcpsight.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.agent.internal.naming.BrokerConnectionIds;
@@ -104,11 +105,63 @@ class AgentRuntimeIdentityTest {
     }
 
     /**
+     * Only a connection's first Fetch body is read: one that names no partition (an incremental Fetch,
+     * KIP-227) leaves its sizes unknown, and a full one after it is not read; a connection whose first
+     * Fetch is full keeps what it asked for.
+     */
+    @Test
+    void onlyTheFirstFetchBodyIsReadAndOneThatNamesNoPartitionLeavesTheSizesUnknown() throws Exception {
+        try (OpenLoopbackPair incrementalFirst = OpenLoopbackPair.open();
+                OpenLoopbackPair fullFirst = OpenLoopbackPair.open()) {
+            AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
+            runtime.adoptOpenConnections();
+            fetches(runtime, incrementalFirst, "-2-20", "orders-consumer", -1, Map.of());
+            fetches(runtime, incrementalFirst, "-2-20", "orders-consumer", -1, ONE_PARTITION);
+            fetches(runtime, fullFirst, "-2-21", "orders-consumer", -1, ONE_PARTITION);
+            fetches(runtime, fullFirst, "-2-21", "orders-consumer", -1, Map.of());
+            assertFalse(
+                    runtime.requestedSettings(brokerSideOf(runtime, incrementalFirst))
+                            .maxPartitionFetchBytes()
+                            .isPresent(),
+                    "its first Fetch named no partition, and no later one is read");
+            assertEquals(
+                    1_048_576,
+                    runtime.requestedSettings(brokerSideOf(runtime, fullFirst))
+                            .maxPartitionFetchBytes()
+                            .getAsLong(),
+                    "its first Fetch's sizes, kept");
+        }
+    }
+
+    private static final Map<TopicPartition, FetchRequest.PartitionData> ONE_PARTITION = Map.of(
+            new TopicPartition("orders", 0),
+            new FetchRequest.PartitionData(Uuid.randomUuid(), 0L, 0L, 1_048_576, Optional.empty()));
+
+    private static TrackedConnection brokerSideOf(AgentAssembly runtime, OpenLoopbackPair pair) throws IOException {
+        InetSocketAddress brokerSide = pair.brokerSide();
+        return runtime.tracked().stream()
+                .filter(tracked -> tracked.identity().local().equals(Optional.of(brokerSide)))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static void fetches(
+            AgentAssembly runtime, OpenLoopbackPair pair, String idTail, String clientId, int replicaId)
+            throws IOException {
+        fetches(runtime, pair, idTail, clientId, replicaId, ONE_PARTITION);
+    }
+
+    /**
      * A Fetch on the pair's broker side, through the hooks as Kafka's Processor calls them: its context,
      * then the body it parsed (Kafka's own FetchRequest, from a follower when {@code replicaId} is one).
      */
     private static void fetches(
-            AgentAssembly runtime, OpenLoopbackPair pair, String idTail, String clientId, int replicaId)
+            AgentAssembly runtime,
+            OpenLoopbackPair pair,
+            String idTail,
+            String clientId,
+            int replicaId,
+            Map<TopicPartition, FetchRequest.PartitionData> partitions)
             throws IOException {
         String connectionId = BrokerConnectionIds.addressKey(pair.brokerSide(), pair.clientSide()) + idTail;
         runtime.hooks()
@@ -122,9 +175,6 @@ class AgentRuntimeIdentityTest {
                                 ClientInformation.EMPTY,
                                 "PLAINTEXT",
                                 SecurityProtocol.PLAINTEXT));
-        Map<TopicPartition, FetchRequest.PartitionData> partitions = Map.of(
-                new TopicPartition("orders", 0),
-                new FetchRequest.PartitionData(Uuid.randomUuid(), 0L, 0L, 1_048_576, Optional.empty()));
         FetchRequest.Builder builder = replicaId >= 0
                 ? FetchRequest.Builder.forReplica(ApiKeys.FETCH.latestVersion(), replicaId, 1L, 500, 1, partitions)
                 : FetchRequest.Builder.forConsumer(ApiKeys.FETCH.latestVersion(), 500, 1, partitions);

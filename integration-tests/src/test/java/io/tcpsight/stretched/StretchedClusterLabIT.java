@@ -142,7 +142,7 @@ class StretchedClusterLabIT {
             left = findings;
             story.add(String.format(
                     "round %d: %.2f MB/s (%.0f%% of the line), the line dropped %s while it copied;"
-                            + " leader %s %s, follower %s %s; findings %s;"
+                            + " leader %s %s, follower %s %s (and %s, not a remedy); findings %s;"
                             + " each connection's kB/s on the line, a reading about every half second: %s;"
                             + " while it copied %s; the fetcher's busy intervals as the agents sampled them: %s",
                     round,
@@ -153,6 +153,7 @@ class StretchedClusterLabIT {
                     leader.sysctls,
                     follower.broker,
                     follower.sysctls,
+                    FOLLOWER_FETCH_BACKOFF,
                     briefs(findings),
                     onTheLine,
                     copy.host(),
@@ -237,7 +238,7 @@ class StretchedClusterLabIT {
      * One round: a fresh lab and cluster with each side's settings so far, the topic filled on the
      * leader's side with this many records, then every partition reassigned to both nodes. The follower's copy rate is read on
      * the line (the bytes its side acknowledged) once slow start is behind it; the agents' findings about the fetcher are
-     * collected while it copies, keyed "node:rule". Each connection that moved 2 MB/s or more at a reading
+     * collected while it copies, keyed "node:rule". Each connection that moved 1 MB/s or more at a reading
      * (a fetcher, not the quorum's or the admin's) is put in {@code onTheLine} with its rate in kB/s at
      * every reading (about every half second, each rate over its own interval): whether the fetchers
      * shared the line or took turns on it, and whether one started later than the other (a rate under
@@ -329,7 +330,7 @@ class StretchedClusterLabIT {
             // a connection's rate at every reading, 0 where it was not open yet: the lists line up in time
             for (Map<String, Long> reading : readings) {
                 reading.forEach((connection, kilobytesPerSecond) -> {
-                    if (kilobytesPerSecond >= 2000) {
+                    if (kilobytesPerSecond >= 1000) {
                         onTheLine.putIfAbsent(connection, new ArrayList<>());
                     }
                 });

@@ -21,8 +21,9 @@ final class BrokerConnection {
 
     private static final Object NOT_READABLE = new Object();
     /**
-     * What the client's first Fetch on this connection asked for: null until a Fetch (or ShareFetch) body
-     * was read, {@link FetchRequestSizes#NONE_TOLD} where that one told no sizes. Only the first is read.
+     * What the client's first Fetch on this connection asked for: null until the first request body on a
+     * connection whose bulk flow goes to the client was read, {@link FetchRequestSizes#NONE_TOLD} where
+     * that body told no sizes (not a Fetch, or a Fetch that named no partition). Only the first is read.
      */
     volatile FetchRequestSizes.Sizes fetchSizes;
 
@@ -70,7 +71,7 @@ final class BrokerConnection {
         return sizes == FetchRequestSizes.NONE_TOLD ? null : sizes;
     }
 
-    /** Whether a client.id claimed this connection for a follower's fetcher (and it has not gone away). */
+    /** Whether a client.id claimed this connection for a follower's fetcher (it stays so once gone). */
     boolean claimsFetcher() {
         FetcherClaim claim = fetcher;
         return claim != null && claim.follower >= 0;

@@ -24,7 +24,7 @@ final class FetchRequestSizes {
     }
 
     /**
-     * A connection's first Fetch body was read and told no sizes (a ShareFetch, an incremental Fetch, one
+     * A connection's first request body was read and told no sizes (not a Fetch, an incremental Fetch, one
      * that could not be read): only the first is read, so this marks it read without a flag a connection.
      */
     static final Sizes NONE_TOLD = new Sizes(-1, -1, 0);
