@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -64,5 +65,39 @@ class ConnectionIdentityTest {
         assertEquals(Optional.of("User:ANONYMOUS"), kept.principal());
         assertEquals(Optional.of("User:audit"), reauthenticated.principal());
         assertEquals(kept.remote(), reauthenticated.remote());
+    }
+
+    /**
+     * Every part of the owner tells owners apart, and what a kept identity reads is what it was kept with:
+     * a pooled owner equal by fewer parts would hand a connection another client's node, listener,
+     * software, flow or how its owner was known.
+     */
+    @Test
+    void eachPartOfTheOwnerTellsOwnersApartAndAKeptIdentityReadsAsItWasKept() {
+        ConnectionIdentity base = named(40_031, "billing-consumer");
+        List<ConnectionIdentity> others = List.of(
+                base.withNodeId("3"),
+                base.withListener("SASL_SSL"),
+                base.withClientSoftware("librdkafka/2.6.0"),
+                base.withFlow(BulkFlow.TO_BROKER),
+                base.ownerKnownBy(OwnerKnownBy.BYTE_COUNTS),
+                base.withPrincipal("User:billing"),
+                ConnectionIdentity.of(Role.CLIENT, BROKER, new InetSocketAddress("10.0.0.2", 40_031))
+                        .withListener("PLAINTEXT")
+                        .withClientId("billing-consumer")
+                        .withPrincipal("User:ANONYMOUS")
+                        .withClientSoftware("apache-kafka-java/4.1.0")
+                        .withFlow(BulkFlow.TO_CLIENT)
+                        .ownerKnownBy(OwnerKnownBy.HOOKS));
+        ConnectionIdentity kept = base.shared();
+        for (ConnectionIdentity other : others) {
+            ConnectionIdentity otherKept = other.shared();
+            assertFalse(otherKept.sharesOwnerWith(kept), other.toString());
+            assertEquals(other, otherKept, "kept as it was: " + other);
+        }
+        assertEquals(base, kept);
+        assertEquals(Optional.of(BROKER), kept.local(), "its local address kept beside the owner");
+        assertEquals(Optional.of("3"), others.get(0).shared().nodeId());
+        assertEquals(OwnerKnownBy.BYTE_COUNTS, others.get(4).shared().ownerKnownBy());
     }
 }

@@ -166,6 +166,53 @@ class ConnectionSampleTest {
         assertEquals(0x20, interval.sndbufLimitedMicros());
     }
 
+    /**
+     * A time counter that fell (a socket replaced under the same descriptor) is no rise, as a reset 64-bit
+     * counter is: its low 32 bits would read it as some 71 minutes of busy time in a second's interval.
+     * A rise across 2^31 is a rise: the bits are unsigned.
+     */
+    @Test
+    void aTimeCounterThatFellIsNoRiseAndOneAcross2To31Is() {
+        long[] before = {5_000_000, 4_000_000, 3_000_000, 2, 40, 9_000, 3_000};
+        long[] fell = {1_000, 4_000_100, 3_000_000, 2, 40, 9_000, 3_000};
+        IntervalStats afterTheFall = withCounters(2_000_000_000L, fell)
+                .after(withCounters(1_000_000_000L, before).build())
+                .build()
+                .interval()
+                .orElseThrow();
+        assertEquals(0, afterTheFall.busyMicros(), "a fall is no rise");
+        assertEquals(100, afterTheFall.rwndLimitedMicros(), "the other counters rise as they rose");
+
+        long[] belowHalf = {0x7FFF_FF00L, 0x7FFF_FFFFL, 2, 2, 40, 9_000, 3_000};
+        long[] aboveHalf = {0x8000_0100L, 0x8000_0001L, 2, 2, 40, 9_000, 3_000};
+        IntervalStats across = withCounters(2_000_000_000L, aboveHalf)
+                .after(withCounters(1_000_000_000L, belowHalf).build())
+                .build()
+                .interval()
+                .orElseThrow();
+        assertEquals(0x200, across.busyMicros());
+        assertEquals(2, across.rwndLimitedMicros());
+    }
+
+    /** Each time counter's known bit is its own: one unknown alone leaves the others' rises. */
+    @Test
+    void eachTimeCounterIsKnownOnItsOwn() {
+        long[] before = {1_000, 2_000, 3_000, 2, 40, 9_000, 3_000};
+        for (int counter = 0; counter < 3; counter++) {
+            long[] after = {1_100, 2_100, 3_100, 2, 40, 9_000, 3_000};
+            after[counter] = -1;
+            IntervalStats interval = withCounters(2_000_000_000L, after)
+                    .after(withCounters(1_000_000_000L, before).build())
+                    .build()
+                    .interval()
+                    .orElseThrow();
+            long[] rises = {interval.busyMicros(), interval.rwndLimitedMicros(), interval.sndbufLimitedMicros()};
+            long[] expected = {100, 100, 100};
+            expected[counter] = 0;
+            assertArrayEquals(expected, rises, "counter " + counter + " unknown");
+        }
+    }
+
     @Test
     void theStateAndOptionsReadAsTheKernelGaveThem() {
         ConnectionSample sample = ConnectionSample.at(1)

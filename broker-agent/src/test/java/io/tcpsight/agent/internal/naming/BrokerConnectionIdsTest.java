@@ -172,8 +172,7 @@ class BrokerConnectionIdsTest {
                 1,
                 ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
                 "a closed fetcher counts no more, however many requests named it");
-        ids.clientIdSeen(secondsOwn, "broker-2-fetcher-1");
-        ids.fetchedAsReplica(secondsOwn, 2);
+        seenOn(ids, secondsOwn, "broker-2-fetcher-1", 2);
         assertEquals(
                 1,
                 ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
@@ -244,8 +243,7 @@ class BrokerConnectionIdsTest {
         TrackedConnection early = fetching(ids, 8, 50002, "broker-2-fetcher-1");
         BrokerConnection earlysOwn = ids.find("broker-2-fetcher-1-1");
         ids.closed(early);
-        ids.clientIdSeen(earlysOwn, "broker-2-fetcher-1");
-        ids.fetchedAsReplica(earlysOwn, 2);
+        seenOn(ids, earlysOwn, "broker-2-fetcher-1", 2);
         assertEquals(
                 1,
                 ids.requestedSettings(first).followerFetchersAtLeast().getAsInt(),
@@ -281,8 +279,13 @@ class BrokerConnectionIdsTest {
 
     /** A request named the connection's client, and its Fetch carried {@code replicaId}. */
     private static void seen(BrokerConnectionIds ids, String clientId, int replicaId) {
-        ids.clientIdSeen(ids.find(clientId + "-1"), clientId);
-        ids.fetchedAsReplica(ids.find(clientId + "-1"), replicaId);
+        seenOn(ids, ids.find(clientId + "-1"), clientId, replicaId);
+    }
+
+    /** A request on this connection named {@code clientId}, and its Fetch carried {@code replicaId}. */
+    private static void seenOn(BrokerConnectionIds ids, BrokerConnection connection, String clientId, int replicaId) {
+        ids.clientIdSeen(connection, clientId);
+        ids.fetchedAsReplica(connection, replicaId);
     }
 
     private TrackedConnection fetching(BrokerConnectionIds ids, int fd, int clientPort, String clientId) {
