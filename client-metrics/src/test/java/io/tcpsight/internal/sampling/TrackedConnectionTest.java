@@ -1,6 +1,7 @@
 package io.tcpsight.internal.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
@@ -87,5 +88,29 @@ class TrackedConnectionTest {
             inARow.add(connection.samplesNarrowerThanTheFlow());
         }
         assertEquals(List.of(0, 1, 2, 3, 0, 1), inARow);
+    }
+    /**
+     * The count is kept in a byte: past 127 samples in a row it stays at 127, never wrapping to a
+     * negative or small count that would read as a run just begun.
+     */
+    @Test
+    void aLongRunOfNarrowSamplesStaysAtItsMostAndNeverWraps() {
+        TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.BROKER, null, null));
+        ConnectionSample previous = null;
+        int most = 0;
+        for (int i = 0; i < 300; i++) {
+            ConnectionSample sample = ConnectionSample.at(i * 1_000_000_000L)
+                    .after(previous)
+                    .rtt(120_000, 100_000)
+                    .windows(10, 5_888, 65_536)
+                    .counters(0, 1_000L * i, 8_000_000L * i, 0)
+                    .build();
+            connection.latest(sample);
+            previous = sample;
+            assertTrue(connection.samplesNarrowerThanTheFlow() >= Math.min(i, Byte.MAX_VALUE), "sample " + i);
+            most = Math.max(most, connection.samplesNarrowerThanTheFlow());
+        }
+        assertEquals(Byte.MAX_VALUE, connection.samplesNarrowerThanTheFlow());
+        assertEquals(Byte.MAX_VALUE, most);
     }
 }
