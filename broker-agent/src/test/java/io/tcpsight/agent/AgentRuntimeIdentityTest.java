@@ -45,10 +45,7 @@ class AgentRuntimeIdentityTest {
 
             runtime.hooks()
                     .request(connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY));
-            TrackedConnection connection = runtime.tracked().stream()
-                    .filter(tracked -> tracked.identity().local().equals(Optional.of(brokerSide)))
-                    .findFirst()
-                    .orElseThrow();
+            TrackedConnection connection = trackedAt(runtime, brokerSide);
             assertEquals("User:ANONYMOUS", connection.identity().principal().orElseThrow(), "before authentication");
             assertEquals(Optional.empty(), connection.identity().clientSoftware(), "not announced yet");
 
@@ -84,11 +81,7 @@ class AgentRuntimeIdentityTest {
             AgentAssembly runtime = new AgentAssembly(AgentSettings.parse("port=0"), AgentLog.create());
             runtime.adoptOpenConnections();
             fetches(runtime, first, "-2-10", "broker-2-fetcher-0", 2);
-            InetSocketAddress firstBrokerSide = first.brokerSide();
-            TrackedConnection fetcher = runtime.tracked().stream()
-                    .filter(tracked -> tracked.identity().local().equals(Optional.of(firstBrokerSide)))
-                    .findFirst()
-                    .orElseThrow();
+            TrackedConnection fetcher = brokerSideOf(runtime, first);
             assertEquals(
                     1,
                     runtime.requestedSettings(fetcher).followerFetchersAtLeast().getAsInt());
@@ -138,9 +131,13 @@ class AgentRuntimeIdentityTest {
             new FetchRequest.PartitionData(Uuid.randomUuid(), 0L, 0L, 1_048_576, Optional.empty()));
 
     private static TrackedConnection brokerSideOf(AgentAssembly runtime, OpenLoopbackPair pair) throws IOException {
-        InetSocketAddress brokerSide = pair.brokerSide();
+        return trackedAt(runtime, pair.brokerSide());
+    }
+
+    /** The connection the runtime tracks whose local end is {@code local}. */
+    private static TrackedConnection trackedAt(AgentAssembly runtime, InetSocketAddress local) {
         return runtime.tracked().stream()
-                .filter(tracked -> tracked.identity().local().equals(Optional.of(brokerSide)))
+                .filter(tracked -> tracked.identity().local().equals(Optional.of(local)))
                 .findFirst()
                 .orElseThrow();
     }
@@ -195,10 +192,7 @@ class AgentRuntimeIdentityTest {
             runtime.hooks()
                     .request(
                             connectionId, request(connectionId, KafkaPrincipal.ANONYMOUS, ClientInformation.EMPTY, ""));
-            TrackedConnection connection = runtime.tracked().stream()
-                    .filter(tracked -> tracked.identity().local().equals(Optional.of(brokerSide)))
-                    .findFirst()
-                    .orElseThrow();
+            TrackedConnection connection = trackedAt(runtime, brokerSide);
             assertEquals(Optional.empty(), connection.identity().clientId());
             assertEquals(OwnerKnownBy.UNPLACED, connection.identity().ownerKnownBy());
             KafkaPrincipal alice = new KafkaPrincipal("User", "alice");
@@ -230,10 +224,7 @@ class AgentRuntimeIdentityTest {
                                     KafkaPrincipal.ANONYMOUS,
                                     java,
                                     "broker-1-to-controller-forwarding-channel"));
-            TrackedConnection connection = runtime.tracked().stream()
-                    .filter(tracked -> tracked.identity().local().equals(Optional.of(controllerSide)))
-                    .findFirst()
-                    .orElseThrow();
+            TrackedConnection connection = trackedAt(runtime, controllerSide);
             runtime.hooks()
                     .request(
                             connectionId,

@@ -101,12 +101,18 @@ public final class ConnectionSample {
         return new Builder(nanoTime);
     }
 
+    /** What the kernel's time counters may run ahead of the sampler's clock over one interval. */
+    private static final long CLOCK_SLACK_MICROS = 1_000_000;
+
     /** The counters' rises since the previous sample; null where none rose. */
     private IntervalStats risesSince(ConnectionSample before) {
-        long busy = microsRise(KNOWN_BUSY, busyMicrosLow, before, before.busyMicrosLow);
-        long rwndLimited = microsRise(KNOWN_RWND_LIMITED, rwndLimitedMicrosLow, before, before.rwndLimitedMicrosLow);
-        long sndbufLimited =
-                microsRise(KNOWN_SNDBUF_LIMITED, sndbufLimitedMicrosLow, before, before.sndbufLimitedMicrosLow);
+        // a time counter rises by no more than the interval it is a share of (and the kernel's jiffies)
+        long mostMicros = intervalNanos / 1_000 + CLOCK_SLACK_MICROS;
+        long busy = microsRise(KNOWN_BUSY, busyMicrosLow, before, before.busyMicrosLow, mostMicros);
+        long rwndLimited =
+                microsRise(KNOWN_RWND_LIMITED, rwndLimitedMicrosLow, before, before.rwndLimitedMicrosLow, mostMicros);
+        long sndbufLimited = microsRise(
+                KNOWN_SNDBUF_LIMITED, sndbufLimitedMicrosLow, before, before.sndbufLimitedMicrosLow, mostMicros);
         long retransmitted = rise(totalRetrans, before.totalRetrans);
         // segs_out is 32 bits in the kernel and wraps
         long segments = lowRise(KNOWN_SEGMENTS_OUT, segmentsOutLow, before, before.segmentsOutLow);
@@ -127,18 +133,15 @@ public final class ConnectionSample {
     }
 
     /**
-     * A time counter's rise: no more than the interval's own length, the time it is a share of (and a
-     * second for the kernel's clock, which counts in jiffies). More can only be a counter that fell (a
-     * socket replaced under the same descriptor), which its low 32 bits would read as some 71 minutes:
-     * no rise, as a reset is for the 64-bit counters.
+     * A time counter's rise: no more than {@code mostMicros}, the interval's own length and a second for
+     * the kernel's clock, which counts in jiffies. More can only be a counter that fell (a socket replaced
+     * under the same descriptor), which its low 32 bits would read as some 71 minutes: no rise, as a reset
+     * is for the 64-bit counters.
      */
-    private long microsRise(int bit, int now, ConnectionSample before, int then) {
+    private long microsRise(int bit, int now, ConnectionSample before, int then, long mostMicros) {
         long rise = lowRise(bit, now, before, then);
-        return rise > intervalNanos / 1_000 + CLOCK_SLACK_MICROS ? 0 : rise;
+        return rise > mostMicros ? 0 : rise;
     }
-
-    /** What the kernel's time counters may run ahead of the sampler's clock over one interval. */
-    private static final long CLOCK_SLACK_MICROS = 1_000_000;
 
     /** The rise of a counter kept by its low 32 bits, modulo 2^32; 0 unless both samples know it. */
     private long lowRise(int bit, int now, ConnectionSample before, int then) {

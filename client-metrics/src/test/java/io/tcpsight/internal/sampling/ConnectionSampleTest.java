@@ -107,11 +107,7 @@ class ConnectionSampleTest {
         long[] before = {500, 100, 50, 2, 40, 9_000, 3_000};
         long[] after = before.clone();
         after[counter] += 7;
-        IntervalStats interval = withCounters(2_000_000_000L, after)
-                .after(withCounters(1_000_000_000L, before).build())
-                .build()
-                .interval()
-                .orElseThrow();
+        IntervalStats interval = intervalBetween(before, after);
         long[] rises = {
             interval.busyMicros(),
             interval.rwndLimitedMicros(),
@@ -130,20 +126,14 @@ class ConnectionSampleTest {
     void anUnknownCounterIsNoRiseAndTheSegmentCountWrapsAt32Bits() {
         long[] known = {500, 100, 50, 2, 40, 9_000, 3_000};
         long[] unknown = {-1, -1, -1, -1, 40, -1, -1};
-        ConnectionSample becameKnown = withCounters(2_000_000_000L, known)
-                .after(withCounters(1_000_000_000L, unknown).build())
-                .build();
-        ConnectionSample becameUnknown = withCounters(2_000_000_000L, unknown)
-                .after(withCounters(1_000_000_000L, known).build())
-                .build();
+        ConnectionSample becameKnown = aSecondAfter(unknown, known);
+        ConnectionSample becameUnknown = aSecondAfter(known, unknown);
         assertFalse(becameKnown.movedInInterval(), "from unknown to known is no rise");
         assertFalse(becameUnknown.movedInInterval(), "from known to unknown is no rise");
 
         long[] beforeWrap = {500, 100, 50, 2, 0xFFFF_FFF0L, 9_000, 3_000};
         long[] afterWrap = {500, 100, 50, 2, 0x10, 9_000, 3_000};
-        ConnectionSample wrapped = withCounters(2_000_000_000L, afterWrap)
-                .after(withCounters(1_000_000_000L, beforeWrap).build())
-                .build();
+        ConnectionSample wrapped = aSecondAfter(beforeWrap, afterWrap);
         assertTrue(wrapped.movedInInterval());
         assertEquals(0x20, wrapped.interval().orElseThrow().segmentsOut());
     }
@@ -156,11 +146,7 @@ class ConnectionSampleTest {
     void aMicrosecondCounterBeyond32BitsRisesByItsRiseAcrossTheBoundary() {
         long[] before = {0x2_FFFF_FF00L, 0x1_FFFF_FFFFL, 0xFFFF_FFF0L, 2, 40, 9_000, 3_000};
         long[] after = {0x3_0000_0100L, 0x2_0000_0003L, 0x1_0000_0010L, 2, 40, 9_000, 3_000};
-        IntervalStats interval = withCounters(2_000_000_000L, after)
-                .after(withCounters(1_000_000_000L, before).build())
-                .build()
-                .interval()
-                .orElseThrow();
+        IntervalStats interval = intervalBetween(before, after);
         assertEquals(0x200, interval.busyMicros());
         assertEquals(4, interval.rwndLimitedMicros());
         assertEquals(0x20, interval.sndbufLimitedMicros());
@@ -175,21 +161,13 @@ class ConnectionSampleTest {
     void aTimeCounterThatFellIsNoRiseAndOneAcross2To31Is() {
         long[] before = {5_000_000, 4_000_000, 3_000_000, 2, 40, 9_000, 3_000};
         long[] fell = {1_000, 4_000_100, 3_000_000, 2, 40, 9_000, 3_000};
-        IntervalStats afterTheFall = withCounters(2_000_000_000L, fell)
-                .after(withCounters(1_000_000_000L, before).build())
-                .build()
-                .interval()
-                .orElseThrow();
+        IntervalStats afterTheFall = intervalBetween(before, fell);
         assertEquals(0, afterTheFall.busyMicros(), "a fall is no rise");
         assertEquals(100, afterTheFall.rwndLimitedMicros(), "the other counters rise as they rose");
 
         long[] belowHalf = {0x7FFF_FF00L, 0x7FFF_FFFFL, 2, 2, 40, 9_000, 3_000};
         long[] aboveHalf = {0x8000_0100L, 0x8000_0001L, 2, 2, 40, 9_000, 3_000};
-        IntervalStats across = withCounters(2_000_000_000L, aboveHalf)
-                .after(withCounters(1_000_000_000L, belowHalf).build())
-                .build()
-                .interval()
-                .orElseThrow();
+        IntervalStats across = intervalBetween(belowHalf, aboveHalf);
         assertEquals(0x200, across.busyMicros());
         assertEquals(2, across.rwndLimitedMicros());
     }
@@ -201,11 +179,7 @@ class ConnectionSampleTest {
         for (int counter = 0; counter < 3; counter++) {
             long[] after = {1_100, 2_100, 3_100, 2, 40, 9_000, 3_000};
             after[counter] = -1;
-            IntervalStats interval = withCounters(2_000_000_000L, after)
-                    .after(withCounters(1_000_000_000L, before).build())
-                    .build()
-                    .interval()
-                    .orElseThrow();
+            IntervalStats interval = intervalBetween(before, after);
             long[] rises = {interval.busyMicros(), interval.rwndLimitedMicros(), interval.sndbufLimitedMicros()};
             long[] expected = {100, 100, 100};
             expected[counter] = 0;
@@ -239,6 +213,18 @@ class ConnectionSampleTest {
         ConnectionSample unknown =
                 withCounters(1, new long[] {1, 1, 1, 1, -1, 1, 1}).build();
         assertFalse(unknown.sentSegments(0xFFFF_FFFFL), "an unknown count equals nothing, not its bits");
+    }
+
+    /** A sample with the counters {@code after}, a second after one with the counters {@code before}. */
+    private static ConnectionSample aSecondAfter(long[] before, long[] after) {
+        return withCounters(2_000_000_000L, after)
+                .after(withCounters(1_000_000_000L, before).build())
+                .build();
+    }
+
+    /** The interval between a sample with the counters {@code before} and one a second later with {@code after}. */
+    private static IntervalStats intervalBetween(long[] before, long[] after) {
+        return aSecondAfter(before, after).interval().orElseThrow();
     }
 
     /** busy, rwnd-limited, sndbuf-limited, retransmits, segments out, bytes acked, bytes received. */

@@ -77,18 +77,14 @@ class TrackedConnectionTest {
         ConnectionSample previous = null;
         long[] windows = {3_300_000, 5_888, 2_944, 17_408, 800_000, 0};
         for (int i = 0; i < windows.length; i++) {
-            ConnectionSample sample = ConnectionSample.at(i * 1_000_000_000L)
-                    .after(previous)
-                    .rtt(120_000, 100_000)
-                    .windows(10, windows[i], 65_536)
-                    .counters(0, 1_000L * i, 8_000_000L * i, 0)
-                    .build();
+            ConnectionSample sample = flowing(i, previous, windows[i]);
             connection.latest(sample);
             previous = sample;
             inARow.add(connection.samplesNarrowerThanTheFlow());
         }
         assertEquals(List.of(0, 1, 2, 3, 0, 1), inARow);
     }
+
     /**
      * The count is kept in a byte: past 127 samples in a row it stays at 127, never wrapping to a
      * negative or small count that would read as a run just begun.
@@ -99,12 +95,7 @@ class TrackedConnectionTest {
         ConnectionSample previous = null;
         int most = 0;
         for (int i = 0; i < 300; i++) {
-            ConnectionSample sample = ConnectionSample.at(i * 1_000_000_000L)
-                    .after(previous)
-                    .rtt(120_000, 100_000)
-                    .windows(10, 5_888, 65_536)
-                    .counters(0, 1_000L * i, 8_000_000L * i, 0)
-                    .build();
+            ConnectionSample sample = flowing(i, previous, 5_888);
             connection.latest(sample);
             previous = sample;
             assertTrue(connection.samplesNarrowerThanTheFlow() >= Math.min(i, Byte.MAX_VALUE), "sample " + i);
@@ -112,5 +103,18 @@ class TrackedConnectionTest {
         }
         assertEquals(Byte.MAX_VALUE, connection.samplesNarrowerThanTheFlow());
         assertEquals(Byte.MAX_VALUE, most);
+    }
+
+    /**
+     * Sample {@code i}, a second after {@code previous}: 100 ms of path, 8 MB a second acknowledged
+     * (800 KB a round trip), the peer's window {@code window}.
+     */
+    private static ConnectionSample flowing(int i, ConnectionSample previous, long window) {
+        return ConnectionSample.at(i * 1_000_000_000L)
+                .after(previous)
+                .rtt(120_000, 100_000)
+                .windows(10, window, 65_536)
+                .counters(0, 1_000L * i, 8_000_000L * i, 0)
+                .build();
     }
 }
