@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Samples every tracked connection in one batched call, keeps the previous sample of each and
+ * Samples every tracked connection in batched calls (a batch's connections in each), keeps the previous sample of each and
  * derives the interval between them. A descriptor that has gone (EBADF, not a socket any more),
  * or that now holds another socket (its inode differs from the tracked one), releases its
  * connection. One sampler per sampling thread.
@@ -39,36 +39,63 @@ public final class ConnectionSampler {
      */
     static final int QUIET_READS_BEFORE_CARRIED = 2;
 
+    /**
+     * Connections read in one kernel call. The round's cost a connection does not depend on it past a few hundred
+     * (docs/benchmarks.md); what the sampler holds does: its arrays and the kernel's records are a batch's, not
+     * the process's connections' (sized to the process's connections, at 100,000 they were 2-4 MB of heap and 30-60 MB of direct memory).
+     */
+    static final int BATCH = 1_024;
+
     private static final OptionalLong EMPTY_QUEUE = OptionalLong.of(0);
 
     private final ConnectionRegistry registry;
     /** Most sockets of a process share their buffer settings: one copy of each. */
+    private final int batchSize;
+
     private final SharedValues<SocketBufferState> sharedBuffers = new SharedValues<>(1_024);
     /** Made at the first connection to sample: without the native library nothing is tracked, and nothing sampled. */
     private TcpInfoSampler batch;
 
-    private int[] fds = new int[64];
-    private TrackedConnection[] order = new TrackedConnection[64];
-    /** Whether each tracked connection of the round, in registry order, is in it (read, or carried). */
-    private boolean[] inRound = new boolean[64];
+    /*
+     * The working arrays of one batch: a round reads its connections a batch at a time, so that what it holds
+     * (these, and the kernel's records in direct memory) is bounded however many connections the process has.
+     */
+    private final int[] fds;
+    private final TrackedConnection[] order;
+    /** Whether each tracked connection of the batch, in registry order, is in the round (read, or carried). */
+    private final boolean[] inRound;
 
-    private int[] readIndex = new int[64];
+    private final int[] readIndex;
     /** Whether each connection read this round was carried in the round before and read now for a request. */
-    private boolean[] wokenByRequest = new boolean[64];
+    private final boolean[] wokenByRequest;
 
     private long rounds;
     /** When the previous round decided what to read: a connection it carried held its counters until then. */
     private long previousDecisionNanos;
 
-    private boolean[] stillEmpty = new boolean[64];
-    private boolean[] readSucceeded = new boolean[64];
-    private int[] queueEntries = new int[64];
+    private final boolean[] stillEmpty;
+    private final boolean[] readSucceeded;
+    private final int[] queueEntries;
     private long reusedDescriptors;
     private long goneDescriptors;
     private long failedSamples;
 
     public ConnectionSampler(ConnectionRegistry registry) {
+        this(registry, BATCH);
+    }
+
+    /** With batches of {@code batchSize} connections (a test's, to have a round span several). */
+    ConnectionSampler(ConnectionRegistry registry, int batchSize) {
         this.registry = registry;
+        this.batchSize = batchSize;
+        fds = new int[batchSize];
+        order = new TrackedConnection[batchSize];
+        inRound = new boolean[batchSize];
+        readIndex = new int[batchSize];
+        wokenByRequest = new boolean[batchSize];
+        stillEmpty = new boolean[batchSize];
+        readSucceeded = new boolean[batchSize];
+        queueEntries = new int[batchSize];
     }
 
     /**
@@ -82,23 +109,29 @@ public final class ConnectionSampler {
         long round = rounds++;
         long carriedUntil = previousDecisionNanos;
         previousDecisionNanos = decided;
+        List<TrackedConnection> sampled = new ArrayList<>(all);
         if (all == 0) {
-            return new ArrayList<>();
+            return sampled;
         }
         if (batch == null) {
-            batch = new TcpInfoSampler(64);
+            batch = new TcpInfoSampler(batchSize);
         }
-        if (fds.length < all) {
-            fds = new int[Math.max(all, fds.length * 2)];
-            order = new TrackedConnection[fds.length];
-            wokenByRequest = new boolean[fds.length];
+        for (int from = 0; from < all; from += batchSize) {
+            sampleBatch(tracked, from, Math.min(all, from + batchSize), round, carriedUntil, sampled);
         }
-        if (inRound.length < all) {
-            inRound = new boolean[Math.max(all, inRound.length * 2)];
-            readIndex = new int[inRound.length];
-        }
+        return sampled;
+    }
+
+    /** Reads the connections {@code from} to {@code to} of the round's, adding those in the round to {@code sampled}. */
+    private void sampleBatch(
+            List<TrackedConnection> tracked,
+            int from,
+            int to,
+            long round,
+            long carriedUntil,
+            List<TrackedConnection> sampled) {
         int n = 0;
-        for (int c = 0; c < all; c++) {
+        for (int c = from; c < to; c++) {
             TrackedConnection connection = tracked.get(c);
             boolean carry = carries(connection, round);
             boolean carriedBefore = connection.carried();
@@ -106,14 +139,14 @@ public final class ConnectionSampler {
                     != carriedBefore) { // written only when it changes: most rounds leave most connections as they were
                 connection.carried(carry);
             }
-            inRound[c] = carry;
+            inRound[c - from] = carry;
             if (!carry) {
                 // a request told from here on is this read's or the next round's: cleared before the kernel read
                 boolean requested = connection.requestedSinceRead();
                 connection.readNow();
                 // woken by a request after a round that carried it: nothing had moved when that round decided
                 wokenByRequest[n] = carriedBefore && requested;
-                readIndex[c] = n;
+                readIndex[c - from] = n;
                 order[n] = connection;
                 fds[n] = connection.fd();
                 n++;
@@ -121,11 +154,6 @@ public final class ConnectionSampler {
         }
         batch.sample(fds, n);
         int asked = 0;
-        if (stillEmpty.length < n) {
-            stillEmpty = new boolean[fds.length];
-            readSucceeded = new boolean[fds.length];
-            queueEntries = new int[fds.length];
-        }
         for (int i = 0; i < n; i++) {
             stillEmpty[i] = batch.succeeded(i) && queuesStillEmpty(i, order[i].previousOrNull());
             if (batch.succeeded(i) && !stillEmpty[i]) {
@@ -161,13 +189,11 @@ public final class ConnectionSampler {
             connection.quiet(stillEmpty[i] && sample.state() == TcpState.ESTABLISHED);
             readSucceeded[i] = true;
         }
-        List<TrackedConnection> sampled = new ArrayList<>(all);
-        for (int c = 0; c < all; c++) {
-            if (inRound[c] || readSucceeded[readIndex[c]]) {
+        for (int c = from; c < to; c++) {
+            if (inRound[c - from] || readSucceeded[readIndex[c - from]]) {
                 sampled.add(tracked.get(c));
             }
         }
-        return sampled;
     }
 
     /**

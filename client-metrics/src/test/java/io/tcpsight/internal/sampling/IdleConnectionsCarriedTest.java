@@ -26,6 +26,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An idle connection whose every request is told (the broker agent's) is read every twelfth round and
@@ -173,10 +175,13 @@ class IdleConnectionsCarriedTest {
     /**
      * Several connections at once, in different phases, one of them not told of its requests and one closed
      * among them: each is read or carried by its own state, the round returns them in the registry's order,
-     * and the closed one is let go at its next read.
+     * and the closed one is let go at its next read. Whether the round reads them in one batch, in batches
+     * of one, or in batches that split them unevenly.
      */
-    @Test
-    void eachOfSeveralConnectionsIsReadOrCarriedByItsOwnStateAndPhase() throws Exception {
+    @ParameterizedTest(name = "batches of {0}")
+    @ValueSource(ints = {ConnectionSampler.BATCH, 1, 3})
+    void eachOfSeveralConnectionsIsReadOrCarriedByItsOwnStateAndPhase(int batchSize) throws Exception {
+        sampler = new ConnectionSampler(registry, batchSize);
         List<SocketChannel> clients = new ArrayList<>();
         List<SocketChannel> servers = new ArrayList<>();
         List<TrackedConnection> tracked = new ArrayList<>();
