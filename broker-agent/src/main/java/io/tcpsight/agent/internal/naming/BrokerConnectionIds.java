@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BrokerConnectionIds {
     private final BrokerSocketSettings brokerSockets;
 
-    private final Map<String, BrokerConnection> byConnectionId = new ConcurrentHashMap<>();
+    private final ConnectionIdTable byConnectionId = new ConnectionIdTable();
     /**
      * Connections adopted from the census (open before the hooks), by the addresses part of the id,
      * until a request tells their full id.
@@ -49,11 +49,11 @@ public final class BrokerConnectionIds {
         BrokerConnection broker = new BrokerConnection(connectionId, connection);
         connection.owner(broker);
         connection.requestsTold(); // the request hook tells each: an idle one may go unread between them
-        byConnectionId.put(connectionId, broker);
+        byConnectionId.put(broker);
         if (!connection.isTracked()) {
             // let go while it was being registered (an adopted one, claimed by a request after the sampler released
             // it): the registry told its release before this put
-            byConnectionId.remove(connectionId, broker);
+            byConnectionId.remove(broker);
         }
     }
 
@@ -233,7 +233,7 @@ public final class BrokerConnectionIds {
     void closed(TrackedConnection connection) {
         BrokerConnection broker = brokerOf(connection);
         if (broker != null) {
-            byConnectionId.computeIfPresent(broker.connectionId, (id, known) -> known == broker ? null : known);
+            byConnectionId.remove(broker);
             fetcherGone(broker);
             return;
         }
