@@ -152,6 +152,12 @@ public final class TrackedConnection {
         return Optional.ofNullable(latest);
     }
 
+    /** When the latest sample was taken (System.nanoTime); empty before the first. */
+    public OptionalLong latestSampleNanos() {
+        ConnectionSample sample = latest;
+        return sample == null ? OptionalLong.empty() : OptionalLong.of(sample.nanoTime);
+    }
+
     /**
      * When the latest sample's interval began: what a count of requests over the same round must start
      * from where the connection was carried unread before it; empty before an interval.

@@ -61,6 +61,15 @@ public final class SampledConnections {
                 .build());
     }
 
+    /** Gives {@code connection} a latest sample at {@code nanoTime}, after the one it had: a round's read, nothing moved. */
+    public static void readAt(TrackedConnection connection, long nanoTime) {
+        connection.latest(ConnectionSample.at(nanoTime)
+                .state(TcpState.ESTABLISHED)
+                .counters(0, 0, 0, 0)
+                .after(connection.latest().orElse(null))
+                .build());
+    }
+
     private static TrackedConnection measured(
             ConnectionIdentity identity, int fd, long rttMicros, long busyMicros, long rwndLimitedMicros) {
         TrackedConnection connection = new TrackedConnection(fd, fd, identity);

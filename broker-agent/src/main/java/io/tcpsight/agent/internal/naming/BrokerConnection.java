@@ -86,8 +86,6 @@ final class BrokerConnection {
      * produce, and the counts would cost each of them 40 bytes.
      */
     private volatile ProduceCounts produce;
-    /* The sampling thread's own: when the interval began. */
-    private long intervalStartNanos;
 
     BrokerConnection(String connectionId, TrackedConnection tracked) {
         this.connectionId = connectionId;
@@ -104,8 +102,10 @@ final class BrokerConnection {
     void produced(int bytes, int partitions) {
         ProduceCounts counts = produce;
         if (counts == null) {
-            counts = new ProduceCounts();
-            produce = counts; // one writer: the connection's network thread
+            // its interval begins where the connection's last sample was taken: the round that last judged it,
+            // or read it before rounds that carried it
+            counts = new ProduceCounts(tracked.latestSampleNanos().orElse(0));
+            produce = counts; // one writer: the connection's network thread; published here to the sampling thread
         }
         if (partitions >= 0) {
             counts.partitionsPerProduce = partitions;
@@ -122,16 +122,21 @@ final class BrokerConnection {
      * What Produce requests carried since the previous call (the previous round), or null: before
      * the first interval, or when none came in it. Counted from {@code sampledFrom} where that is later:
      * the socket's interval began there, after rounds that carried it unread (no request came in them).
+     * Requests that began after the socket's latest sample ({@code sampledAt}) are the next round's, as
+     * the bytes they moved are.
      */
-    ProduceTraffic produceTrafficSince(long nowNanos, OptionalLong sampledFrom) {
-        long start = intervalStartNanos;
-        intervalStartNanos = nowNanos;
-        if (start != 0 && sampledFrom.isPresent() && sampledFrom.getAsLong() - start > 0) {
-            start = sampledFrom.getAsLong();
-        }
+    ProduceTraffic produceTrafficSince(long nowNanos, OptionalLong sampledFrom, OptionalLong sampledAt) {
         ProduceCounts counts = produce;
         if (counts == null) {
             return null;
+        }
+        long start = counts.intervalStartNanos;
+        if (start != 0 && sampledAt.isPresent() && start == sampledAt.getAsLong()) {
+            return null; // counted from the latest sample on, which this round read before they came
+        }
+        counts.intervalStartNanos = nowNanos;
+        if (start != 0 && sampledFrom.isPresent() && sampledFrom.getAsLong() - start > 0) {
+            start = sampledFrom.getAsLong();
         }
         long requests = counts.requests;
         long bytes = counts.bytes;
@@ -176,12 +181,21 @@ final class BrokerConnection {
          */
         volatile long readPartitions;
         volatile long readBytes;
-        /* the sampling thread's own: the counts at the end of the previous interval */
+        /*
+         * the sampling thread's own: when the interval began (0 before the first), and the counts at the end of the
+         * previous interval
+         */
+        long intervalStartNanos;
+
         long intervalRequests;
         long intervalBytes;
         long intervalReadBytes;
         long intervalReadPartitions;
         double meanBatchBytes = Double.NaN;
+
+        ProduceCounts(long intervalStartNanos) {
+            this.intervalStartNanos = intervalStartNanos;
+        }
     }
 
     /**

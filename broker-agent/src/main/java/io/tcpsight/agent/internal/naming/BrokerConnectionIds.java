@@ -278,8 +278,10 @@ public final class BrokerConnectionIds {
                         .withPartitionsPerBroker(sizes.partitions);
         settings = withFollowerFetchers(settings, broker);
         long now = System.nanoTime();
-        ProduceTraffic traffic =
-                broker == null ? null : broker.produceTrafficSince(now, connection.latestIntervalStartNanos());
+        ProduceTraffic traffic = broker == null
+                ? null
+                : broker.produceTrafficSince(
+                        now, connection.latestIntervalStartNanos(), connection.latestSampleNanos());
         return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
     }
 

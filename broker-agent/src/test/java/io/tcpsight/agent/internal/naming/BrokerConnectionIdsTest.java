@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
+import io.tcpsight.internal.model.KafkaSettings;
 import io.tcpsight.internal.model.ProduceTraffic;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
@@ -28,6 +29,12 @@ class BrokerConnectionIdsTest {
                 .orElseThrow();
     }
 
+    /** A round: the sampler reads the connection, then the monitor judges it by what its requests told. */
+    private static KafkaSettings round(BrokerConnectionIds ids, TrackedConnection connection) {
+        SampledConnections.readAt(connection, System.nanoTime());
+        return ids.requestedSettings(connection);
+    }
+
     @Test
     void eachConnectionsProduceTrafficIsItsOwn() {
         BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
@@ -35,15 +42,15 @@ class BrokerConnectionIdsTest {
         TrackedConnection b = connection(8, 50002);
         ids.registered("a-1", a);
         ids.registered("b-1", b);
-        ids.requestedSettings(a); // each interval starts
-        ids.requestedSettings(b);
+        round(ids, a); // each interval starts
+        round(ids, b);
         ids.find("a-1").produced(16_384, 1);
         ids.find("b-1").produced(65_536, 2);
         ids.find("b-1").produced(65_536, 2);
 
         // each read of the settings ends its connection's interval: read once each
-        ProduceTraffic ofA = ids.requestedSettings(a).produceTraffic().orElseThrow();
-        ProduceTraffic ofB = ids.requestedSettings(b).produceTraffic().orElseThrow();
+        ProduceTraffic ofA = round(ids, a).produceTraffic().orElseThrow();
+        ProduceTraffic ofB = round(ids, b).produceTraffic().orElseThrow();
         assertEquals(1, ofA.requests());
         assertEquals(16_384, ofA.bytesPerRequest());
         assertEquals(2, ofB.requests());
@@ -53,7 +60,7 @@ class BrokerConnectionIdsTest {
                 ofA.flowSecondsAtStart().getAsDouble() < 0,
                 ofA.flowSecondsAtStart().toString());
         ids.find("a-1").produced(16_384, 1);
-        ProduceTraffic laterOfA = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        ProduceTraffic laterOfA = round(ids, a).produceTraffic().orElseThrow();
         assertTrue(laterOfA.flowSecondsAtStart().getAsDouble() > 0, "the next interval began after the flow's start");
     }
 
@@ -68,7 +75,8 @@ class BrokerConnectionIdsTest {
         TrackedConnection producer = connection(7, 50001);
         ids.registered("p-1", producer);
         long judged = System.nanoTime();
-        ids.requestedSettings(producer); // the last round that judged it: its count starts
+        SampledConnections.readAt(producer, judged); // the last round that read and judged it
+        ids.requestedSettings(producer);
         Thread.sleep(300); // rounds that carried it unread: no request came
         long roundBefore = System.nanoTime(); // the last of them decided
         Thread.sleep(100);
@@ -100,7 +108,30 @@ class BrokerConnectionIdsTest {
                 ids.requestedSettings(producer).produceTraffic().orElseThrow();
         assertTrue(
                 traffic.requestsPerSecond() > 1 / 0.5,
-                "one request over the count's own 0.1 s, not the socket's 1.1 s: " + traffic.requestsPerSecond());
+                "the requests over the count's own 0.1 s, not the socket's 1.1 s: " + traffic.requestsPerSecond());
+    }
+
+    /**
+     * Requests that came after the round read the socket are the next round's, as the bytes they moved are: never a
+     * rate over the moments between a round's read and its judgement.
+     */
+    @Test
+    void requestsThatCameAfterTheRoundReadTheSocketAreCountedInTheNext() throws Exception {
+        BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
+        TrackedConnection producer = connection(9, 50003);
+        ids.registered("r-1", producer);
+        round(ids, producer); // before its first request
+        long read = System.nanoTime();
+        SampledConnections.readAt(producer, read); // this round's read of the socket
+        ids.find("r-1").produced(16_384, 1); // and a request after it
+        assertFalse(ids.requestedSettings(producer).produceTraffic().isPresent(), "not this round's");
+        Thread.sleep(100);
+        ProduceTraffic next = round(ids, producer).produceTraffic().orElseThrow();
+        assertEquals(1, next.requests());
+        double since = (System.nanoTime() - read) / 1e9;
+        assertTrue(
+                next.requestsPerSecond() <= 1 / 0.1,
+                "over the " + since + " s since that read: " + next.requestsPerSecond() + " a second");
     }
 
     /**
@@ -112,13 +143,13 @@ class BrokerConnectionIdsTest {
         BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
         TrackedConnection a = connection(7, 50001);
         ids.registered("a-1", a);
-        ids.requestedSettings(a);
+        round(ids, a);
         assertTrue(ids.find("a-1").readsPartitionsOfNextProduce(), "the first request's partitions are read");
         ids.find("a-1").produced(66_000, 4); // read: four batches of 16,500 bytes
         for (int i = 0; i < 3; i++) {
             ids.find("a-1").produced(16_500, -1); // not read
         }
-        ProduceTraffic traffic = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        ProduceTraffic traffic = round(ids, a).produceTraffic().orElseThrow();
         assertEquals(4, traffic.requests());
         assertEquals(28_875, traffic.bytesPerRequest());
         assertEquals(4, traffic.partitionsPerRequest().getAsInt(), "the latest read request's partitions");
@@ -129,12 +160,12 @@ class BrokerConnectionIdsTest {
                 0.001,
                 "kept with the producer's pushed buffer");
         ids.find("a-1").produced(8_000, 2); // read: two half-full batches
-        ProduceTraffic later = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        ProduceTraffic later = round(ids, a).produceTraffic().orElseThrow();
         assertEquals(
                 4_000, later.meanBatchBytes().getAsDouble(), 0.001, "this interval's read requests, not the flow's");
         ids.find("a-1").produced(1_000, 0); // a request of no partition counts no batch
         ids.find("a-1").produced(16_500, -1); // not read
-        ProduceTraffic unread = ids.requestedSettings(a).produceTraffic().orElseThrow();
+        ProduceTraffic unread = round(ids, a).produceTraffic().orElseThrow();
         assertEquals(4_000, unread.meanBatchBytes().getAsDouble(), 0.001, "the last interval with a read request");
     }
 
@@ -314,12 +345,11 @@ class BrokerConnectionIdsTest {
         ids.registered("c-1", second);
         ids.closed(first);
         assertSame(second, ids.find("c-1").tracked);
-        ids.requestedSettings(second);
+        round(ids, second);
         ids.find("c-1").produced(1_000, 1);
-        assertEquals(
-                1, ids.requestedSettings(second).produceTraffic().orElseThrow().requests());
+        assertEquals(1, round(ids, second).produceTraffic().orElseThrow().requests());
         assertFalse(
-                ids.requestedSettings(first).produceTraffic().isPresent(),
+                round(ids, first).produceTraffic().isPresent(),
                 "the earlier connection is not told the later one's requests");
     }
 
@@ -385,12 +415,12 @@ class BrokerConnectionIdsTest {
         BrokerConnectionIds ids = new BrokerConnectionIds(BrokerSocketSettings.unknown("a test"));
         TrackedConnection adopted = connection(11, 50005);
         ids.adopted(LISTENER, new InetSocketAddress("127.0.0.1", 50005), adopted);
-        assertFalse(ids.requestedSettings(adopted).produceTraffic().isPresent(), "no request yet");
+        assertFalse(round(ids, adopted).produceTraffic().isPresent(), "no request yet");
         BrokerConnection found = ids.find("127.0.0.1:9092-127.0.0.1:50005-0-3"); // a 4.x id
         assertSame(adopted, found.tracked);
-        ids.requestedSettings(adopted);
+        round(ids, adopted);
         found.produced(2_048, 1);
-        ProduceTraffic traffic = ids.requestedSettings(adopted).produceTraffic().orElseThrow();
+        ProduceTraffic traffic = round(ids, adopted).produceTraffic().orElseThrow();
         assertEquals(1, traffic.requests());
         assertEquals(2_048, traffic.bytesPerRequest());
     }

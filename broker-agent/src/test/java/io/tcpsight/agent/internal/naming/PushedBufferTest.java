@@ -8,6 +8,7 @@ import io.tcpsight.internal.model.PushedClientMetrics;
 import io.tcpsight.internal.model.PushedClientMetrics.Figure;
 import io.tcpsight.internal.model.Role;
 import io.tcpsight.internal.sampling.ConnectionRegistry;
+import io.tcpsight.internal.sampling.SampledConnections;
 import io.tcpsight.internal.sampling.TrackedConnection;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -87,12 +88,17 @@ class PushedBufferTest {
         ids.registered("a-1", pushedOn);
         ids.registered("b-1", other);
         for (String id : new String[] {"a-1", "b-1"}) {
-            ids.requestedSettings(id.equals("a-1") ? pushedOn : other); // the interval starts
+            TrackedConnection connection = id.equals("a-1") ? pushedOn : other;
+            SampledConnections.readAt(
+                    connection, System.nanoTime()); // a round reads and judges it: the interval starts
+            ids.requestedSettings(connection);
             ids.find(id).produced(16_384, 1);
         }
         Thread.sleep(5);
         pushedOn.pushed(push(System.nanoTime(), 33_554_432.0, 0.0));
 
+        SampledConnections.readAt(pushedOn, System.nanoTime()); // the next round's reads
+        SampledConnections.readAt(other, System.nanoTime());
         assertEquals(
                 OptionalLong.of(33_554_432),
                 ids.requestedSettings(pushedOn).produceTraffic().orElseThrow().bufferHeldBytes());
