@@ -13,7 +13,7 @@ import java.util.OptionalLong;
  * 32-bit fields are kept in ints (-1 unknown, larger values held at the int's maximum), so that
  * a broker's 100,000 latest samples cost 4 MB less. The counters kept only to take the next sample's
  * rises from (the busy and limited times, the segments sent) keep their low 32 bits and a bit that says
- * they are known; the state and options their codes: a sample is 120 bytes, not 144.
+ * they are known; the state and options their codes: a sample is 112 bytes, not 144.
  */
 public final class ConnectionSample {
     final long nanoTime;
@@ -21,13 +21,19 @@ public final class ConnectionSample {
     final int rttMicros;
     final int minRttMicros;
     private final byte optionBits;
-    final byte sndWindowScale;
-    final byte rcvWindowScale;
+    /** The send window's scale in the low four bits, the receive window's in the high (the kernel's are four bits). */
+    private final byte windowScales;
+
     final int sndCwnd;
     final int sndMssBytes;
     final int sndWindowBytes;
     final int rcvWindowBytes;
-    final long deliveryRateBytesPerSecond;
+    /**
+     * A float: a rate known to one part in ten million is as good as the kernel's own estimate, and -1 (unknown) is
+     * exact. With the window scales in one byte, the sample is 112 bytes, not 120.
+     */
+    private final float deliveryRateBytesPerSecond;
+
     final int totalRetrans;
     /*
      * The low 32 bits of the kernel's busy and limited times (64-bit microsecond counters) and of its
@@ -66,8 +72,7 @@ public final class ConnectionSample {
         rttMicros = narrow(b.rttMicros);
         minRttMicros = narrow(b.minRttMicros);
         optionBits = (byte) (b.options == null ? 0 : b.options.bits());
-        sndWindowScale = (byte) b.sndWindowScale;
-        rcvWindowScale = (byte) b.rcvWindowScale;
+        windowScales = (byte) ((b.sndWindowScale & 0xF) | (b.rcvWindowScale & 0xF) << 4);
         sndCwnd = narrow(b.sndCwnd);
         sndMssBytes = narrow(b.sndMssBytes);
         sndWindowBytes = narrow(b.sndWindowBytes);
@@ -185,11 +190,11 @@ public final class ConnectionSample {
     }
 
     public int sndWindowScale() {
-        return sndWindowScale;
+        return windowScales & 0xF;
     }
 
     public int rcvWindowScale() {
-        return rcvWindowScale;
+        return windowScales >> 4 & 0xF;
     }
 
     public long sndCwnd() {
@@ -212,7 +217,7 @@ public final class ConnectionSample {
     }
 
     public OptionalLong deliveryRateBytesPerSecond() {
-        return OptionalValues.unlessNegative(deliveryRateBytesPerSecond);
+        return OptionalValues.unlessNegative((long) deliveryRateBytesPerSecond);
     }
 
     public long totalRetrans() {

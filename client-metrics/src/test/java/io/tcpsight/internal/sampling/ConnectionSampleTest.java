@@ -41,6 +41,24 @@ class ConnectionSampleTest {
         assertEquals(65_536, sample.unackedBytes().getAsLong());
         assertEquals(14, sample.sndWindowScale());
         assertEquals(7, sample.rcvWindowScale());
+        assertTrue(sample.deliveryRateBytesPerSecond().isEmpty(), "unknown");
+    }
+
+    /** The window scales share a byte, each whole from 0 to 15; a delivery rate of any size reads to one part in 10^7. */
+    @Test
+    void windowScalesAndADeliveryRateReadAsTheKernelGaveThem() {
+        ConnectionSample sample = ConnectionSample.at(1)
+                .windowScales(15, 9)
+                .deliveryRate(12_345_678_901L)
+                .build();
+        assertEquals(15, sample.sndWindowScale());
+        assertEquals(9, sample.rcvWindowScale());
+        assertEquals(12_345_678_901L, sample.deliveryRateBytesPerSecond().getAsLong(), 12_345_678_901L * 1e-7);
+        ConnectionSample other =
+                ConnectionSample.at(1).windowScales(0, 15).deliveryRate(0).build();
+        assertEquals(0, other.sndWindowScale());
+        assertEquals(15, other.rcvWindowScale());
+        assertEquals(0, other.deliveryRateBytesPerSecond().getAsLong());
     }
 
     @Test

@@ -42,6 +42,36 @@ class TrackedConnectionTest {
     }
 
     /**
+     * A handshake is the time from its marked start to its end, taken once: kept in an int of milliseconds, it
+     * reads right across that int's wrap and from a negative System.nanoTime.
+     */
+    @Test
+    void aHandshakeIsMeasuredOnceFromItsStartAcrossTheMillisecondsWrap() {
+        TrackedConnection connection = new TrackedConnection(3, 0, ConnectionIdentity.of(Role.CLIENT, null, null));
+        connection.handshakeCompleted(5_000_000_000L);
+        assertEquals(OptionalLong.empty(), connection.handshakeMillis(), "no start marked");
+        long start = Integer.MAX_VALUE * 1_000_000L - 2_000_000L; // 2 ms before an int of milliseconds wraps
+        connection.handshakeStarted(start);
+        connection.handshakeCompleted(start + 7_500_000L);
+        assertEquals(OptionalLong.of(7), connection.handshakeMillis());
+        connection.handshakeCompleted(start + 90_000_000L);
+        assertEquals(OptionalLong.of(7), connection.handshakeMillis(), "once: a later end changes nothing");
+
+        TrackedConnection early = new TrackedConnection(4, 0, ConnectionIdentity.of(Role.CLIENT, null, null));
+        early.handshakeStarted(-3_000_000L);
+        early.handshakeCompleted(1_000_000L);
+        assertEquals(OptionalLong.of(4), early.handshakeMillis());
+    }
+
+    /** A socket's inode is 32 bits, kept in an int: one above the int's half reads back as it was. */
+    @Test
+    void anInodeAboveTheIntsHalfReadsBackAsItWas() {
+        assertEquals(
+                0xFFFF_FFF0L,
+                new TrackedConnection(3, 0xFFFF_FFF0L, ConnectionIdentity.of(Role.BROKER, null, null)).inode());
+    }
+
+    /**
      * How far the peer's buffer has opened is the widest window it advertised, not the one it
      * advertises now; the latest sample is left out, so that a rule can tell a window still growing.
      */
