@@ -27,7 +27,12 @@ final class ThroughputProbe {
     record Variant(String label, Map<String, String> overrides) {}
 
     /** What one variant read. */
-    record Result(Variant variant, long bytes, long records, Duration elapsed, boolean reachedEnd) {
+    record Result(Variant variant, long bytes, long records, Duration elapsed, boolean reachedEnd, Duration after) {
+        /** Measured from the variant's start. */
+        Result(Variant variant, long bytes, long records, Duration elapsed, boolean reachedEnd) {
+            this(variant, bytes, records, elapsed, reachedEnd, Duration.ZERO);
+        }
+
         double mbitPerSecond() {
             double seconds = elapsed.toNanos() / 1e9;
             return seconds <= 0 ? 0 : bytes * 8 / seconds / 1e6;
@@ -36,11 +41,12 @@ final class ThroughputProbe {
         String describe() {
             return String.format(
                     Locale.ROOT,
-                    "%-58s %8.1f Mbit/s  (%.1f MB in %.1f s%s)",
+                    "%-58s %8.1f Mbit/s  (%.1f MB in %.1f s%s%s)",
                     variant.label(),
                     mbitPerSecond(),
                     bytes / 1e6,
                     elapsed.toNanos() / 1e9,
+                    after.isZero() ? "" : String.format(Locale.ROOT, " after its first %.1f s", after.toNanos() / 1e9),
                     reachedEnd ? ", whole topic" : "");
         }
     }

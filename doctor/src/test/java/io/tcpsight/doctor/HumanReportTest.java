@@ -166,7 +166,8 @@ class HumanReportTest {
         WriteProbe.Measured measured = new WriteProbe.Measured(
                 List.of(
                         new ThroughputProbe.Result(WriteProbe.AS_CONFIGURED, 1, 1, Duration.ofSeconds(8), false),
-                        new ThroughputProbe.Result(recommended, 1, 1, Duration.ofSeconds(8), false),
+                        new ThroughputProbe.Result(
+                                recommended, 17_100_000, 17_100, Duration.ofSeconds(6), false, Duration.ofSeconds(2)),
                         new ThroughputProbe.Result(third, 1, 1, Duration.ofSeconds(8), false)),
                 List.of(
                         new WriteProbe.OwnConnection(List.of(warn, INFO), 270, ""),
@@ -190,6 +191,9 @@ class HumanReportTest {
                         + "      evidence: requestsPerRoundTrip=4.50 count\n"),
                 text);
         assertTrue(!text.contains("    INFO  retransmissions"), "an info finding is not one to change:\n" + text);
+        assertTrue(
+                text.contains("     22.8 Mbit/s  (17.1 MB in 6.0 s after its first 2.0 s)\n"),
+                "a rate read past the variant's start says from when:\n" + text);
         assertTrue(
                 text.contains("  tcpsight recommendation" + judged
                         + "90 requests over its last three quarters): nothing to change\n"),

@@ -125,6 +125,16 @@ class DoctorWriteProbeLabIT {
             assertTrue(configured < 7, "16 KiB batches over 100 ms: " + writes);
             assertTrue(recommended > 5 * configured, "batches sized to the BDP: " + writes);
             assertTrue(recommended >= 0.8 * 200, "the recommendation reaches 80% of the line: " + writes);
+            // each rate is read over the variant's last three quarters, past its connection's start-up
+            Matcher window = Pattern.compile("  tcpsight recommendation \\(batch\\.size 1024 KiB[^\n]* Mbit/s  \\("
+                            + "[0-9.]+ MB in ([0-9.]+) s after its first ([0-9.]+) s\\)")
+                    .matcher(report);
+            assertTrue(window.find(), "the recommendation's rate says its window:\n" + report);
+            double after = Double.parseDouble(window.group(2));
+            double over = Double.parseDouble(window.group(1));
+            assertTrue(
+                    after >= 2 && after < 2.5 && over + after >= 8 && over + after < 8.5,
+                    "past the first quarter of 8 s, to the end: " + window.group());
             assertOwnConnectionJudgedAsTheAgentWould(report, broker, librdkafka);
             // silence means fast: the recommendation's own connection, at the line, leaves nothing to change
             // (judged on the requests its socket carried: a judgement of no socket says "not judged")
