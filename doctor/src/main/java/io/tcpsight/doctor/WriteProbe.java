@@ -242,12 +242,13 @@ final class WriteProbe {
                 }
             }
             long end = System.nanoTime();
+            long acknowledgedAtEnd = acknowledged.get(); // once: callbacks go on counting
             ThroughputProbe.Result result = steadyStart < 0
-                    ? result(variant, acknowledged.get(), end - start)
+                    ? result(variant, acknowledgedAtEnd, end - start)
                     : new ThroughputProbe.Result(
                             variant,
-                            (acknowledged.get() - acknowledgedBefore) * RECORD_BYTES,
-                            acknowledged.get() - acknowledgedBefore,
+                            (acknowledgedAtEnd - acknowledgedBefore) * RECORD_BYTES,
+                            acknowledgedAtEnd - acknowledgedBefore,
                             Duration.ofNanos(end - steadyStart),
                             false,
                             Duration.ofNanos(steadyStart - start));

@@ -125,6 +125,9 @@ class DoctorWriteProbeLabIT {
             assertTrue(configured < 7, "16 KiB batches over 100 ms: " + writes);
             assertTrue(recommended > 5 * configured, "batches sized to the BDP: " + writes);
             assertTrue(recommended >= 0.8 * 200, "the recommendation reaches 80% of the line: " + writes);
+            // records' bytes, which the line carries with their headers: a rate read over less time than its bytes took
+            // (the first quarter's acknowledged counted in) would read above the line
+            assertTrue(recommended <= 200, "no more than the line carries: " + writes);
             // each rate is read over the variant's last three quarters, past its connection's start-up
             Matcher window = Pattern.compile("  tcpsight recommendation \\(batch\\.size 1024 KiB[^\n]* Mbit/s  \\("
                             + "[0-9.]+ MB in ([0-9.]+) s after its first ([0-9.]+) s\\)")

@@ -49,9 +49,9 @@ public final class ConnectionSampler {
     private static final OptionalLong EMPTY_QUEUE = OptionalLong.of(0);
 
     private final ConnectionRegistry registry;
-    /** Most sockets of a process share their buffer settings: one copy of each. */
+    /** Connections read in one kernel call ({@link #BATCH}). */
     private final int batchSize;
-
+    /** Most sockets of a process share their buffer settings: one copy of each. */
     private final SharedValues<SocketBufferState> sharedBuffers = new SharedValues<>(1_024);
     /** Made at the first connection to sample: without the native library nothing is tracked, and nothing sampled. */
     private TcpInfoSampler batch;
@@ -86,6 +86,9 @@ public final class ConnectionSampler {
 
     /** With batches of {@code batchSize} connections (a test's, to have a round span several). */
     ConnectionSampler(ConnectionRegistry registry, int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("a batch of " + batchSize + " connections: at least 1");
+        }
         this.registry = registry;
         this.batchSize = batchSize;
         fds = new int[batchSize];

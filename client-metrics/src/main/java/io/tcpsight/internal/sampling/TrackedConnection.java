@@ -35,8 +35,8 @@ public final class TrackedConnection {
 
     /**
      * When this end started connecting, in milliseconds of System.nanoTime held in an int ({@link #NOT_STARTED}
-     * when not marked): a handshake is read as the difference of two such, right modulo 2^32 for any shorter
-     * than 24 days. An int, not the long of nanoseconds: with the inode's int, the object is 64 bytes, not 72.
+     * when not marked): a handshake is read as the difference of two such, to within a millisecond, right
+     * modulo 2^32 for any shorter than 24 days. An int, not the long of nanoseconds: with the inode's int, the object is 64 bytes, not 72.
      */
     private volatile int handshakeStartedMillis = NOT_STARTED;
 

@@ -230,6 +230,78 @@ class IdleConnectionsCarriedTest {
         }
     }
 
+    /**
+     * A request wakes a carried connection that its batch reads behind two it carries: its interval is the
+     * round before's, as for a connection alone (what a batch keeps for each connection it reads is that
+     * connection's, not the one at its place among all).
+     */
+    @Test
+    void aRequestWakesACarriedConnectionBehindOthersItsRoundCarries() throws Exception {
+        List<SocketChannel> clients = new ArrayList<>();
+        List<SocketChannel> servers = new ArrayList<>();
+        List<TrackedConnection> tracked = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                clients.add(SocketChannel.open(listener.getLocalAddress()));
+                servers.add(listener.accept());
+                tracked.add(brokerEnd(servers.get(i)));
+                tracked.get(i).requestsTold();
+            }
+            TrackedConnection woken = tracked.get(2);
+            assertEquals(tracked, registry.connections(), "read in this order");
+            // until all three were carried in the last two rounds, and the next round is none's to be read in
+            int rounds = 0;
+            int row = 0;
+            long[] last = new long[2];
+            while (rounds < 4 * ConnectionSampler.IDLE_READ_EVERY && (row < 2 || inAPhase(tracked, rounds))) {
+                Thread.sleep(50);
+                last[0] = System.nanoTime();
+                sampler.sample();
+                last[1] = System.nanoTime();
+                rounds++;
+                row = tracked.stream().allMatch(TrackedConnection::carried) ? row + 1 : 0;
+            }
+            assertTrue(row >= 2 && !inAPhase(tracked, rounds), "carried, and not read next in a phase");
+
+            clients.get(2).write(ByteBuffer.wrap(new byte[1000]));
+            for (int i = 0;
+                    i < 200
+                            && TcpSockets.tcpInfo(servers.get(2))
+                                            .get(TcpInfoField.BYTES_RECEIVED)
+                                            .orElse(0)
+                                    < 1000;
+                    i++) {
+                Thread.sleep(5);
+            }
+            servers.get(2).read(ByteBuffer.allocate(1000));
+            woken.requested();
+            sampler.sample();
+
+            assertTrue(tracked.get(0).carried() && tracked.get(1).carried(), "the two before it carried");
+            assertFalse(woken.carried(), "read in the round after its request");
+            ConnectionSample read = woken.latest().orElseThrow();
+            IntervalStats interval = read.interval().orElseThrow();
+            assertEquals(1000, interval.bytesReceived());
+            double longest = (read.nanoTime - last[0]) / 1e9;
+            double shortest = (read.nanoTime - last[1]) / 1e9;
+            assertTrue(
+                    interval.seconds() >= shortest && interval.seconds() <= longest,
+                    "counted from the round before (" + shortest + " to " + longest + " s): " + interval.seconds());
+        } finally {
+            for (SocketChannel channel : clients) {
+                channel.close();
+            }
+            for (SocketChannel channel : servers) {
+                channel.close();
+            }
+        }
+    }
+
+    /** Whether round {@code round} is any of these connections' to be read in, idle or not. */
+    private static boolean inAPhase(List<TrackedConnection> connections, int round) {
+        return connections.stream().anyMatch(c -> (round + c.fd()) % ConnectionSampler.IDLE_READ_EVERY == 0);
+    }
+
     private TrackedConnection brokerEnd() throws IOException {
         return brokerEnd(server);
     }

@@ -61,6 +61,13 @@ class TrackedConnectionTest {
         early.handshakeStarted(-3_000_000L);
         early.handshakeCompleted(1_000_000L);
         assertEquals(OptionalLong.of(4), early.handshakeMillis());
+
+        // a start in the millisecond that marks none is kept, a millisecond late
+        TrackedConnection atTheMark = new TrackedConnection(5, 0, ConnectionIdentity.of(Role.CLIENT, null, null));
+        long mark = Integer.MIN_VALUE * 1_000_000L;
+        atTheMark.handshakeStarted(mark);
+        atTheMark.handshakeCompleted(mark + 5_000_000L);
+        assertEquals(OptionalLong.of(4), atTheMark.handshakeMillis());
     }
 
     /** A socket's inode is 32 bits, kept in an int: one above the int's half reads back as it was. */

@@ -122,8 +122,9 @@ final class BrokerConnection {
      * What Produce requests carried since the previous call (the previous round), or null: before
      * the first interval, or when none came in it. Counted from {@code sampledFrom} where that is later:
      * the socket's interval began there, after rounds that carried it unread (no request came in them).
-     * Requests that began after the socket's latest sample ({@code sampledAt}) are the next round's, as
-     * the bytes they moved are.
+     * A count begun after this round read the socket ({@code sampledAt}, the time its first interval starts
+     * from) has no interval in this round: it is the next round's, as the bytes its requests moved are, never a
+     * rate over the moments between the read and this call. Later intervals run from one call to the next.
      */
     ProduceTraffic produceTrafficSince(long nowNanos, OptionalLong sampledFrom, OptionalLong sampledAt) {
         ProduceCounts counts = produce;
@@ -132,7 +133,7 @@ final class BrokerConnection {
         }
         long start = counts.intervalStartNanos;
         if (start != 0 && sampledAt.isPresent() && start == sampledAt.getAsLong()) {
-            return null; // counted from the latest sample on, which this round read before they came
+            return null; // begun after this round's read of the socket: its first interval ends in the next round
         }
         counts.intervalStartNanos = nowNanos;
         if (start != 0 && sampledFrom.isPresent() && sampledFrom.getAsLong() - start > 0) {

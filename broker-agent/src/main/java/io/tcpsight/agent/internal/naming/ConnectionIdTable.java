@@ -5,12 +5,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * The broker's connections by Kafka's connection id: an open-addressed table of the connections
  * themselves, each keyed by the id it holds. A map's entry cost each of a big broker's connections 32
- * bytes and its table slot; here a connection costs its slot alone (4 bytes, the table a quarter to a
+ * bytes and its table slot; here a connection costs its slot alone (4 bytes, the table a sixth to a
  * half full). Every request looks its connection up, on the broker's network threads: a lookup takes no
  * lock. Connections come and go under the table's lock, a few a second on a busy broker.
  *
- * <p>A lookup reads the slots as they stood when it began: the table is never rebuilt in place but
- * copied and then published, so a lookup racing a change finds the connection as it was either side of it.
+ * <p>A lookup reads the table published when it began. A put or a remove writes one slot of it, and a
+ * slot once used never goes back to empty (a removed connection leaves a mark a lookup probes past); the
+ * table is never rebuilt in place but into a new one, published once filled. So a lookup racing a change
+ * finds the connection as it was either side of it, and one held all along always.
  */
 final class ConnectionIdTable {
     /** Where a connection was removed: a lookup probes past it. Never a connection. */
@@ -95,7 +97,7 @@ final class ConnectionIdTable {
         return slots.length();
     }
 
-    /** A new table for {@code count} connections, a quarter to a half full, published once filled. */
+    /** A new table for {@code count} connections, a sixth to a third full, published once filled. */
     private void rebuild(int count) {
         int length = Math.max(SMALLEST, Integer.highestOneBit(Math.max(1, count * 3 - 1)) << 1);
         AtomicReferenceArray<Object> old = slots;
