@@ -1,10 +1,12 @@
 package io.tcpsight.internal.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tcpsight.internal.model.ConnectionIdentity;
 import io.tcpsight.internal.model.Role;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -39,6 +41,27 @@ class TrackedConnectionTest {
         second.join();
         assertEquals(
                 Integer.toString(2 * each), connection.identity().clientId().get());
+    }
+
+    /**
+     * A tracked connection keeps its identity with the owner its client's connections share, as made and after
+     * each change: keeping it again (what {@code shared} does) gives back the very identity it holds.
+     */
+    @Test
+    void aTrackedConnectionKeepsItsIdentityWithTheSharedOwner() {
+        client(40_001).withPrincipal("User:orders").shared(); // an owner kept before: the one its equals share
+        TrackedConnection second = new TrackedConnection(4, 0, client(40_002).withPrincipal("User:orders"));
+        // an owner equal to the first's, made anew: kept, it is the first's
+        assertSame(second.identity(), second.identity().shared(), "as made");
+        TrackedConnection third = new TrackedConnection(5, 0, client(40_003));
+        third.updateIdentity(identity -> identity.withPrincipal("User:orders"));
+        assertSame(third.identity(), third.identity().shared(), "after a change");
+    }
+
+    private static ConnectionIdentity client(int port) {
+        return ConnectionIdentity.of(
+                        Role.BROKER, new InetSocketAddress("10.0.0.1", 9092), new InetSocketAddress("10.0.0.2", port))
+                .withClientId("orders-app");
     }
 
     /**
