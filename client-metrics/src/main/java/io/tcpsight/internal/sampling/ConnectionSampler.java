@@ -40,9 +40,9 @@ public final class ConnectionSampler {
     static final int QUIET_READS_BEFORE_CARRIED = 2;
 
     /**
-     * Connections read in one kernel call. The round's cost a connection does not depend on it past a few hundred
-     * (docs/benchmarks.md); what the sampler holds does: its arrays and the kernel's records are a batch's, not
-     * the process's connections' (sized to the process's connections, at 100,000 they were 2-4 MB of heap and 30-60 MB of direct memory).
+     * Connections read in one kernel call. A round cost no more a connection in batches of it than in one call
+     * for all (docs/benchmarks.md); what the sampler holds is a batch's: its arrays and the kernel's records, which
+     * sized to the process's connections were 2-4 MB of heap and 30-60 MB of direct memory at 100,000.
      */
     static final int BATCH = 1_024;
 
