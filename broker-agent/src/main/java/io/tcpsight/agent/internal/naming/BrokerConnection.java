@@ -120,22 +120,25 @@ final class BrokerConnection {
 
     /**
      * What Produce requests carried since the previous call (the previous round), or null: before
-     * the first interval, or when none came in it. Counted from {@code sampledFrom} where that is later:
-     * the socket's interval began there, after rounds that carried it unread (no request came in them).
-     * A count begun after this round read the socket ({@code sampledAt}, the time its first interval starts
-     * from) has no interval in this round: it is the next round's, as the bytes its requests moved are, never a
-     * rate over the moments between the read and this call. Later intervals run from one call to the next.
+     * the first interval, or when none came in it. Counted from where the socket's latest interval began
+     * where that is later: after rounds that carried it unread (no request came in them). A count begun
+     * after this round read the socket (its first interval starts at the socket's latest sample) has no
+     * interval in this round: it is the next round's, as the bytes its requests moved are, never a rate over
+     * the moments between the read and this call. Later intervals run from one call to the next. The socket's
+     * sample is looked at only for a connection that produced.
      */
-    ProduceTraffic produceTrafficSince(long nowNanos, OptionalLong sampledFrom, OptionalLong sampledAt) {
+    ProduceTraffic produceTrafficSince(long nowNanos) {
         ProduceCounts counts = produce;
         if (counts == null) {
             return null;
         }
         long start = counts.intervalStartNanos;
+        OptionalLong sampledAt = tracked.latestSampleNanos();
         if (start != 0 && sampledAt.isPresent() && start == sampledAt.getAsLong()) {
             return null; // begun after this round's read of the socket: its first interval ends in the next round
         }
         counts.intervalStartNanos = nowNanos;
+        OptionalLong sampledFrom = tracked.latestIntervalStartNanos();
         if (start != 0 && sampledFrom.isPresent() && sampledFrom.getAsLong() - start > 0) {
             start = sampledFrom.getAsLong();
         }

@@ -278,10 +278,7 @@ public final class BrokerConnectionIds {
                         .withPartitionsPerBroker(sizes.partitions);
         settings = withFollowerFetchers(settings, broker);
         long now = System.nanoTime();
-        ProduceTraffic traffic = broker == null
-                ? null
-                : broker.produceTrafficSince(
-                        now, connection.latestIntervalStartNanos(), connection.latestSampleNanos());
+        ProduceTraffic traffic = broker == null ? null : broker.produceTrafficSince(now);
         return traffic == null ? settings : settings.withProduceTraffic(withPushedBuffer(traffic, connection, now));
     }
 
