@@ -211,17 +211,15 @@ final class WriteProbe {
             long steadyFrom = start + limit.toNanos() / 4;
             long steadyStart = -1;
             long acknowledgedBefore = 0;
-            long judgedFrom = judged == null ? Long.MAX_VALUE : steadyFrom;
             long nextProgress = start + 1_000_000_000L;
             long now = start;
             while (now < deadline && failure.get() == null) {
                 if (steadyStart < 0 && now >= steadyFrom) {
                     steadyStart = now;
                     acknowledgedBefore = acknowledged.get();
-                }
-                if (now >= judgedFrom) {
-                    judged.start(producer);
-                    judgedFrom = Long.MAX_VALUE;
+                    if (judged != null) {
+                        judged.start(producer);
+                    }
                 }
                 producer.send(new ProducerRecord<>(topic, value), (metadata, failed) -> {
                     if (failed == null) {
@@ -236,7 +234,7 @@ final class WriteProbe {
                     progress.printf(
                             Locale.ROOT,
                             "\r  %s  %.0f s",
-                            result(variant, acknowledged.get(), now - start).describe(),
+                            result(variant, acknowledged.get(), now - start, 0).describe(),
                             (now - start) / 1e9);
                     progress.flush();
                 }
@@ -244,14 +242,8 @@ final class WriteProbe {
             long end = System.nanoTime();
             long acknowledgedAtEnd = acknowledged.get(); // once: callbacks go on counting
             ThroughputProbe.Result result = steadyStart < 0
-                    ? result(variant, acknowledgedAtEnd, end - start)
-                    : new ThroughputProbe.Result(
-                            variant,
-                            (acknowledgedAtEnd - acknowledgedBefore) * RECORD_BYTES,
-                            acknowledgedAtEnd - acknowledgedBefore,
-                            Duration.ofNanos(end - steadyStart),
-                            false,
-                            Duration.ofNanos(steadyStart - start));
+                    ? result(variant, acknowledgedAtEnd, end - start, 0)
+                    : result(variant, acknowledgedAtEnd - acknowledgedBefore, end - steadyStart, steadyStart - start);
             if (judged != null) {
                 judged.end(producer); // nothing where it never started
             }
@@ -270,7 +262,10 @@ final class WriteProbe {
         }
     }
 
-    private static ThroughputProbe.Result result(ThroughputProbe.Variant variant, long records, long nanos) {
-        return new ThroughputProbe.Result(variant, records * RECORD_BYTES, records, Duration.ofNanos(nanos), false);
+    /** {@code records} acknowledged over {@code nanos}, read from {@code afterNanos} into the variant's run. */
+    private static ThroughputProbe.Result result(
+            ThroughputProbe.Variant variant, long records, long nanos, long afterNanos) {
+        return new ThroughputProbe.Result(
+                variant, records * RECORD_BYTES, records, Duration.ofNanos(nanos), false, Duration.ofNanos(afterNanos));
     }
 }
