@@ -40,6 +40,10 @@ class IdleConnectionsCarriedTest {
     private SocketChannel server;
     private ConnectionRegistry registry;
     private ConnectionSampler sampler;
+    /** The pairs a test opened beside the first ({@link #anotherBrokerEnd}), closed after it. */
+    private final List<SocketChannel> clients = new ArrayList<>();
+
+    private final List<SocketChannel> servers = new ArrayList<>();
 
     @BeforeEach
     void loopbackPair() throws IOException {
@@ -53,6 +57,12 @@ class IdleConnectionsCarriedTest {
 
     @AfterEach
     void close() throws IOException {
+        for (SocketChannel channel : clients) {
+            channel.close();
+        }
+        for (SocketChannel channel : servers) {
+            channel.close();
+        }
         if (listener != null) {
             server.close();
             client.close();
@@ -182,52 +192,39 @@ class IdleConnectionsCarriedTest {
     @ValueSource(ints = {ConnectionSampler.BATCH, 1, 3})
     void eachOfSeveralConnectionsIsReadOrCarriedByItsOwnStateAndPhase(int batchSize) throws Exception {
         sampler = new ConnectionSampler(registry, batchSize);
-        List<SocketChannel> clients = new ArrayList<>();
-        List<SocketChannel> servers = new ArrayList<>();
         List<TrackedConnection> tracked = new ArrayList<>();
-        try {
-            for (int i = 0; i < 4; i++) {
-                clients.add(SocketChannel.open(listener.getLocalAddress()));
-                servers.add(listener.accept());
-                tracked.add(brokerEnd(servers.get(i)));
-            }
-            TrackedConnection notTold = tracked.get(1);
-            TrackedConnection closed = tracked.get(2);
-            for (TrackedConnection connection : tracked) {
-                if (connection != notTold) {
-                    connection.requestsTold();
-                }
-            }
-            List<TrackedConnection> inOrder = registry.connections();
-            for (int round = 0; round < 3 + 2 * ConnectionSampler.IDLE_READ_EVERY; round++) {
-                if (round == 6) {
-                    servers.get(2).close(); // gone without a release: the sampler finds it when it reads it
-                }
-                List<TrackedConnection> sampled = sampler.sample();
-                List<TrackedConnection> expected = new ArrayList<>(inOrder);
-                if (!closed.isTracked()) {
-                    expected.remove(closed);
-                }
-                assertEquals(expected, sampled, "round " + round + ": the registry's order");
-                for (TrackedConnection connection : tracked) {
-                    if (connection == closed && round >= 6) {
-                        continue;
-                    }
-                    boolean phase = (round + connection.fd()) % ConnectionSampler.IDLE_READ_EVERY == 0;
-                    boolean carried = connection != notTold && round >= 3 && !phase;
-                    assertEquals(carried, connection.carried(), "round " + round + ", " + connection);
-                }
-            }
-            assertFalse(closed.isTracked(), "let go at a read after its close");
-            assertEquals(1, sampler.goneDescriptors());
-        } finally {
-            for (SocketChannel channel : clients) {
-                channel.close();
-            }
-            for (SocketChannel channel : servers) {
-                channel.close();
+        for (int i = 0; i < 4; i++) {
+            tracked.add(anotherBrokerEnd());
+        }
+        TrackedConnection notTold = tracked.get(1);
+        TrackedConnection closed = tracked.get(2);
+        for (TrackedConnection connection : tracked) {
+            if (connection != notTold) {
+                connection.requestsTold();
             }
         }
+        List<TrackedConnection> inOrder = registry.connections();
+        for (int round = 0; round < 3 + 2 * ConnectionSampler.IDLE_READ_EVERY; round++) {
+            if (round == 6) {
+                servers.get(2).close(); // gone without a release: the sampler finds it when it reads it
+            }
+            List<TrackedConnection> sampled = sampler.sample();
+            List<TrackedConnection> expected = new ArrayList<>(inOrder);
+            if (!closed.isTracked()) {
+                expected.remove(closed);
+            }
+            assertEquals(expected, sampled, "round " + round + ": the registry's order");
+            for (TrackedConnection connection : tracked) {
+                if (connection == closed && round >= 6) {
+                    continue;
+                }
+                boolean phase = (round + connection.fd()) % ConnectionSampler.IDLE_READ_EVERY == 0;
+                boolean carried = connection != notTold && round >= 3 && !phase;
+                assertEquals(carried, connection.carried(), "round " + round + ", " + connection);
+            }
+        }
+        assertFalse(closed.isTracked(), "let go at a read after its close");
+        assertEquals(1, sampler.goneDescriptors());
     }
 
     /**
@@ -237,69 +234,55 @@ class IdleConnectionsCarriedTest {
      */
     @Test
     void aRequestWakesACarriedConnectionBehindOthersItsRoundCarries() throws Exception {
-        List<SocketChannel> clients = new ArrayList<>();
-        List<SocketChannel> servers = new ArrayList<>();
         List<TrackedConnection> tracked = new ArrayList<>();
-        try {
-            for (int i = 0; i < 3; i++) {
-                clients.add(SocketChannel.open(listener.getLocalAddress()));
-                servers.add(listener.accept());
-                tracked.add(brokerEnd(servers.get(i)));
-                tracked.get(i).requestsTold();
-            }
-            TrackedConnection woken = tracked.get(2);
-            assertEquals(tracked, registry.connections(), "read in this order");
-            // until all three were carried in the last two rounds, and the next round is none's to be read in
-            int rounds = 0;
-            int row = 0;
-            long[] last = new long[2];
-            while (rounds < 4 * ConnectionSampler.IDLE_READ_EVERY && (row < 2 || inAPhase(tracked, rounds))) {
-                Thread.sleep(50);
-                last[0] = System.nanoTime();
-                sampler.sample();
-                last[1] = System.nanoTime();
-                rounds++;
-                row = tracked.stream().allMatch(TrackedConnection::carried) ? row + 1 : 0;
-            }
-            assertTrue(row >= 2 && !inAPhase(tracked, rounds), "carried, and not read next in a phase");
-
-            clients.get(2).write(ByteBuffer.wrap(new byte[1000]));
-            for (int i = 0;
-                    i < 200
-                            && TcpSockets.tcpInfo(servers.get(2))
-                                            .get(TcpInfoField.BYTES_RECEIVED)
-                                            .orElse(0)
-                                    < 1000;
-                    i++) {
-                Thread.sleep(5);
-            }
-            servers.get(2).read(ByteBuffer.allocate(1000));
-            woken.requested();
-            sampler.sample();
-
-            assertTrue(tracked.get(0).carried() && tracked.get(1).carried(), "the two before it carried");
-            assertFalse(woken.carried(), "read in the round after its request");
-            ConnectionSample read = woken.latest().orElseThrow();
-            IntervalStats interval = read.interval().orElseThrow();
-            assertEquals(1000, interval.bytesReceived());
-            double longest = (read.nanoTime - last[0]) / 1e9;
-            double shortest = (read.nanoTime - last[1]) / 1e9;
-            assertTrue(
-                    interval.seconds() >= shortest && interval.seconds() <= longest,
-                    "counted from the round before (" + shortest + " to " + longest + " s): " + interval.seconds());
-        } finally {
-            for (SocketChannel channel : clients) {
-                channel.close();
-            }
-            for (SocketChannel channel : servers) {
-                channel.close();
-            }
+        for (int i = 0; i < 3; i++) {
+            tracked.add(anotherBrokerEnd());
+            tracked.get(i).requestsTold();
         }
+        TrackedConnection woken = tracked.get(2);
+        assertEquals(tracked, registry.connections(), "read in this order");
+        // until all three were carried in the last two rounds, and the next round is none's to be read in
+        int rounds = 0;
+        int row = 0;
+        long[] last = new long[2];
+        while (rounds < 4 * ConnectionSampler.IDLE_READ_EVERY && (row < 2 || inAPhase(tracked, rounds))) {
+            Thread.sleep(50);
+            last[0] = System.nanoTime();
+            sampler.sample();
+            last[1] = System.nanoTime();
+            rounds++;
+            row = tracked.stream().allMatch(TrackedConnection::carried) ? row + 1 : 0;
+        }
+        assertTrue(row >= 2 && !inAPhase(tracked, rounds), "carried, and not read next in a phase");
+
+        clients.get(2).write(ByteBuffer.wrap(new byte[1000]));
+        awaitArrival(servers.get(2), 1000);
+        servers.get(2).read(ByteBuffer.allocate(1000));
+        woken.requested();
+        sampler.sample();
+
+        assertTrue(tracked.get(0).carried() && tracked.get(1).carried(), "the two before it carried");
+        assertFalse(woken.carried(), "read in the round after its request");
+        ConnectionSample read = woken.latest().orElseThrow();
+        IntervalStats interval = read.interval().orElseThrow();
+        assertEquals(1000, interval.bytesReceived());
+        double longest = (read.nanoTime - last[0]) / 1e9;
+        double shortest = (read.nanoTime - last[1]) / 1e9;
+        assertTrue(
+                interval.seconds() >= shortest && interval.seconds() <= longest,
+                "counted from the round before (" + shortest + " to " + longest + " s): " + interval.seconds());
     }
 
     /** Whether round {@code round} is any of these connections' to be read in, idle or not. */
     private static boolean inAPhase(List<TrackedConnection> connections, int round) {
         return connections.stream().anyMatch(c -> (round + c.fd()) % ConnectionSampler.IDLE_READ_EVERY == 0);
+    }
+
+    /** Another loopback pair from the listener: its broker end tracked, both ends closed after the test. */
+    private TrackedConnection anotherBrokerEnd() throws IOException {
+        clients.add(SocketChannel.open(listener.getLocalAddress()));
+        servers.add(listener.accept());
+        return brokerEnd(servers.get(servers.size() - 1));
     }
 
     private TrackedConnection brokerEnd() throws IOException {
@@ -347,6 +330,10 @@ class IdleConnectionsCarriedTest {
     }
 
     private void awaitArrival(int total) throws IOException, InterruptedException {
+        awaitArrival(server, total);
+    }
+
+    private static void awaitArrival(SocketChannel server, int total) throws IOException, InterruptedException {
         for (int i = 0;
                 i < 200
                         && TcpSockets.tcpInfo(server)
