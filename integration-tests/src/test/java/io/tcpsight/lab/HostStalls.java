@@ -60,6 +60,21 @@ public final class HostStalls {
                 : (idleTicks - earlier.idleTicks) / (double) (allTicks - earlier.allTicks);
     }
 
+    /**
+     * One step of a timeline, as text: the CPUs' idle share, the steal and the pressure stall total
+     * since {@code earlier} (a second before, say), so a rate that dipped can be set beside them.
+     */
+    public String stepSince(HostStalls earlier) {
+        double share = idleShareSince(earlier);
+        return String.format(
+                "idle %s steal %s psi %s",
+                Double.isNaN(share) ? "?" : String.format("%.0f%%", 100.0 * share),
+                stealTicks < 0 || earlier.stealTicks < 0 ? "?" : (stealTicks - earlier.stealTicks) * MILLIS_PER_TICK,
+                pressureMicros < 0 || earlier.pressureMicros < 0
+                        ? "?"
+                        : (pressureMicros - earlier.pressureMicros) / 1000);
+    }
+
     /** The stalls since {@code earlier}, when {@code what} began, as text for a failure message. */
     String since(HostStalls earlier, String what) {
         return String.format("over the %.1f s since %s ", (nanoTime - earlier.nanoTime) / 1e9, what) + stalls(earlier);

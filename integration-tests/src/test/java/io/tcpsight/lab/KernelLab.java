@@ -685,6 +685,14 @@ public final class KernelLab implements AutoCloseable {
         return reading;
     }
 
+    /**
+     * Starts the line's maxima afresh, for a test to read what the line added over its own transfer
+     * ({@link #lineHeldSoFar()}); bounds {@link #takeIdleLine()} kept before stay as they were read.
+     */
+    public synchronized void restartLineMaxima() throws IOException, InterruptedException {
+        resetLineHold();
+    }
+
     /** Starts the line's maxima afresh (SIGUSR2); each answer carries the number of the request. */
     private void resetLineHold() throws IOException, InterruptedException {
         int request = ++resetRequests;
