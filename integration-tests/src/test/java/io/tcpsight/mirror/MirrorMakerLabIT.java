@@ -48,8 +48,8 @@ class MirrorMakerLabIT {
      * 50 Mbit/s, not 100 or 200: the far brokers, the delay line, the worker's three tasks and the
      * near broker share the host's two CPUs. At 200 they took them whole (idle 5 % of the adapted
      * transfer, 2026-11-29). At 100 the tasks' first forwarded polls took them whole for about six
-     * seconds of each transfer, the rate on the line fell to 47-82 Mbit/s in those seconds, and the
-     * project's CI read 76.6 % with the CPUs idle 20 % (2026-12-04). At 50 no second was idle under
+     * seconds of each transfer, the rate on the line swung between 47 and 127 Mbit/s in those seconds
+     * (stalls, then their catch-up), and the project's CI read 76.6 % with the CPUs idle 20 % (2026-12-04). At 50 no second was idle under
      * 8 %, and the rate held 44-49 Mbit/s but for BBR's 10 s probe (docs/lab.md). The rate is the
      * fetch sizes' that this test is about, not the CPUs'. The defaults' ceiling (31.6 Mbit/s) stays
      * below the floor (40).
