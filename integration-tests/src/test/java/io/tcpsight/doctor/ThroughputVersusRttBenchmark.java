@@ -44,7 +44,9 @@ class ThroughputVersusRttBenchmark {
 
     /**
      * Re-draws the picture from a CSV of an earlier run: -Dcurve.csv=docs/images/throughput-vs-rtt.csv.
-     * -Dmirror.csv=docs/images/mm2-replication.csv adds MirrorMakerLabIT's replication points.
+     * -Dmirror.csv=docs/images/mm2-replication.csv adds MirrorMakerLabIT's replication points (its
+     * line_mbit column, where present, is the line's rate: a point of a 50 Mbit/s line is no point on
+     * this 200 Mbit/s curve).
      */
     @Test
     void consumeThroughputAgainstRtt() throws Exception {

@@ -50,7 +50,7 @@ class MirrorMakerLabIT {
      * transfer, 2026-11-29). At 100 the tasks' first forwarded polls took them whole for about six
      * seconds of each transfer, the rate on the line swung between 47 and 127 Mbit/s in those seconds
      * (stalls, then their catch-up), and the project's CI read 76.6 % with the CPUs idle 20 % (2026-12-04). At 50 no second was idle under
-     * 8 %, and the rate held 44-49 Mbit/s but for BBR's 10 s probe (docs/lab.md). The rate is the
+     * 8 %, and the rate held 44-49 Mbit/s but for one second at 36 about the tenth (docs/lab.md). The rate is the
      * fetch sizes' that this test is about, not the CPUs'. The defaults' ceiling (31.6 Mbit/s) stays
      * below the floor (40).
      */
@@ -179,9 +179,9 @@ class MirrorMakerLabIT {
     void placeholdersForTheFarClusterMultiplyReplicationThroughput() throws Exception {
         KernelLab lab = LAB.start(KernelLab.builder()
                 // A queue of 2,000 packets at 50 Mbit/s (4.8 bandwidth-delay products), a router's buffer: BBR keeps up
-                // to two BDPs in flight, a standing queue near 1.2 BDPs (1,000 packets at 100 Mbit/s), so the far
-                // brokers' flows lost 4-7 % of their packets every run there, and the rate spread over 72.6-95.8 % of
-                // the line (lab.md)
+                // to two BDPs in flight, so a queue of 1.2 BDPs (the lab's default of 1,000 packets, at 100 Mbit/s)
+                // dropped 4-7 % of the far brokers' packets every run, and the rate spread over 72.6-95.8 % of the
+                // line (lab.md)
                 .link(Link.rtt(Duration.ofMillis(100)).rateMbit(LINE_MBIT).queuePackets(2000))
                 .clientInNamespace()
                 // the far brokers' hosts may hold two BDPs in flight, and do not restart slow start
@@ -226,8 +226,8 @@ class MirrorMakerLabIT {
             worker.put("/connectors/mm2-defaults/config", mirrorSource(far.bootstrapServers(), near, Map.of()));
             worker.awaitRunning("mm2-defaults", 1, Duration.ofSeconds(120));
             long before = LabTopics.endOffsets(near, "far.orders");
-            // a measurement window: time itself is the subject. 10 s at the defaults' 12-18 Mbit/s on the line is
-            // about 2,000 records; 20 s gave the same rate (docs/benchmarks.md) and cost 10 s more
+            // a measurement window: time itself is the subject. 10 s at the defaults' 17-18 Mbit/s on the line is
+            // about 20,000 records; 20 s gave the same rate (docs/benchmarks.md) and cost 10 s more
             // The rate the defaults' window allows is read on the line too (the bytes the worker's side acknowledged
             // after the first 2 s), as the adapted side's is: record counts over the window come in bursts.
             Thread.sleep(2000);
@@ -280,6 +280,7 @@ class MirrorMakerLabIT {
                 LabAwait.await("all " + BULK_RECORDS + " records in fast.orders")
                         .atMost(Duration.ofMinutes(5))
                         .every(Duration.ofMillis(100))
+                        .explainedBy(() -> "a second at a time (Mbit/s on the line, the host's CPUs, ms): " + timeline)
                         .untilTrue(() -> {
                             long acked = lab.serverBytesAckedByClient() - ackedBefore;
                             line.add(new long[] {System.nanoTime(), acked});
@@ -362,10 +363,11 @@ class MirrorMakerLabIT {
                     Path.of("target", "mm2-replication.csv"),
                     String.format(
                             Locale.ROOT,
-                            "rtt_ms,defaults_mbit,adapted_line_mbit,adapted_whole_mbit%n100,%.1f,%.1f,%.1f%n",
+                            "rtt_ms,defaults_mbit,adapted_line_mbit,adapted_whole_mbit,line_mbit%n100,%.1f,%.1f,%.1f,%d%n",
                             defaultsMbit,
                             lineMbit,
-                            adaptedMbit));
+                            adaptedMbit,
+                            LINE_MBIT));
         }
     }
 
@@ -405,10 +407,13 @@ class MirrorMakerLabIT {
             return seconds.toString().trim();
         }
 
-        /** An ss line of each socket cut to what says what limited it: its port, bytes, cwnd, RTT, retransmissions and limits. */
+        /**
+         * An ss line of each socket cut to what says what limited it: its two ends, bytes, cwnd, RTT,
+         * retransmissions and limits.
+         */
         static String brief(String sockets) {
-            if (sockets == null) {
-                return "not read";
+            if (sockets == null || !sockets.contains("|")) {
+                return sockets == null ? "not read" : sockets.trim();
             }
             List<String> kept = new ArrayList<>();
             for (String socket : sockets.split("\n")) {
@@ -416,7 +421,7 @@ class MirrorMakerLabIT {
                 if (fields.length < 4) {
                     continue;
                 }
-                StringBuilder one = new StringBuilder(fields[2]);
+                StringBuilder one = new StringBuilder(fields[2]).append('>').append(fields[3]);
                 for (String field : fields) {
                     if (field.startsWith("bytes_acked:")
                             || field.startsWith("cwnd:")
