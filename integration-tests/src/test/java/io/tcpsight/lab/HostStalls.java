@@ -69,10 +69,8 @@ public final class HostStalls {
         return String.format(
                 "idle %s steal %s psi %s",
                 Double.isNaN(share) ? "?" : String.format("%.0f%%", 100.0 * share),
-                stealTicks < 0 || earlier.stealTicks < 0 ? "?" : (stealTicks - earlier.stealTicks) * MILLIS_PER_TICK,
-                pressureMicros < 0 || earlier.pressureMicros < 0
-                        ? "?"
-                        : (pressureMicros - earlier.pressureMicros) / 1000);
+                stealMillisSince(earlier, "?"),
+                pressureMillisSince(earlier, "?", "%.0f"));
     }
 
     /** The stalls since {@code earlier}, when {@code what} began, as text for a failure message. */
@@ -84,13 +82,19 @@ public final class HostStalls {
         return String.format(
                 "the hypervisor took %s ms of the host's CPUs (steal)"
                         + " and the host's tasks waited %s ms for a CPU (PSI cpu some); load average %s",
-                stealTicks < 0 || earlier.stealTicks < 0
-                        ? "unknown"
-                        : Long.toString((stealTicks - earlier.stealTicks) * MILLIS_PER_TICK),
-                pressureMicros < 0 || earlier.pressureMicros < 0
-                        ? "unknown"
-                        : String.format("%.1f", (pressureMicros - earlier.pressureMicros) / 1000.0),
-                loadAverage());
+                stealMillisSince(earlier, "unknown"), pressureMillisSince(earlier, "unknown", "%.1f"), loadAverage());
+    }
+
+    private String stealMillisSince(HostStalls earlier, String unknown) {
+        return stealTicks < 0 || earlier.stealTicks < 0
+                ? unknown
+                : Long.toString((stealTicks - earlier.stealTicks) * MILLIS_PER_TICK);
+    }
+
+    private String pressureMillisSince(HostStalls earlier, String unknown, String format) {
+        return pressureMicros < 0 || earlier.pressureMicros < 0
+                ? unknown
+                : String.format(format, (pressureMicros - earlier.pressureMicros) / 1000.0);
     }
 
     /** The all-CPU line's ticks: user nice system idle iowait irq softirq steal ...; empty when unreadable. */

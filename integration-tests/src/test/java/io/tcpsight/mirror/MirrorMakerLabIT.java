@@ -279,10 +279,9 @@ class MirrorMakerLabIT {
             // The steady rate is read on the line: the far side's bytes acknowledged by the worker's
             // side since the task ran. Records reach the target in bursts of whole fetch responses,
             // so a rate from the count there swings by a response either way (it read 115% of the
-            // line once, with four tasks buffering 88 MB between them).
-            List<long[]> line = new ArrayList<>();
-            // a second at a time: the rate on the line beside what the host's CPUs did
-            Timeline timeline = new Timeline(running, host);
+            // line once, with four tasks buffering 88 MB between them). Each second's rate is kept beside
+            // what the host's CPUs did in it.
+            Timeline line = new Timeline(running, host);
             // The far brokers' sockets halfway through (cwnd, retransmissions, what limited them), read where the
             // rate fell below its floor with the CPUs idle (docs/lab.md)
             String[] farSocketsHalfway = {null};
@@ -290,11 +289,10 @@ class MirrorMakerLabIT {
                 LabAwait.await("all " + BULK_RECORDS + " records in fast.orders")
                         .atMost(Duration.ofMinutes(5))
                         .every(Duration.ofMillis(100))
-                        .explainedBy(() -> "a second at a time (Mbit/s on the line, the host's CPUs, ms): " + timeline)
+                        .explainedBy(() -> "a second at a time (Mbit/s on the line, the host's CPUs, ms): " + line)
                         .untilTrue(() -> {
                             long acked = lab.serverBytesAckedByClient() - ackedBefore;
-                            line.add(new long[] {System.nanoTime(), acked});
-                            timeline.sample(System.nanoTime(), acked);
+                            line.sample(System.nanoTime(), acked);
                             if (acked >= logBytes / 2 && farSocketsHalfway[0] == null) {
                                 // each of six connections has carried about a twelfth of the log by then
                                 farSocketsHalfway[0] = lab.busyServerSockets(logBytes / 24);
@@ -303,8 +301,7 @@ class MirrorMakerLabIT {
                         });
             }
             System.out.println("MM2 adapted, the far side's busy sockets halfway (ss -tin):\n" + farSocketsHalfway[0]);
-            System.out.println(
-                    "MM2 adapted, a second at a time (Mbit/s on the line, the host's CPUs, ms): " + timeline);
+            System.out.println("MM2 adapted, a second at a time (Mbit/s on the line, the host's CPUs, ms): " + line);
             double seconds = (System.nanoTime() - running) / 1e9;
             String hostMeanwhile = HostStalls.read().busySince(host);
             KernelLab.Dropped dropped = lab.packetsNotDelivered().since(droppedBefore);
@@ -312,7 +309,7 @@ class MirrorMakerLabIT {
                     + dropped.towardTheClient() + " packets toward the worker's side, "
                     + dropped.towardTheServer() + " toward the far side";
             double adaptedMbit = logBytes * 8 / 1e6 / seconds;
-            double lineMbit = steadySlope(line, logBytes) * 8 / 1e6;
+            double lineMbit = steadySlope(line.samples(), logBytes) * 8 / 1e6;
             long distinct = LabTopics.distinctRecordPrefixes(near, "fast.orders", 11);
             long total = LabTopics.endOffsets(near, "fast.orders");
             String given = consumerSettings(worker.process().output(), "fast->near");
@@ -370,7 +367,7 @@ class MirrorMakerLabIT {
             assertTrue(
                     lineMbit >= 0.80 * LINE_MBIT,
                     "adapted, on the line " + lineMbit + " Mbit/s; meanwhile " + hostMeanwhile + "; " + lineMeanwhile
-                            + "; a second at a time (Mbit/s on the line, the host's CPUs, ms): " + timeline
+                            + "; a second at a time (Mbit/s on the line, the host's CPUs, ms): " + line
                             + "; the far side's busy sockets halfway: " + Timeline.brief(farSocketsHalfway[0]));
             Files.writeString(
                     Path.of("target", "mm2-replication.csv"),
@@ -386,11 +383,12 @@ class MirrorMakerLabIT {
     }
 
     /**
-     * The rate on the line a second at a time, each beside what the host's CPUs did in that second
-     * (idle share, steal, pressure stall): whether a slow transfer dipped when the host did, or
-     * crawled throughout.
+     * The bytes acknowledged on the line as they were read, (time, bytes) a sample, and their rate a
+     * second at a time, each beside what the host's CPUs did in that second (idle share, steal,
+     * pressure stall): whether a slow transfer dipped when the host did, or crawled throughout.
      */
     static final class Timeline {
+        private final List<long[]> samples = new ArrayList<>();
         private final StringBuilder seconds = new StringBuilder();
         private long from;
         private long ackedFrom;
@@ -402,6 +400,7 @@ class MirrorMakerLabIT {
         }
 
         void sample(long now, long acked) {
+            samples.add(new long[] {now, acked});
             if (now - from < 1_000_000_000L) {
                 return;
             }
@@ -414,6 +413,10 @@ class MirrorMakerLabIT {
             from = now;
             ackedFrom = acked;
             host = stalls;
+        }
+
+        List<long[]> samples() {
+            return samples;
         }
 
         @Override
