@@ -636,6 +636,11 @@ public final class KernelLab implements AutoCloseable {
                 Duration.ofSeconds(10));
     }
 
+    /** The delay line's process, for a test that stops it (SIGSTOP) as a host that takes its CPU would. */
+    long delayLinePid() {
+        return delayLine.pid();
+    }
+
     /** What the line has added so far, as text for a test's output (no bound: {@link #takeIdleLine()} bounds). */
     public String lineHeldSoFar() throws IOException, InterruptedException {
         return lineHold().toString();

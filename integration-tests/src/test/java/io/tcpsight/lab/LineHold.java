@@ -47,6 +47,11 @@ public final class LineHold {
         this.wakeLate = wakeLate;
     }
 
+    /** The most the line held a packet beyond the one-way delay, in either direction. */
+    Duration mostHeld() {
+        return aToB.compareTo(bToA) >= 0 ? aToB : bToA;
+    }
+
     public double lowestRttMillis() {
         return millis(nominal.minus(BATCH_WINDOW.multipliedBy(2)));
     }
