@@ -636,8 +636,12 @@ public final class KernelLab implements AutoCloseable {
                 Duration.ofSeconds(10));
     }
 
-    /** The delay line's process, for a test that stops it (SIGSTOP) as a host that takes its CPU would. */
-    long delayLinePid() {
+    /**
+     * Pins the delay line to one CPU and returns its process id, for a test that stops it (SIGSTOP)
+     * from another CPU, as a host that takes the line's CPU would.
+     */
+    long pinDelayLine(int cpu) throws IOException, InterruptedException {
+        run("taskset", "-pc", Integer.toString(cpu), Long.toString(delayLine.pid()));
         return delayLine.pid();
     }
 
