@@ -146,8 +146,9 @@ static int open_tun(const char *namespace_name, const char *device) {
  * Reads what is waiting on in_fd and schedules each packet for delivery. Each packet's delay
  * counts from its own read: a time taken before the loop would be older than a packet that
  * arrived while the loop ran, or while this process lost its CPU inside it, and that packet
- * would leave early by as much. A line stopped 3 ms at a time under a paced flow read stamps
- * up to 11.9 ms old, and the flow's sender a min_rtt of 91.5 ms across 100 (docs/lab.md).
+ * would leave early by as much. A line stopped 3 ms at a time or more under a paced flow read
+ * stamps up to 11.9 ms old, and the flow's sender a min_rtt of 91.5-98.9 ms across 100 in six
+ * runs (docs/lab.md).
  */
 static void receive(struct direction *d) {
     for (int i = 0; i < READS_PER_WAKEUP; i++) {

@@ -14,7 +14,7 @@ import java.time.Duration;
  * (client: SYN to SYN-ACK; server: SYN-ACK to ACK; both answered at once by the peer's kernel),
  * so it lies between the nominal round trip less the line's batch window each way (it delivers
  * up to 0.25 ms early, counting each packet's delay from its own read, so that a line that loses
- * its CPU mid-read delivers nothing earlier) and the nominal round trip plus what the line measured it added, plus the
+ * its CPU mid-read delivers nothing earlier than its read allows) and the nominal round trip plus what the line measured it added, plus the
  * kernels' own time for a packet through two TUN devices. A test that checks a finding quotes the
  * path's RTT compares it with these bounds, not with the nominal figure.
  */
