@@ -320,7 +320,7 @@ final class DoctorCommand implements Callable<Integer> {
         return WriteProbe.run(
                 client,
                 probeTopic,
-                WriteProbe.variants(recommendation.producer()),
+                WriteProbe.variants(recommendation.producer(), client),
                 Duration.ofSeconds(probeSeconds),
                 err,
                 ownConnection);
