@@ -77,12 +77,16 @@ final class WriteProbe {
             return AS_CONFIGURED;
         }
         return new ThroughputProbe.Variant(
-                AS_CONFIGURED.label() + ", buffer.memory " + held / MIB + " MiB for the probe, not " + configured / MIB
-                        + " MiB",
+                AS_CONFIGURED.label() + ", buffer.memory " + size(held) + " for the probe, not " + size(configured),
                 Map.of(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(held)));
     }
 
     private static final long MIB = 1024 * 1024;
+
+    /** Whole MiB where the size is one, else its bytes: a label never reads "32 MiB, not 32 MiB". */
+    private static String size(long bytes) {
+        return bytes % MIB == 0 ? bytes / MIB + " MiB" : bytes + " bytes";
+    }
 
     /**
      * What the probe measured: each variant's rate, and what each variant's own connection showed,

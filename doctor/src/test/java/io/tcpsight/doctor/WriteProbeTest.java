@@ -41,8 +41,17 @@ class WriteProbeTest {
         assertSame(WriteProbe.AS_CONFIGURED, WriteProbe.asConfigured(AT_200_MBIT, client("16777216")));
         assertEquals(
                 "16777216",
-                WriteProbe.producerConfig(client("16777216"), WriteProbe.AS_CONFIGURED)
+                WriteProbe.producerConfig(client("16777216"), WriteProbe.asConfigured(AT_200_MBIT, client("16777216")))
                         .getProperty("buffer.memory"));
+    }
+
+    @Test
+    void aBufferThatIsNoWholeMibIsSaidInBytes() {
+        // librdkafka's queue.buffering.max.kbytes=32769: a KiB over the sizing's 32 MiB
+        ThroughputProbe.Variant variant = WriteProbe.asConfigured(AT_200_MBIT, client("33555456"));
+        assertEquals(
+                WriteProbe.AS_CONFIGURED.label() + ", buffer.memory 32 MiB for the probe, not 33555456 bytes",
+                variant.label());
     }
 
     @Test
