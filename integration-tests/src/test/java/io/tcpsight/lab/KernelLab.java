@@ -645,6 +645,11 @@ public final class KernelLab implements AutoCloseable {
         return delayLine.pid();
     }
 
+    /** Lets a stopped delay line run again (SIGCONT); nothing where it runs or has ended. */
+    void resumeDelayLine() {
+        quietly("kill", "-CONT", Long.toString(delayLine.pid()));
+    }
+
     /** What the line has added so far, as text for a test's output (no bound: {@link #takeIdleLine()} bounds). */
     public String lineHeldSoFar() throws IOException, InterruptedException {
         return lineHold().toString();

@@ -195,7 +195,7 @@ class KernelLabIT {
             } finally {
                 // a test that failed midway leaves no stopper behind, and no line stopped
                 stopper.destroyForcibly().waitFor();
-                new ProcessBuilder("kill", "-CONT", line).start().waitFor();
+                lab.resumeDelayLine();
             }
             LineHold stopped = lab.lineHold();
             double minRtt = TcpSockets.tcpInfo(channel).minRttMicros().getAsLong() / 1000.0;
